@@ -1,0 +1,271 @@
+import { Agent, FormData, request } from "undici";
+import { ApiError } from "./api-error";
+import { ConcurrencyLimit } from "./concurrency-limit";
+import { missingSettingMessage, readSettings, type Settings } from "./config";
+import { rememberSecret } from "./redaction";
+import {
+  defaultRetryLimits,
+  parseRetryAfter,
+  retryDelay,
+  shouldRetry,
+  type AttemptOutcome,
+  type RetryLimits,
+} from "./retry-policy";
+
+export interface ApiCall {
+  /** What the provider is doing, for messages: `create SIP carrier "main-trunk"`. */
+  readonly operation: string;
+  readonly method: "POST" | "PUT";
+  /** The voice and SIP operations live on `baseUrl`, campaign webhooks on `campaignsBaseUrl`. */
+  readonly origin: "api" | "campaigns";
+  /** Path with segments already encoded. */
+  readonly path: string;
+  readonly json?: unknown;
+  /** Built again for every attempt, so a retried upload re-reads its files. */
+  readonly form?: () => FormData | Promise<FormData>;
+  readonly subOrganizationId?: string;
+  /** Whether sending the request twice has the same effect as once (PUT). */
+  readonly idempotent: boolean;
+  /** Added to the per-attempt deadline, e.g. for large uploads. */
+  readonly extraTimeoutMs?: number;
+  /** Said when a create may have happened but the answer was lost. */
+  readonly unknownOutcomeHint?: string;
+}
+
+export interface ApiResponse {
+  readonly status: number;
+  readonly body: unknown;
+  readonly requestId: string | undefined;
+}
+
+let dispatcher: Agent | undefined;
+let limit: ConcurrencyLimit | undefined;
+/** When the platform said to slow down, no call starts before this time. */
+let notBefore = 0;
+
+function sharedDispatcher(settings: Settings): Agent {
+  dispatcher ??= new Agent({
+    connections: settings.maxConcurrency,
+    keepAliveTimeout: 30_000,
+    // Deadlines come from AbortSignal.timeout, which fires on time; undici's own timers are coarse.
+    headersTimeout: 0,
+    bodyTimeout: 0,
+  });
+  return dispatcher;
+}
+
+function sharedLimit(settings: Settings): ConcurrencyLimit {
+  if (limit === undefined) limit = new ConcurrencyLimit(settings.maxConcurrency);
+  else limit.setLimit(settings.maxConcurrency);
+  return limit;
+}
+
+/** Closes the shared connections; the next call opens new ones. For tests and benchmarks. */
+export async function closeHttpClient(): Promise<void> {
+  const closing = dispatcher;
+  dispatcher = undefined;
+  notBefore = 0;
+  await closing?.close();
+}
+
+/** Calls one platform operation with retries, the process-wide limit and an exact deadline. */
+export async function callApi(
+  call: ApiCall,
+  random: () => number = Math.random,
+): Promise<ApiResponse> {
+  const settings = readSettings();
+  const url = resolveUrl(call, settings);
+  if (settings.apiKey === undefined)
+    throw new Error(missingSettingMessage("apiKey", call.operation));
+  rememberSecret(settings.apiKey);
+  const limits: RetryLimits = { ...defaultRetryLimits, maxRetries: settings.maxRetries };
+  const subOrganizationId = call.subOrganizationId ?? settings.subOrganizationId;
+  const headers: Record<string, string> = {
+    authorization: settings.authScheme
+      ? `${settings.authScheme} ${settings.apiKey}`
+      : settings.apiKey,
+    accept: "application/json",
+    "user-agent": "pulumi-voice-platform",
+  };
+  if (subOrganizationId !== undefined) headers["x-sub-organization-id"] = subOrganizationId;
+  if (call.json !== undefined) headers["content-type"] = "application/json";
+  const deadlineMs = settings.timeoutSeconds * 1000 + (call.extraTimeoutMs ?? 0);
+
+  for (let retriesSoFar = 0; ; retriesSoFar++) {
+    await waitForThrottle();
+    const attempt = await sharedLimit(settings).run(() =>
+      attemptOnce(call, url, headers, deadlineMs, settings),
+    );
+    if (attempt.kind === "success") return attempt.response;
+    const { outcome, response } = attempt;
+    if (outcome.kind === "status" && outcome.status === 429 && outcome.retryAfterMs !== undefined) {
+      notBefore = Math.max(notBefore, Date.now() + outcome.retryAfterMs);
+    }
+    if (!shouldRetry(outcome, { idempotent: call.idempotent, retriesSoFar }, limits)) {
+      throw toApiError(
+        call,
+        url,
+        outcome,
+        response,
+        retriesSoFar,
+        subOrganizationId,
+        attempt.cause,
+      );
+    }
+    const retryAfterMs = outcome.kind === "status" ? outcome.retryAfterMs : undefined;
+    await sleep(retryDelay(retriesSoFar, retryAfterMs, limits, random));
+  }
+}
+
+type Attempt =
+  | { kind: "success"; response: ApiResponse }
+  | {
+      kind: "failure";
+      outcome: AttemptOutcome;
+      response?: { status: number; text: string; requestId: string | undefined };
+      cause?: unknown;
+    };
+
+async function attemptOnce(
+  call: ApiCall,
+  url: string,
+  headers: Record<string, string>,
+  deadlineMs: number,
+  settings: Settings,
+): Promise<Attempt> {
+  const signal = AbortSignal.timeout(deadlineMs);
+  try {
+    const res = await request(url, {
+      method: call.method,
+      headers,
+      body: call.form ? await call.form() : JSON.stringify(call.json),
+      dispatcher: sharedDispatcher(settings),
+      signal,
+    });
+    const text = await res.body.text();
+    const requestId = headerValue(res.headers["x-request-id"] ?? res.headers["request-id"]);
+    if (res.statusCode >= 200 && res.statusCode < 300) {
+      try {
+        return {
+          kind: "success",
+          response: { status: res.statusCode, body: JSON.parse(text), requestId },
+        };
+      } catch (cause) {
+        return {
+          kind: "failure",
+          outcome: { kind: "unreadable" },
+          response: { status: res.statusCode, text, requestId },
+          cause,
+        };
+      }
+    }
+    const retryAfterMs = parseRetryAfter(headerValue(res.headers["retry-after"]));
+    return {
+      kind: "failure",
+      outcome: {
+        kind: "status",
+        status: res.statusCode,
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      },
+      response: { status: res.statusCode, text, requestId },
+    };
+  } catch (cause) {
+    if (signal.aborted) return { kind: "failure", outcome: { kind: "timeout" }, cause };
+    return { kind: "failure", outcome: { kind: "network", code: errorCode(cause) }, cause };
+  }
+}
+
+function toApiError(
+  call: ApiCall,
+  url: string,
+  outcome: AttemptOutcome,
+  response: { status: number; text: string; requestId: string | undefined } | undefined,
+  retriesSoFar: number,
+  subOrganizationId: string | undefined,
+  cause: unknown,
+): ApiError {
+  const afterRetries = retriesSoFar > 0 ? ` after ${retriesSoFar + 1} attempts` : "";
+  let problem: string | undefined;
+  let hint: string | undefined;
+  switch (outcome.kind) {
+    case "timeout":
+      problem = `no complete answer within the deadline${afterRetries}`;
+      hint = call.idempotent
+        ? "Raise voiceplatform:timeoutSeconds if the platform is slow"
+        : call.unknownOutcomeHint;
+      break;
+    case "network":
+      problem = `connection failed (${outcome.code})${afterRetries}`;
+      if (!call.idempotent && outcome.code !== "ECONNREFUSED") hint = call.unknownOutcomeHint;
+      break;
+    case "unreadable":
+      problem = `the answer was not the JSON the API describes${afterRetries}`;
+      break;
+    case "status":
+      problem = afterRetries ? `still failing${afterRetries}` : undefined;
+      hint = statusHint(outcome.status, subOrganizationId, call);
+      break;
+  }
+  return new ApiError({
+    operation: call.operation,
+    method: call.method,
+    url,
+    status: outcome.kind === "status" ? outcome.status : undefined,
+    requestId: response?.requestId,
+    body: outcome.kind === "unreadable" ? undefined : response?.text,
+    problem,
+    hint,
+    cause,
+  });
+}
+
+function statusHint(
+  status: number,
+  subOrganizationId: string | undefined,
+  call: ApiCall,
+): string | undefined {
+  if (status === 401) {
+    return "Check voiceplatform:apiKey (or VOICEPLATFORM_API_KEY), and set voiceplatform:authScheme (e.g. Bearer) if the platform expects a scheme before the key";
+  }
+  if (status === 403 && subOrganizationId !== undefined) {
+    return `Check that sub-organization "${subOrganizationId}" belongs to the organization that owns the API key`;
+  }
+  if (status === 429) {
+    return "The platform is rate limiting: lower voiceplatform:maxConcurrency or raise voiceplatform:maxRetries";
+  }
+  if (status >= 500 && !call.idempotent) return call.unknownOutcomeHint;
+  return undefined;
+}
+
+function resolveUrl(call: ApiCall, settings: Settings): string {
+  const name = call.origin === "api" ? "baseUrl" : "campaignsBaseUrl";
+  const base = settings[name];
+  if (base === undefined) throw new Error(missingSettingMessage(name, call.operation));
+  return `${base}${call.path}`;
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function errorCode(error: unknown): string {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current !== null && typeof current === "object"; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && code !== "UND_ERR_SOCKET") return code;
+    if (code === "UND_ERR_SOCKET") return "ECONNRESET";
+    current = (current as { cause?: unknown }).cause;
+  }
+  return "UNKNOWN";
+}
+
+async function waitForThrottle(): Promise<void> {
+  const wait = notBefore - Date.now();
+  if (wait > 0) await sleep(wait);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export { FormData };

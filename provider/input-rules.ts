@@ -1,0 +1,64 @@
+import { z } from "zod";
+
+/** Field rules shared by the resources' schemas, each with a message that says how to fix it. */
+
+export const text = z.string().min(1, "must not be empty: remove it or give a value");
+
+export const finiteNumber = z.number().refine(Number.isFinite, "must be a finite number");
+
+export const absoluteUrl = z.string().refine(
+  (value) => {
+    try {
+      const url = new URL(value);
+      return url.protocol === "https:" || url.protocol === "http:";
+    } catch {
+      return false;
+    }
+  },
+  { message: "must be an absolute http(s) URL such as https://hooks.example.com/calls" },
+);
+
+/** A locale in the form the spec gives, language-REGION (en-US); case is fixed by normalization. */
+export const localeCode = z
+  .string()
+  .regex(
+    /^[A-Za-z]{2,3}-([A-Za-z]{2}|\d{3})$/,
+    "must be a locale code in the form language-REGION, e.g. en-US",
+  );
+
+export function normalizeLocale(code: string): string {
+  const [language = "", region = ""] = code.split("-");
+  return `${language.toLowerCase()}-${region.toUpperCase()}`;
+}
+
+export const ipv4Address = z
+  .string()
+  .regex(
+    /^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/,
+    "must be a literal IPv4 address such as 203.0.113.10",
+  );
+
+/** A hostname or IPv4 address: what an outbound-only SIP gateway may use. */
+export const hostOrIpv4 = z
+  .string()
+  .regex(
+    /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/,
+    "must be a hostname or an IPv4 address such as sip.example.com or 203.0.113.10",
+  );
+
+/** RFC 7230 token: what an HTTP header name may be. */
+export const headerName = z
+  .string()
+  .regex(
+    /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/,
+    "must be an HTTP header name (letters, digits and !#$%&'*+-.^_`|~ only)",
+  );
+
+/** Header values may not contain CR, LF or NUL: they would split or end the outgoing request. */
+export const headerValue = z
+  .string()
+  .refine((value) => !/[\r\n\0]/.test(value), "must not contain line breaks or NUL characters");
+
+export const objectId = z
+  .string()
+  .regex(/^[0-9a-fA-F]{24}$/, "must be a campaign ObjectId: 24 hexadecimal characters");

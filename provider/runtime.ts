@@ -1,0 +1,86 @@
+/**
+ * The runtime entry (`pulumi-voice-platform/runtime`) that the serialized provider stubs load.
+ * Stubs stored in old states call it too, so what it exports, and the state shapes its handlers
+ * read, only ever grow.
+ */
+import * as campaignWebhook from "./campaign-webhook";
+import type { Inputs } from "./check-inputs";
+import { rememberEngineConfig } from "./config";
+import { IncompleteCreateError } from "./incomplete-create-error";
+import { redactSecrets, rememberSecret } from "./redaction";
+import * as sipCarrier from "./sip-carrier";
+import * as voice from "./voice";
+
+export async function configure(req: {
+  config: { get(key: string): string | undefined };
+}): Promise<void> {
+  rememberEngineConfig(req.config);
+}
+
+interface ResourceModule {
+  check(
+    olds: Inputs,
+    news: Inputs,
+  ): Promise<{ inputs: Inputs; failures: { property: string; reason: string }[] }>;
+  diff(id: string, olds: Inputs, news: Inputs): Promise<unknown>;
+  create(news: Inputs): Promise<{ id: string; outs: unknown }>;
+  update(id: string, olds: Inputs, news: Inputs): Promise<{ outs: unknown }>;
+  remove(id: string, olds: Inputs): Promise<void>;
+}
+
+/**
+ * The engine calls these. Every secret in the inputs is remembered before anything can fail, and
+ * every error and failure leaves with secrets redacted.
+ */
+function handlers(module: ResourceModule, secretsOf: (inputs: Inputs) => unknown[]) {
+  const remember = (...bags: Inputs[]) =>
+    bags.forEach((bag) => secretsOf(bag).forEach(rememberSecret));
+  return Object.freeze({
+    async check(olds: Inputs, news: Inputs) {
+      remember(olds, news);
+      const result = await guarded(() => module.check(olds, news));
+      return {
+        inputs: result.inputs,
+        failures: result.failures.map((f) => ({
+          property: f.property,
+          reason: redactSecrets(f.reason),
+        })),
+      };
+    },
+    diff: (id: string, olds: Inputs, news: Inputs) => {
+      remember(olds, news);
+      return guarded(() => module.diff(id, olds, news));
+    },
+    create: (news: Inputs) => {
+      remember(news);
+      return guarded(() => module.create(news));
+    },
+    update: (id: string, olds: Inputs, news: Inputs) => {
+      remember(olds, news);
+      return guarded(() => module.update(id, olds, news));
+    },
+    delete: (id: string, olds: Inputs) => {
+      remember(olds);
+      return guarded(() => module.remove(id, olds));
+    },
+  });
+}
+
+async function guarded<T>(operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    if (error instanceof Error) {
+      // The engine reads `id`, `properties` and `reasons` off a partly created resource's error.
+      if (!(error instanceof IncompleteCreateError)) error.message = redactSecrets(error.message);
+      throw error;
+    }
+    throw new Error(redactSecrets(String(error)));
+  }
+}
+
+const noSecrets = (): unknown[] => [];
+
+export const Voice = handlers(voice, noSecrets);
+export const SipCarrier = handlers(sipCarrier, sipCarrier.sipCarrierSecrets);
+export const CampaignWebhook = handlers(campaignWebhook, campaignWebhook.campaignWebhookSecrets);

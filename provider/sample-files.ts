@@ -1,0 +1,98 @@
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import { basename, extname, resolve } from "node:path";
+
+/** The signature key and value the engine uses to mark an asset in a property bag. */
+const ASSET_SIG_KEY = "4dabf18193072939515e22adb298388d";
+const ASSET_SIG = "c44067f5952c0a294b673a41bacd8c17";
+
+/** A sample as it reaches the provider: a path string or a FileAsset's plain-object form. */
+export type SampleInput = string | { readonly [ASSET_SIG_KEY]: string; readonly path: string };
+
+export interface SampleFacts {
+  /** The file's base name, as uploaded. */
+  readonly name: string;
+  readonly sha256: string;
+  readonly size: number;
+}
+
+export function isFileAsset(value: unknown): value is { path: string } {
+  return (
+    value !== null &&
+    typeof value === "object" &&
+    (value as Record<string, unknown>)[ASSET_SIG_KEY] === ASSET_SIG &&
+    typeof (value as Record<string, unknown>).path === "string"
+  );
+}
+
+export function isAsset(value: unknown): boolean {
+  return value !== null && typeof value === "object" && ASSET_SIG_KEY in value;
+}
+
+/** Relative paths resolve against the project directory, the provider's working directory. */
+export function samplePath(input: SampleInput): string {
+  return resolve(typeof input === "string" ? input : input.path);
+}
+
+const hashCache = new Map<
+  string,
+  { readonly stamp: string; readonly facts: Promise<SampleFacts> }
+>();
+
+/**
+ * Hashes a sample by streaming it. Results are cached per path, size and modification time, since
+ * check, diff and create of one `pulumi up` run in the same process and look at the same files.
+ */
+export async function describeSample(input: SampleInput): Promise<SampleFacts> {
+  const path = samplePath(input);
+  const info = await stat(path);
+  const stamp = `${info.size}:${info.mtimeMs}:${info.ino}`;
+  const cached = hashCache.get(path);
+  if (cached?.stamp === stamp) return cached.facts;
+  const facts = hashFile(path).then((sha256) => ({
+    name: basename(path),
+    sha256,
+    size: info.size,
+  }));
+  hashCache.set(path, { stamp, facts });
+  facts.catch(() => hashCache.delete(path));
+  return facts;
+}
+
+async function hashFile(path: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }))
+    hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}
+
+export async function sampleSize(input: SampleInput): Promise<number> {
+  return (await stat(samplePath(input))).size;
+}
+
+/** Whether a sample can be read, and if not, why, for check to report before anything is sent. */
+export async function sampleProblem(input: SampleInput): Promise<string | undefined> {
+  const path = samplePath(input);
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) return `"${path}" is not a regular file: give the path of an audio sample`;
+    if (info.size === 0) return `"${path}" is empty: give a non-empty audio sample`;
+    return undefined;
+  } catch {
+    return `"${path}" does not exist or cannot be read: fix the path (relative paths start at the project directory)`;
+  }
+}
+
+const audioTypes: Record<string, string> = {
+  ".wav": "audio/wav",
+  ".mp3": "audio/mpeg",
+  ".m4a": "audio/mp4",
+  ".ogg": "audio/ogg",
+  ".flac": "audio/flac",
+  ".webm": "audio/webm",
+};
+
+export function sampleContentType(path: string): string {
+  return audioTypes[extname(path).toLowerCase()] ?? "application/octet-stream";
+}
