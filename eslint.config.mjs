@@ -1,12 +1,17 @@
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", ".pulumi-cli/**", "coverage/**", "**/node_modules/**"] },
+  {
+    ignores: ["dist/**", "node_modules/**", ".pulumi-cli/**", "coverage/**", "**/node_modules/**"],
+  },
   ...tseslint.configs.recommended,
   {
     rules: {
       "@typescript-eslint/no-require-imports": "off",
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_" },
+      ],
     },
   },
 );

@@ -218,12 +218,12 @@ export async function check(
   _olds: Inputs,
   news: Inputs,
 ): Promise<{ inputs: Inputs; failures: CheckFailure[] }> {
-  const inputs = normalizeCampaignWebhookInputs(news);
-  const failures = checkInputs(CampaignWebhookInputs, inputs, "CampaignWebhook", knownNames);
-  if (failures.length === 0 && !containsUnknown(inputs)) {
-    for (const warning of campaignWebhookWarnings(inputs as CampaignWebhookInputs)) warn(warning);
+  // Validated in the user's order, so every index in a message points at what they wrote.
+  const failures = checkInputs(CampaignWebhookInputs, news, "CampaignWebhook", knownNames);
+  if (failures.length === 0 && !containsUnknown(news)) {
+    for (const warning of campaignWebhookWarnings(news as CampaignWebhookInputs)) warn(warning);
   }
-  return { inputs, failures };
+  return { inputs: normalizeCampaignWebhookInputs(news), failures };
 }
 
 export async function diff(

@@ -281,12 +281,12 @@ export async function check(
   _olds: Inputs,
   news: Inputs,
 ): Promise<{ inputs: Inputs; failures: CheckFailure[] }> {
-  const inputs = normalizeSipCarrierInputs(news);
-  const failures = checkInputs(SipCarrierInputs, inputs, "SipCarrier", knownNames);
-  if (failures.length === 0 && !containsUnknown(inputs)) {
-    for (const warning of sipCarrierWarnings(inputs as SipCarrierInputs)) warn(warning);
+  // Validated in the user's order, so every index in a message points at what they wrote.
+  const failures = checkInputs(SipCarrierInputs, news, "SipCarrier", knownNames);
+  if (failures.length === 0 && !containsUnknown(news)) {
+    for (const warning of sipCarrierWarnings(news as SipCarrierInputs)) warn(warning);
   }
-  return { inputs, failures };
+  return { inputs: normalizeSipCarrierInputs(news), failures };
 }
 
 export async function diff(

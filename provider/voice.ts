@@ -165,9 +165,9 @@ const knownVoiceWarnings = {
 };
 
 /** Rules that come from the platform's public docs, not the spec: said, never enforced. */
-function voiceWarnings(inputs: VoiceInputs, resourceName: string): string[] {
+function voiceWarnings(inputs: VoiceInputs): string[] {
   const warnings: string[] = [];
-  const at = `Voice ${JSON.stringify(resourceName)}`;
+  const at = `Voice ${JSON.stringify(inputs.name)}`;
   if (typeof inputs.name === "string" && inputs.name.length < 5 && !isUnknown(inputs.name)) {
     warnings.push(
       `${at}: name "${inputs.name}" is shorter than 5 characters; the platform's docs ask for at least 5`,
@@ -328,9 +328,9 @@ export async function check(
   _olds: Inputs,
   news: Inputs,
 ): Promise<{ inputs: Inputs; failures: CheckFailure[] }> {
-  const inputs = normalizeVoiceInputs(news);
-  const failures = checkInputs(VoiceInputs, inputs, "Voice", inputKeys);
-  const files = inputs.files;
+  // Validated in the user's order, so every index in a message points at what they wrote.
+  const failures = checkInputs(VoiceInputs, news, "Voice", inputKeys);
+  const files = news.files;
   if (Array.isArray(files) && !containsUnknown(files)) {
     const problems = await Promise.all(
       files.map((file) =>
@@ -352,8 +352,8 @@ export async function check(
     });
   }
   if (failures.length === 0)
-    for (const warning of voiceWarnings(inputs as VoiceInputs, String(inputs.name))) warn(warning);
-  return { inputs, failures };
+    for (const warning of voiceWarnings(news as VoiceInputs)) warn(warning);
+  return { inputs: normalizeVoiceInputs(news), failures };
 }
 
 export async function diff(

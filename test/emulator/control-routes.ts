@@ -1,0 +1,97 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { z } from "zod";
+import type { EmulatorSettings } from "./control-types";
+import { ApiError } from "./errors";
+import { faultRuleSchema } from "./faults";
+import { readJsonBody, requireMediaType } from "./json-body";
+import { sendJson } from "./responses";
+import type { EmulatorRuntime } from "./runtime";
+import { parseWireBody } from "./wire-validation";
+
+export const CONTROL_PREFIX = "/__emulator/";
+
+const settingsSchema: z.ZodType<Partial<EmulatorSettings>> = z.strictObject({
+  latencyMs: z.number().int().nonnegative().optional(),
+  rateLimit: z.number().int().positive().nullable().optional(),
+  seed: z.number().int().optional(),
+});
+
+type ControlHandler = (
+  runtime: EmulatorRuntime,
+  req: IncomingMessage,
+) => Promise<[number, unknown]>;
+
+const CONTROL_ROUTES = new Map<string, ReadonlyMap<string, ControlHandler>>([
+  ["state", new Map([["GET", async (runtime) => [200, runtime.store.snapshot()]]])],
+  ["requests", new Map([["GET", async (runtime) => [200, runtime.log.list()]]])],
+  [
+    "reset",
+    new Map([
+      [
+        "POST",
+        async (runtime) => {
+          runtime.reset();
+          return [200, { reset: true }];
+        },
+      ],
+    ]),
+  ],
+  [
+    "faults",
+    new Map<string, ControlHandler>([
+      ["GET", async (runtime) => [200, runtime.faults.list()]],
+      [
+        "POST",
+        async (runtime, req) => {
+          const rule = parseWireBody(faultRuleSchema, await readControlJson(req));
+          return [201, { id: runtime.faults.add(rule).id }];
+        },
+      ],
+      ["DELETE", async (runtime) => [200, { cleared: runtime.faults.clear() }]],
+    ]),
+  ],
+  [
+    "settings",
+    new Map<string, ControlHandler>([
+      ["GET", async (runtime) => [200, runtime.settings]],
+      [
+        "PUT",
+        async (runtime, req) => {
+          const patch = parseWireBody(settingsSchema, await readControlJson(req));
+          return [200, runtime.updateSettings(patch)];
+        },
+      ],
+    ]),
+  ],
+]);
+
+/** Unauthenticated and never logged: it is the test's side channel, not part of the API. */
+export async function handleControlRequest(
+  runtime: EmulatorRuntime,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+): Promise<void> {
+  const handlers = CONTROL_ROUTES.get(path.slice(CONTROL_PREFIX.length));
+  if (handlers === undefined)
+    throw new ApiError(404, "not_found", `No control endpoint at ${path}.`);
+  const method = req.method ?? "";
+  const handler = handlers.get(method);
+  if (handler === undefined) {
+    const allowed = [...handlers.keys()].join(", ");
+    throw new ApiError(
+      405,
+      "method_not_allowed",
+      `${method} is not allowed on ${path}; allowed: ${allowed}.`,
+      undefined,
+      { allow: allowed },
+    );
+  }
+  const [status, body] = await handler(runtime, req);
+  sendJson(res, status, body);
+}
+
+async function readControlJson(req: IncomingMessage): Promise<unknown> {
+  requireMediaType(req, "application/json");
+  return readJsonBody(req);
+}

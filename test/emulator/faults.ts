@@ -1,0 +1,119 @@
+import { z } from "zod";
+import type { ActiveFaultRule, FaultAction, FaultRule } from "./control-types";
+import { newFaultId } from "./ids";
+import { seededRandom } from "./seeded-random";
+
+export const faultRuleSchema: z.ZodType<FaultRule> = z.strictObject({
+  method: z.string().min(1),
+  path: z.string().startsWith("/"),
+  times: z.number().int().positive().optional(),
+  probability: z.number().min(0).max(1).optional(),
+  action: z.discriminatedUnion("kind", [
+    z.strictObject({
+      kind: z.literal("status"),
+      status: z.number().int().min(400).max(599),
+      retryAfterSeconds: z.number().int().nonnegative().optional(),
+    }),
+    z.strictObject({ kind: z.literal("latency"), ms: z.number().int().nonnegative() }),
+    z.strictObject({ kind: z.literal("hang") }),
+    z.strictObject({ kind: z.literal("reset-before") }),
+    z.strictObject({ kind: z.literal("reset-after") }),
+    z.strictObject({ kind: z.literal("malformed-json") }),
+    z.strictObject({ kind: z.literal("empty-clone") }),
+    z.strictObject({ kind: z.literal("data-false") }),
+  ]),
+});
+
+/**
+ * "before" faults replace or delay processing; "after" faults act once the operation has been
+ * validated, so a request the emulator would reject anyway never uses one up.
+ */
+export type FaultPhase = "before" | "after";
+
+const PHASE_OF_KIND: Record<FaultAction["kind"], FaultPhase> = {
+  status: "before",
+  latency: "before",
+  hang: "before",
+  "reset-before": "before",
+  "reset-after": "after",
+  "malformed-json": "after",
+  "empty-clone": "after",
+  "data-false": "after",
+};
+
+/** Kinds that only make sense for one operation; other operations ignore them. */
+const ROUTE_OF_KIND: Partial<Record<FaultAction["kind"], string>> = {
+  "empty-clone": "voice-clone",
+  "data-false": "webhook-subscribe",
+};
+
+export interface FaultTarget {
+  method: string;
+  path: string;
+  routeId: string;
+}
+
+export class FaultRegistry {
+  private rules: ActiveFaultRule[] = [];
+  private random: () => number;
+
+  constructor(seed: number) {
+    this.random = seededRandom(seed);
+  }
+
+  reseed(seed: number): void {
+    this.random = seededRandom(seed);
+  }
+
+  add(rule: FaultRule): ActiveFaultRule {
+    const active: ActiveFaultRule = { ...rule, id: newFaultId(), applied: 0 };
+    this.rules.push(active);
+    return active;
+  }
+
+  list(): readonly ActiveFaultRule[] {
+    return this.rules;
+  }
+
+  clear(): number {
+    const count = this.rules.length;
+    this.rules = [];
+    return count;
+  }
+
+  /** The first rule that matches and fires wins; firing uses up one of its `times`. */
+  take(phase: FaultPhase, target: FaultTarget): ActiveFaultRule | undefined {
+    for (const rule of this.rules) {
+      if (!this.matches(rule, phase, target)) continue;
+      if (rule.probability !== undefined && this.random() >= rule.probability) continue;
+      rule.applied += 1;
+      if (rule.times !== undefined) {
+        rule.times -= 1;
+        if (rule.times === 0) this.rules = this.rules.filter((other) => other !== rule);
+      }
+      return rule;
+    }
+    return undefined;
+  }
+
+  private matches(rule: ActiveFaultRule, phase: FaultPhase, target: FaultTarget): boolean {
+    const kind = rule.action.kind;
+    if (PHASE_OF_KIND[kind] !== phase) return false;
+    const onlyRoute = ROUTE_OF_KIND[kind];
+    if (onlyRoute !== undefined && onlyRoute !== target.routeId) return false;
+    if (rule.method !== "*" && rule.method.toUpperCase() !== target.method.toUpperCase()) {
+      return false;
+    }
+    return pathMatches(rule.path, target.path);
+  }
+}
+
+export function pathMatches(pattern: string, path: string): boolean {
+  const patternSegments = pattern.split("/");
+  const pathSegments = path.split("/");
+  if (patternSegments.length !== pathSegments.length) return false;
+  return patternSegments.every((segment, index) => {
+    const actual = pathSegments[index] ?? "";
+    return segment === "*" ? actual !== "" : segment === actual;
+  });
+}

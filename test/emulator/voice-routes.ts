@@ -1,0 +1,87 @@
+import type { Caller } from "./auth";
+import type { Voice } from "./control-types";
+import { ApiError } from "./errors";
+import { newObjectId, newProviderVoiceId } from "./ids";
+import { readMultipartForm } from "./multipart-upload";
+import { readLoggedJsonBody, type OperationHandler } from "./operation";
+import { requireMediaType } from "./json-body";
+import { parseCloneForm, parseVoiceUpdate, type CloneVoiceInput } from "./validate-voice";
+
+/** ElevenLabs' defaults: the provider the platform's docs name first. */
+const DEFAULT_PROVIDER_TYPE = "ELEVENLABS";
+const DEFAULT_SETTINGS = { stability: 0.5, similarity_boost: 0.75, speed: 1, style: 0 };
+
+export const cloneVoice: OperationHandler = async (request) => {
+  requireMediaType(request.req, "multipart/form-data");
+  const logged = { fields: {}, files: [] };
+  request.logEntry.multipart = logged;
+  const input = parseCloneForm(await readMultipartForm(request.req, logged));
+  return {
+    successStatus: 200,
+    commit: () => {
+      const voice = newVoice(input, request.caller);
+      request.store.saveVoice(voice);
+      return [voice];
+    },
+  };
+};
+
+export const updateVoice: OperationHandler = async (request) => {
+  const id = request.params.id ?? "";
+  const existing = request.store.findVoice(request.caller.organization.id, id);
+  if (existing === undefined || !visibleTo(existing, request.caller)) {
+    throw new ApiError(404, "voice_not_found", `No voice with id "${id}" in this organization.`);
+  }
+  const update = parseVoiceUpdate(await readLoggedJsonBody(request));
+  return {
+    successStatus: 200,
+    commit: () => {
+      const current = request.store.findVoice(existing.organizationId, existing.id) ?? existing;
+      const updated: Voice = {
+        ...current,
+        ...(update.name !== undefined && { name: update.name }),
+        ...(update.isMultilingual !== undefined && { isMultilingual: update.isMultilingual }),
+        ...(update.supportedLocales !== undefined && { supportedLocales: update.supportedLocales }),
+        settings: { ...current.settings, ...definedEntries(update.settings ?? {}) },
+      };
+      request.store.saveVoice(updated);
+      return updated;
+    },
+  };
+};
+
+/** An organization sees all its voices; a sub-organization only its own. */
+function visibleTo(voice: Voice, caller: Caller): boolean {
+  return caller.subOrganizationId === null || voice.subOrganizationId === caller.subOrganizationId;
+}
+
+function newVoice(input: CloneVoiceInput, caller: Caller): Voice {
+  const providerType = input.providerType ?? DEFAULT_PROVIDER_TYPE;
+  return {
+    id: newObjectId(),
+    voiceId: newProviderVoiceId(),
+    name: input.name,
+    description: input.description ?? "",
+    organizationId: caller.organization.id,
+    subOrganizationId: caller.subOrganizationId,
+    providerType,
+    settings: {
+      stability: input.stability ?? DEFAULT_SETTINGS.stability,
+      similarity_boost: input.similarityBoost ?? DEFAULT_SETTINGS.similarity_boost,
+      speed: input.speed ?? DEFAULT_SETTINGS.speed,
+      style: DEFAULT_SETTINGS.style,
+    },
+    isMultilingual: false,
+    supportedLocales: input.supportedLocales ?? [],
+    subAccounts: input.subAccounts ?? false,
+    supportsAllLanguages: input.supportsAllLanguages ?? false,
+    ttsClient: providerType.toLowerCase(),
+    samples: input.files.map(({ filename, size, sha256 }) => ({ filename, size, sha256 })),
+  };
+}
+
+function definedEntries<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(value).filter(([, entry]) => entry !== undefined),
+  ) as Partial<T>;
+}
