@@ -32,7 +32,16 @@ interface ResourceModule {
  * The engine calls these. Every secret in the inputs is remembered before anything can fail, and
  * every error and failure leaves with secrets redacted.
  */
-function handlers(module: ResourceModule, secretsOf: (inputs: Inputs) => unknown[]) {
+function handlers<M extends ResourceModule>(
+  module: M,
+  secretsOf: (inputs: Inputs) => unknown[],
+): Readonly<{
+  check: M["check"];
+  diff: M["diff"];
+  create: M["create"];
+  update: M["update"];
+  delete: M["remove"];
+}> {
   const remember = (...bags: Inputs[]) =>
     bags.forEach((bag) => secretsOf(bag).forEach(rememberSecret));
   return Object.freeze({
