@@ -245,7 +245,11 @@ export async function create(news: Inputs): Promise<{ id: string; outs: Campaign
     json: toSubscribeBody(inputs),
     subOrganizationId: inputs.subOrganizationId,
     idempotent: false,
-    unknownOutcomeHint: `The platform may have subscribed the webhook to ${campaign} without the answer arriving`,
+    unknownOutcomeHint:
+      `The platform may have subscribed the webhook to ${campaign} without the answer arriving. ` +
+      "Check the campaign's webhook subscriptions on the platform before running `pulumi up` again: " +
+      "the API can neither look a subscription up nor remove it, so another run subscribes again " +
+      "and the URL may then be called twice for each event",
   });
   const answer = SubscribeAnswer.safeParse(response.body);
   const status = answer.success ? answer.data.status : undefined;

@@ -71,6 +71,17 @@ export async function sampleSize(input: SampleInput): Promise<number> {
   return (await stat(samplePath(input))).size;
 }
 
+/**
+ * The sha256 of a sample's content. For diff the engine sends a FileAsset without its path, with
+ * the hash it computed itself (also a sha256 of the content), so that one is used as it is.
+ */
+export async function sampleHash(input: SampleInput | { readonly hash: string }): Promise<string> {
+  if (typeof input === "object" && !("path" in input) && typeof input.hash === "string") {
+    return input.hash;
+  }
+  return (await describeSample(input as SampleInput)).sha256;
+}
+
 /** Whether a sample can be read, and if not, why, for check to report before anything is sent. */
 export async function sampleProblem(input: SampleInput): Promise<string | undefined> {
   const path = samplePath(input);

@@ -25,6 +25,7 @@ import {
   sampleContentType,
   samplePath,
   sampleProblem,
+  sampleHash,
   sampleSize,
   type SampleFacts,
   type SampleInput,
@@ -366,9 +367,7 @@ export async function diff(
   // Samples compare by content: the same path with new audio is a new voice.
   const newFiles =
     Array.isArray(files) && !containsUnknown(files)
-      ? (await Promise.all((files as SampleInput[]).map(describeSample))).map(
-          (sample) => sample.sha256,
-        )
+      ? await Promise.all((files as SampleInput[]).map(sampleHash))
       : files;
   const oldFiles =
     stored.samples.length > 0 || stored.files !== undefined

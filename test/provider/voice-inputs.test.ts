@@ -255,6 +255,21 @@ describe("Voice diff", () => {
     });
   });
 
+  it("compares a FileAsset that diff receives without its path by the engine's content hash", async () => {
+    const olds = await stored();
+    const elided = (hash: string) => ({
+      "4dabf18193072939515e22adb298388d": "c44067f5952c0a294b673a41bacd8c17",
+      hash,
+    });
+    const sameContent = createHash("sha256").update("first content").digest("hex");
+    expect(
+      (await diff("v1", olds, { ...(await news()), files: [elided(sameContent)] })).changes,
+    ).toBe(false);
+    expect(
+      await diff("v1", olds, { ...(await news()), files: [elided("0".repeat(64))] }),
+    ).toMatchObject({ replaces: ["files"] });
+  });
+
   it("ignores __provider", async () => {
     const olds = { ...(await stored()), __provider: "old text" };
     expect((await diff("v1", olds, { ...(await news()), __provider: "new text" })).changes).toBe(

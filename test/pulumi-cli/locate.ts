@@ -1,0 +1,119 @@
+/**
+ * Finds a Pulumi CLI for tests and scripts: a `pulumi` on PATH if there is one that runs,
+ * otherwise the repo's own build from `npm run pulumi:install`
+ * (.pulumi-cli/v<@pulumi/pulumi version from package-lock.json>/bin).
+ */
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+export interface PulumiCli {
+  /** Directory holding `pulumi` (and normally pulumi-language-nodejs and the dynamic-provider launcher). */
+  binDir: string;
+  /** Absolute path of the `pulumi` executable. */
+  pulumi: string;
+  /** `pulumi version` without the leading "v", e.g. "3.248.0". */
+  version: string;
+}
+
+export const REPO_ROOT = path.resolve(__dirname, "..", "..");
+const LAUNCHER = "pulumi-resource-pulumi-nodejs";
+
+/** The @pulumi/pulumi version pinned in package-lock.json, e.g. "3.248.0". */
+export function lockedPulumiVersion(): string | undefined {
+  try {
+    const lock = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package-lock.json"), "utf8")) as {
+      packages?: Record<string, { version?: string }>;
+    };
+    return lock.packages?.["node_modules/@pulumi/pulumi"]?.version;
+  } catch {
+    return undefined;
+  }
+}
+
+/** bin directory of the repo's build for the locked version (it may not exist). */
+export function repoBinDir(version = lockedPulumiVersion()): string | undefined {
+  return version ? path.join(REPO_ROOT, ".pulumi-cli", `v${version}`, "bin") : undefined;
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function pathDirs(envPath: string | undefined): string[] {
+  return (envPath ?? "").split(path.delimiter).filter((d) => d !== "");
+}
+
+function findOnPath(name: string, envPath: string | undefined): string | undefined {
+  for (const dir of pathDirs(envPath)) {
+    const candidate = path.resolve(dir, name);
+    if (isExecutable(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function probe(pulumi: string): PulumiCli | undefined {
+  try {
+    const out = execFileSync(pulumi, ["version"], {
+      encoding: "utf8",
+      timeout: 20_000,
+      stdio: ["ignore", "pipe", "ignore"],
+      env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
+    }).trim();
+    const version = /^v?(\d+\.\d+\.\d+\S*)$/.exec(out)?.[1];
+    return version ? { binDir: path.dirname(pulumi), pulumi, version } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const cache = new Map<string, PulumiCli | undefined>();
+
+/**
+ * A `pulumi` on PATH that answers `pulumi version`, else the repo's build for the lock-file
+ * version, else undefined. Cached per PATH value (a probe runs `pulumi version`, ~0.1 s).
+ */
+export function locatePulumi(): PulumiCli | undefined {
+  const key = process.env.PATH ?? "";
+  if (cache.has(key)) return cache.get(key);
+  const onPath = findOnPath("pulumi", process.env.PATH);
+  let cli = onPath ? probe(onPath) : undefined;
+  if (!cli) {
+    const bin = repoBinDir();
+    if (bin && isExecutable(path.join(bin, "pulumi"))) cli = probe(path.join(bin, "pulumi"));
+  }
+  cache.set(key, cli);
+  return cli;
+}
+
+/**
+ * Environment for running the located CLI (through the Automation API or directly):
+ * PATH with its binDir first (then the repo build's bin dir when no pulumi-resource-pulumi-nodejs
+ * launcher is found in binDir or on PATH), PULUMI_SKIP_UPDATE_CHECK=true and
+ * PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true (no network for plugin downloads) unless `base`
+ * sets them. PULUMI_HOME, PULUMI_BACKEND_URL and the passphrase are left as `base` has them.
+ * `base` defaults to process.env; a `base` without PATH gets process.env.PATH after binDir.
+ * Without a located CLI only the two variables are added.
+ */
+export function pulumiEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...base };
+  env.PULUMI_SKIP_UPDATE_CHECK ??= "true";
+  env.PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION ??= "true";
+  const cli = locatePulumi();
+  if (!cli) return env;
+
+  const front = [cli.binDir];
+  const basePath = base.PATH ?? process.env.PATH;
+  const rest = pathDirs(basePath).filter((d) => path.resolve(d) !== cli.binDir);
+  if (!isExecutable(path.join(cli.binDir, LAUNCHER)) && !findOnPath(LAUNCHER, basePath)) {
+    const repoBin = repoBinDir();
+    if (repoBin && isExecutable(path.join(repoBin, LAUNCHER))) front.push(repoBin);
+  }
+  env.PATH = [...front, ...rest].join(path.delimiter);
+  return env;
+}
