@@ -6,11 +6,12 @@
  * changes. `npm run demo -- --destroy` tears the stack down, `--reset` starts from scratch.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
 import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation";
 import { startEmulator } from "../test/emulator";
 import { locatePulumi, pulumiEnv, REPO_ROOT } from "../test/pulumi-cli/locate";
+import { linkPackageIntoNodeModules } from "./link-package";
 
 const DEMO_DIR = join(REPO_ROOT, ".demo");
 const DEMO_PASSPHRASE = "demo-passphrase";
@@ -36,21 +37,6 @@ function ensureCli() {
   return built;
 }
 
-/** The demo program imports the package by name, and the provider process loads its runtime by name. */
-function linkPackageIntoNodeModules(): void {
-  const link = join(REPO_ROOT, "node_modules", "pulumi-voice-platform");
-  if (existsSync(link) || isDanglingLink(link)) return;
-  symlinkSync("..", link, "dir");
-}
-
-function isDanglingLink(path: string): boolean {
-  try {
-    return lstatSync(path).isSymbolicLink();
-  } catch {
-    return false;
-  }
-}
-
 async function main(): Promise<void> {
   const args = new Set(process.argv.slice(2));
   if (args.has("--reset")) rmSync(DEMO_DIR, { recursive: true, force: true });
@@ -59,7 +45,7 @@ async function main(): Promise<void> {
 
   const cli = ensureCli();
   say(`Pulumi CLI ${cli.version} (${relative(REPO_ROOT, cli.pulumi) || cli.pulumi})`);
-  linkPackageIntoNodeModules();
+  linkPackageIntoNodeModules(REPO_ROOT);
 
   const emulator = await startEmulator({
     apiKey: DEMO_API_KEY,

@@ -1,0 +1,187 @@
+/**
+ * Stamps the environments program out once per sub-organization, in parallel, with the
+ * Automation API: one stack named after each sub-organization, one progress line per stack, a summary table at the
+ * end. Exits non-zero if any stack failed.
+ *
+ *   npx tsx examples/environments/stamp-out.ts --emulator sub-a sub-b sub-c   # try it locally
+ *   VOICEPLATFORM_API_KEY=… npx tsx examples/environments/stamp-out.ts --base-url https://… \
+ *     --campaigns-base-url https://… sub-a sub-b                                # for real
+ *
+ * Options: --parallel N (default 4), --destroy, --backend URL (default: a file backend in
+ * .stamp-out/ beside this file; PULUMI_BACKEND_URL wins), --emulator (starts the local platform
+ * emulator with these sub-organizations and points every stack at it).
+ */
+import { mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
+import { startEmulator, type RunningEmulator } from "../../test/emulator";
+import { locatePulumi, pulumiEnv, REPO_ROOT } from "../../test/pulumi-cli/locate";
+import { linkPackageIntoNodeModules } from "../link-package";
+
+interface Outcome {
+  readonly subOrganizationId: string;
+  readonly stack: string;
+  readonly result: "succeeded" | "failed";
+  readonly changes: string;
+  readonly seconds: number;
+  readonly detail: string;
+}
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    parallel: { type: "string", default: "4" },
+    destroy: { type: "boolean", default: false },
+    emulator: { type: "boolean", default: false },
+    backend: { type: "string" },
+    "base-url": { type: "string" },
+    "campaigns-base-url": { type: "string" },
+  },
+});
+
+const projectDir = __dirname;
+
+async function main(): Promise<void> {
+  const subOrganizations = positionals;
+  if (subOrganizations.length === 0) throw new Error("name at least one sub-organization id");
+  const parallel = Math.max(1, Number(values.parallel));
+  linkPackageIntoNodeModules(REPO_ROOT);
+
+  const emulator = values.emulator
+    ? await startEmulator({ apiKey: "stamp-out-key", subOrganizationIds: subOrganizations })
+    : undefined;
+  const backend = process.env.PULUMI_BACKEND_URL ?? values.backend ?? fileBackend();
+  const cli = locatePulumi();
+  const pulumiCommand = cli
+    ? await PulumiCommand.get({ root: resolve(cli.binDir, ".."), skipVersionCheck: true })
+    : undefined;
+  const started = Date.now();
+  try {
+    const queue = [...subOrganizations];
+    const outcomes: Outcome[] = [];
+    const worker = async () => {
+      for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+        outcomes.push(await deploy(next, { backend, emulator, pulumiCommand }));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(parallel, subOrganizations.length) }, worker));
+    printSummary(outcomes, (Date.now() - started) / 1000);
+    if (outcomes.some((outcome) => outcome.result === "failed")) process.exitCode = 1;
+  } finally {
+    await emulator?.close();
+  }
+}
+
+function fileBackend(): string {
+  const dir = join(projectDir, ".stamp-out");
+  mkdirSync(dir, { recursive: true });
+  return `file://${dir}`;
+}
+
+async function deploy(
+  subOrganizationId: string,
+  context: { backend: string; emulator?: RunningEmulator; pulumiCommand?: PulumiCommand },
+): Promise<Outcome> {
+  const stackName = subOrganizationId.replace(/[^A-Za-z0-9_.-]/g, "-");
+  const started = Date.now();
+  const line = (text: string) => process.stdout.write(`[${stackName}] ${text}\n`);
+  line(values.destroy ? "destroying…" : "deploying…");
+  try {
+    const stack = await LocalWorkspace.createOrSelectStack(
+      { stackName, workDir: projectDir },
+      {
+        ...(context.pulumiCommand ? { pulumiCommand: context.pulumiCommand } : {}),
+        envVars: pulumiEnv({
+          ...process.env,
+          PULUMI_BACKEND_URL: context.backend,
+          PULUMI_CONFIG_PASSPHRASE: process.env.PULUMI_CONFIG_PASSPHRASE ?? "stamp-out",
+        }) as Record<string, string>,
+      },
+    );
+    await configure(stack, subOrganizationId, context.emulator);
+    const result = values.destroy ? await stack.destroy() : await stack.up();
+    const changes = Object.entries(result.summary.resourceChanges ?? {})
+      .map(([kind, count]) => `${count} ${kind}`)
+      .join(", ");
+    const seconds = (Date.now() - started) / 1000;
+    line(`${result.summary.result} in ${seconds.toFixed(1)} s (${changes || "no changes"})`);
+    return {
+      subOrganizationId,
+      stack: stackName,
+      result: "succeeded",
+      changes,
+      seconds,
+      detail: "",
+    };
+  } catch (error) {
+    const seconds = (Date.now() - started) / 1000;
+    const detail = firstErrorLine(error);
+    line(`failed in ${seconds.toFixed(1)} s: ${detail}`);
+    return { subOrganizationId, stack: stackName, result: "failed", changes: "", seconds, detail };
+  }
+}
+
+async function configure(stack: Stack, subOrganizationId: string, emulator?: RunningEmulator) {
+  const baseUrl = emulator?.baseUrl ?? values["base-url"] ?? process.env.VOICEPLATFORM_BASE_URL;
+  const campaignsBaseUrl =
+    emulator?.campaignsBaseUrl ??
+    values["campaigns-base-url"] ??
+    process.env.VOICEPLATFORM_CAMPAIGNS_BASE_URL;
+  if (!baseUrl || !campaignsBaseUrl) {
+    throw new Error("give --base-url and --campaigns-base-url (or --emulator)");
+  }
+  const apiKey = emulator?.apiKey ?? process.env.VOICEPLATFORM_API_KEY;
+  await stack.setAllConfig({
+    "voiceplatform:baseUrl": { value: baseUrl },
+    "voiceplatform:campaignsBaseUrl": { value: campaignsBaseUrl },
+    "voiceplatform:subOrganizationId": { value: subOrganizationId },
+    ...(apiKey ? { "voiceplatform:apiKey": { value: apiKey, secret: true } } : {}),
+    "voice-platform-environments:hookBaseUrl": {
+      value: `https://hooks.example.com/${subOrganizationId}`,
+    },
+    "voice-platform-environments:campaignId": { value: "65a1f0c2e4b0a1b2c3d4e5f6" },
+    "voice-platform-environments:gateways": {
+      value: JSON.stringify([{ ipv4: "203.0.113.10", port: 5060 }]),
+    },
+    "voice-platform-environments:sipPassword": {
+      value: process.env.SIP_PASSWORD ?? `${subOrganizationId}-sip-password`,
+      secret: true,
+    },
+  });
+}
+
+function firstErrorLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  const meaningful = text.split("\n").find((l) => /error:/.test(l)) ?? text.split("\n")[0] ?? "";
+  return meaningful.trim().slice(0, 200);
+}
+
+function printSummary(outcomes: Outcome[], seconds: number): void {
+  const rows = [...outcomes].sort((a, b) => a.stack.localeCompare(b.stack));
+  const header = ["stack", "result", "changes", "seconds"];
+  const cells = rows.map((o) => [
+    o.stack,
+    o.result,
+    o.changes || o.detail || "no changes",
+    o.seconds.toFixed(1),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((row) => row[i]!.length)));
+  const print = (row: string[]) =>
+    process.stdout.write(`${row.map((cell, i) => cell.padEnd(widths[i]!)).join("  ")}\n`);
+  process.stdout.write("\n");
+  print(header);
+  print(widths.map((w) => "-".repeat(w)));
+  cells.forEach(print);
+  const failed = rows.filter((o) => o.result === "failed").length;
+  process.stdout.write(
+    `\n${rows.length - failed} of ${rows.length} stacks succeeded in ${seconds.toFixed(1)} s\n`,
+  );
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `stamp-out failed: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  process.exitCode = 1;
+});
