@@ -9,7 +9,8 @@
  *
  * Options: --parallel N (default 4), --destroy, --backend URL (default: a file backend in
  * .stamp-out/ beside this file; PULUMI_BACKEND_URL wins), --emulator (starts the local platform
- * emulator with these sub-organizations and points every stack at it).
+ * emulator with these sub-organizations and points every stack at it), --work-dir DIR (the
+ * program to stamp out; default this directory; each stack's Pulumi.<stack>.yaml is written there).
  */
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -35,12 +36,13 @@ const { values, positionals } = parseArgs({
     destroy: { type: "boolean", default: false },
     emulator: { type: "boolean", default: false },
     backend: { type: "string" },
+    "work-dir": { type: "string" },
     "base-url": { type: "string" },
     "campaigns-base-url": { type: "string" },
   },
 });
 
-const projectDir = __dirname;
+const projectDir = resolve(values["work-dir"] ?? __dirname);
 
 async function main(): Promise<void> {
   const subOrganizations = positionals;

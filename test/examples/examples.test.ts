@@ -1,0 +1,119 @@
+/**
+ * The first five minutes, automated: `npm run demo` twice (the second run changes nothing), the
+ * environments example previewed for each of its stacks, and the stamp-out script against the
+ * emulator. Needs the Pulumi CLI (`npm run pulumi:install`): skipped with one message without it,
+ * failed in CI.
+ */
+import { execFile } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation";
+import { linkPackageIntoNodeModules } from "../../examples/link-package";
+import { locatePulumi, pulumiEnv, REPO_ROOT } from "../pulumi-cli/locate";
+
+const run = promisify(execFile);
+const cli = locatePulumi();
+const MISSING = "No Pulumi CLI found: run `npm run pulumi:install` to run the examples' tests.";
+if (!cli && process.env.CI) {
+  test("the Pulumi CLI is installed", () => {
+    throw new Error(MISSING);
+  });
+} else if (!cli) {
+  console.warn(`Skipping the examples' tests. ${MISSING}`);
+}
+const withCli = cli ? describe : describe.skip;
+
+/**
+ * A copy of examples/environments (and the samples it reads) in a temporary directory, so the
+ * stack config files Pulumi writes never touch the committed ones.
+ */
+function copyEnvironmentsExample(): { root: string; project: string } {
+  const root = mkdtempSync(join(tmpdir(), "environments-example-"));
+  cpSync(join(REPO_ROOT, "examples/environments"), join(root, "environments"), {
+    recursive: true,
+    filter: (source) => !source.includes(".stamp-out"),
+  });
+  cpSync(join(REPO_ROOT, "examples/basic/samples"), join(root, "basic/samples"), {
+    recursive: true,
+  });
+  symlinkSync(join(REPO_ROOT, "node_modules"), join(root, "node_modules"), "dir");
+  return { root, project: join(root, "environments") };
+}
+
+const tsx = (script: string, args: string[] = []) =>
+  run(process.execPath, [join(REPO_ROOT, "node_modules/tsx/dist/cli.mjs"), script, ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, FORCE_COLOR: "0" },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+
+withCli("examples on the real engine", () => {
+  jest.setTimeout(600_000);
+
+  test("npm run demo creates everything, and a second run changes nothing", async () => {
+    const first = await tsx("examples/run-demo.ts", ["--reset"]);
+    expect(first.stdout).toContain("Changes: create 5");
+    expect(first.stdout).toMatch(/voice +\w+ +"Support agent" +en-US,es-ES +2 samples/);
+    expect(first.stdout).toMatch(/SIP carrier +\w+ +"main-trunk" +2 gateways, 1 numbers/);
+    expect(first.stdout).toContain("advanced  https://crm.example.com/voice-events");
+    expect(first.stdout).not.toMatch(/demo-sip-password|demo-crm-token|demo-api-key/);
+
+    const second = await tsx("examples/run-demo.ts");
+    expect(second.stdout).toContain("No changes: the stack already matches the program.");
+  });
+
+  test("the environments example previews cleanly for dev, staging and prod", async () => {
+    linkPackageIntoNodeModules(REPO_ROOT);
+    const example = copyEnvironmentsExample();
+    const backend = join(example.root, "backend");
+    mkdirSync(backend);
+    try {
+      const pulumiCommand = await PulumiCommand.get({
+        root: join(cli!.binDir, ".."),
+        skipVersionCheck: true,
+      });
+      for (const stackName of ["dev", "staging", "prod"]) {
+        const stack = await LocalWorkspace.createOrSelectStack(
+          { stackName, workDir: example.project },
+          {
+            pulumiCommand,
+            envVars: pulumiEnv({
+              ...process.env,
+              PULUMI_BACKEND_URL: `file://${backend}`,
+              PULUMI_CONFIG_PASSPHRASE: "examples-test",
+            }) as Record<string, string>,
+          },
+        );
+        await stack.setConfig("sipPassword", { value: `${stackName}-sip-password`, secret: true });
+        const preview = await stack.preview();
+        expect(preview.changeSummary).toEqual({ create: 4 });
+      }
+    } finally {
+      rmSync(example.root, { recursive: true, force: true });
+    }
+  });
+
+  test("stamp-out deploys one stack per sub-organization and prints a summary", async () => {
+    linkPackageIntoNodeModules(REPO_ROOT);
+    const example = copyEnvironmentsExample();
+    try {
+      const { stdout } = await tsx("examples/environments/stamp-out.ts", [
+        "--emulator",
+        "--work-dir",
+        example.project,
+        "--backend",
+        `file://${example.root}`,
+        "team-a",
+        "team-b",
+      ]);
+      expect(stdout).toMatch(/\[team-a\] succeeded in [\d.]+ s \(4 create\)/);
+      expect(stdout).toMatch(/\[team-b\] succeeded in [\d.]+ s \(4 create\)/);
+      expect(stdout).toMatch(/^stack +result +changes +seconds$/m);
+      expect(stdout).toContain("2 of 2 stacks succeeded");
+    } finally {
+      rmSync(example.root, { recursive: true, force: true });
+    }
+  });
+});
