@@ -4,7 +4,7 @@
  * read, only ever grow.
  */
 import * as campaignWebhook from "./campaign-webhook";
-import type { Inputs } from "./check-inputs";
+import { PROVIDER_KEY, type Inputs } from "./check-inputs";
 import { rememberEngineConfig } from "./config";
 import { IncompleteCreateError } from "./incomplete-create-error";
 import { redactSecrets, rememberSecret } from "./redaction";
@@ -60,9 +60,17 @@ function handlers<M extends ResourceModule>(
       remember(olds, news);
       return guarded(() => module.diff(id, olds, news));
     },
-    create: (news: Inputs) => {
+    create: async (news: Inputs) => {
       remember(news);
-      return guarded(() => module.create(news));
+      try {
+        return await guarded(() => module.create(news));
+      } catch (error) {
+        // The engine stores these properties as the resource's outputs, and delete and read run
+        // the provider found there: without it the recorded resource could never be destroyed.
+        if (error instanceof IncompleteCreateError)
+          error.properties[PROVIDER_KEY] = news[PROVIDER_KEY];
+        throw error;
+      }
     },
     update: (id: string, olds: Inputs, news: Inputs) => {
       remember(olds, news);
