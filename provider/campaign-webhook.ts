@@ -7,6 +7,8 @@ import {
   checkInputs,
   containsUnknown,
   diffInputs,
+  isUnknown,
+  onEveryObject,
   sortedSet,
   type CheckFailure,
   type DiffPlan,
@@ -97,7 +99,12 @@ export const CampaignWebhookInputs = z
           "is required when isAdvanced is true: describe the outgoing request, or set isAdvanced to false",
       });
     }
-    if (inputs.isAdvanced !== true && inputs.advancedWebhook !== undefined) {
+    // An advancedWebhook unknown during preview may still turn out to be left out.
+    if (
+      inputs.isAdvanced !== true &&
+      inputs.advancedWebhook !== undefined &&
+      !isUnknown(inputs.advancedWebhook)
+    ) {
       ctx.addIssue({
         code: "custom",
         path: ["isAdvanced"],
@@ -105,7 +112,7 @@ export const CampaignWebhookInputs = z
           "must be true when advancedWebhook is given, or the platform ignores the request description: set isAdvanced: true",
       });
     }
-  });
+  }, onEveryObject);
 export type CampaignWebhookInputs = z.infer<typeof CampaignWebhookInputs>;
 
 const inputKeys = Object.keys(CampaignWebhookInputs.shape);

@@ -24,12 +24,29 @@ export function containsUnknown(value: unknown): boolean {
   return false;
 }
 
-/** Pulumi's property path syntax: `gateways[0].ipv4`. */
+/**
+ * Options for `superRefine`: zod skips a cross-field rule when any field has an issue, so a wrong
+ * type elsewhere (or a value unknown during preview, whose issue is dropped) would hide it. With
+ * these the rule runs whenever the value is an object, so every problem is reported at once; the
+ * rule must then expect fields of any type.
+ */
+export const onEveryObject = {
+  when: (payload: { value: unknown }): boolean =>
+    payload.value !== null && typeof payload.value === "object" && !Array.isArray(payload.value),
+};
+
+/**
+ * Pulumi's property path syntax: `gateways[0].ipv4`. A key that is empty or holds characters
+ * the plain syntax cannot carry (`.`, brackets, quotes, spaces, control characters) is written
+ * `["…"]`, so every failure names its property unambiguously: `[""]`, `gateways[0]["a.b"]`.
+ */
 export function propertyPath(path: ReadonlyArray<PropertyKey>): string {
   let result = "";
   for (const segment of path) {
     if (typeof segment === "number") result += `[${segment}]`;
-    else result += result === "" ? String(segment) : `.${String(segment)}`;
+    else if (typeof segment === "string" && /^[^.[\]"'\s\p{Cc}]+$/u.test(segment))
+      result += result === "" ? segment : `.${segment}`;
+    else result += `[${JSON.stringify(String(segment))}]`;
   }
   return result;
 }
@@ -178,12 +195,15 @@ export function canonical(value: unknown): string {
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value !== null && typeof value === "object") {
-    const sorted: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) {
-      const field = (value as Record<string, unknown>)[key];
-      if (field !== undefined && field !== null) sorted[key] = sortKeys(field);
-    }
-    return sorted;
+    // fromEntries keeps a `__proto__` key as an own key: assigning it would set the prototype
+    // and drop the key from the canonical text.
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, (value as Record<string, unknown>)[key]] as const)
+        .filter(([, field]) => field !== undefined && field !== null)
+        .map(([key, field]) => [key, sortKeys(field)]),
+    );
   }
   return value ?? null;
 }

@@ -8,6 +8,9 @@ export const finiteNumber = z.number().refine(Number.isFinite, "must be a finite
 
 export const absoluteUrl = z.string().refine(
   (value) => {
+    // The URL parser forgives what the platform may not: "https:host" without "//", and spaces
+    // or line breaks, which it strips. The value is sent as written, so it must be clean.
+    if (!/^https?:\/\/[^/?#]/i.test(value) || /[\u0000-\u0020\u007f]/.test(value)) return false;
     try {
       const url = new URL(value);
       return url.protocol === "https:" || url.protocol === "http:";

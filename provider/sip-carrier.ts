@@ -4,11 +4,13 @@ import { callApi } from "./http-client";
 import {
   checkInputs,
   containsUnknown,
+  describeValue,
   diffInputs,
   sortedSet,
   type CheckFailure,
   type DiffPlan,
   type Inputs,
+  onEveryObject,
   withoutProvider,
 } from "./check-inputs";
 import { readSettings } from "./config";
@@ -91,14 +93,19 @@ const SipGateway = z
     sipGatewaySid: text.optional(),
   })
   .superRefine((gateway, ctx) => {
-    if (gateway.inbound === true && !ipv4Address.safeParse(gateway.ipv4).success) {
+    // A missing or mistyped ipv4 has its own failure.
+    if (
+      gateway.inbound === true &&
+      typeof gateway.ipv4 === "string" &&
+      !ipv4Address.safeParse(gateway.ipv4).success
+    ) {
       ctx.addIssue({
         code: "custom",
         path: ["ipv4"],
-        message: `must be a literal IPv4 address for an inbound gateway, such as 203.0.113.10, not ${JSON.stringify(gateway.ipv4)}`,
+        message: `must be a literal IPv4 address for an inbound gateway, such as 203.0.113.10, not ${describeValue(gateway.ipv4)}`,
       });
     }
-  });
+  }, onEveryObject);
 
 const SipPhoneNumber = z.strictObject({
   phoneNumber: text,

@@ -7,6 +7,7 @@ import {
   containsUnknown,
   diffInputs,
   isUnknown,
+  onEveryObject,
   sortedSet,
   type CheckFailure,
   type DiffPlan,
@@ -61,6 +62,17 @@ export interface VoiceArgs {
   subOrganizationId?: pulumi.Input<string>;
 }
 
+/** A user's value inside a message: whole when short, its start when it is long. */
+function shortened(value: string, max = 60): string {
+  return value.length > max ? `${value.slice(0, max)}…` : value;
+}
+
+/** A long path inside a message keeps its start and its file name. */
+function withShortPath(message: string, path: string): string {
+  if (path.length <= 120) return message;
+  return message.split(path).join(`${path.slice(0, 50)}…${path.slice(-50)}`);
+}
+
 const sampleInput = z.union([
   z.string().min(1, "must be a path to an audio file"),
   z.custom<SampleInput>(
@@ -87,8 +99,13 @@ export const VoiceInputs = z
     subOrganizationId: text.optional(),
   })
   .superRefine((inputs, ctx) => {
+    // Unknown during preview, it may still turn out to be left out: nothing to say yet. Of the
+    // wrong type, its own failure says so.
+    if (isUnknown(inputs.existingVoiceId)) return;
+    if (inputs.existingVoiceId !== undefined && typeof inputs.existingVoiceId !== "string") return;
     if (inputs.existingVoiceId === undefined) {
-      if (inputs.files === undefined || inputs.files.length === 0) {
+      const files: unknown = inputs.files;
+      if (files === undefined || (Array.isArray(files) && files.length === 0)) {
         ctx.addIssue({
           code: "custom",
           path: ["files"],
@@ -103,11 +120,11 @@ export const VoiceInputs = z
         ctx.addIssue({
           code: "custom",
           path: [cloneOnly],
-          message: `is only sent when cloning, so it cannot apply to the adopted voice ${inputs.existingVoiceId}: remove it, or remove existingVoiceId to clone a new voice`,
+          message: `is only sent when cloning, so it cannot apply to the adopted voice ${shortened(inputs.existingVoiceId)}: remove it, or remove existingVoiceId to clone a new voice`,
         });
       }
     }
-  });
+  }, onEveryObject);
 export type VoiceInputs = z.infer<typeof VoiceInputs>;
 
 /** Fields the clone form carries and no update can change. */
@@ -332,16 +349,20 @@ export async function check(
   // Validated in the user's order, so every index in a message points at what they wrote.
   const failures = checkInputs(VoiceInputs, news, "Voice", inputKeys);
   const files = news.files;
-  if (Array.isArray(files) && !containsUnknown(files)) {
+  if (Array.isArray(files)) {
+    // A sample unknown during preview is checked once known; it hides nothing about the others.
     const problems = await Promise.all(
       files.map((file) =>
-        isFileAsset(file) || typeof file === "string"
+        !containsUnknown(file) && (isFileAsset(file) || typeof file === "string")
           ? sampleProblem(file as SampleInput)
           : undefined,
       ),
     );
     problems.forEach((problem, index) => {
-      if (problem) failures.push({ property: `files[${index}]`, reason: problem });
+      if (problem) {
+        const path = samplePath(files[index] as SampleInput);
+        failures.push({ property: `files[${index}]`, reason: withShortPath(problem, path) });
+      }
     });
     files.forEach((file, index) => {
       if (isAsset(file) && !isFileAsset(file)) {
@@ -390,10 +411,15 @@ export async function create(news: Inputs): Promise<{ id: string; outs: VoiceSta
   // Hashing runs beside the upload; both read the files from disk.
   const samplesPromise = Promise.all(files.map(describeSample));
   samplesPromise.catch(() => undefined);
-  const totalBytes = (await Promise.all(files.map(sampleSize))).reduce(
-    (sum, size) => sum + size,
-    0,
-  );
+  const sizes = await Promise.all(files.map(sampleSize)).catch((error: NodeJS.ErrnoException) => {
+    // Gone or unreadable since check: say so before anything is sent.
+    throw new Error(
+      `clone ${label(inputs)}: a sample cannot be read (${error.code ?? error.message}${error.path ? `: ${error.path}` : ""}), ` +
+        "so nothing was sent. Fix the file and run `pulumi up` again",
+      { cause: error },
+    );
+  });
+  const totalBytes = sizes.reduce((sum, size) => sum + size, 0);
   const response = await callApi({
     operation: `clone ${label(inputs)}`,
     method: "POST",
