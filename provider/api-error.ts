@@ -54,11 +54,12 @@ export class ApiError extends Error {
 }
 
 function formatMessage(details: ApiErrorDetails, apiMessage: string | undefined): string {
-  const what =
-    details.status === undefined
-      ? (details.problem ?? "no answer")
-      : `${details.status} ${statusText(details.status)}`;
-  const said = apiMessage ?? (details.status === undefined ? undefined : details.problem);
+  const answered = details.status !== undefined;
+  const what = answered
+    ? `${details.status} ${statusText(details.status!)}`.trim()
+    : (details.problem ?? "no answer");
+  // With a status, the problem (e.g. how many attempts were made) follows the platform's message.
+  const said = [apiMessage, answered ? details.problem : undefined].filter(Boolean).join("; ");
   const where = `${details.method} ${details.url}${details.requestId ? `, request id ${details.requestId}` : ""}`;
   const message =
     `${details.operation} failed: ${what}${said ? `: ${said}` : ""} (${where})` +

@@ -62,6 +62,8 @@ export interface CampaignWebhookArgs {
   isAdvanced?: pulumi.Input<boolean>;
   /** The outgoing request, for an advanced webhook. */
   advancedWebhook?: pulumi.Input<AdvancedWebhookArgs>;
+  /** Record an existing subscription without calling the API (the API can neither read nor list one). */
+  alreadySubscribed?: pulumi.Input<boolean>;
   /** Sub-organization to act for; defaults to voiceplatform:subOrganizationId. */
   subOrganizationId?: pulumi.Input<string>;
 }
@@ -88,6 +90,7 @@ export const CampaignWebhookInputs = z
     events: z.array(z.enum(webhookEvents)).optional(),
     isAdvanced: z.boolean().optional(),
     advancedWebhook: AdvancedWebhook.optional(),
+    alreadySubscribed: z.boolean().optional(),
     subOrganizationId: text.optional(),
   })
   .superRefine((inputs, ctx) => {
@@ -129,8 +132,9 @@ const knownNames = [...inputKeys, ...Object.keys(AdvancedWebhook.shape), "name",
 /** What the resource stores. Version 1 is the only shape written so far. */
 export interface CampaignWebhookState extends CampaignWebhookInputs {
   readonly stateVersion: 1;
-  readonly status: string;
-  readonly data: boolean;
+  /** What the subscribe answered; absent for a subscription recorded with alreadySubscribed. */
+  readonly status: string | undefined;
+  readonly data: boolean | undefined;
 }
 
 const SubscribeAnswer = z.looseObject({ status: z.unknown(), data: z.unknown() });
@@ -243,6 +247,12 @@ export async function diff(
 
 export async function create(news: Inputs): Promise<{ id: string; outs: CampaignWebhookState }> {
   const inputs = CampaignWebhookInputs.parse(withoutProvider(news));
+  if (inputs.alreadySubscribed === true) {
+    return {
+      id: webhookId(inputs),
+      outs: { ...inputs, stateVersion: 1, status: undefined, data: undefined },
+    };
+  }
   const campaign = `campaign ${inputs.campaignId}`;
   const response = await callApi({
     operation: `subscribe webhook ${inputs.url} to ${campaign}`,
@@ -253,10 +263,11 @@ export async function create(news: Inputs): Promise<{ id: string; outs: Campaign
     subOrganizationId: inputs.subOrganizationId,
     idempotent: false,
     unknownOutcomeHint:
-      `The platform may have subscribed the webhook to ${campaign} without the answer arriving. ` +
+      `The platform may have subscribed the webhook to ${campaign} although this call failed. ` +
       "Check the campaign's webhook subscriptions on the platform before running `pulumi up` again: " +
       "the API can neither look a subscription up nor remove it, so another run subscribes again " +
-      "and the URL may then be called twice for each event",
+      "and the URL may then be called twice for each event. If it is there, set alreadySubscribed: true " +
+      "to record it without subscribing again",
   });
   const answer = SubscribeAnswer.safeParse(response.body);
   const status = answer.success ? answer.data.status : undefined;
@@ -294,8 +305,8 @@ export class CampaignWebhook extends pulumi.dynamic.Resource {
   declare readonly url: pulumi.Output<string>;
   declare readonly events: pulumi.Output<WebhookEvent[] | undefined>;
   declare readonly advancedWebhook: pulumi.Output<Record<string, unknown> | undefined>;
-  declare readonly status: pulumi.Output<string>;
-  declare readonly data: pulumi.Output<boolean>;
+  declare readonly status: pulumi.Output<string | undefined>;
+  declare readonly data: pulumi.Output<boolean | undefined>;
 
   constructor(name: string, args: CampaignWebhookArgs, opts?: pulumi.CustomResourceOptions) {
     super(

@@ -90,6 +90,8 @@ async function guarded<T>(operation: () => Promise<T>): Promise<T> {
     if (error instanceof Error) {
       // The engine reads `id`, `properties` and `reasons` off a partly created resource's error.
       if (!(error instanceof IncompleteCreateError)) error.message = redactSecrets(error.message);
+      // The dynamic-provider process prints the stack of a failed check, diff or delete.
+      if (error.stack) error.stack = redactSecrets(error.stack);
       throw error;
     }
     throw new Error(redactSecrets(String(error)));

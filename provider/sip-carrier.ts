@@ -313,7 +313,7 @@ export async function create(news: Inputs): Promise<{ id: string; outs: SipCarri
     };
   }
   const hint =
-    `The platform may have created ${label(inputs)} without the answer arriving. Look for it on the platform ` +
+    `The platform may have created ${label(inputs)} although this call failed. Look for it on the platform ` +
     "before running `pulumi up` again: record it with existingCarrierId instead of creating a second one";
   const response = await callApi({
     operation: `create ${label(inputs)}`,

@@ -320,7 +320,7 @@ function label(inputs: { name?: unknown }): string {
 
 function unknownOutcomeHint(inputs: VoiceInputs): string {
   return (
-    `The platform may have cloned ${label(inputs)} without the answer arriving. Look for it on the platform before ` +
+    `The platform may have cloned ${label(inputs)} although this call failed. Look for it on the platform before ` +
     "running `pulumi up` again: adopt it with existingVoiceId instead of cloning a second one"
   );
 }

@@ -54,8 +54,9 @@ const DECIMAL = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
 export function parseCloneForm(form: MultipartForm): CloneVoiceInput {
   const values: Record<string, unknown> = {};
   for (const [name, raw] of form.fields) {
-    const kind = CLONE_FORM_FIELDS[name];
-    const hint = CLONE_MISPLACED[name];
+    // Own keys only: a field named "constructor" must not find Object.prototype's.
+    const kind = Object.hasOwn(CLONE_FORM_FIELDS, name) ? CLONE_FORM_FIELDS[name] : undefined;
+    const hint = Object.hasOwn(CLONE_MISPLACED, name) ? CLONE_MISPLACED[name] : undefined;
     if (hint !== undefined) throw misplacedFieldError(name, hint);
     if (kind === undefined) throw unknownFieldError(name);
     values[name] = parseFormValue(name, raw, kind);

@@ -20,6 +20,11 @@ export function wireFieldPath(path: readonly PropertyKey[]): string {
   return text;
 }
 
+/** Own keys only: a field named "constructor" must not find Object.prototype's. */
+function misplacedAt(misplaced: MisplacedFields, field: string): MisplacedField | undefined {
+  return Object.hasOwn(misplaced, field) ? misplaced[field] : undefined;
+}
+
 export function misplacedFieldError(field: string, hint: MisplacedField): ApiError {
   return new ApiError(
     400,
@@ -57,7 +62,7 @@ function pickMostTelling(issues: readonly z.core.$ZodIssue[], misplaced: Misplac
       ? issue.keys.map((key) => wireFieldPath([...issue.path, key]))
       : [];
   const misplacedIssue = issues.find((issue) =>
-    unknownKeyFields(issue).some((field) => misplaced[field] !== undefined),
+    unknownKeyFields(issue).some((field) => misplacedAt(misplaced, field) !== undefined),
   );
   const first = issues[0];
   if (first === undefined) throw new Error("zod reported a failure without issues");
@@ -68,8 +73,8 @@ function issueToError(issue: z.core.$ZodIssue, misplaced: MisplacedFields): ApiE
   const field = wireFieldPath(issue.path);
   if (issue.code === "unrecognized_keys") {
     const fields = issue.keys.map((key) => wireFieldPath([...issue.path, key]));
-    const misplacedField = fields.find((candidate) => misplaced[candidate] !== undefined);
-    const hint = misplacedField === undefined ? undefined : misplaced[misplacedField];
+    const misplacedField = fields.find((candidate) => misplacedAt(misplaced, candidate) !== undefined);
+    const hint = misplacedField === undefined ? undefined : misplacedAt(misplaced, misplacedField);
     if (misplacedField !== undefined && hint !== undefined) {
       return misplacedFieldError(misplacedField, hint);
     }

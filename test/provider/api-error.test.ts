@@ -40,6 +40,21 @@ describe("ApiError", () => {
     expect(error.cause).toBe(cause);
   });
 
+  it("says how many attempts were made after the platform's own message", () => {
+    const error = new ApiError({
+      ...base,
+      method: "PUT",
+      status: 500,
+      body: JSON.stringify({ message: "boom" }),
+      problem: "still failing after 6 attempts",
+      hint: "Run `pulumi up` again later",
+    });
+    expect(error.message).toBe(
+      'create SIP carrier "main-trunk" failed: 500 Internal Server Error: boom; still failing after 6 attempts ' +
+        "(PUT http://127.0.0.1:4010/organization/sip). Run `pulumi up` again later",
+    );
+  });
+
   it("redacts secrets from the message and the body, and truncates the body", () => {
     rememberSecret("key-that-must-not-leak");
     const error = new ApiError({

@@ -312,6 +312,14 @@ describe("CampaignWebhook handlers", () => {
     expect(subscriptions).toHaveLength(1);
   });
 
+  it("records an existing subscription without a call", async () => {
+    const inputs = await checked("CampaignWebhook", webhookInputs({ alreadySubscribed: true }));
+    const { id, outs } = await runtime.CampaignWebhook.create(inputs);
+    expect(id).toMatch(new RegExp(`^${inputs.campaignId}/[0-9a-f]{16}$`));
+    expect(outs).toMatchObject({ alreadySubscribed: true, status: undefined, data: undefined });
+    expect(await requests()).toEqual([]);
+  });
+
   it("fails naming the campaign when the platform answers data: false", async () => {
     await context.emulator.client.addFault({
       method: "POST",

@@ -227,11 +227,7 @@ describe.each(operationKeys)("%s", (op) => {
     });
 
     if (cell.outcome === "error") {
-      // A known bug keeps the message check failing until it is fixed; jest then says to drop it.
-      (cell.knownBug === undefined ? it : it.failing)(
-        `says what happened and what to do${cell.knownBug ? ` (known bug: ${cell.knownBug})` : ""}`,
-        () => assertMessage(cell, observed),
-      );
+      it("says what happened and what to do", () => assertMessage(cell, observed));
     }
   });
 });

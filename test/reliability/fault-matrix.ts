@@ -137,8 +137,6 @@ export interface Cell {
   readonly recorded: Recorded;
   /** What the error message must say: what happened and what to do. */
   readonly says: readonly RegExp[];
-  /** A known bug outside the files the matrix's owner may change: the message check is expected to fail. */
-  readonly knownBug?: string;
   /** The behaviour, one line, for fault-matrix.md. */
   readonly doc: string;
 }
@@ -151,13 +149,13 @@ export const names = {
 
 const adoptHint: Record<"clone" | "carrier" | "subscribe", RegExp> = {
   clone: new RegExp(
-    `The platform may have cloned voice "${names.voice}" without the answer arriving\\. .*adopt it with existingVoiceId instead of cloning a second one`,
+    `The platform may have cloned voice "${names.voice}" although this call failed\\. .*adopt it with existingVoiceId instead of cloning a second one`,
   ),
   carrier: new RegExp(
-    `The platform may have created SIP carrier "${names.carrier}" without the answer arriving\\. .*record it with existingCarrierId instead of creating a second one`,
+    `The platform may have created SIP carrier "${names.carrier}" although this call failed\\. .*record it with existingCarrierId instead of creating a second one`,
   ),
   subscribe: new RegExp(
-    `The platform may have subscribed the webhook to campaign ${names.campaignId} without the answer arriving\\. Check the campaign's webhook subscriptions on the platform before running \`pulumi up\` again`,
+    `The platform may have subscribed the webhook to campaign ${names.campaignId} although this call failed\\. Check the campaign's webhook subscriptions on the platform before running \`pulumi up\` again`,
   ),
 };
 
@@ -209,7 +207,6 @@ function postLost(
   what: RegExp,
   whatDoc: string,
   objects: number,
-  knownBug?: string,
 ): Cell {
   const held = `${objects} ${objectNoun[op]}${objects === 1 ? "" : "s"}`;
   return {
@@ -218,20 +215,13 @@ function postLost(
     objects,
     recorded: "may-exist",
     says: [what, adoptHint[op]],
-    ...(knownBug === undefined ? {} : { knownBug }),
-    doc:
-      knownBug === undefined
-        ? `error, not re-sent: "${whatDoc} … may have … ${adoptDoc[op]}"; ${held}`
-        : `error, not re-sent: "${whatDoc}"; ${held}. ⚠ known bug: should also say "may have … ${adoptDoc[op]}", and does not`,
+    doc: `error, not re-sent: "${whatDoc} … may have … ${adoptDoc[op]}"; ${held}`,
   };
 }
 
 const timeout = /failed: no complete answer within the deadline/;
 const connection = /failed: connection failed \(\w+\)/;
 const malformed = /failed: the answer was not the JSON the API describes/;
-const MALFORMED_BUG =
-  "http-client.ts gives an unreadable 2xx answer to a POST no unknownOutcomeHint, though the platform did process it";
-
 function postColumn(op: "clone" | "carrier" | "subscribe"): Partial<Record<FaultKey, Cell>> {
   return {
     "429-retry-after": retried(2, 1, ", waits the Retry-After"),
@@ -244,7 +234,7 @@ function postColumn(op: "clone" | "carrier" | "subscribe"): Partial<Record<Fault
     latency: postLost(op, timeout, "no complete answer within the deadline", 0),
     "reset-before": postLost(op, connection, "connection failed (ECONNRESET)", 0),
     "reset-after": postLost(op, connection, "connection failed (ECONNRESET)", 1),
-    "malformed-json": postLost(op, malformed, "not the JSON the API describes", 1, MALFORMED_BUG),
+    "malformed-json": postLost(op, malformed, "not the JSON the API describes", 1),
     "500-always": postStatus(op, 500),
   };
 }
@@ -297,10 +287,11 @@ export const matrix: Record<OperationKey, Partial<Record<FaultKey, Cell>>> = {
       attempts: 6,
       objects: 1,
       recorded: "none",
-      says: [/failed: 500 Internal Server Error/, /after 6 attempts/],
-      knownBug:
-        "ApiError drops the problem text (`still failing after 6 attempts`) whenever the body has a message, and an exhausted idempotent 5xx gets no hint",
-      doc: 'error after 6 attempts: "500 …"; the voice unchanged. ⚠ known bug: should say it tried 6 times and what to do, and does not',
+      says: [
+        /failed: 500 Internal Server Error: .*; still failing after 6 attempts/,
+        /run `pulumi up` again later, or raise voiceplatform:maxRetries$/,
+      ],
+      doc: 'error: "500 …; still failing after 6 attempts … run `pulumi up` again later, or raise voiceplatform:maxRetries"; the voice unchanged',
     },
   },
   carrier: postColumn("carrier"),

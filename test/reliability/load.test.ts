@@ -68,13 +68,13 @@ const failureShapes: { shape: string; pattern: RegExp; mayExist: boolean }[] = [
   {
     shape: "may exist: adopt",
     pattern:
-      /failed: .*\. The platform may have (cloned voice|created SIP carrier) "[^"]+" without the answer arriving\. Look for it on the platform before running `pulumi up` again: (adopt it with existingVoiceId|record it with existingCarrierId)/s,
+      /failed: .*\. The platform may have (cloned voice|created SIP carrier) "[^"]+" although this call failed\. Look for it on the platform before running `pulumi up` again: (adopt it with existingVoiceId|record it with existingCarrierId)/s,
     mayExist: true,
   },
   {
     shape: "may exist: check subscriptions",
     pattern:
-      /failed: .*\. The platform may have subscribed the webhook to campaign \w+ without the answer arriving\. Check the campaign's webhook subscriptions on the platform before running `pulumi up` again/s,
+      /failed: .*\. The platform may have subscribed the webhook to campaign \w+ although this call failed\. Check the campaign's webhook subscriptions on the platform before running `pulumi up` again/s,
     mayExist: true,
   },
   {
