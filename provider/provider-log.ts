@@ -13,3 +13,11 @@ export function warn(message: string): void {
   alreadySaid.add(text);
   console.warn(`warning: ${text}`);
 }
+
+/** What delete says: the API has no delete operation, so the object outlives the resource. */
+export function warnStaysOnPlatform(what: string): void {
+  warn(
+    `${what} stays on the platform: its API has no delete operation. It is only removed from the stack; ` +
+      "delete it in the platform's console if it should go.",
+  );
+}

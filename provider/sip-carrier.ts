@@ -15,7 +15,7 @@ import {
 } from "./check-inputs";
 import { readSettings } from "./config";
 import { hostOrIpv4, ipv4Address, text } from "./input-rules";
-import { warn } from "./provider-log";
+import { warn, warnStaysOnPlatform } from "./provider-log";
 import { sipCarrierStub } from "./provider-stubs";
 
 /** One SIP gateway of a carrier. */
@@ -346,10 +346,7 @@ export async function update(
 }
 
 export async function remove(id: string, olds: Inputs): Promise<void> {
-  warn(
-    `${label(olds)} (${id}) stays on the platform: its API has no delete operation. It is only removed from the stack; ` +
-      "delete it in the platform's console if it should go.",
-  );
+  warnStaysOnPlatform(`${label(olds)} (${id})`);
 }
 
 /** A SIP carrier (trunk) with registration credentials, gateways and phone numbers. */

@@ -17,7 +17,7 @@ import {
 import { readSettings } from "./config";
 import { IncompleteCreateError } from "./incomplete-create-error";
 import { finiteNumber, localeCode, normalizeLocale, text } from "./input-rules";
-import { warn } from "./provider-log";
+import { warn, warnStaysOnPlatform } from "./provider-log";
 import { voiceStub } from "./provider-stubs";
 import {
   describeSample,
@@ -472,10 +472,7 @@ export async function update(
 }
 
 export async function remove(id: string, olds: Inputs): Promise<void> {
-  warn(
-    `${label(olds)} (${id}) stays on the platform: its API has no delete operation. It is only removed from the stack; ` +
-      "delete it in the platform's console if it should go.",
-  );
+  warnStaysOnPlatform(`${label(olds)} (${id})`);
 }
 
 /** A voice cloned from audio samples, or an existing voice adopted with `existingVoiceId`. */
