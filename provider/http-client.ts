@@ -57,10 +57,10 @@ const MIN_RATE_PER_SECOND = 1;
  * create that lost the race six times failed with 429 although the platform was merely busy.
  *
  * A later 429 for an attempt sent at the learned pace lowers it, at most once a second (to what
- * was accepted over the last second, and by at least 10%); every second that calls wait for the pace without a 429
- * raises it by 5% (at least one request per second), so a limit that was under-measured, or
- * raised, is found again. A lone call learns nothing, since its own waits already pace it, and
- * the pace is forgotten once no call has been running for a second.
+ * was accepted over the last second, and by at least 10%); every second that calls wait for the
+ * pace without a 429 raises it by 5% (at least one request per second), so a limit that was
+ * under-measured, or raised, is found again. A lone call learns nothing, since its own waits
+ * already pace it, and the pace is forgotten once no call has been running for a second.
  */
 class Pacer {
   /** Milliseconds between attempt starts; 0 while the platform has not pushed back. */

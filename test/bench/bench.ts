@@ -1,0 +1,446 @@
+/**
+ * `npm run bench`: provider overhead, upload memory, scale and rate limiting, state size. Prints a
+ * table per section, a summary against the targets, and one JSON line with every figure.
+ * `npm run bench -- --smoke` (or BENCH_SMOKE=1) runs each section at a tiny size in well under a
+ * minute and fails only when something is functionally broken (a resource missing, created twice
+ * or failed, a section that cannot run), never because a figure missed its target.
+ * `--only 1,4` runs the listed sections.
+ */
+import { availableParallelism, cpus, loadavg } from "node:os";
+import { parseArgs } from "node:util";
+import { benchProject, type BenchProject } from "./fixture";
+import { measureGrpc, type GrpcRow } from "./grpc";
+import { measureInProcess, type InProcessSizes, type OverheadRow } from "./in-process";
+import { measureUploads, type UploadRun, type UploadSet, type UploadSummary } from "./memory";
+import { heading, table, type Cell } from "./report";
+import { measureScale, type ScaleOptions, type ScaleResult } from "./scale";
+import { measureState, type StateMeasurement } from "./serialized";
+import { round } from "./stats";
+
+const MIB = 2 ** 20;
+
+interface Plan {
+  readonly inProcess: InProcessSizes;
+  readonly grpcIterations: number;
+  readonly uploads: UploadSet[];
+  readonly scale: ScaleOptions[];
+  readonly rateLimited: ScaleOptions[];
+  readonly stateResourcesPerKind: number;
+}
+
+const fullPlan: Plan = {
+  inProcess: {
+    jsonIterations: 1000,
+    multipartIterations: 150,
+    sampleBytes: MIB,
+    latencyIterations: 100,
+  },
+  grpcIterations: 300,
+  uploads: [
+    { files: 4, fileMb: 256, rounds: 3, uploadsPerProcess: 1 },
+    { files: 4, fileMb: 2.5, rounds: 5, uploadsPerProcess: 4 },
+  ],
+  scale: [
+    { resources: 500, inFlight: 16, latencyMs: 20 },
+    { resources: 500, inFlight: 64, latencyMs: 20 },
+    // A control where the CPU is not the limit: the same calls in flight, a slower platform.
+    { resources: 500, inFlight: 16, latencyMs: 200 },
+  ],
+  rateLimited: [
+    { resources: 500, inFlight: 16, latencyMs: 20, rateLimit: 50 },
+    { resources: 500, inFlight: 64, latencyMs: 20, rateLimit: 50 },
+    // Harder than the target: far more calls in flight than the limit allows per second.
+    { resources: 200, inFlight: 64, latencyMs: 20, rateLimit: 10 },
+  ],
+  stateResourcesPerKind: 2,
+};
+
+const smokePlan: Plan = {
+  inProcess: {
+    jsonIterations: 30,
+    multipartIterations: 6,
+    sampleBytes: 64 * 1024,
+    latencyIterations: 4,
+  },
+  grpcIterations: 8,
+  uploads: [{ files: 4, fileMb: 1, rounds: 1, uploadsPerProcess: 2 }],
+  scale: [
+    { resources: 30, inFlight: 4, latencyMs: 20 },
+    { resources: 30, inFlight: 16, latencyMs: 20 },
+  ],
+  rateLimited: [{ resources: 30, inFlight: 8, latencyMs: 20, rateLimit: 15 }],
+  stateResourcesPerKind: 1,
+};
+
+export const targets = {
+  overheadRatio: 1.1,
+  uploadGrowthMb: 64,
+  uploadThroughputRatio: 0.9,
+  scaleRatio: 0.9,
+  rateLimitRatio: 0.9,
+} as const;
+
+interface Results {
+  inProcess?: OverheadRow[];
+  grpc?: GrpcRow[];
+  uploads?: { runs: UploadRun[]; summaries: UploadSummary[] };
+  scale?: ScaleResult[];
+  rateLimited?: ScaleResult[];
+  state?: StateMeasurement;
+}
+
+interface Verdict {
+  readonly section: string;
+  readonly measurement: string;
+  readonly value: string;
+  readonly target: string;
+  readonly met: boolean | undefined;
+}
+
+function options() {
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    options: { smoke: { type: "boolean", default: false }, only: { type: "string" } },
+  });
+  const smoke = values.smoke || process.env.BENCH_SMOKE === "1";
+  const only = values.only?.split(",").map((part) => Number(part.trim()));
+  return { smoke, sections: new Set(only ?? [1, 2, 3, 4, 5, 6]) };
+}
+
+function machine() {
+  return {
+    date: new Date().toISOString(),
+    node: process.version,
+    cores: availableParallelism(),
+    cpu: cpus()[0]?.model ?? "unknown",
+    loadAverage: loadavg().map((load) => round(load, 2)),
+  };
+}
+
+function printInProcess(rows: OverheadRow[]): void {
+  console.log(heading("1. Overhead in process: handler vs the same request with undici (ms)"));
+  console.log(
+    table(
+      ["operation", "n", "provider p50", "p90", "undici p50", "p90", "ratio p50"],
+      rows.map((row) => [
+        row.operation,
+        row.iterations,
+        row.provider.median,
+        row.provider.p90,
+        row.direct.median,
+        row.direct.p90,
+        row.ratio,
+      ]),
+    ),
+  );
+}
+
+function printGrpc(rows: GrpcRow[]): void {
+  console.log(heading("2. Through the dynamic-provider process over gRPC (ms)"));
+  console.log(
+    table(
+      ["resource", "operation", "n", "gRPC p50", "p90", "undici p50", "p90", "ratio p50"],
+      rows.map((row) => [
+        row.kind,
+        row.operation,
+        row.iterations,
+        row.grpc.median,
+        row.grpc.p90,
+        row.direct?.median,
+        row.direct?.p90,
+        row.ratio,
+      ]),
+    ),
+  );
+  console.log("(— : the operation sends no HTTP request)");
+}
+
+function printUploads(uploads: { runs: UploadRun[]; summaries: UploadSummary[] }): void {
+  console.log(heading("3. Upload memory and speed (fresh process per run)"));
+  console.log(
+    table(
+      [
+        "samples",
+        "arm",
+        "processes",
+        "MiB/s p50",
+        "vs undici",
+        "MiB/s best",
+        "vs undici",
+        "max RSS growth MiB",
+      ],
+      uploads.summaries.map((row) => [
+        `${row.megabytes} MiB`,
+        row.arm,
+        row.runs,
+        row.medianMbPerSecond,
+        row.throughputRatio,
+        row.bestMbPerSecond,
+        row.bestRatio,
+        row.maxGrowthMb,
+      ]),
+    ),
+  );
+}
+
+function printScale(title: string, results: ScaleResult[]): void {
+  console.log(heading(title));
+  console.log(
+    table(
+      [
+        "resources",
+        "in flight",
+        "limit/s",
+        "seconds",
+        "created/s",
+        "ideal/s",
+        "ratio",
+        "call p50 ms",
+        "p90",
+        "429s",
+        "missing",
+        "twice",
+        "failed",
+        "CPU ms/create: bench",
+        "provider",
+        "emulator",
+        "CPU ceiling/s",
+      ],
+      results.map((result) => [
+        result.resources,
+        result.inFlight,
+        result.rateLimit,
+        result.seconds,
+        result.throughput,
+        result.ideal,
+        result.ratio,
+        result.callMedian,
+        result.callP90,
+        result.statuses["429"] ?? 0,
+        result.missing,
+        result.duplicated,
+        result.failures.length,
+        result.cpuPerCreateMs.bench,
+        result.cpuPerCreateMs.provider,
+        result.cpuPerCreateMs.emulator,
+        cpuCeiling(result),
+      ]),
+    ),
+  );
+  for (const result of results) {
+    for (const failure of result.failures.slice(0, 3)) console.log(`  failed: ${failure}`);
+  }
+}
+
+/** Creates per second the machine's cores could serve at the CPU each create cost. */
+function cpuCeiling(result: ScaleResult): number {
+  const { bench, provider, emulator } = result.cpuPerCreateMs;
+  return round((availableParallelism() * 1000) / (bench + provider + emulator), 0);
+}
+
+function printState(state: StateMeasurement): void {
+  console.log(heading("6. Serialized provider and state per resource (bytes)"));
+  console.log(
+    table(
+      ["resource", "__provider text", "state per resource", "of which __provider ×2"],
+      state.rows.map((row) => [
+        row.kind,
+        row.providerBytes,
+        row.stateBytes ?? state.cliNote,
+        row.stateProviderBytes ?? state.cliNote,
+      ]),
+    ),
+  );
+  if (state.cliVersion !== undefined) console.log(`(pulumi stack export, CLI ${state.cliVersion})`);
+}
+
+const scaleLabel = (result: ScaleResult) =>
+  `${result.resources} creates, ${result.inFlight} in flight`;
+
+function verdicts(results: Results): Verdict[] {
+  const out: Verdict[] = [];
+  for (const row of results.inProcess ?? []) {
+    out.push({
+      section: "1 in process",
+      measurement: row.operation,
+      value: `${row.ratio}× (${row.provider.median} vs ${row.direct.median} ms)`,
+      target: `≤ ${targets.overheadRatio}×`,
+      met: row.ratio <= targets.overheadRatio,
+    });
+  }
+  for (const row of results.grpc ?? []) {
+    if (row.ratio === undefined) continue;
+    out.push({
+      section: "2 gRPC",
+      measurement: `${row.kind} ${row.operation}`,
+      value: `${row.ratio}× (${row.grpc.median} vs ${row.direct!.median} ms)`,
+      target: "report",
+      met: undefined,
+    });
+  }
+  for (const row of results.uploads?.summaries ?? []) {
+    if (row.arm === "undici") continue;
+    out.push({
+      section: "3 upload",
+      measurement: `${row.arm}, ${row.megabytes} MiB: RSS growth`,
+      value: `${row.maxGrowthMb} MiB`,
+      target: `< ${targets.uploadGrowthMb} MiB`,
+      met: row.maxGrowthMb < targets.uploadGrowthMb,
+    });
+    out.push({
+      section: "3 upload",
+      measurement: `${row.arm}, ${row.megabytes} MiB: speed vs undici`,
+      value: `${row.throughputRatio}× (${row.medianMbPerSecond} MiB/s; best ${row.bestRatio}×)`,
+      target: row.arm === "provider" ? `≥ ${targets.uploadThroughputRatio}×` : "report",
+      met:
+        row.arm === "provider" ? row.throughputRatio >= targets.uploadThroughputRatio : undefined,
+    });
+  }
+  for (const result of results.scale ?? []) {
+    out.push({
+      section: "4 scale",
+      measurement: `${scaleLabel(result)}, ${result.latencyMs} ms`,
+      value: `${result.ratio}× (${result.throughput}/s of ${result.ideal}/s)`,
+      target: `≥ ${targets.scaleRatio}×`,
+      met: result.ratio >= targets.scaleRatio,
+    });
+  }
+  for (const result of results.rateLimited ?? []) {
+    const label = `${scaleLabel(result)}, ${result.rateLimit}/s`;
+    const twice = `${result.duplicated} twice`;
+    out.push({
+      section: "5 rate limit",
+      measurement: `${label}: each created once`,
+      value: `${result.resources - result.missing} of ${result.resources}, ${twice}`,
+      target: "all, none twice",
+      met: result.missing === 0 && result.duplicated === 0 && result.failures.length === 0,
+    });
+    out.push({
+      section: "5 rate limit",
+      measurement: `${label}: throughput`,
+      value: `${result.ratio}× (${result.throughput}/s)`,
+      target: `≥ ${targets.rateLimitRatio}×`,
+      met: result.ratio >= targets.rateLimitRatio,
+    });
+  }
+  for (const row of results.state?.rows ?? []) {
+    out.push({
+      section: "6 state",
+      measurement: `${row.kind} per resource`,
+      value:
+        row.stateBytes === undefined
+          ? `__provider ${row.providerBytes} B; state: ${results.state?.cliNote}`
+          : `__provider ${row.providerBytes} B; state ${row.stateBytes} B`,
+      target: "report",
+      met: undefined,
+    });
+  }
+  return out;
+}
+
+/** What makes the run fail: broken behaviour, never a missed target. */
+function functionalProblems(results: Results): string[] {
+  const problems: string[] = [];
+  for (const result of [...(results.scale ?? []), ...(results.rateLimited ?? [])]) {
+    const label = `${result.resources} creates with ${result.inFlight} in flight${
+      result.rateLimit === undefined ? "" : ` at ${result.rateLimit}/s`
+    }`;
+    if (result.failures.length > 0) problems.push(`${label}: ${result.failures.length} failed`);
+    if (result.missing > 0) problems.push(`${label}: ${result.missing} missing on the platform`);
+    if (result.duplicated > 0) problems.push(`${label}: ${result.duplicated} created twice`);
+  }
+  return problems;
+}
+
+async function main(): Promise<void> {
+  const { smoke, sections } = options();
+  const plan = smoke ? smokePlan : fullPlan;
+  const before = machine();
+  console.log(
+    `pulumi-voice-platform benchmarks${smoke ? " (smoke)" : ""}: node ${before.node}, ` +
+      `${before.cores} cores (${before.cpu}), load average ${before.loadAverage.join(" ")}`,
+  );
+  const results: Results = {};
+  const problems: string[] = [];
+  const sectionSeconds: Record<number, number> = {};
+  const started = performance.now();
+  let project: BenchProject | undefined;
+  const needsProject = [2, 3, 4, 5, 6].some((section) => sections.has(section));
+  try {
+    if (needsProject) project = await benchProject();
+    const attempt = async (section: number, work: () => Promise<void>) => {
+      if (!sections.has(section)) return;
+      const sectionStart = performance.now();
+      try {
+        await work();
+      } catch (error) {
+        problems.push(`section ${section} could not run: ${(error as Error).stack ?? error}`);
+      }
+      sectionSeconds[section] = round((performance.now() - sectionStart) / 1000, 1);
+      console.log(`(section ${section}: ${sectionSeconds[section]} s)`);
+    };
+    await attempt(1, async () => {
+      results.inProcess = await measureInProcess(plan.inProcess);
+      printInProcess(results.inProcess);
+    });
+    await attempt(2, async () => {
+      results.grpc = await measureGrpc(plan.grpcIterations, project);
+      printGrpc(results.grpc);
+    });
+    await attempt(3, async () => {
+      results.uploads = await measureUploads(project!, plan.uploads);
+      printUploads(results.uploads);
+    });
+    await attempt(4, async () => {
+      results.scale = [];
+      for (const run of plan.scale) results.scale.push(await measureScale(project!, run));
+      printScale(
+        "4. Scale: creates through one provider process, emulator at 20 ms",
+        results.scale,
+      );
+    });
+    await attempt(5, async () => {
+      results.rateLimited = [];
+      for (const run of plan.rateLimited) {
+        results.rateLimited.push(await measureScale(project!, run));
+      }
+      printScale("5. Rate limit: the same creates against a limited emulator", results.rateLimited);
+    });
+    await attempt(6, async () => {
+      results.state = await measureState(project!, plan.stateResourcesPerKind);
+      printState(results.state);
+    });
+  } finally {
+    await project?.remove();
+  }
+  problems.push(...functionalProblems(results));
+  const summary = verdicts(results);
+  console.log(heading("Summary against the targets"));
+  console.log(
+    table(
+      ["section", "measurement", "value", "target", "met"],
+      summary.map((v): Cell[] => [v.section, v.measurement, v.value, v.target, v.met]),
+    ),
+  );
+  const seconds = round((performance.now() - started) / 1000, 1);
+  console.log(`\n${problems.length === 0 ? "OK" : "FAILED"} in ${seconds} s`);
+  for (const problem of problems) console.log(`problem: ${problem}`);
+  console.log(
+    JSON.stringify({
+      bench: "pulumi-voice-platform",
+      mode: smoke ? "smoke" : "full",
+      machine: { ...before, loadAverageAfter: loadavg().map((load) => round(load, 2)) },
+      seconds,
+      sectionSeconds,
+      targets,
+      results,
+      problems,
+    }),
+  );
+  if (problems.length > 0) process.exitCode = 1;
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,88 @@
+/**
+ * The package as users get it (built, packed, installed into a throwaway project) and the real
+ * dynamic-provider process the engine starts, from the shared test support.
+ */
+import type { Inputs } from "../../provider/check-inputs";
+import {
+  createFixtureProject,
+  removeFixtureProject,
+  writeFixtureFile,
+} from "../support/packed-package";
+import { startProviderProcess, type ProviderProcess } from "../support/provider-process";
+import {
+  resourceUrn,
+  serializedProviders,
+  type ResourceKind,
+} from "../support/serialized-provider";
+import { track } from "./children";
+import type { EmulatorProcess } from "./emulator-process";
+
+export interface BenchProject {
+  readonly dir: string;
+  readonly providers: Readonly<Record<ResourceKind, string>>;
+  /** A 1 KiB sample inside the project, by the relative path a program would give. */
+  readonly smallSample: string;
+  remove(): Promise<void>;
+}
+
+export const SMALL_SAMPLE = "samples/small.wav";
+
+export async function benchProject(): Promise<BenchProject> {
+  const dir = await createFixtureProject({ name: "voice-platform-bench" });
+  await writeFixtureFile(dir, SMALL_SAMPLE, sampleBytes(1024));
+  const providers = await serializedProviders(dir);
+  return { dir, providers, smallSample: SMALL_SAMPLE, remove: () => removeFixtureProject(dir) };
+}
+
+function sampleBytes(size: number): Uint8Array {
+  const bytes = new Uint8Array(size);
+  for (let i = 0; i < size; i++) bytes[i] = (i * 7919) & 0xff;
+  return bytes;
+}
+
+/** Starts a provider process in the project and configures it as the engine would. */
+export async function configuredProvider(
+  project: BenchProject,
+  emulator: Pick<EmulatorProcess, "apiKey" | "baseUrl" | "campaignsBaseUrl">,
+  extra: Record<string, string> = {},
+): Promise<ProviderProcess> {
+  const provider = await startProviderProcess(project.dir);
+  void provider.exited.then(track(provider.pid));
+  try {
+    await provider.configure({
+      "voiceplatform:apiKey": emulator.apiKey,
+      "voiceplatform:baseUrl": emulator.baseUrl,
+      "voiceplatform:campaignsBaseUrl": emulator.campaignsBaseUrl,
+      ...extra,
+    });
+  } catch (error) {
+    await provider.close();
+    throw error;
+  }
+  return provider;
+}
+
+/** Inputs as the SDK registers them: the user's values plus the serialized provider. */
+export function registered(project: BenchProject, kind: ResourceKind, inputs: Inputs): Inputs {
+  return { ...inputs, __provider: project.providers[kind] };
+}
+
+/** check as the engine runs it before every create and update; failures are a broken bench. */
+export async function engineCheck(
+  provider: ProviderProcess,
+  project: BenchProject,
+  kind: ResourceKind,
+  name: string,
+  news: Inputs,
+  olds: Inputs = {},
+): Promise<Inputs> {
+  const result = await provider.check(
+    resourceUrn(kind, name),
+    olds,
+    registered(project, kind, news),
+  );
+  if (result.failures.length > 0) {
+    throw new Error(`check of ${kind} ${name} failed: ${JSON.stringify(result.failures)}`);
+  }
+  return result.inputs;
+}

@@ -1,0 +1,191 @@
+/**
+ * Sections 4 and 5: a stack of resources (the three kinds in turn) created through one
+ * dynamic-provider process with a fixed number of calls in flight, as the engine runs them,
+ * against the emulator in its own process with added latency and, in section 5, a rate limit.
+ * Every run ends by counting the objects in the emulator's state: each resource exactly once.
+ */
+import { readFileSync } from "node:fs";
+import type { Inputs } from "../../provider/check-inputs";
+import type { EmulatorState } from "../emulator";
+import type { ProviderProcess } from "../support/provider-process";
+import { resourceUrn, type ResourceKind } from "../support/serialized-provider";
+import { startEmulatorProcess } from "./emulator-process";
+import { configuredProvider, engineCheck, type BenchProject } from "./fixture";
+import { inputsFor, kindOf } from "./resources";
+import { median, p90, round, since } from "./stats";
+
+export interface ScaleOptions {
+  readonly resources: number;
+  readonly inFlight: number;
+  readonly latencyMs: number;
+  /** Requests per second the emulator allows; absent: unlimited. */
+  readonly rateLimit?: number;
+}
+
+export interface ScaleResult extends ScaleOptions {
+  readonly seconds: number;
+  /** Resources created successfully per second. */
+  readonly throughput: number;
+  /** in flight / latency, or the rate limit when there is one. */
+  readonly ideal: number;
+  readonly ratio: number;
+  /** Per create call, milliseconds. */
+  readonly callMedian: number;
+  readonly callP90: number;
+  /** HTTP answers the emulator gave, by status. */
+  readonly statuses: Record<string, number>;
+  readonly created: Record<ResourceKind, number>;
+  readonly missing: number;
+  readonly duplicated: number;
+  readonly failures: string[];
+  /** CPU milliseconds per create in each process: the CPU ceiling on a small machine. */
+  readonly cpuPerCreateMs: { bench: number; provider: number; emulator: number };
+}
+
+/** Runs `task` over every item with at most `limit` at once; results in item order. */
+export async function pool<T, R>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await task(items[index]!, index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+interface Planned {
+  readonly kind: ResourceKind;
+  readonly index: number;
+  readonly name: string;
+  readonly inputs: Inputs;
+}
+
+export async function measureScale(
+  project: BenchProject,
+  options: ScaleOptions,
+): Promise<ScaleResult> {
+  const emulator = await startEmulatorProcess({
+    latencyMs: options.latencyMs,
+    ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
+  });
+  let provider: ProviderProcess | undefined;
+  try {
+    const running = await configuredProvider(project, emulator, {
+      "voiceplatform:maxConcurrency": String(options.inFlight),
+    });
+    provider = running;
+    const plan: Planned[] = Array.from({ length: options.resources }, (_, index) => {
+      const kind = kindOf(index);
+      return {
+        kind,
+        index,
+        name: `${kind}-${index}`,
+        inputs: inputsFor(kind, index, [project.smallSample]),
+      };
+    });
+    // The engine checks every resource before creating it; checks send no request.
+    const checked = await pool(plan, options.inFlight, (item) =>
+      engineCheck(running, project, item.kind, item.name, item.inputs),
+    );
+    const failures: string[] = [];
+    const callTimes: number[] = [];
+    const cpuBefore = {
+      bench: process.cpuUsage(),
+      provider: cpuMs(running.pid),
+      emulator: cpuMs(emulator.pid),
+    };
+    const started = performance.now();
+    await pool(plan, options.inFlight, async (item, index) => {
+      const callStart = performance.now();
+      try {
+        await running.create(resourceUrn(item.kind, item.name), checked[index]!);
+      } catch (error) {
+        failures.push(`${item.name}: ${(error as Error).message.split("\n")[0]}`);
+      }
+      callTimes.push(since(callStart));
+    });
+    const seconds = since(started) / 1000;
+    const benchCpu = process.cpuUsage(cpuBefore.bench);
+    const perCreate = (ms: number) => round(ms / options.resources, 2);
+    const cpuPerCreateMs = {
+      bench: perCreate((benchCpu.user + benchCpu.system) / 1000),
+      provider: perCreate(cpuMs(running.pid) - cpuBefore.provider),
+      emulator: perCreate(cpuMs(emulator.pid) - cpuBefore.emulator),
+    };
+    const census = countObjects(await emulator.client.state(), plan);
+    const statuses: Record<string, number> = {};
+    for (const entry of await emulator.client.requests()) {
+      const status = String(entry.status);
+      statuses[status] = (statuses[status] ?? 0) + 1;
+    }
+    const throughput = (options.resources - failures.length) / seconds;
+    const ideal = options.rateLimit ?? options.inFlight / (options.latencyMs / 1000);
+    return {
+      ...options,
+      seconds: round(seconds),
+      throughput: round(throughput, 1),
+      ideal: round(ideal, 1),
+      ratio: round(throughput / ideal),
+      callMedian: round(median(callTimes), 1),
+      callP90: round(p90(callTimes), 1),
+      statuses,
+      ...census,
+      failures,
+      cpuPerCreateMs,
+    };
+  } finally {
+    await provider?.close();
+    await emulator.close();
+  }
+}
+
+/** User plus system CPU time of a process so far, from /proc (clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** How many of the planned objects exist once, how many are missing, how many exist twice. */
+function countObjects(
+  state: EmulatorState,
+  plan: readonly Planned[],
+): { created: Record<ResourceKind, number>; missing: number; duplicated: number } {
+  const names = new Map<string, number>();
+  const seen = (key: string) => names.set(key, (names.get(key) ?? 0) + 1);
+  const created: Record<ResourceKind, number> = { Voice: 0, SipCarrier: 0, CampaignWebhook: 0 };
+  for (const organization of Object.values(state.organizations)) {
+    for (const voice of organization.voices) {
+      seen(`Voice:${voice.name}`);
+      created.Voice++;
+    }
+    for (const carrier of organization.carriers) {
+      seen(`SipCarrier:${carrier.name}`);
+      created.SipCarrier++;
+    }
+    for (const subscription of Object.values(organization.subscriptions).flat()) {
+      seen(`CampaignWebhook:${subscription.url}`);
+      created.CampaignWebhook++;
+    }
+  }
+  let missing = 0;
+  let duplicated = 0;
+  for (const item of plan) {
+    const identity = item.kind === "CampaignWebhook" ? item.inputs.url : item.inputs.name;
+    const key = `${item.kind}:${String(identity)}`;
+    const count = names.get(key) ?? 0;
+    if (count === 0) missing++;
+    if (count > 1) duplicated += count - 1;
+  }
+  return { created, missing, duplicated };
+}

@@ -1,0 +1,145 @@
+/**
+ * Section 6: what each resource costs in state. The `__provider` text the SDK serializes (stored
+ * twice per resource: in inputs and in outputs), and, with a Pulumi CLI at hand, the bytes of each
+ * resource in a real `pulumi stack export` after `pulumi up` against the emulator.
+ */
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { locatePulumi, pulumiEnv } from "../pulumi-cli/locate";
+import { resourceKinds, resourceType, type ResourceKind } from "../support/serialized-provider";
+import { startEmulatorProcess } from "./emulator-process";
+import type { BenchProject } from "./fixture";
+
+const run = promisify(execFile);
+
+export interface StateRow {
+  readonly kind: ResourceKind;
+  /** Bytes of the `__provider` text. */
+  readonly providerBytes: number;
+  /** Mean bytes of one resource in `pulumi stack export`, or undefined without a CLI. */
+  readonly stateBytes?: number;
+  /** Of those, the two `__provider` copies (inputs and outputs), JSON-encoded. */
+  readonly stateProviderBytes?: number;
+  readonly resources?: number;
+}
+
+export interface StateMeasurement {
+  readonly rows: StateRow[];
+  /** Why there are no state figures, when there are none. */
+  readonly cliNote?: string;
+  readonly cliVersion?: string;
+}
+
+const program = (count: number) => `"use strict";
+const pulumi = require("@pulumi/pulumi");
+const { CampaignWebhook, SipCarrier, Voice } = require("pulumi-voice-platform");
+for (let i = 0; i < ${count}; i++) {
+  new Voice("voice-" + i, {
+    name: "Bench voice " + i,
+    supportedLocales: ["en-US"],
+    stability: 0.5,
+    similarityBoost: 0.75,
+    speed: 1,
+    files: ["samples/small.wav"],
+  });
+  new SipCarrier("carrier-" + i, {
+    name: "bench-trunk-" + i,
+    requiresRegister: true,
+    registerUsername: "trunk-user-" + i,
+    registerPassword: pulumi.secret("bench-sip-password-" + i),
+    gateways: [{ inbound: true, outbound: true, ipv4: "203.0.113.10", protocol: "udp" }],
+    phoneNumbers: [{ phoneNumber: "+14155550100" }],
+  });
+  new CampaignWebhook("webhook-" + i, {
+    campaignId: "65a1f0c2e4b0a1b2c3d4e5f6",
+    url: "https://hooks.example.com/bench/" + i,
+    events: ["POST_PROCESSING_FINISHED:INTERESTED"],
+  });
+}
+`;
+
+interface ExportedResource {
+  type: string;
+  inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+}
+
+export async function measureState(
+  project: BenchProject,
+  resourcesPerKind: number,
+): Promise<StateMeasurement> {
+  const providerBytes = (kind: ResourceKind) => Buffer.byteLength(project.providers[kind]);
+  const cli = locatePulumi();
+  if (cli === undefined) {
+    return {
+      rows: resourceKinds.map((kind) => ({ kind, providerBytes: providerBytes(kind) })),
+      cliNote: "CLI not available",
+    };
+  }
+  const exported = await stackExport(project, resourcesPerKind);
+  const rows = resourceKinds.map((kind): StateRow => {
+    const ofKind = exported.filter((resource) => resource.type === resourceType(kind));
+    const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value ?? null));
+    const total = ofKind.reduce((sum, resource) => sum + bytes(resource), 0);
+    const providers = ofKind.reduce(
+      (sum, resource) =>
+        sum + bytes(resource.inputs?.__provider) + bytes(resource.outputs?.__provider),
+      0,
+    );
+    return {
+      kind,
+      providerBytes: providerBytes(kind),
+      resources: ofKind.length,
+      stateBytes: Math.round(total / Math.max(1, ofKind.length)),
+      stateProviderBytes: Math.round(providers / Math.max(1, ofKind.length)),
+    };
+  });
+  return { rows, cliVersion: cli.version };
+}
+
+/** `pulumi up` of the program in the project with a file backend, then `pulumi stack export`. */
+async function stackExport(project: BenchProject, count: number): Promise<ExportedResource[]> {
+  const emulator = await startEmulatorProcess();
+  const scratch = await mkdtemp(join(tmpdir(), "bench-state-"));
+  try {
+    await mkdir(join(scratch, "backend"));
+    await mkdir(join(scratch, "home"));
+    await writeFile(
+      join(project.dir, "Pulumi.yaml"),
+      "name: voice-platform-bench\nruntime: nodejs\n",
+    );
+    await writeFile(join(project.dir, "index.js"), program(count));
+    const env = pulumiEnv({
+      ...process.env,
+      PULUMI_BACKEND_URL: `file://${join(scratch, "backend")}`,
+      PULUMI_HOME: join(scratch, "home"),
+      PULUMI_CONFIG_PASSPHRASE: "bench-passphrase",
+    });
+    const pulumi = (...args: string[]) =>
+      run("pulumi", [...args, "--non-interactive"], {
+        cwd: project.dir,
+        env,
+        maxBuffer: 64 * 1024 * 1024,
+        timeout: 300_000,
+      }).catch((error: Error & { stdout?: string; stderr?: string }) => {
+        throw new Error(
+          `pulumi ${args[0]} failed: ${error.message}\n${error.stdout ?? ""}${error.stderr ?? ""}`,
+        );
+      });
+    await pulumi("stack", "init", "bench");
+    await pulumi("config", "set", "voiceplatform:baseUrl", emulator.baseUrl);
+    await pulumi("config", "set", "voiceplatform:campaignsBaseUrl", emulator.campaignsBaseUrl);
+    await pulumi("config", "set", "--secret", "voiceplatform:apiKey", emulator.apiKey);
+    await pulumi("up", "--yes", "--skip-preview");
+    const { stdout } = await pulumi("stack", "export");
+    const state = JSON.parse(stdout) as { deployment: { resources?: ExportedResource[] } };
+    // No destroy: the backend and the emulator holding the objects are thrown away.
+    return state.deployment.resources ?? [];
+  } finally {
+    await emulator.close();
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
