@@ -73,7 +73,9 @@ function issueToError(issue: z.core.$ZodIssue, misplaced: MisplacedFields): ApiE
   const field = wireFieldPath(issue.path);
   if (issue.code === "unrecognized_keys") {
     const fields = issue.keys.map((key) => wireFieldPath([...issue.path, key]));
-    const misplacedField = fields.find((candidate) => misplacedAt(misplaced, candidate) !== undefined);
+    const misplacedField = fields.find(
+      (candidate) => misplacedAt(misplaced, candidate) !== undefined,
+    );
     const hint = misplacedField === undefined ? undefined : misplacedAt(misplaced, misplacedField);
     if (misplacedField !== undefined && hint !== undefined) {
       return misplacedFieldError(misplacedField, hint);
