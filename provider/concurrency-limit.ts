@@ -7,22 +7,26 @@ export class ConcurrencyLimit {
   private active = 0;
   private readonly waiting: Array<() => void> = [];
 
-  constructor(private limit: number) {}
+  constructor(private currentLimit: number) {}
+
+  get limit(): number {
+    return this.currentLimit;
+  }
 
   get inFlight(): number {
     return this.active;
   }
 
   setLimit(limit: number): void {
-    this.limit = limit;
-    while (this.active < this.limit && this.waiting.length > 0) {
+    this.currentLimit = limit;
+    while (this.active < this.currentLimit && this.waiting.length > 0) {
       this.active++;
       this.waiting.shift()!();
     }
   }
 
   async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.active < this.limit) {
+    if (this.active < this.currentLimit) {
       this.active++;
     } else {
       // The slot is handed over by `release`, already counted.
@@ -36,7 +40,7 @@ export class ConcurrencyLimit {
   }
 
   private release(): void {
-    const next = this.active <= this.limit ? this.waiting.shift() : undefined;
+    const next = this.active <= this.currentLimit ? this.waiting.shift() : undefined;
     if (next) next();
     else this.active--;
   }

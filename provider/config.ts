@@ -102,8 +102,16 @@ function readUrl(name: "baseUrl" | "campaignsBaseUrl", env: NodeJS.ProcessEnv): 
   return raw.replace(/\/+$/, "");
 }
 
+/** The settings parsed from the last raw values seen: parsing is skipped while they stay the same. */
+let lastParsed: { readonly raw: string; readonly settings: Settings } | undefined;
+
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
-  return {
+  // Every raw value is read now; only the parsing of unchanged values is reused.
+  const raw = (Object.keys(settingSources) as SettingName[])
+    .map((name) => readRaw(name, env) ?? "\u0000")
+    .join("\u0001");
+  if (lastParsed?.raw === raw) return lastParsed.settings;
+  const settings: Settings = {
     apiKey: readRaw("apiKey", env),
     baseUrl: readUrl("baseUrl", env),
     campaignsBaseUrl: readUrl("campaignsBaseUrl", env),
@@ -113,6 +121,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     maxRetries: readCount("maxRetries", env, 0),
     maxConcurrency: readCount("maxConcurrency", env, 1),
   };
+  lastParsed = { raw, settings };
+  return settings;
 }
 
 /** The message for a setting that a call needs and nobody set, naming both ways to set it. */

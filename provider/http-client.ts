@@ -162,7 +162,7 @@ function sharedDispatcher(settings: Settings): Agent {
   dispatcher ??= new Agent({
     connections: settings.maxConcurrency,
     keepAliveTimeout: 30_000,
-    // Deadlines come from AbortSignal.timeout, which fires on time; undici's own timers are coarse.
+    // Deadlines come from a timer per attempt, which fires on time; undici's own timers are coarse.
     headersTimeout: 0,
     bodyTimeout: 0,
   });
@@ -171,7 +171,7 @@ function sharedDispatcher(settings: Settings): Agent {
 
 function sharedLimit(settings: Settings): ConcurrencyLimit {
   if (limit === undefined) limit = new ConcurrencyLimit(settings.maxConcurrency);
-  else limit.setLimit(settings.maxConcurrency);
+  else if (limit.limit !== settings.maxConcurrency) limit.setLimit(settings.maxConcurrency);
   return limit;
 }
 
@@ -263,7 +263,11 @@ async function attemptOnce(
   deadlineMs: number,
   settings: Settings,
 ): Promise<Attempt> {
-  const signal = AbortSignal.timeout(deadlineMs);
+  // A timer cleared when the answer is in: as exact as AbortSignal.timeout, without leaving one
+  // pending timer per call behind for the whole deadline.
+  const deadline = new AbortController();
+  const signal = deadline.signal;
+  const timer = setTimeout(() => deadline.abort(new DeadlineError(deadlineMs)), deadlineMs);
   try {
     const res = await request(url, {
       method: call.method,
@@ -302,6 +306,15 @@ async function attemptOnce(
   } catch (cause) {
     if (signal.aborted) return { kind: "failure", outcome: { kind: "timeout" }, cause };
     return { kind: "failure", outcome: { kind: "network", code: errorCode(cause) }, cause };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+class DeadlineError extends Error {
+  override readonly name = "TimeoutError";
+  constructor(ms: number) {
+    super(`no complete answer within ${ms} ms`);
   }
 }
 
