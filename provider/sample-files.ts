@@ -43,10 +43,16 @@ const hashCache = new Map<
 /**
  * Hashes a sample by streaming it. Results are cached per path, size and modification time, since
  * check, diff and create of one `pulumi up` run in the same process and look at the same files.
+ * A FileAsset usually arrives with the sha256 the engine computed of its content; that one is
+ * used instead of reading the file again.
  */
 export async function describeSample(input: SampleInput): Promise<SampleFacts> {
   const path = samplePath(input);
   const info = await stat(path);
+  const engineHash = typeof input === "object" ? (input as { hash?: unknown }).hash : undefined;
+  if (typeof engineHash === "string" && /^[0-9a-f]{64}$/.test(engineHash)) {
+    return { name: basename(path), sha256: engineHash, size: info.size };
+  }
   const stamp = `${info.size}:${info.mtimeMs}:${info.ino}`;
   const cached = hashCache.get(path);
   if (cached?.stamp === stamp) return cached.facts;
@@ -57,6 +63,15 @@ export async function describeSample(input: SampleInput): Promise<SampleFacts> {
   }));
   hashCache.set(path, { stamp, facts });
   facts.catch(() => hashCache.delete(path));
+  return facts;
+}
+
+/** One sample after another: a single read stream at a time keeps memory flat for many files. */
+export async function describeSamplesInOrder(
+  inputs: readonly SampleInput[],
+): Promise<SampleFacts[]> {
+  const facts: SampleFacts[] = [];
+  for (const input of inputs) facts.push(await describeSample(input));
   return facts;
 }
 

@@ -20,7 +20,7 @@ import { finiteNumber, localeCode, normalizeLocale, text } from "./input-rules";
 import { warn, warnStaysOnPlatform } from "./provider-log";
 import { voiceStub } from "./provider-stubs";
 import {
-  describeSample,
+  describeSamplesInOrder,
   isAsset,
   isFileAsset,
   sampleContentType,
@@ -409,7 +409,7 @@ export async function create(news: Inputs): Promise<{ id: string; outs: VoiceSta
   }
   const files = inputs.files ?? [];
   // Hashing runs beside the upload; both read the files from disk.
-  const samplesPromise = Promise.all(files.map(describeSample));
+  const samplesPromise = describeSamplesInOrder(files);
   samplesPromise.catch(() => undefined);
   const sizes = await Promise.all(files.map(sampleSize)).catch((error: NodeJS.ErrnoException) => {
     // Gone or unreadable since check: say so before anything is sent.
