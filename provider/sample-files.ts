@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, extname, resolve } from "node:path";
+import { Worker } from "node:worker_threads";
 
 /** The signature key and value the engine uses to mark an asset in a property bag. */
 const ASSET_SIG_KEY = "4dabf18193072939515e22adb298388d";
@@ -56,7 +57,7 @@ export async function describeSample(input: SampleInput): Promise<SampleFacts> {
   const stamp = `${info.size}:${info.mtimeMs}:${info.ino}`;
   const cached = hashCache.get(path);
   if (cached?.stamp === stamp) return cached.facts;
-  const facts = hashFile(path).then((sha256) => ({
+  const facts = hashFile(path, info.size).then((sha256) => ({
     name: basename(path),
     sha256,
     size: info.size,
@@ -75,11 +76,51 @@ export async function describeSamplesInOrder(
   return facts;
 }
 
-async function hashFile(path: string): Promise<string> {
+/** Above this size a sample is hashed on a worker thread, off the event loop that uploads it. */
+const WORKER_HASH_MIN_BYTES = 8 * 1024 * 1024;
+
+async function hashFile(path: string, size: number): Promise<string> {
+  if (size >= WORKER_HASH_MIN_BYTES) return hashFileOnWorker(path);
   const hash = createHash("sha256");
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }))
     hash.update(chunk as Buffer);
   return hash.digest("hex");
+}
+
+// Kept as text so the worker needs no file of its own next to the compiled package. It reads into
+// one reused buffer, so hashing a sample of any size allocates nothing per chunk.
+const hashWorkerSource = `
+const { parentPort, workerData } = require("node:worker_threads");
+const fs = require("node:fs");
+try {
+  const hash = require("node:crypto").createHash("sha256");
+  const buffer = Buffer.allocUnsafe(1 << 20);
+  const fd = fs.openSync(workerData.path, "r");
+  try {
+    for (let n; (n = fs.readSync(fd, buffer, 0, buffer.length, null)) > 0; ) hash.update(buffer.subarray(0, n));
+  } finally {
+    fs.closeSync(fd);
+  }
+  parentPort.postMessage({ sha256: hash.digest("hex") });
+} catch (error) {
+  parentPort.postMessage({ error: error.message });
+}
+`;
+
+function hashFileOnWorker(path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(hashWorkerSource, {
+      eval: true,
+      workerData: { path },
+      resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4 },
+    });
+    worker.once("message", (answer: { sha256?: string; error?: string }) => {
+      void worker.terminate();
+      if (answer.sha256 !== undefined) resolve(answer.sha256);
+      else reject(new Error(`could not read sample "${path}": ${answer.error ?? "unknown error"}`));
+    });
+    worker.once("error", reject);
+  });
 }
 
 export async function sampleSize(input: SampleInput): Promise<number> {
