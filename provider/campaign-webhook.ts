@@ -10,7 +10,8 @@ import {
   isUnknown,
   onEveryObject,
   sortedSet,
-  type CheckFailure,
+  type CheckAnswer,
+  type DiffAnswer,
   type DiffPlan,
   type Inputs,
   withoutProvider,
@@ -225,10 +226,7 @@ export function readCampaignWebhookState(olds: Inputs): CampaignWebhookState {
 
 // Handlers. Each is called by the provider stub through the runtime entry.
 
-export async function check(
-  _olds: Inputs,
-  news: Inputs,
-): Promise<{ inputs: Inputs; failures: CheckFailure[] }> {
+export async function check(_olds: Inputs, news: Inputs): Promise<CheckAnswer> {
   // Validated in the user's order, so every index in a message points at what they wrote.
   const failures = checkInputs(CampaignWebhookInputs, news, "CampaignWebhook", knownNames);
   if (failures.length === 0 && !containsUnknown(news)) {
@@ -237,11 +235,7 @@ export async function check(
   return { inputs: normalizeCampaignWebhookInputs(news), failures };
 }
 
-export async function diff(
-  _id: string,
-  olds: Inputs,
-  news: Inputs,
-): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }> {
+export async function diff(_id: string, olds: Inputs, news: Inputs): Promise<DiffAnswer> {
   return diffInputs(readCampaignWebhookState(olds), news, campaignWebhookDiffPlan);
 }
 

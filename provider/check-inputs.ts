@@ -12,6 +12,12 @@ export interface CheckFailure {
 
 export type Inputs = Record<string, unknown>;
 
+/** What check answers: the inputs to use from now on, and every problem found. */
+export interface CheckAnswer {
+  readonly inputs: Inputs;
+  readonly failures: CheckFailure[];
+}
+
 export function isUnknown(value: unknown): boolean {
   return value === UNKNOWN;
 }

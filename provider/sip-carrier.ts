@@ -7,7 +7,8 @@ import {
   describeValue,
   diffInputs,
   sortedSet,
-  type CheckFailure,
+  type CheckAnswer,
+  type DiffAnswer,
   type DiffPlan,
   type Inputs,
   onEveryObject,
@@ -284,10 +285,7 @@ function label(inputs: { name?: unknown }): string {
 
 // Handlers. Each is called by the provider stub through the runtime entry.
 
-export async function check(
-  _olds: Inputs,
-  news: Inputs,
-): Promise<{ inputs: Inputs; failures: CheckFailure[] }> {
+export async function check(_olds: Inputs, news: Inputs): Promise<CheckAnswer> {
   // Validated in the user's order, so every index in a message points at what they wrote.
   const failures = checkInputs(SipCarrierInputs, news, "SipCarrier", knownNames);
   if (failures.length === 0 && !containsUnknown(news)) {
@@ -296,11 +294,7 @@ export async function check(
   return { inputs: normalizeSipCarrierInputs(news), failures };
 }
 
-export async function diff(
-  _id: string,
-  olds: Inputs,
-  news: Inputs,
-): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }> {
+export async function diff(_id: string, olds: Inputs, news: Inputs): Promise<DiffAnswer> {
   return diffInputs(readSipCarrierState(olds), news, sipCarrierDiffPlan);
 }
 

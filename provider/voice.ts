@@ -9,7 +9,8 @@ import {
   isUnknown,
   onEveryObject,
   sortedSet,
-  type CheckFailure,
+  type CheckAnswer,
+  type DiffAnswer,
   type DiffPlan,
   type Inputs,
   withoutProvider,
@@ -342,10 +343,7 @@ async function putVoice(id: string, inputs: VoiceInputs, operation: string): Pro
 
 // Handlers. Each is called by the provider stub through the runtime entry.
 
-export async function check(
-  _olds: Inputs,
-  news: Inputs,
-): Promise<{ inputs: Inputs; failures: CheckFailure[] }> {
+export async function check(_olds: Inputs, news: Inputs): Promise<CheckAnswer> {
   // Validated in the user's order, so every index in a message points at what they wrote.
   const failures = checkInputs(VoiceInputs, news, "Voice", inputKeys);
   const files = news.files;
@@ -378,11 +376,7 @@ export async function check(
   return { inputs: normalizeVoiceInputs(news), failures };
 }
 
-export async function diff(
-  _id: string,
-  olds: Inputs,
-  news: Inputs,
-): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }> {
+export async function diff(_id: string, olds: Inputs, news: Inputs): Promise<DiffAnswer> {
   const stored = readVoiceState(olds);
   const files = news.files;
   // Samples compare by content: the same path with new audio is a new voice.
