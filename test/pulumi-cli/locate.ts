@@ -72,7 +72,8 @@ function probe(pulumi: string): PulumiCli | undefined {
   }
 }
 
-const cache = new Map<string, PulumiCli | undefined>();
+/** Only found CLIs are cached: one built a moment ago (by the demo, say) must be found next time. */
+const cache = new Map<string, PulumiCli>();
 
 /**
  * A `pulumi` on PATH that answers `pulumi version`, else the repo's build for the lock-file
@@ -80,14 +81,15 @@ const cache = new Map<string, PulumiCli | undefined>();
  */
 export function locatePulumi(): PulumiCli | undefined {
   const key = process.env.PATH ?? "";
-  if (cache.has(key)) return cache.get(key);
+  const cached = cache.get(key);
+  if (cached) return cached;
   const onPath = findOnPath("pulumi", process.env.PATH);
   let cli = onPath ? probe(onPath) : undefined;
   if (!cli) {
     const bin = repoBinDir();
     if (bin && isExecutable(path.join(bin, "pulumi"))) cli = probe(path.join(bin, "pulumi"));
   }
-  cache.set(key, cli);
+  if (cli) cache.set(key, cli);
   return cli;
 }
 
