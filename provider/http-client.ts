@@ -1,3 +1,4 @@
+import { EventEmitter } from "node:events";
 import { Agent, FormData, request } from "undici";
 import { ApiError } from "./api-error";
 import { ConcurrencyLimit } from "./concurrency-limit";
@@ -264,10 +265,10 @@ async function attemptOnce(
   settings: Settings,
 ): Promise<Attempt> {
   // A timer cleared when the answer is in: as exact as AbortSignal.timeout, without leaving one
-  // pending timer per call behind for the whole deadline.
-  const deadline = new AbortController();
-  const signal = deadline.signal;
-  const timer = setTimeout(() => deadline.abort(new DeadlineError(deadlineMs)), deadlineMs);
+  // pending timer per call behind for the whole deadline. undici also takes an EventEmitter as its
+  // signal, which costs a fraction of an AbortSignal's event listeners on every call.
+  const signal = new DeadlineSignal();
+  const timer = setTimeout(() => signal.fire(deadlineMs), deadlineMs);
   try {
     const res = await request(url, {
       method: call.method,
@@ -308,6 +309,16 @@ async function attemptOnce(
     return { kind: "failure", outcome: { kind: "network", code: errorCode(cause) }, cause };
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/** The abort signal undici listens to: an EventEmitter with `aborted`, fired at the deadline. */
+class DeadlineSignal extends EventEmitter {
+  aborted = false;
+
+  fire(ms: number): void {
+    this.aborted = true;
+    this.emit("abort", new DeadlineError(ms));
   }
 }
 
