@@ -20,6 +20,16 @@ import type * as EmptyPb from "google-protobuf/google/protobuf/empty_pb";
 /** A property bag as the engine passes it: plain JSON values. */
 export type PropertyMap = Record<string, unknown>;
 
+interface ChangeRequest {
+  setId(id: string): unknown;
+  setUrn(urn: string): unknown;
+  setName(name: string): unknown;
+  setType(type: string): unknown;
+  setOlds(olds: StructPb.Struct): unknown;
+  setNews(news: StructPb.Struct): unknown;
+  setOldInputs(oldInputs: StructPb.Struct): unknown;
+}
+
 export interface CheckResult {
   inputs: PropertyMap;
   failures: { property: string; reason: string }[];
@@ -318,13 +328,14 @@ export class ProviderProcess {
     news: PropertyMap,
     oldInputs?: PropertyMap,
   ): Promise<DiffResult> {
-    const request = new this.sdk.provider.DiffRequest();
-    request.setId(id);
-    request.setUrn(urn);
-    this.nameAndType(urn, request);
-    request.setOlds(this.toStruct(olds));
-    request.setNews(this.toStruct(news));
-    if (oldInputs !== undefined) request.setOldInputs(this.toStruct(oldInputs));
+    const request = this.changeRequest(
+      new this.sdk.provider.DiffRequest(),
+      id,
+      urn,
+      olds,
+      news,
+      oldInputs,
+    );
     const response = await this.call<ProviderPb.DiffResponse>("diff", (...rest) =>
       this.client.diff(request, ...rest),
     );
@@ -384,13 +395,14 @@ export class ProviderProcess {
     news: PropertyMap,
     oldInputs?: PropertyMap,
   ): Promise<{ properties: PropertyMap }> {
-    const request = new this.sdk.provider.UpdateRequest();
-    request.setId(id);
-    request.setUrn(urn);
-    this.nameAndType(urn, request);
-    request.setOlds(this.toStruct(olds));
-    request.setNews(this.toStruct(news));
-    if (oldInputs !== undefined) request.setOldInputs(this.toStruct(oldInputs));
+    const request = this.changeRequest(
+      new this.sdk.provider.UpdateRequest(),
+      id,
+      urn,
+      olds,
+      news,
+      oldInputs,
+    );
     const response = await this.call<ProviderPb.UpdateResponse>("update", (...rest) =>
       this.client.update(request, ...rest),
     );
@@ -472,6 +484,24 @@ export class ProviderProcess {
   }
 
   /** The engine sets name and type beside the URN; providers may read either. */
+  /** Diff and Update carry the same fields: what is stored, and what is declared now. */
+  private changeRequest<R extends ChangeRequest>(
+    request: R,
+    id: string,
+    urn: string,
+    olds: PropertyMap,
+    news: PropertyMap,
+    oldInputs: PropertyMap | undefined,
+  ): R {
+    request.setId(id);
+    request.setUrn(urn);
+    this.nameAndType(urn, request);
+    request.setOlds(this.toStruct(olds));
+    request.setNews(this.toStruct(news));
+    if (oldInputs !== undefined) request.setOldInputs(this.toStruct(oldInputs));
+    return request;
+  }
+
   private nameAndType(
     urn: string,
     request: { setName(n: string): unknown; setType(t: string): unknown },
