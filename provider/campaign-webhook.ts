@@ -14,9 +14,9 @@ import {
   type DiffAnswer,
   type DiffPlan,
   type Inputs,
+  withDefaultSubOrganization,
   withoutProvider,
 } from "./check-inputs";
-import { readSettings } from "./config";
 import { absoluteUrl, headerName, headerValue, objectId, text } from "./input-rules";
 import { warn } from "./provider-log";
 import { campaignWebhookStub } from "./provider-stubs";
@@ -179,11 +179,7 @@ export function normalizeCampaignWebhookInputs(news: Inputs): Inputs {
   if (typeof news.campaignId === "string" && /^[0-9a-fA-F]{24}$/.test(news.campaignId)) {
     result.campaignId = news.campaignId.toLowerCase();
   }
-  if (news.subOrganizationId === undefined) {
-    const fallback = readSettings().subOrganizationId;
-    if (fallback !== undefined) result.subOrganizationId = fallback;
-  }
-  return result;
+  return withDefaultSubOrganization(result);
 }
 
 /** Common webhook practice, not the spec: said, never enforced. */

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { readSettings } from "./config";
 
 /** What the engine sends for a value not known yet during preview. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -268,4 +269,14 @@ function asSet(value: unknown): unknown {
 export function withoutProvider(news: Inputs): Inputs {
   const { [PROVIDER_KEY]: _provider, ...inputs } = news;
   return inputs;
+}
+
+/**
+ * A resource without its own subOrganizationId acts for the stack's default one, and the state
+ * records which: moving the default later replaces what lives in the old sub-organization.
+ */
+export function withDefaultSubOrganization(inputs: Inputs): Inputs {
+  if (inputs.subOrganizationId !== undefined) return inputs;
+  const fallback = readSettings().subOrganizationId;
+  return fallback === undefined ? inputs : { ...inputs, subOrganizationId: fallback };
 }

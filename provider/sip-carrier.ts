@@ -12,9 +12,9 @@ import {
   type DiffPlan,
   type Inputs,
   onEveryObject,
+  withDefaultSubOrganization,
   withoutProvider,
 } from "./check-inputs";
-import { readSettings } from "./config";
 import { hostOrIpv4, ipv4Address, text } from "./input-rules";
 import { warn, warnStaysOnPlatform } from "./provider-log";
 import { sipCarrierStub } from "./provider-stubs";
@@ -205,11 +205,7 @@ export function normalizeSipCarrierInputs(news: Inputs): Inputs {
     const list = news[key];
     if (Array.isArray(list) && !containsUnknown(list)) result[key] = sortedSet(list);
   }
-  if (news.subOrganizationId === undefined) {
-    const fallback = readSettings().subOrganizationId;
-    if (fallback !== undefined) result.subOrganizationId = fallback;
-  }
-  return result;
+  return withDefaultSubOrganization(result);
 }
 
 const knownProtocols = ["udp", "tcp", "tls", "tls/srtp"];

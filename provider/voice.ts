@@ -13,9 +13,9 @@ import {
   type DiffAnswer,
   type DiffPlan,
   type Inputs,
+  withDefaultSubOrganization,
   withoutProvider,
 } from "./check-inputs";
-import { readSettings } from "./config";
 import { IncompleteCreateError } from "./incomplete-create-error";
 import { finiteNumber, localeCode, normalizeLocale, text } from "./input-rules";
 import { warn, warnStaysOnPlatform } from "./provider-log";
@@ -226,11 +226,7 @@ export function normalizeVoiceInputs(news: Inputs): Inputs {
   ) {
     result.supportedLocales = sortedSet((locales as string[]).map(normalizeLocale));
   }
-  if (news.subOrganizationId === undefined) {
-    const fallback = readSettings().subOrganizationId;
-    if (fallback !== undefined) result.subOrganizationId = fallback;
-  }
-  return result;
+  return withDefaultSubOrganization(result);
 }
 
 /** The clone form (section 4.1): camelCase settings, locales as one JSON-encoded field. */
