@@ -1,10 +1,14 @@
 import { EventEmitter } from "node:events";
-import { Agent, FormData, request } from "undici";
+import type { Readable } from "node:stream";
+import { FormDataEncoder } from "form-data-encoder";
+import type { MultipartForm } from "./multipart-form";
+import { Agent, request } from "undici";
 import { ApiError } from "./api-error";
 import { ConcurrencyLimit } from "./concurrency-limit";
 import { Pacer } from "./rate-pacer";
 import { missingSettingMessage, readSettings, type Settings } from "./config";
 import { rememberSecret } from "./redaction";
+import { SampleChangedError } from "./sample-files";
 import {
   defaultRetryLimits,
   parseRetryAfter,
@@ -23,8 +27,8 @@ export interface ApiCall {
   /** Path with segments already encoded. */
   readonly path: string;
   readonly json?: unknown;
-  /** Built again for every attempt, so a retried upload re-reads its files. */
-  readonly form?: () => FormData | Promise<FormData>;
+  /** Built again for every attempt; its files are read from disk while it is sent. */
+  readonly form?: () => MultipartForm;
   readonly subOrganizationId?: string;
   /** Whether sending the request twice has the same effect as once (PUT). */
   readonly idempotent: boolean;
@@ -156,10 +160,20 @@ async function attemptOnce(
   const signal = new DeadlineSignal();
   const timer = setTimeout(() => signal.fire(deadlineMs), deadlineMs);
   try {
+    // A form is streamed part by part with its length announced up front; undici fails the
+    // request if the body ends up longer or shorter.
+    const form = call.form ? new FormDataEncoder(call.form()) : undefined;
     const res = await request(url, {
       method: call.method,
-      headers,
-      body: call.form ? await call.form() : JSON.stringify(call.json),
+      headers: form
+        ? {
+            ...headers,
+            "content-type": form.contentType,
+            "content-length": String(form.contentLength),
+          }
+        : headers,
+      // undici's docs take any AsyncIterable as a body; its type declarations list only Readable.
+      body: form ? (form.encode() as unknown as Readable) : JSON.stringify(call.json),
       dispatcher: sharedDispatcher(settings),
       signal,
     });
@@ -191,6 +205,8 @@ async function attemptOnce(
       response: { status: res.statusCode, text, requestId },
     };
   } catch (cause) {
+    // Cut short by the provider itself: the platform never got a whole request to act on.
+    if (cause instanceof SampleChangedError) throw cause;
     if (signal.aborted) return { kind: "failure", outcome: { kind: "timeout" }, cause };
     return { kind: "failure", outcome: { kind: "network", code: errorCode(cause) }, cause };
   } finally {
@@ -309,5 +325,3 @@ function errorCode(error: unknown): string {
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
-
-export { FormData };

@@ -38,8 +38,11 @@ export function samplePath(input: SampleInput): string {
 
 const hashCache = new Map<
   string,
-  { readonly stamp: string; readonly facts: Promise<SampleFacts> }
+  { readonly stamp: string; readonly facts: Promise<SampleFacts>; sha256?: string }
 >();
+
+const stampOf = (info: { size: number; mtimeMs: number; ino: number }) =>
+  `${info.size}:${info.mtimeMs}:${info.ino}`;
 
 /**
  * Hashes a sample by streaming it. Results are cached per path, size and modification time, since
@@ -54,26 +57,103 @@ export async function describeSample(input: SampleInput): Promise<SampleFacts> {
   if (typeof engineHash === "string" && /^[0-9a-f]{64}$/.test(engineHash)) {
     return { name: basename(path), sha256: engineHash, size: info.size };
   }
-  const stamp = `${info.size}:${info.mtimeMs}:${info.ino}`;
+  const stamp = stampOf(info);
   const cached = hashCache.get(path);
   if (cached?.stamp === stamp) return cached.facts;
-  const facts = hashFile(path, info.size).then((sha256) => ({
-    name: basename(path),
-    sha256,
-    size: info.size,
-  }));
-  hashCache.set(path, { stamp, facts });
-  facts.catch(() => hashCache.delete(path));
-  return facts;
+  const entry: { stamp: string; facts: Promise<SampleFacts>; sha256?: string } = {
+    stamp,
+    facts: hashFile(path, info.size).then((sha256) => {
+      entry.sha256 = sha256;
+      return { name: basename(path), sha256, size: info.size };
+    }),
+  };
+  hashCache.set(path, entry);
+  entry.facts.catch(() => hashCache.delete(path));
+  return entry.facts;
 }
 
-/** One sample after another: a single read stream at a time keeps memory flat for many files. */
-export async function describeSamplesInOrder(
-  inputs: readonly SampleInput[],
-): Promise<SampleFacts[]> {
-  const facts: SampleFacts[] = [];
-  for (const input of inputs) facts.push(await describeSample(input));
-  return facts;
+/** A sample that changed size between the start of its upload and its last byte. */
+export class SampleChangedError extends Error {
+  override readonly name = "SampleChangedError";
+}
+
+/**
+ * A sample as the clone form sends it: a File-like part (the shape multipart encoders accept)
+ * whose content is read from disk while it is sent and hashed from those very bytes. One read
+ * instead of one to hash and one to send, so the upload runs at the speed of a plain one; memory
+ * stays a few chunks whatever the size; and the sha256 kept in state is that of what was sent.
+ */
+export class SampleUpload {
+  readonly type: string;
+  readonly lastModified: number;
+  private lastSent: SampleFacts | undefined;
+
+  private constructor(
+    readonly path: string,
+    readonly name: string,
+    readonly size: number,
+    private readonly stamp: string,
+    /** The content's sha256 when already known: from the engine, or hashed earlier. */
+    private readonly knownHash: string | undefined,
+    modifiedMs: number,
+  ) {
+    this.type = sampleContentType(path);
+    this.lastModified = Math.trunc(modifiedMs);
+  }
+
+  /** One `stat` of the sample; fails (ENOENT, EACCES…) before anything is sent. */
+  static async open(input: SampleInput): Promise<SampleUpload> {
+    const path = samplePath(input);
+    const info = await stat(path);
+    const stamp = stampOf(info);
+    const engineHash = typeof input === "object" ? (input as { hash?: unknown }).hash : undefined;
+    const cached = hashCache.get(path);
+    const knownHash =
+      typeof engineHash === "string" && /^[0-9a-f]{64}$/.test(engineHash)
+        ? engineHash
+        : cached?.stamp === stamp
+          ? cached.sha256
+          : undefined;
+    return new SampleUpload(path, basename(path), info.size, stamp, knownHash, info.mtimeMs);
+  }
+
+  get [Symbol.toStringTag](): string {
+    return "File";
+  }
+
+  /** The content in 64 KiB chunks, hashed on the way out unless the hash is known. */
+  async *stream(): AsyncGenerator<Buffer> {
+    const hash = this.knownHash === undefined ? createHash("sha256") : undefined;
+    let read = 0;
+    for await (const chunk of createReadStream(this.path, { highWaterMark: 64 * 1024 })) {
+      const bytes = chunk as Buffer;
+      read += bytes.length;
+      // Checked before the chunk leaves: the platform never receives more than was announced.
+      if (read > this.size) break;
+      yield bytes;
+      // Hashed once the chunk is on its way: the platform reads it while this thread hashes.
+      hash?.update(bytes);
+    }
+    if (read !== this.size) {
+      throw new SampleChangedError(
+        `sample "${this.path}" changed while it was being uploaded (${this.size} bytes when the upload began, ` +
+          `${read > this.size ? "more" : read} read), so the upload was cut short and nothing was created. ` +
+          "Run `pulumi up` again once the file is final",
+      );
+    }
+    const sha256 = hash?.digest("hex") ?? this.knownHash!;
+    this.lastSent = { name: this.name, sha256, size: this.size };
+    const facts = Promise.resolve(this.lastSent);
+    hashCache.set(this.path, { stamp: this.stamp, facts, sha256 });
+  }
+
+  /** Name, sha256 and size of what the last complete upload sent (read from disk if none did). */
+  facts(): Promise<SampleFacts> {
+    if (this.lastSent !== undefined) return Promise.resolve(this.lastSent);
+    if (this.knownHash !== undefined)
+      return Promise.resolve({ name: this.name, sha256: this.knownHash, size: this.size });
+    return describeSample(this.path);
+  }
 }
 
 /** Above this size a sample is hashed on a worker thread, off the event loop that uploads it. */
@@ -121,10 +201,6 @@ function hashFileOnWorker(path: string): Promise<string> {
     });
     worker.once("error", reject);
   });
-}
-
-export async function sampleSize(input: SampleInput): Promise<number> {
-  return (await stat(samplePath(input))).size;
 }
 
 /**

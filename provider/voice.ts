@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
-import { openAsBlob } from "node:fs";
 import { z } from "zod";
-import { callApi, FormData } from "./http-client";
+import { MultipartForm } from "./multipart-form";
+import { callApi } from "./http-client";
 import {
   checkInputs,
   containsUnknown,
@@ -21,14 +21,12 @@ import { finiteNumber, localeCode, normalizeLocale, text } from "./input-rules";
 import { warn, warnStaysOnPlatform } from "./provider-log";
 import { voiceStub } from "./provider-stubs";
 import {
-  describeSamplesInOrder,
   isAsset,
   isFileAsset,
-  sampleContentType,
   samplePath,
   sampleProblem,
   sampleHash,
-  sampleSize,
+  SampleUpload,
   type SampleFacts,
   type SampleInput,
 } from "./sample-files";
@@ -229,9 +227,12 @@ export function normalizeVoiceInputs(news: Inputs): Inputs {
   return withDefaultSubOrganization(result);
 }
 
-/** The clone form (section 4.1): camelCase settings, locales as one JSON-encoded field. */
-export async function toCloneForm(inputs: VoiceInputs): Promise<FormData> {
-  const form = new FormData();
+/**
+ * The clone form (section 4.1): camelCase settings, locales as one JSON-encoded field, then the
+ * samples, read from disk only while the form is sent.
+ */
+export function toCloneForm(inputs: VoiceInputs, samples: readonly SampleUpload[]): MultipartForm {
+  const form = new MultipartForm();
   form.append("name", inputs.name);
   if (inputs.description !== undefined) form.append("description", inputs.description);
   if (inputs.providerType !== undefined) form.append("providerType", inputs.providerType);
@@ -244,15 +245,7 @@ export async function toCloneForm(inputs: VoiceInputs): Promise<FormData> {
   if (inputs.speed !== undefined) form.append("speed", String(inputs.speed));
   if (inputs.supportsAllLanguages !== undefined)
     form.append("supportsAllLanguages", String(inputs.supportsAllLanguages));
-  for (const file of inputs.files ?? []) {
-    const path = samplePath(file);
-    // openAsBlob streams from disk when sent: a sample is never held in memory whole.
-    form.append(
-      "files",
-      await openAsBlob(path, { type: sampleContentType(path) }),
-      path.split(/[\\/]/).pop(),
-    );
-  }
+  for (const sample of samples) form.append("files", sample);
   return form;
 }
 
@@ -397,25 +390,23 @@ export async function create(news: Inputs): Promise<{ id: string; outs: VoiceSta
     );
     return { id: voice.id, outs: toVoiceState(inputs, voice, [], []) };
   }
-  const files = inputs.files ?? [];
-  // Hashing runs beside the upload; both read the files from disk.
-  const samplesPromise = describeSamplesInOrder(files);
-  samplesPromise.catch(() => undefined);
-  const sizes = await Promise.all(files.map(sampleSize)).catch((error: NodeJS.ErrnoException) => {
-    // Gone or unreadable since check: say so before anything is sent.
-    throw new Error(
-      `clone ${label(inputs)}: a sample cannot be read (${error.code ?? error.message}${error.path ? `: ${error.path}` : ""}), ` +
-        "so nothing was sent. Fix the file and run `pulumi up` again",
-      { cause: error },
-    );
-  });
-  const totalBytes = sizes.reduce((sum, size) => sum + size, 0);
+  const samples = await Promise.all((inputs.files ?? []).map(SampleUpload.open)).catch(
+    (error: NodeJS.ErrnoException) => {
+      // Gone or unreadable since check: say so before anything is sent.
+      throw new Error(
+        `clone ${label(inputs)}: a sample cannot be read (${error.code ?? error.message}${error.path ? `: ${error.path}` : ""}), ` +
+          "so nothing was sent. Fix the file and run `pulumi up` again",
+        { cause: error },
+      );
+    },
+  );
+  const totalBytes = samples.reduce((sum, sample) => sum + sample.size, 0);
   const response = await callApi({
     operation: `clone ${label(inputs)}`,
     method: "POST",
     origin: "api",
     path: "/voices/voice-clone",
-    form: () => toCloneForm(inputs),
+    form: () => toCloneForm(inputs, samples),
     subOrganizationId: inputs.subOrganizationId,
     idempotent: false,
     // A second per megabyte on top of the deadline, so large samples are not cut off.
@@ -430,8 +421,8 @@ export async function create(news: Inputs): Promise<{ id: string; outs: VoiceSta
     );
   }
   const voice = pickCreatedVoice(voices.data, inputs.name)!;
-  const samples = await samplesPromise;
-  const state = toVoiceState(inputs, voice, voices.data, samples);
+  const sent = await Promise.all(samples.map((sample) => sample.facts()));
+  const state = toVoiceState(inputs, voice, voices.data, sent);
   if (inputs.isMultilingual === undefined) return { id: voice.id, outs: state };
   try {
     const updated = await putVoice(
@@ -439,7 +430,7 @@ export async function create(news: Inputs): Promise<{ id: string; outs: VoiceSta
       inputs,
       `set isMultilingual on the new ${label(inputs)} (${voice.id})`,
     );
-    return { id: voice.id, outs: toVoiceState(inputs, updated, voices.data, samples) };
+    return { id: voice.id, outs: toVoiceState(inputs, updated, voices.data, sent) };
   } catch (error) {
     // Record what the platform has, so the next update retries the PUT instead of cloning again.
     throw new IncompleteCreateError(

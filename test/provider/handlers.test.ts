@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { ApiError } from "../../provider/api-error";
 import { IncompleteCreateError } from "../../provider/incomplete-create-error";
 import * as runtime from "../../provider/runtime";
+import { SampleChangedError, SampleUpload } from "../../provider/sample-files";
 import {
   advancedWebhook,
   carrierInputs,
@@ -187,6 +188,32 @@ describe("Voice handlers", () => {
     expect((error as Error).message).toMatch(
       /^adopt voice "Ghost voice" \(0123456789abcdef01234567\) failed: 404 Not Found: /,
     );
+  });
+
+  it("stops an upload whose sample changed after it was opened, and creates nothing", async () => {
+    const path = writeSample("edited.wav", Buffer.alloc(256 * 1024, 1));
+    const open = SampleUpload.open.bind(SampleUpload);
+    const spy = jest.spyOn(SampleUpload, "open").mockImplementation(async (input) => {
+      const upload = await open(input);
+      writeFileSync(path, "re-recorded");
+      return upload;
+    });
+    try {
+      const error = await runtime.Voice.create(
+        await checked("Voice", voiceInputs({ files: [path] })),
+      )
+        .then(() => undefined)
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(SampleChangedError);
+      expect((error as Error).message).toMatch(
+        /edited\.wav" changed while it was being uploaded \(262144 bytes when the upload began, 11 read\), so the upload was cut short and nothing was created/,
+      );
+      expect(spy).toHaveBeenCalledTimes(1);
+      expect((await state()).voices).toEqual([]);
+      expect((await requests()).filter((r) => r.status !== null && r.status < 300)).toEqual([]);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it("delete calls nothing and warns that the voice stays", async () => {

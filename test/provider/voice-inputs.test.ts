@@ -11,6 +11,7 @@ import {
   toVoiceState,
   VoiceInputs,
 } from "../../provider/voice";
+import { SampleUpload } from "../../provider/sample-files";
 import { voiceInputs, writeSample } from "./builders";
 
 afterEach(forgetEngineConfig);
@@ -123,7 +124,7 @@ describe("Voice wire mapping", () => {
     const inputs = VoiceInputs.parse(
       voiceInputs({ files: [sample], supportsAllLanguages: false, subAccounts: true }),
     );
-    const form = await toCloneForm(inputs);
+    const form = toCloneForm(inputs, await Promise.all([sample].map(SampleUpload.open)));
     const fields = Object.fromEntries([...form.entries()].filter(([key]) => key !== "files"));
     expect(fields).toEqual({
       name: "Support agent",
@@ -134,7 +135,7 @@ describe("Voice wire mapping", () => {
       subAccounts: "true",
       supportsAllLanguages: "false",
     });
-    const files = form.getAll("files") as File[];
+    const files = form.getAll("files") as unknown as File[];
     expect(files.map((file) => [file.name, file.size, file.type])).toEqual([
       ["a.wav", 3, "audio/wav"],
     ]);
