@@ -195,7 +195,9 @@ export function toCarrierBody(inputs: SipCarrierInputs): Record<string, unknown>
 }
 
 function dropUndefined(record: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
+  const kept: Record<string, unknown> = {};
+  for (const key in record) if (record[key] !== undefined) kept[key] = record[key];
+  return kept;
 }
 
 /** Gateways and numbers as sets; the stack's default sub-organization filled in. */

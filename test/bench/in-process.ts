@@ -7,8 +7,9 @@ import { openAsBlob } from "node:fs";
 import { join } from "node:path";
 import { Agent, FormData, request } from "undici";
 import { forgetEngineConfig, rememberEngineConfig } from "../../provider/config";
-import { closeHttpClient } from "../../provider/http-client";
+import { callApi, closeHttpClient } from "../../provider/http-client";
 import * as runtime from "../../provider/runtime";
+import * as sipCarrier from "../../provider/sip-carrier";
 import { toCarrierBody, SipCarrierInputs } from "../../provider/sip-carrier";
 import { toSubscribeBody, CampaignWebhookInputs } from "../../provider/campaign-webhook";
 import { toUpdateBody, VoiceInputs } from "../../provider/voice";
@@ -38,6 +39,8 @@ export interface OverheadRow {
   readonly direct: Timing;
   /** Provider median over direct median. */
   readonly ratio: number;
+  /** A layer of a handler, stopped short of the rest: reported, not held to the target. */
+  readonly layer?: boolean;
 }
 
 export interface InProcessSizes {
@@ -93,14 +96,19 @@ export function overheadRow(
 
 /** A bare undici client with the provider's connection settings and headers. */
 export class DirectClient {
-  private readonly agent = new Agent({
-    connections: 16,
-    keepAliveTimeout: 30_000,
-    headersTimeout: 0,
-    bodyTimeout: 0,
-  });
+  private readonly agent: Agent;
 
-  constructor(private readonly emulator: Pick<EmulatorProcess, "apiKey">) {}
+  constructor(
+    private readonly emulator: Pick<EmulatorProcess, "apiKey">,
+    connections = 16,
+  ) {
+    this.agent = new Agent({
+      connections,
+      keepAliveTimeout: 30_000,
+      headersTimeout: 0,
+      bodyTimeout: 0,
+    });
+  }
 
   private headers(json: boolean): Record<string, string> {
     const headers: Record<string, string> = {
@@ -187,6 +195,30 @@ export async function measureInProcess(sizes: InProcessSizes): Promise<OverheadR
         ),
       ),
     );
+    // Where the handler's overhead goes: the same create stopped at each layer of the provider.
+    const carrierUrl = `${emulator.baseUrl}/organization/sip`;
+    const layers: [string, () => Promise<unknown>][] = [
+      [
+        "  of which the HTTP layer (callApi)",
+        () =>
+          callApi({
+            operation: "bench",
+            method: "POST",
+            origin: "api",
+            path: "/organization/sip",
+            json: carrierBody,
+            idempotent: false,
+          }),
+      ],
+      ["  + validation, wire mapping (module)", () => sipCarrier.create(carrier)],
+    ];
+    for (const [operation, layer] of layers) {
+      const times = await interleave(sizes.jsonIterations, layer, () =>
+        direct.send("POST", carrierUrl, carrierBody),
+      );
+      rows.push({ ...overheadRow(operation, "json", times), layer: true });
+      await emulator.client.reset();
+    }
     // The same pair when the platform takes 20 ms, as a real one takes at least: the fixed cost
     // of the handler next to a realistic round trip.
     await emulator.client.settings({ latencyMs: 20 });

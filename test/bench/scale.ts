@@ -7,10 +7,15 @@
 import { readFileSync } from "node:fs";
 import type { Inputs } from "../../provider/check-inputs";
 import type { EmulatorState } from "../emulator";
-import type { ProviderProcess } from "../support/provider-process";
+import { join } from "node:path";
+import { CampaignWebhookInputs, toSubscribeBody } from "../../provider/campaign-webhook";
+import { SipCarrierInputs, toCarrierBody } from "../../provider/sip-carrier";
+import { startProviderProcess, type ProviderProcess } from "../support/provider-process";
 import { resourceUrn, type ResourceKind } from "../support/serialized-provider";
 import { startEmulatorProcess } from "./emulator-process";
+import { track } from "./children";
 import { configuredProvider, engineCheck, type BenchProject } from "./fixture";
+import { DirectClient, directCloneForm } from "./in-process";
 import { inputsFor, kindOf } from "./resources";
 import { median, p90, round, since } from "./stats";
 
@@ -40,6 +45,8 @@ export interface ScaleResult extends ScaleOptions {
   readonly failures: string[];
   /** CPU milliseconds per create in each process: the CPU ceiling on a small machine. */
   readonly cpuPerCreateMs: { bench: number; provider: number; emulator: number };
+  /** The same creates without this package, measured right after (section 4 only). */
+  readonly controls?: ScaleControls;
 }
 
 /** Runs `task` over every item with at most `limit` at once; results in item order. */
@@ -142,6 +149,93 @@ export async function measureScale(
     };
   } finally {
     await provider?.close();
+    await emulator.close();
+  }
+}
+
+/** The same creates without this package, for what this machine allows at all. */
+export interface ScaleControls {
+  /** Through the same dynamic-provider process and driver, with a handler that does nothing. */
+  readonly emptyHandler: { readonly throughput: number; readonly ratio: number };
+  /** The same HTTP requests with plain undici from one process, no Pulumi at all. */
+  readonly plainHttp: { readonly throughput: number; readonly ratio: number };
+}
+
+/**
+ * A dynamic provider whose create answers at once with the inputs as outputs: the cost of the
+ * SDK's process (gRPC, protobuf, property conversion) and of the engine's side, with no handler.
+ */
+const EMPTY_PROVIDER =
+  "exports.handler = () => { let next = 0; " +
+  "return { create: async (inputs) => ({ id: String(++next), outs: inputs }) }; };";
+
+export async function measureScaleControls(
+  project: BenchProject,
+  options: ScaleOptions,
+): Promise<ScaleControls> {
+  const ideal = options.inFlight / (options.latencyMs / 1000);
+  const rate = (count: number, ms: number) => {
+    const throughput = count / (ms / 1000);
+    return { throughput: round(throughput, 1), ratio: round(throughput / ideal) };
+  };
+  const plan = Array.from({ length: options.resources }, (_, index) => {
+    const kind = kindOf(index);
+    return {
+      kind,
+      name: `${kind}-${index}`,
+      inputs: inputsFor(kind, index, [project.smallSample]),
+    };
+  });
+
+  const provider = await startProviderProcess(project.dir);
+  void provider.exited.then(track(provider.pid));
+  let emptyHandler: ScaleControls["emptyHandler"];
+  try {
+    await provider.configure({});
+    const checked = await pool(plan, options.inFlight, async (item) => {
+      const urn = resourceUrn(item.kind, item.name);
+      return (await provider.check(urn, {}, { ...item.inputs, __provider: EMPTY_PROVIDER })).inputs;
+    });
+    const started = performance.now();
+    await pool(plan, options.inFlight, (item, index) =>
+      provider.create(resourceUrn(item.kind, item.name), checked[index]!),
+    );
+    emptyHandler = rate(plan.length, since(started));
+  } finally {
+    await provider.close();
+  }
+
+  const emulator = await startEmulatorProcess({ latencyMs: options.latencyMs });
+  const direct = new DirectClient(emulator, options.inFlight);
+  try {
+    const sample = join(project.dir, project.smallSample);
+    const send = async (item: (typeof plan)[number]) => {
+      switch (item.kind) {
+        case "SipCarrier":
+          return direct.send(
+            "POST",
+            `${emulator.baseUrl}/organization/sip`,
+            toCarrierBody(SipCarrierInputs.parse(item.inputs)),
+          );
+        case "CampaignWebhook":
+          return direct.send(
+            "POST",
+            `${emulator.campaignsBaseUrl}/campaigns/${String(item.inputs.campaignId)}/webhook/subscribe`,
+            toSubscribeBody(CampaignWebhookInputs.parse(item.inputs)),
+          );
+        case "Voice":
+          return direct.send(
+            "POST",
+            `${emulator.baseUrl}/voices/voice-clone`,
+            await directCloneForm(item.inputs, [sample]),
+          );
+      }
+    };
+    const started = performance.now();
+    await pool(plan, options.inFlight, send);
+    return { emptyHandler, plainHttp: rate(plan.length, since(started)) };
+  } finally {
+    await direct.close();
     await emulator.close();
   }
 }
