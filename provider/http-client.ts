@@ -1,7 +1,6 @@
 import { EventEmitter } from "node:events";
 import type { Readable } from "node:stream";
-import { FormDataEncoder } from "form-data-encoder";
-import type { MultipartForm } from "./multipart-form";
+import { encodeMultipart, type MultipartForm } from "./multipart-form";
 import { Agent, request } from "undici";
 import { ApiError } from "./api-error";
 import { ConcurrencyLimit } from "./concurrency-limit";
@@ -160,20 +159,12 @@ async function attemptOnce(
   const signal = new DeadlineSignal();
   const timer = setTimeout(() => signal.fire(deadlineMs), deadlineMs);
   try {
-    // A form is streamed part by part with its length announced up front; undici fails the
-    // request if the body ends up longer or shorter.
-    const form = call.form ? new FormDataEncoder(call.form()) : undefined;
+    const form = call.form ? encodeMultipart(call.form()) : undefined;
     const res = await request(url, {
       method: call.method,
-      headers: form
-        ? {
-            ...headers,
-            "content-type": form.contentType,
-            "content-length": String(form.contentLength),
-          }
-        : headers,
+      headers: form ? { ...headers, ...form.headers } : headers,
       // undici's docs take any AsyncIterable as a body; its type declarations list only Readable.
-      body: form ? (form.encode() as unknown as Readable) : JSON.stringify(call.json),
+      body: form ? (form.body as unknown as Readable) : JSON.stringify(call.json),
       dispatcher: sharedDispatcher(settings),
       signal,
     });

@@ -1,4 +1,9 @@
-import type { FileLike, FormDataEntryValue, FormDataLike } from "form-data-encoder";
+import {
+  FormDataEncoder,
+  type FileLike,
+  type FormDataEntryValue,
+  type FormDataLike,
+} from "form-data-encoder";
 
 /**
  * The parts of a multipart body, in order, for form-data-encoder to write. Unlike a WHATWG
@@ -27,4 +32,52 @@ export class MultipartForm implements FormDataLike {
   get [Symbol.toStringTag](): string {
     return "FormData";
   }
+}
+
+/**
+ * The body of a form and the headers announcing it. It is streamed part by part with its length
+ * given up front, so undici fails the request if a file ends up longer or shorter than declared.
+ */
+export function encodeMultipart(form: MultipartForm): {
+  headers: { "content-type": string; "content-length": string };
+  body: AsyncIterable<Uint8Array>;
+} {
+  const encoder = new FormDataEncoder(form);
+  return {
+    headers: {
+      "content-type": encoder.contentType,
+      "content-length": String(encoder.contentLength),
+    },
+    body: coalesced(encoder.encode()),
+  };
+}
+
+/** Below this, parts are gathered before they are written: one write instead of dozens. */
+const COALESCE_BYTES = 64 * 1024;
+
+/**
+ * The encoder yields every boundary, header line and field value as its own small piece, and
+ * undici writes each piece to the socket on its own, a system call apiece. Small pieces are
+ * joined until a sample chunk (already 64 KiB) or the end comes.
+ */
+export async function* coalesced(pieces: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  let pending: Uint8Array[] = [];
+  let pendingBytes = 0;
+  for await (const piece of pieces) {
+    if (piece.byteLength >= COALESCE_BYTES) {
+      if (pendingBytes > 0) yield Buffer.concat(pending, pendingBytes);
+      pending = [];
+      pendingBytes = 0;
+      yield piece;
+      continue;
+    }
+    pending.push(piece);
+    pendingBytes += piece.byteLength;
+    if (pendingBytes >= COALESCE_BYTES) {
+      yield Buffer.concat(pending, pendingBytes);
+      pending = [];
+      pendingBytes = 0;
+    }
+  }
+  if (pendingBytes > 0) yield Buffer.concat(pending, pendingBytes);
 }
