@@ -9,6 +9,11 @@
 import { availableParallelism, cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { benchProject, type BenchProject } from "./fixture";
+import {
+  measureEngineScale,
+  type EngineScaleMeasurement,
+  type EngineScaleOptions,
+} from "./engine-scale";
 import { measureGrpc, type GrpcRow } from "./grpc";
 import { measureInProcess, type InProcessSizes, type OverheadRow } from "./in-process";
 import { measureUploads, type UploadRun, type UploadSet, type UploadSummary } from "./memory";
@@ -24,6 +29,7 @@ interface Plan {
   readonly grpcIterations: number;
   readonly uploads: UploadSet[];
   readonly scale: ScaleOptions[];
+  readonly engineScale: EngineScaleOptions[];
   readonly rateLimited: ScaleOptions[];
   readonly stateResourcesPerKind: number;
 }
@@ -45,6 +51,11 @@ const fullPlan: Plan = {
     { resources: 500, inFlight: 64, latencyMs: 20 },
     // A control where the CPU is not the limit: the same calls in flight, a slower platform.
     { resources: 500, inFlight: 16, latencyMs: 200 },
+  ],
+  engineScale: [
+    { resources: 500, parallel: 16, latencyMs: 20, skipCheckpoints: false },
+    { resources: 500, parallel: 16, latencyMs: 20, skipCheckpoints: true },
+    { resources: 500, parallel: 64, latencyMs: 20, skipCheckpoints: true },
   ],
   rateLimited: [
     { resources: 500, inFlight: 16, latencyMs: 20, rateLimit: 50 },
@@ -68,6 +79,7 @@ const smokePlan: Plan = {
     { resources: 30, inFlight: 4, latencyMs: 20 },
     { resources: 30, inFlight: 16, latencyMs: 20 },
   ],
+  engineScale: [{ resources: 30, parallel: 8, latencyMs: 20, skipCheckpoints: false }],
   rateLimited: [{ resources: 30, inFlight: 8, latencyMs: 20, rateLimit: 15 }],
   stateResourcesPerKind: 1,
 };
@@ -85,6 +97,7 @@ interface Results {
   grpc?: GrpcRow[];
   uploads?: { runs: UploadRun[]; summaries: UploadSummary[] };
   scale?: ScaleResult[];
+  engineScale?: EngineScaleMeasurement;
   rateLimited?: ScaleResult[];
   state?: StateMeasurement;
 }
@@ -265,6 +278,45 @@ function printScaleControls(results: ScaleResult[]): void {
   );
 }
 
+function printEngineScale(measurement: EngineScaleMeasurement): void {
+  console.log("\nThrough the real engine: `pulumi up --parallel N` of the same mix, file backend");
+  if ("cliNote" in measurement) {
+    console.log(`(skipped: ${measurement.cliNote}; \`npm run pulumi:install\` builds one)`);
+    return;
+  }
+  console.log(
+    table(
+      [
+        "resources",
+        "parallel",
+        "checkpoints",
+        "up s",
+        "creates s",
+        "created/s",
+        "ideal/s",
+        "ratio",
+        "missing",
+        "twice",
+        "empty provider: up s",
+      ],
+      measurement.results.map((result) => [
+        result.resources,
+        result.parallel,
+        result.skipCheckpoints ? "skipped" : "every step",
+        result.upSeconds,
+        result.createSeconds,
+        result.throughput,
+        result.ideal,
+        result.ratio,
+        result.missing,
+        result.duplicated,
+        result.emptyProviderUpSeconds,
+      ]),
+    ),
+  );
+  console.log(`(Pulumi CLI ${measurement.cliVersion})`);
+}
+
 /** Creates per second the machine's cores could serve at the CPU each create cost. */
 function cpuCeiling(result: ScaleResult): number {
   const { bench, provider, emulator } = result.cpuPerCreateMs;
@@ -342,6 +394,19 @@ function verdicts(results: Results): Verdict[] {
       met: result.ratio >= targets.scaleRatio,
     });
   }
+  for (const result of results.engineScale?.results ?? []) {
+    out.push({
+      section: "4 scale",
+      measurement: `pulumi up of ${result.resources}, --parallel ${result.parallel}, checkpoints ${
+        result.skipCheckpoints ? "skipped" : "on"
+      }`,
+      value:
+        `${result.ratio}× (${result.throughput}/s of ${result.ideal}/s); up ${result.upSeconds} s, ` +
+        `empty provider ${result.emptyProviderUpSeconds} s`,
+      target: "report",
+      met: undefined,
+    });
+  }
   for (const result of results.rateLimited ?? []) {
     const label = `${scaleLabel(result)}, ${result.rateLimit}/s`;
     const twice = `${result.duplicated} twice`;
@@ -383,6 +448,11 @@ function functionalProblems(results: Results): string[] {
       result.rateLimit === undefined ? "" : ` at ${result.rateLimit}/s`
     }`;
     if (result.failures.length > 0) problems.push(`${label}: ${result.failures.length} failed`);
+    if (result.missing > 0) problems.push(`${label}: ${result.missing} missing on the platform`);
+    if (result.duplicated > 0) problems.push(`${label}: ${result.duplicated} created twice`);
+  }
+  for (const result of results.engineScale?.results ?? []) {
+    const label = `pulumi up of ${result.resources} with --parallel ${result.parallel}`;
     if (result.missing > 0) problems.push(`${label}: ${result.missing} missing on the platform`);
     if (result.duplicated > 0) problems.push(`${label}: ${result.duplicated} created twice`);
   }
@@ -439,6 +509,8 @@ async function main(): Promise<void> {
         results.scale,
       );
       printScaleControls(results.scale);
+      results.engineScale = await measureEngineScale(project!, plan.engineScale);
+      printEngineScale(results.engineScale);
     });
     await attempt(5, async () => {
       results.rateLimited = [];

@@ -67,7 +67,7 @@ export async function pool<T, R>(
   return results;
 }
 
-interface Planned {
+export interface Planned {
   readonly kind: ResourceKind;
   readonly index: number;
   readonly name: string;
@@ -251,7 +251,7 @@ function cpuMs(pid: number): number {
 }
 
 /** How many of the planned objects exist once, how many are missing, how many exist twice. */
-function countObjects(
+export function countObjects(
   state: EmulatorState,
   plan: readonly Planned[],
 ): { created: Record<ResourceKind, number>; missing: number; duplicated: number } {

@@ -3,17 +3,11 @@
  * twice per resource: in inputs and in outputs), and, with a Pulumi CLI at hand, the bytes of each
  * resource in a real `pulumi stack export` after `pulumi up` against the emulator.
  */
-import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { promisify } from "node:util";
-import { locatePulumi, pulumiEnv } from "../pulumi-cli/locate";
+import { locatePulumi } from "../pulumi-cli/locate";
 import { resourceKinds, resourceType, type ResourceKind } from "../support/serialized-provider";
 import { startEmulatorProcess } from "./emulator-process";
 import type { BenchProject } from "./fixture";
-
-const run = promisify(execFile);
+import { pulumiStack } from "./pulumi-stack";
 
 export interface StateRow {
   readonly kind: ResourceKind;
@@ -103,43 +97,18 @@ export async function measureState(
 /** `pulumi up` of the program in the project with a file backend, then `pulumi stack export`. */
 async function stackExport(project: BenchProject, count: number): Promise<ExportedResource[]> {
   const emulator = await startEmulatorProcess();
-  const scratch = await mkdtemp(join(tmpdir(), "bench-state-"));
   try {
-    await mkdir(join(scratch, "backend"));
-    await mkdir(join(scratch, "home"));
-    await writeFile(
-      join(project.dir, "Pulumi.yaml"),
-      "name: voice-platform-bench\nruntime: nodejs\n",
-    );
-    await writeFile(join(project.dir, "index.js"), program(count));
-    const env = pulumiEnv({
-      ...process.env,
-      PULUMI_BACKEND_URL: `file://${join(scratch, "backend")}`,
-      PULUMI_HOME: join(scratch, "home"),
-      PULUMI_CONFIG_PASSPHRASE: "bench-passphrase",
-    });
-    const pulumi = (...args: string[]) =>
-      run("pulumi", [...args, "--non-interactive"], {
-        cwd: project.dir,
-        env,
-        maxBuffer: 64 * 1024 * 1024,
-        timeout: 300_000,
-      }).catch((error: Error & { stdout?: string; stderr?: string }) => {
-        throw new Error(
-          `pulumi ${args[0]} failed: ${error.message}\n${error.stdout ?? ""}${error.stderr ?? ""}`,
-        );
-      });
-    await pulumi("stack", "init", "bench");
-    await pulumi("config", "set", "voiceplatform:baseUrl", emulator.baseUrl);
-    await pulumi("config", "set", "voiceplatform:campaignsBaseUrl", emulator.campaignsBaseUrl);
-    await pulumi("config", "set", "--secret", "voiceplatform:apiKey", emulator.apiKey);
-    await pulumi("up", "--yes", "--skip-preview");
-    const { stdout } = await pulumi("stack", "export");
-    const state = JSON.parse(stdout) as { deployment: { resources?: ExportedResource[] } };
-    // No destroy: the backend and the emulator holding the objects are thrown away.
-    return state.deployment.resources ?? [];
+    const stack = await pulumiStack(project, emulator, program(count));
+    try {
+      await stack.pulumi("up", "--yes", "--skip-preview");
+      const state = JSON.parse(await stack.pulumi("stack", "export")) as {
+        deployment: { resources?: ExportedResource[] };
+      };
+      return state.deployment.resources ?? [];
+    } finally {
+      await stack.remove();
+    }
   } finally {
     await emulator.close();
-    await rm(scratch, { recursive: true, force: true });
   }
 }

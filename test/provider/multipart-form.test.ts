@@ -25,7 +25,7 @@ function parse(contentType: string, body: Buffer) {
         const chunks: Buffer[] = [];
         stream.on("data", (chunk: Buffer) => chunks.push(chunk));
         stream.on("end", () =>
-          files.push([name, info.filename, info.mimeType, Buffer.concat(chunks)]),
+          files.push([name, info.filename ?? "", info.mimeType, Buffer.concat(chunks)]),
         );
       });
       parser.on("close", () => resolve({ fields, files }));
