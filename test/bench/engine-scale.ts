@@ -8,8 +8,7 @@ import { locatePulumi } from "../pulumi-cli/locate";
 import { startEmulatorProcess } from "./emulator-process";
 import type { BenchProject } from "./fixture";
 import { pulumiStack } from "./pulumi-stack";
-import { inputsFor, kindOf } from "./resources";
-import { countObjects, type Planned } from "./scale";
+import { countObjects, planStack, type Planned } from "./scale";
 import { round, since } from "./stats";
 
 export interface EngineScaleOptions {
@@ -43,18 +42,6 @@ export type EngineScaleMeasurement =
   | { readonly results: EngineScaleResult[]; readonly cliVersion: string }
   | { readonly results: []; readonly cliNote: string };
 
-function planFor(project: BenchProject, resources: number): Planned[] {
-  return Array.from({ length: resources }, (_, index) => {
-    const kind = kindOf(index);
-    return {
-      kind,
-      index,
-      name: `${kind}-${index}`,
-      inputs: inputsFor(kind, index, [project.smallSample]),
-    };
-  });
-}
-
 /** A program declaring the planned resources; with `empty`, each as an empty dynamic resource. */
 function program(plan: readonly Planned[], empty: boolean): string {
   return `"use strict";
@@ -76,7 +63,7 @@ async function up(
 ): Promise<{ seconds: number; creates: number[]; census: ReturnType<typeof countObjects> }> {
   const emulator = await startEmulatorProcess({ latencyMs: options.latencyMs });
   try {
-    const plan = planFor(project, options.resources);
+    const plan = planStack(project, options.resources);
     const stack = await pulumiStack(
       project,
       emulator,

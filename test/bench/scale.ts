@@ -74,6 +74,19 @@ export interface Planned {
   readonly inputs: Inputs;
 }
 
+/** A mixed stack of `resources` resources, the three kinds in turn, each unique by index. */
+export function planStack(project: BenchProject, resources: number): Planned[] {
+  return Array.from({ length: resources }, (_, index) => {
+    const kind = kindOf(index);
+    return {
+      kind,
+      index,
+      name: `${kind}-${index}`,
+      inputs: inputsFor(kind, index, [project.smallSample]),
+    };
+  });
+}
+
 export async function measureScale(
   project: BenchProject,
   options: ScaleOptions,
@@ -88,15 +101,7 @@ export async function measureScale(
       "voiceplatform:maxConcurrency": String(options.inFlight),
     });
     provider = running;
-    const plan: Planned[] = Array.from({ length: options.resources }, (_, index) => {
-      const kind = kindOf(index);
-      return {
-        kind,
-        index,
-        name: `${kind}-${index}`,
-        inputs: inputsFor(kind, index, [project.smallSample]),
-      };
-    });
+    const plan = planStack(project, options.resources);
     // The engine checks every resource before creating it; checks send no request.
     const checked = await pool(plan, options.inFlight, (item) =>
       engineCheck(running, project, item.kind, item.name, item.inputs),
@@ -178,14 +183,7 @@ export async function measureScaleControls(
     const throughput = count / (ms / 1000);
     return { throughput: round(throughput, 1), ratio: round(throughput / ideal) };
   };
-  const plan = Array.from({ length: options.resources }, (_, index) => {
-    const kind = kindOf(index);
-    return {
-      kind,
-      name: `${kind}-${index}`,
-      inputs: inputsFor(kind, index, [project.smallSample]),
-    };
-  });
+  const plan = planStack(project, options.resources);
 
   const provider = await startProviderProcess(project.dir);
   void provider.exited.then(track(provider.pid));
