@@ -125,6 +125,8 @@ export class SampleUpload {
   async *stream(): AsyncGenerator<Buffer> {
     const hash = this.knownHash === undefined ? createHash("sha256") : undefined;
     let read = 0;
+    // 64 KiB: form-data-encoder passes chunks up to this size through as they are; it copies
+    // larger ones into pieces.
     for await (const chunk of createReadStream(this.path, { highWaterMark: 64 * 1024 })) {
       const bytes = chunk as Buffer;
       read += bytes.length;
