@@ -184,19 +184,17 @@ export async function measureInProcess(sizes: InProcessSizes): Promise<OverheadR
   try {
     const carrier = await checked("SipCarrier", carrierInputs(1));
     const carrierBody = toCarrierBody(SipCarrierInputs.parse(carrier));
+    const createCarrier = () => runtime.SipCarrier.create(carrier);
+    const sendCarrier = () =>
+      direct.send("POST", `${emulator.baseUrl}/organization/sip`, carrierBody);
     rows.push(
       overheadRow(
         "SipCarrier create",
         "json",
-        await interleave(
-          sizes.jsonIterations,
-          () => runtime.SipCarrier.create(carrier),
-          () => direct.send("POST", `${emulator.baseUrl}/organization/sip`, carrierBody),
-        ),
+        await interleave(sizes.jsonIterations, createCarrier, sendCarrier),
       ),
     );
     // Where the handler's overhead goes: the same create stopped at each layer of the provider.
-    const carrierUrl = `${emulator.baseUrl}/organization/sip`;
     const layers: [string, () => Promise<unknown>][] = [
       [
         "  of which the HTTP layer (callApi)",
@@ -213,9 +211,7 @@ export async function measureInProcess(sizes: InProcessSizes): Promise<OverheadR
       ["  + validation, wire mapping (module)", () => sipCarrier.create(carrier)],
     ];
     for (const [operation, layer] of layers) {
-      const times = await interleave(sizes.jsonIterations, layer, () =>
-        direct.send("POST", carrierUrl, carrierBody),
-      );
+      const times = await interleave(sizes.jsonIterations, layer, sendCarrier);
       rows.push({ ...overheadRow(operation, "json", times), layer: true });
       await emulator.client.reset();
     }
@@ -226,11 +222,7 @@ export async function measureInProcess(sizes: InProcessSizes): Promise<OverheadR
       overheadRow(
         "SipCarrier create, platform at 20 ms",
         "json",
-        await interleave(
-          sizes.latencyIterations,
-          () => runtime.SipCarrier.create(carrier),
-          () => direct.send("POST", `${emulator.baseUrl}/organization/sip`, carrierBody),
-        ),
+        await interleave(sizes.latencyIterations, createCarrier, sendCarrier),
       ),
     );
     await emulator.client.reset();
