@@ -1,13 +1,12 @@
 import { EventEmitter } from "node:events";
 import type { Readable } from "node:stream";
-import { encodeMultipart, type MultipartForm } from "./multipart-form";
+import { encodeMultipart, PartSourceError, type MultipartForm } from "./multipart-form";
 import { Agent, request } from "undici";
 import { ApiError } from "./api-error";
 import { ConcurrencyLimit } from "./concurrency-limit";
 import { Pacer } from "./rate-pacer";
 import { missingSettingMessage, readSettings, type Settings } from "./config";
 import { rememberSecret } from "./redaction";
-import { SampleChangedError } from "./sample-files";
 import {
   defaultRetryLimits,
   parseRetryAfter,
@@ -197,7 +196,7 @@ async function attemptOnce(
     };
   } catch (cause) {
     // Cut short by the provider itself: the platform never got a whole request to act on.
-    if (cause instanceof SampleChangedError) throw cause;
+    if (cause instanceof PartSourceError) throw cause;
     if (signal.aborted) return { kind: "failure", outcome: { kind: "timeout" }, cause };
     return { kind: "failure", outcome: { kind: "network", code: errorCode(cause) }, cause };
   } finally {

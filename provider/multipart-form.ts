@@ -6,6 +6,12 @@ import {
 } from "form-data-encoder";
 
 /**
+ * A part could not produce the content it announced, so the body was cut short before the
+ * platform had all of it: the request was never complete, and nothing was acted on.
+ */
+export class PartSourceError extends Error {}
+
+/**
  * The parts of a multipart body, in order, for form-data-encoder to write. Unlike a WHATWG
  * FormData it keeps a file part as it is given, so a sample reads from disk (and hashes) only
  * while the body is sent, with no web stream in between.
@@ -63,21 +69,21 @@ const COALESCE_BYTES = 64 * 1024;
 export async function* coalesced(pieces: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
   let pending: Uint8Array[] = [];
   let pendingBytes = 0;
+  const flush = () => {
+    const joined = Buffer.concat(pending, pendingBytes);
+    pending = [];
+    pendingBytes = 0;
+    return joined;
+  };
   for await (const piece of pieces) {
     if (piece.byteLength >= COALESCE_BYTES) {
-      if (pendingBytes > 0) yield Buffer.concat(pending, pendingBytes);
-      pending = [];
-      pendingBytes = 0;
+      if (pendingBytes > 0) yield flush();
       yield piece;
       continue;
     }
     pending.push(piece);
     pendingBytes += piece.byteLength;
-    if (pendingBytes >= COALESCE_BYTES) {
-      yield Buffer.concat(pending, pendingBytes);
-      pending = [];
-      pendingBytes = 0;
-    }
+    if (pendingBytes >= COALESCE_BYTES) yield flush();
   }
-  if (pendingBytes > 0) yield Buffer.concat(pending, pendingBytes);
+  if (pendingBytes > 0) yield flush();
 }

@@ -3,6 +3,7 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, extname, resolve } from "node:path";
 import { Worker } from "node:worker_threads";
+import { PartSourceError } from "./multipart-form";
 
 /** The signature key and value the engine uses to mark an asset in a property bag. */
 const ASSET_SIG_KEY = "4dabf18193072939515e22adb298388d";
@@ -36,13 +37,24 @@ export function samplePath(input: SampleInput): string {
   return resolve(typeof input === "string" ? input : input.path);
 }
 
-const hashCache = new Map<
-  string,
-  { readonly stamp: string; readonly facts: Promise<SampleFacts>; sha256?: string }
->();
+interface HashEntry {
+  /** Size, modification time and inode of the file the entry is for. */
+  readonly stamp: string;
+  readonly facts: Promise<SampleFacts>;
+  /** Set once the hash is known, for callers that cannot wait for it. */
+  sha256?: string;
+}
+
+const hashCache = new Map<string, HashEntry>();
 
 const stampOf = (info: { size: number; mtimeMs: number; ino: number }) =>
   `${info.size}:${info.mtimeMs}:${info.ino}`;
+
+/** The sha256 the engine computed for a FileAsset's content, when the input carries one. */
+function engineHashOf(input: SampleInput): string | undefined {
+  const hash = typeof input === "object" ? (input as { hash?: unknown }).hash : undefined;
+  return typeof hash === "string" && /^[0-9a-f]{64}$/.test(hash) ? hash : undefined;
+}
 
 /**
  * Hashes a sample by streaming it. Results are cached per path, size and modification time, since
@@ -53,14 +65,13 @@ const stampOf = (info: { size: number; mtimeMs: number; ino: number }) =>
 export async function describeSample(input: SampleInput): Promise<SampleFacts> {
   const path = samplePath(input);
   const info = await stat(path);
-  const engineHash = typeof input === "object" ? (input as { hash?: unknown }).hash : undefined;
-  if (typeof engineHash === "string" && /^[0-9a-f]{64}$/.test(engineHash)) {
+  const engineHash = engineHashOf(input);
+  if (engineHash !== undefined)
     return { name: basename(path), sha256: engineHash, size: info.size };
-  }
   const stamp = stampOf(info);
   const cached = hashCache.get(path);
   if (cached?.stamp === stamp) return cached.facts;
-  const entry: { stamp: string; facts: Promise<SampleFacts>; sha256?: string } = {
+  const entry: HashEntry = {
     stamp,
     facts: hashFile(path, info.size).then((sha256) => {
       entry.sha256 = sha256;
@@ -73,7 +84,7 @@ export async function describeSample(input: SampleInput): Promise<SampleFacts> {
 }
 
 /** A sample that changed size between the start of its upload and its last byte. */
-export class SampleChangedError extends Error {
+export class SampleChangedError extends PartSourceError {
   override readonly name = "SampleChangedError";
 }
 
@@ -106,14 +117,8 @@ export class SampleUpload {
     const path = samplePath(input);
     const info = await stat(path);
     const stamp = stampOf(info);
-    const engineHash = typeof input === "object" ? (input as { hash?: unknown }).hash : undefined;
     const cached = hashCache.get(path);
-    const knownHash =
-      typeof engineHash === "string" && /^[0-9a-f]{64}$/.test(engineHash)
-        ? engineHash
-        : cached?.stamp === stamp
-          ? cached.sha256
-          : undefined;
+    const knownHash = engineHashOf(input) ?? (cached?.stamp === stamp ? cached.sha256 : undefined);
     return new SampleUpload(path, basename(path), info.size, stamp, knownHash, info.mtimeMs);
   }
 
