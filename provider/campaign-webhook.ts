@@ -19,7 +19,7 @@ import {
 } from "./check-inputs";
 import { absoluteUrl, headerName, headerValue, objectId, text } from "./input-rules";
 import { warn } from "./provider-log";
-import { campaignWebhookStub } from "./provider-stubs";
+import { providerStub } from "./dynamic/provider-stubs";
 
 /** The five event kinds of section 6. */
 export const webhookEvents = [
@@ -300,7 +300,7 @@ export class CampaignWebhook extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: CampaignWebhookArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      campaignWebhookStub,
+      providerStub("CampaignWebhook"),
       name,
       {
         ...args,

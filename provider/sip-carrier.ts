@@ -17,7 +17,7 @@ import {
 } from "./check-inputs";
 import { hostOrIpv4, ipv4Address, text } from "./input-rules";
 import { warn, warnStaysOnPlatform } from "./provider-log";
-import { sipCarrierStub } from "./provider-stubs";
+import { providerStub } from "./dynamic/provider-stubs";
 
 /** One SIP gateway of a carrier. */
 export interface SipGatewayArgs {
@@ -351,7 +351,7 @@ export class SipCarrier extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: SipCarrierArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      sipCarrierStub,
+      providerStub("SipCarrier"),
       name,
       {
         ...args,

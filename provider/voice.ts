@@ -19,7 +19,7 @@ import {
 import { IncompleteCreateError } from "./incomplete-create-error";
 import { finiteNumber, localeCode, normalizeLocale, text } from "./input-rules";
 import { warn, warnStaysOnPlatform } from "./provider-log";
-import { voiceStub } from "./provider-stubs";
+import { providerStub } from "./dynamic/provider-stubs";
 import {
   isAsset,
   isFileAsset,
@@ -470,7 +470,7 @@ export class Voice extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: VoiceArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      voiceStub,
+      providerStub("Voice"),
       name,
       {
         ...args,
