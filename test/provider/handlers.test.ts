@@ -11,7 +11,7 @@ import {
   voiceInputs,
   webhookInputs,
   writeSample,
-} from "./builders";
+} from "../support/builders";
 import { useEmulator } from "./emulator-harness";
 
 const context = useEmulator({

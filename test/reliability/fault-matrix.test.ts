@@ -15,7 +15,7 @@ import { IncompleteCreateError } from "../../provider/incomplete-create-error";
 import * as runtime from "../../provider/runtime";
 import { pathMatches } from "../emulator/faults";
 import { startEmulator, type OrganizationState, type RunningEmulator } from "../emulator";
-import { carrierInputs, voiceInputs, webhookInputs, writeSample } from "../provider/builders";
+import { carrierInputs, voiceInputs, webhookInputs, writeSample } from "../support/builders";
 import {
   faultKeys,
   faults,

@@ -6,7 +6,7 @@ import {
   toSubscribeBody,
   webhookId,
 } from "../../provider/campaign-webhook";
-import { advancedWebhook, campaignId, webhookInputs } from "./builders";
+import { advancedWebhook, campaignId, webhookInputs } from "../support/builders";
 
 describe("CampaignWebhook check", () => {
   it("accepts a simple and an advanced webhook, with events as a sorted set", async () => {

@@ -12,7 +12,7 @@ import {
   VoiceInputs,
 } from "../../provider/voice";
 import { SampleUpload } from "../../provider/sample-files";
-import { voiceInputs, writeSample } from "./builders";
+import { voiceInputs, writeSample } from "../support/builders";
 
 afterEach(forgetEngineConfig);
 
