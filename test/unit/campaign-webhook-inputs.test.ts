@@ -1,11 +1,11 @@
-import { UNKNOWN } from "../../provider/check-inputs";
+import { UNKNOWN } from "../../provider/core/check-inputs";
 import {
   CampaignWebhookInputs,
   check,
   diff,
   toSubscribeBody,
   webhookId,
-} from "../../provider/campaign-webhook";
+} from "../../provider/resources/campaign-webhook";
 import { advancedWebhook, campaignId, webhookInputs } from "../support/builders";
 
 describe("CampaignWebhook check", () => {

@@ -1,6 +1,6 @@
 import busboy from "busboy";
-import { coalesced, encodeMultipart, MultipartForm } from "../../provider/multipart-form";
-import { SampleUpload } from "../../provider/sample-files";
+import { coalesced, encodeMultipart, MultipartForm } from "../../provider/platform/multipart-form";
+import { SampleUpload } from "../../provider/platform/sample-files";
 import { writeSample } from "../support/builders";
 
 async function* piecesOf(...sizes: number[]): AsyncGenerator<Uint8Array> {

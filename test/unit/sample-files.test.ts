@@ -5,7 +5,7 @@ import {
   sampleHash,
   SampleChangedError,
   SampleUpload,
-} from "../../provider/sample-files";
+} from "../../provider/platform/sample-files";
 import { writeSample } from "../support/builders";
 
 const sha256 = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
