@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
-import { ApiError } from "../../provider/platform/api-error";
-import { IncompleteCreateError } from "../../provider/platform/incomplete-create-error";
+import { ApiError, IncompleteCreateError } from "../../provider/platform/errors";
 import * as runtime from "../../provider/runtime";
 import { SampleChangedError, SampleUpload } from "../../provider/platform/sample-files";
 import {
@@ -354,9 +353,11 @@ describe("CampaignWebhook handlers", () => {
       action: { kind: "data-false" },
     });
     const inputs = await checked("CampaignWebhook", webhookInputs());
-    await expect(runtime.CampaignWebhook.create(inputs)).rejects.toThrow(
+    const failure = runtime.CampaignWebhook.create(inputs);
+    await expect(failure).rejects.toBeInstanceOf(ApiError);
+    await expect(failure).rejects.toThrow(
       new RegExp(
-        `^subscribe webhook https://hooks.example.com/calls to campaign ${inputs.campaignId}: the platform answered status "success" and data false`,
+        `^subscribe webhook https://hooks.example.com/calls to campaign ${inputs.campaignId} failed: 200 OK: the platform answered status "success" and data false`,
       ),
     );
   });

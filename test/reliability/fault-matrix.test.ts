@@ -8,10 +8,9 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ApiError } from "../../provider/platform/api-error";
-import { forgetEngineConfig, rememberEngineConfig } from "../../provider/settings/config";
-import { closeHttpClient } from "../../provider/platform/http-client";
-import { IncompleteCreateError } from "../../provider/platform/incomplete-create-error";
+import { ApiError, IncompleteCreateError } from "../../provider/platform/errors";
+import { rememberEngineConfig } from "../../provider/settings/config";
+import { resetProcessState } from "../../provider/settings/process-state";
 import * as runtime from "../../provider/runtime";
 import { pathMatches } from "../emulator/faults";
 import { startEmulator, type OrganizationState, type RunningEmulator } from "../emulator";
@@ -38,8 +37,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  forgetEngineConfig();
-  await closeHttpClient();
+  await resetProcessState();
   await emulator.close();
 });
 
