@@ -1,6 +1,10 @@
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
-import { ApiError, IncompleteCreateError } from "../../provider/platform/errors";
+import {
+  ApiError,
+  IncompleteCreateError,
+  VoicePlatformError,
+} from "../../provider/platform/errors";
 import * as runtime from "../../provider/runtime";
 import { SampleChangedError, SampleUpload } from "../../provider/platform/sample-files";
 import {
@@ -204,6 +208,9 @@ describe("Voice handlers", () => {
         .then(() => undefined)
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(SampleChangedError);
+      // The package's own error, but no platform failure: nothing reached the platform whole.
+      expect(error).toBeInstanceOf(VoicePlatformError);
+      expect(error).not.toBeInstanceOf(ApiError);
       expect((error as Error).message).toMatch(
         /edited\.wav" changed while it was being uploaded \(262144 bytes when the upload began, 11 read\), so the upload was cut short and nothing was created/,
       );
