@@ -49,8 +49,6 @@ config:
     type: string
   crmToken:
     type: string
-  existingCarrierId:
-    type: string
 resources:
   voice:
     type: voiceplatform:index:Voice
@@ -94,7 +92,7 @@ resources:
       gateways:
         - ipv4: 198.51.100.7
     options:
-      import: \${existingCarrierId}
+      import: EXISTING_CARRIER_ID
 outputs:
   voiceId: \${voice.id}
   carrierId: \${trunk.carrierId}
@@ -151,7 +149,8 @@ describeYaml("a YAML program through the plugin", () => {
   beforeAll(async () => {
     await emulator.client.reset();
     existingId = await carrierMadeElsewhere("Existing trunk");
-    stack = await YamlStack.create(lifecycleProgram, {
+    // The import option takes a literal id in YAML, not an interpolation.
+    stack = await YamlStack.create(lifecycleProgram.replace("EXISTING_CARRIER_ID", existingId), {
       "samples/a.wav": sampleA,
       "samples/b.wav": sampleB,
     });
@@ -159,7 +158,6 @@ describeYaml("a YAML program through the plugin", () => {
     await stack.config({
       "voiceplatform:baseUrl": emulator.baseUrl,
       "voiceplatform:campaignsBaseUrl": emulator.campaignsBaseUrl,
-      existingCarrierId: existingId,
     });
     await stack.config(
       {
@@ -232,9 +230,10 @@ describeYaml("a YAML program through the plugin", () => {
   });
 
   it("refresh keeps what state holds, and the next preview has no changes", async () => {
-    const before = await stack.resources();
+    // Compared decrypted: every write encrypts a secret anew.
+    const before = await stack.resources(true);
     await stack.must(["refresh", "--yes", "--skip-preview"]);
-    const after = await stack.resources();
+    const after = await stack.resources(true);
     for (const name of ["voice", "trunk", "hook", "adopted"]) {
       expect(after[name]!.outputs).toEqual(before[name]!.outputs);
     }
@@ -382,7 +381,7 @@ describeYaml("two explicit providers with two organizations' keys", () => {
 describeYaml("bad provider configuration", () => {
   jest.setTimeout(600_000);
 
-  it("fails the preview naming each field and how to fix it", async () => {
+  it("fails the preview naming each field and how to fix it, before any call", async () => {
     const stack = await YamlStack.create(`name: plugin-yaml-bad-config
 runtime: yaml
 resources:
@@ -398,22 +397,30 @@ resources:
       name: Never created
     options:
       provider: \${bad}
-  defaultTrunk:
-    type: voiceplatform:index:SipCarrier
-    properties:
-      name: Never created either
 `);
     try {
-      // The default provider reads stack config, which is text: a timeout that is not a number.
-      await stack.config({ "voiceplatform:timeoutSeconds": "soon" });
       await emulator.client.reset();
-      const result = await stack.pulumi(["preview"]);
-      const text = result.stdout + result.stderr;
-      expect(result.code).not.toBe(0);
-      expect(text).toMatch(/baseUrl.*must be an absolute http\(s\) URL/);
-      expect(text).toMatch(/maxConcurrency.*must be a whole number of at least 1/);
-      expect(text).toMatch(/timeoutSeconds.*must be a number of at least 1 \("soon"\)/);
+      const explicit = await stack.pulumi(["preview"]);
+      const text = explicit.stdout + explicit.stderr;
+      expect(explicit.code).not.toBe(0);
+      expect(text).toMatch(/baseUrl .*must be an absolute http\(s\) URL/);
+      expect(text).toMatch(/maxConcurrency .*must be a whole number of at least 1/);
       expect(text).not.toContain("some-key-4Rt9");
+      // The default provider reads stack config, which is text: a timeout that is not a number.
+      await stack.writeProgram(`name: plugin-yaml-bad-config
+runtime: yaml
+resources:
+  trunk:
+    type: voiceplatform:index:SipCarrier
+    properties:
+      name: Never created
+`);
+      await stack.config({ "voiceplatform:timeoutSeconds": "soon" });
+      const fromConfig = await stack.pulumi(["preview"]);
+      expect(fromConfig.code).not.toBe(0);
+      expect(fromConfig.stdout + fromConfig.stderr).toMatch(
+        /timeoutSeconds .*must be a number of at least 1 \("soon"\)/,
+      );
       expect(await emulator.client.requests()).toEqual([]);
     } finally {
       await stack.remove();

@@ -114,14 +114,15 @@ export class YamlStack {
     return JSON.parse(stdout) as Record<string, unknown>;
   }
 
-  /** `pulumi stack export` as a user runs it: secrets stay encrypted. */
-  async exportText(): Promise<string> {
-    return (await this.must(["stack", "export"])).stdout;
+  /** `pulumi stack export` as a user runs it: secrets stay encrypted unless asked. */
+  async exportText(showSecrets = false): Promise<string> {
+    return (await this.must(["stack", "export", ...(showSecrets ? ["--show-secrets"] : [])]))
+      .stdout;
   }
 
   /** The resources in the exported state, by URN name. */
-  async resources(): Promise<Record<string, StateResource>> {
-    const exported = JSON.parse(await this.exportText()) as {
+  async resources(showSecrets = false): Promise<Record<string, StateResource>> {
+    const exported = JSON.parse(await this.exportText(showSecrets)) as {
       deployment: { resources?: StateResource[] };
     };
     const byName: Record<string, StateResource> = {};
