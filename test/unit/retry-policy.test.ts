@@ -5,7 +5,7 @@ import {
   retryDelay,
   shouldRetry,
   type AttemptOutcome,
-} from "../../provider/retry-policy";
+} from "../../provider/platform/retry-policy";
 
 const put = { idempotent: true, retriesSoFar: 0 };
 const post = { idempotent: false, retriesSoFar: 0 };

@@ -1,12 +1,12 @@
-import { UNKNOWN } from "../../provider/check-inputs";
+import { UNKNOWN } from "../../provider/core/check-inputs";
 import {
   CampaignWebhookInputs,
   check,
   diff,
   toSubscribeBody,
   webhookId,
-} from "../../provider/campaign-webhook";
-import { advancedWebhook, campaignId, webhookInputs } from "./builders";
+} from "../../provider/resources/campaign-webhook";
+import { advancedWebhook, campaignId, webhookInputs } from "../support/builders";
 
 describe("CampaignWebhook check", () => {
   it("accepts a simple and an advanced webhook, with events as a sorted set", async () => {

@@ -4,7 +4,7 @@
  * message leaving the provider passes through `redactSecrets`.
  */
 
-import { UNKNOWN } from "./check-inputs";
+import { UNKNOWN } from "../core/check-inputs";
 
 const REDACTED = "[redacted]";
 const knownSecrets = new Set<string>();

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { MultipartForm } from "./multipart-form";
-import { callApi } from "./http-client";
+import { MultipartForm } from "../platform/multipart-form";
+import { callApi } from "../platform/http-client";
 import {
   checkInputs,
   containsUnknown,
@@ -15,11 +15,11 @@ import {
   type Inputs,
   withDefaultSubOrganization,
   withoutProvider,
-} from "./check-inputs";
-import { IncompleteCreateError } from "./incomplete-create-error";
-import { finiteNumber, localeCode, normalizeLocale, text } from "./input-rules";
-import { warn, warnStaysOnPlatform } from "./provider-log";
-import { voiceStub } from "./provider-stubs";
+} from "../core/check-inputs";
+import { IncompleteCreateError } from "../platform/incomplete-create-error";
+import { finiteNumber, localeCode, normalizeLocale, text } from "../core/input-rules";
+import { warn, warnStaysOnPlatform } from "../core/provider-log";
+import { voiceStub } from "../dynamic/provider-stubs";
 import {
   isAsset,
   isFileAsset,
@@ -29,7 +29,7 @@ import {
   SampleUpload,
   type SampleFacts,
   type SampleInput,
-} from "./sample-files";
+} from "../platform/sample-files";
 
 /** Inputs of a cloned (or adopted) voice. */
 export interface VoiceArgs {

@@ -5,7 +5,7 @@ import { Agent, request } from "undici";
 import { ApiError } from "./api-error";
 import { ConcurrencyLimit } from "./concurrency-limit";
 import { Pacer } from "./rate-pacer";
-import { missingSettingMessage, readSettings, type Settings } from "./config";
+import { missingSettingMessage, readSettings, type Settings } from "../settings/config";
 import { rememberSecret } from "./redaction";
 import {
   defaultRetryLimits,

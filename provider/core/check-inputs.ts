@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { readSettings } from "./config";
+import { readSettings } from "../settings/config";
 
 /** What the engine sends for a value not known yet during preview. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";

@@ -3,7 +3,7 @@ import {
   missingSettingMessage,
   readSettings,
   rememberEngineConfig,
-} from "../../provider/config";
+} from "../../provider/settings/config";
 
 const engine = (values: Record<string, string>) =>
   rememberEngineConfig({ get: (key) => values[key] });

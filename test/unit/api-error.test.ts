@@ -1,5 +1,5 @@
-import { ApiError, extractApiMessage } from "../../provider/api-error";
-import { redactBody, redactSecrets, rememberSecret } from "../../provider/redaction";
+import { ApiError, extractApiMessage } from "../../provider/platform/api-error";
+import { redactBody, redactSecrets, rememberSecret } from "../../provider/platform/redaction";
 
 const base = {
   operation: 'create SIP carrier "main-trunk"',

@@ -5,8 +5,8 @@ import {
   sampleHash,
   SampleChangedError,
   SampleUpload,
-} from "../../provider/sample-files";
-import { writeSample } from "./builders";
+} from "../../provider/platform/sample-files";
+import { writeSample } from "../support/builders";
 
 const sha256 = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 const assetSig = { "4dabf18193072939515e22adb298388d": "c44067f5952c0a294b673a41bacd8c17" };

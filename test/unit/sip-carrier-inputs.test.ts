@@ -1,7 +1,7 @@
-import { UNKNOWN } from "../../provider/check-inputs";
-import { forgetEngineConfig } from "../../provider/config";
-import { check, diff, SipCarrierInputs, toCarrierBody } from "../../provider/sip-carrier";
-import { carrierInputs, gateway } from "./builders";
+import { UNKNOWN } from "../../provider/core/check-inputs";
+import { forgetEngineConfig } from "../../provider/settings/config";
+import { check, diff, SipCarrierInputs, toCarrierBody } from "../../provider/resources/sip-carrier";
+import { carrierInputs, gateway } from "../support/builders";
 
 afterEach(forgetEngineConfig);
 

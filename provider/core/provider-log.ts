@@ -1,4 +1,4 @@
-import { redactSecrets } from "./redaction";
+import { redactSecrets } from "../platform/redaction";
 
 const alreadySaid = new Set<string>();
 

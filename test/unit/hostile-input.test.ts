@@ -33,7 +33,7 @@ import {
   setAt,
   UNKNOWN,
   valueAtProperty,
-} from "./hostile-values";
+} from "../support/hostile-values";
 
 type Kind = "Voice" | "SipCarrier" | "CampaignWebhook";
 type Inputs = Record<string, unknown>;

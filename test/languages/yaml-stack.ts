@@ -31,7 +31,7 @@ export function yamlHostAvailable(): boolean {
 }
 
 export class YamlStack {
-  /** Every command's output, for scans of what the engine printed. */
+  /** Every command's output but those asked to show secrets, for scans of what the engine printed. */
   readonly transcript: string[] = [];
 
   private constructor(
@@ -68,17 +68,20 @@ export class YamlStack {
   }
 
   async pulumi(args: string[]): Promise<CommandResult> {
+    const record = (...texts: string[]) => {
+      if (!args.includes("--show-secrets")) this.transcript.push(...texts);
+    };
     try {
       const { stdout, stderr } = await run(cli!.pulumi, [...args, "--non-interactive"], {
         cwd: this.dir,
         env: this.env,
         maxBuffer: 64 * 1024 * 1024,
       });
-      this.transcript.push(stdout, stderr);
+      record(stdout, stderr);
       return { code: 0, stdout, stderr };
     } catch (error) {
       const failure = error as { code?: number; stdout?: string; stderr?: string };
-      this.transcript.push(failure.stdout ?? "", failure.stderr ?? "");
+      record(failure.stdout ?? "", failure.stderr ?? "");
       return {
         code: typeof failure.code === "number" ? failure.code : 1,
         stdout: failure.stdout ?? "",

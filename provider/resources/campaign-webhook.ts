@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { callApi } from "./http-client";
+import { callApi } from "../platform/http-client";
 import {
   canonical,
   checkInputs,
@@ -16,10 +16,10 @@ import {
   type Inputs,
   withDefaultSubOrganization,
   withoutProvider,
-} from "./check-inputs";
-import { absoluteUrl, headerName, headerValue, objectId, text } from "./input-rules";
-import { warn } from "./provider-log";
-import { campaignWebhookStub } from "./provider-stubs";
+} from "../core/check-inputs";
+import { absoluteUrl, headerName, headerValue, objectId, text } from "../core/input-rules";
+import { warn } from "../core/provider-log";
+import { campaignWebhookStub } from "../dynamic/provider-stubs";
 
 /** The five event kinds of section 6. */
 export const webhookEvents = [

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { homedir } from "node:os";
 import { CampaignWebhook, SipCarrier, Voice, type AdvancedWebhookArgs } from "../../provider";
-import { advancedWebhook, campaignId, writeSample } from "./builders";
+import { advancedWebhook, campaignId, writeSample } from "../support/builders";
 
 interface Registered {
   type: string;

@@ -1,4 +1,4 @@
-import { ConcurrencyLimit } from "../../provider/concurrency-limit";
+import { ConcurrencyLimit } from "../../provider/platform/concurrency-limit";
 
 function deferred() {
   let resolve!: () => void;

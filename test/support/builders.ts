@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Inputs } from "../../provider/check-inputs";
+import type { Inputs } from "../../provider/core/check-inputs";
 
 /** Writes a small sample file and returns its path. */
 export function writeSample(

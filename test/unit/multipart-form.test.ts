@@ -1,7 +1,7 @@
 import busboy from "busboy";
-import { coalesced, encodeMultipart, MultipartForm } from "../../provider/multipart-form";
-import { SampleUpload } from "../../provider/sample-files";
-import { writeSample } from "./builders";
+import { coalesced, encodeMultipart, MultipartForm } from "../../provider/platform/multipart-form";
+import { SampleUpload } from "../../provider/platform/sample-files";
+import { writeSample } from "../support/builders";
 
 async function* piecesOf(...sizes: number[]): AsyncGenerator<Uint8Array> {
   for (const [index, size] of sizes.entries()) yield new Uint8Array(size).fill(index + 1);

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { callApi } from "./http-client";
+import { callApi } from "../platform/http-client";
 import {
   checkInputs,
   containsUnknown,
@@ -14,10 +14,10 @@ import {
   onEveryObject,
   withDefaultSubOrganization,
   withoutProvider,
-} from "./check-inputs";
-import { hostOrIpv4, ipv4Address, text } from "./input-rules";
-import { warn, warnStaysOnPlatform } from "./provider-log";
-import { sipCarrierStub } from "./provider-stubs";
+} from "../core/check-inputs";
+import { hostOrIpv4, ipv4Address, text } from "../core/input-rules";
+import { warn, warnStaysOnPlatform } from "../core/provider-log";
+import { sipCarrierStub } from "../dynamic/provider-stubs";
 
 /** One SIP gateway of a carrier. */
 export interface SipGatewayArgs {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
-import { forgetEngineConfig, rememberEngineConfig } from "../../provider/config";
-import { UNKNOWN } from "../../provider/check-inputs";
+import { forgetEngineConfig, rememberEngineConfig } from "../../provider/settings/config";
+import { UNKNOWN } from "../../provider/core/check-inputs";
 import {
   check,
   diff,
@@ -10,9 +10,9 @@ import {
   toUpdateBody,
   toVoiceState,
   VoiceInputs,
-} from "../../provider/voice";
-import { SampleUpload } from "../../provider/sample-files";
-import { voiceInputs, writeSample } from "./builders";
+} from "../../provider/resources/voice";
+import { SampleUpload } from "../../provider/platform/sample-files";
+import { voiceInputs, writeSample } from "../support/builders";
 
 afterEach(forgetEngineConfig);
 
