@@ -70,9 +70,13 @@ export const ProviderInputs = z.strictObject({
       description: "Scheme written before the key in the Authorization header, e.g. Bearer.",
     })
     .optional(),
-  timeoutSeconds: count("Deadline of each API call in seconds (default 60).", 1, false).optional(),
-  maxRetries: count("Retries of a failed idempotent call (default 5).", 0, true).optional(),
-  maxConcurrency: count("API calls in flight at once (default 16).", 1, true).optional(),
+  timeoutSeconds: count(
+    "Deadline of one HTTP attempt in seconds (default 60).",
+    1,
+    false,
+  ).optional(),
+  maxRetries: count("Retries of a failed attempt (default 5).", 0, true).optional(),
+  maxConcurrency: count("Calls in flight at once (default 16).", 1, true).optional(),
 });
 export type ProviderInputs = z.infer<typeof ProviderInputs>;
 

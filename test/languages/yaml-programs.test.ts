@@ -13,6 +13,7 @@
  */
 import { request } from "undici";
 import { startEmulator, type RunningEmulator } from "../emulator";
+import { packageSchema } from "../../provider/plugin/schema";
 import { changeSummary, yamlHostAvailable, YamlStack } from "./yaml-stack";
 
 const SECRETS = {
@@ -422,6 +423,61 @@ resources:
         /timeoutSeconds .*must be a number of at least 1 \("soon"\)/,
       );
       expect(await emulator.client.requests()).toEqual([]);
+    } finally {
+      await stack.remove();
+    }
+  });
+});
+
+const recordOnlyProgram = (extra: string) => `name: plugin-yaml-routes
+runtime: yaml
+${extra}
+resources:
+  trunk:
+    type: voiceplatform:index:SipCarrier
+    properties:
+      name: Recorded trunk
+      existingCarrierId: carrier-made-elsewhere
+outputs:
+  carrierId: \${trunk.carrierId}
+`;
+
+describeYaml("the plugin's other install routes (nothing on PATH)", () => {
+  jest.setTimeout(600_000);
+
+  it("a plugin folder: plugins.providers[].path at the package's PulumiPlugin.yaml", async () => {
+    const stack = await YamlStack.create(
+      recordOnlyProgram(`plugins:
+  providers:
+    - name: voiceplatform
+      path: ./node_modules/pulumi-voice-platform/plugin`),
+      {},
+      { ambient: false },
+    );
+    try {
+      const result = await stack.up();
+      expect(result.stdout).not.toMatch(/from \$PATH/);
+      expect((await stack.outputs()).carrierId).toBe("carrier-made-elsewhere");
+    } finally {
+      await stack.remove();
+    }
+  });
+
+  it("`pulumi plugin install --file` with the launcher, which finds the package from the program", async () => {
+    const stack = await YamlStack.create(recordOnlyProgram(""), {}, { ambient: false });
+    try {
+      await stack.must([
+        "plugin",
+        "install",
+        "resource",
+        "voiceplatform",
+        packageSchema().version,
+        "--file",
+        "node_modules/.bin/pulumi-resource-voiceplatform",
+      ]);
+      const result = await stack.up();
+      expect(result.stdout).not.toMatch(/from \$PATH/);
+      expect((await stack.outputs()).carrierId).toBe("carrier-made-elsewhere");
     } finally {
       await stack.remove();
     }
