@@ -11,6 +11,8 @@
  *   starts a process per provider);
  * - bad provider configuration fails the preview, naming the field.
  */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { request } from "undici";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { packageSchema } from "../../provider/plugin/schema";
@@ -273,6 +275,10 @@ describeYaml("a YAML program through the plugin", () => {
     }[];
     const trunk = resources.find((r) => r.type === "voiceplatform:index:SipCarrier");
     expect(JSON.stringify(trunk!.outputs!.registerPassword)).toContain("ciphertext");
+    const bytes = resources
+      .filter((r) => r.type.startsWith("voiceplatform:index:"))
+      .map((r) => `${r.type.split(":").pop()} ${Buffer.byteLength(JSON.stringify(r))} B`);
+    console.log(`state bytes per resource through the plugin: ${bytes.join(", ")}`);
   });
 
   it("destroy removes everything from the stack, and nothing printed showed a secret", async () => {
@@ -457,6 +463,20 @@ describeYaml("the plugin's other install routes (nothing on PATH)", () => {
     try {
       const result = await stack.up();
       expect(result.stdout).not.toMatch(/from \$PATH/);
+      expect((await stack.outputs()).carrierId).toBe("carrier-made-elsewhere");
+    } finally {
+      await stack.remove();
+    }
+  });
+
+  it("`pulumi package add` of the package's plugin folder", async () => {
+    const stack = await YamlStack.create(recordOnlyProgram(""), {}, { ambient: false });
+    try {
+      await stack.must(["package", "add", "./node_modules/pulumi-voice-platform/plugin"]);
+      expect(await readFile(join(stack.dir, "Pulumi.yaml"), "utf8")).toMatch(
+        /packages:\n\s+voiceplatform: \.\/node_modules\/pulumi-voice-platform\/plugin/,
+      );
+      await stack.up();
       expect((await stack.outputs()).carrierId).toBe("carrier-made-elsewhere");
     } finally {
       await stack.remove();
