@@ -270,10 +270,11 @@ describeYaml("a YAML program through the plugin", () => {
     expect(leaks(exported)).toEqual([]);
     expect(leaks(await stack.readStackConfig())).toEqual([]);
     const resources = JSON.parse(exported).deployment.resources as {
+      urn: string;
       type: string;
       outputs?: Record<string, unknown>;
     }[];
-    const trunk = resources.find((r) => r.type === "voiceplatform:index:SipCarrier");
+    const trunk = resources.find((r) => r.urn.endsWith("::trunk"));
     expect(JSON.stringify(trunk!.outputs!.registerPassword)).toContain("ciphertext");
     const bytes = resources
       .filter((r) => r.type.startsWith("voiceplatform:index:"))
