@@ -94,8 +94,9 @@ export function checkProviderConfig(
   news: Inputs,
   env: NodeJS.ProcessEnv,
   isUnknown: (value: unknown) => boolean,
-): { inputs: Inputs; failures: CheckFailure[] } {
+): { inputs: Inputs; failures: CheckFailure[]; warnings: string[] } {
   const failures: CheckFailure[] = [];
+  const warnings: string[] = [];
   const inputs: Inputs = {};
   const shape = ProviderInputs.shape;
   for (const [name, value] of Object.entries(news)) {
@@ -139,7 +140,15 @@ export function checkProviderConfig(
       });
     }
   }
-  return { inputs, failures };
+  const keyVariable = providerInputSources.apiKey.env;
+  if ((news.apiKey === undefined || news.apiKey === null) && !env[keyVariable]?.trim()) {
+    // Not a failure: a stack whose resources need no call (destroy, refresh) works without one.
+    warnings.push(
+      `the voiceplatform provider has no apiKey and ${keyVariable} is not set, so every call to the platform will fail: ` +
+        `give the provider an apiKey input (the default provider: \`pulumi config set --secret voiceplatform:apiKey <key>\`), or export ${keyVariable}`,
+    );
+  }
+  return { inputs, failures, warnings };
 }
 
 function suggestion(name: string): string {
