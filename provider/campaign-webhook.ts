@@ -215,6 +215,17 @@ export function campaignWebhookSecrets(inputs: Inputs): unknown[] {
   return Array.isArray(advanced?.headers) ? advanced.headers.map((header) => header?.value) : [];
 }
 
+/**
+ * What a create records: the inputs and the subscribe's confirmed answer, or no answer for a
+ * subscription recorded without a call (alreadySubscribed, or `recover` after an interrupted run).
+ */
+export function campaignWebhookStateAfterCreate(
+  inputs: CampaignWebhookInputs,
+  answer: { status: string; data: boolean } | undefined,
+): CampaignWebhookState {
+  return { ...inputs, stateVersion: 1, status: answer?.status, data: answer?.data };
+}
+
 /** Reads any stored shape this package ever wrote. */
 export function readCampaignWebhookState(olds: Inputs): CampaignWebhookState {
   return { ...olds, stateVersion: 1 } as CampaignWebhookState;
@@ -238,10 +249,7 @@ export async function diff(_id: string, olds: Inputs, news: Inputs): Promise<Dif
 export async function create(news: Inputs): Promise<{ id: string; outs: CampaignWebhookState }> {
   const inputs = CampaignWebhookInputs.parse(withoutProvider(news));
   if (inputs.alreadySubscribed === true) {
-    return {
-      id: webhookId(inputs),
-      outs: { ...inputs, stateVersion: 1, status: undefined, data: undefined },
-    };
+    return { id: webhookId(inputs), outs: campaignWebhookStateAfterCreate(inputs, undefined) };
   }
   const campaign = `campaign ${inputs.campaignId}`;
   const response = await callApi({
@@ -269,7 +277,7 @@ export async function create(news: Inputs): Promise<{ id: string; outs: Campaign
         "Check the campaign on the platform, then run `pulumi up` again",
     );
   }
-  return { id: webhookId(inputs), outs: { ...inputs, stateVersion: 1, status, data } };
+  return { id: webhookId(inputs), outs: campaignWebhookStateAfterCreate(inputs, { status, data }) };
 }
 
 /** Only reached when nothing the platform holds changes; it records the new inputs. */

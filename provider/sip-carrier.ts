@@ -272,6 +272,14 @@ export function sipCarrierSecrets(inputs: Inputs): unknown[] {
   return [inputs.registerPassword];
 }
 
+/**
+ * What a create records for a carrier the platform created with this id. `recover` records an
+ * interrupted create with it too, so the next diff sees exactly what a finished create leaves.
+ */
+export function sipCarrierStateAfterCreate(inputs: SipCarrierInputs, id: string): SipCarrierState {
+  return { ...inputs, stateVersion: 1, carrierId: id };
+}
+
 /** Reads any stored shape this package ever wrote. */
 export function readSipCarrierState(olds: Inputs): SipCarrierState {
   return { ...olds, stateVersion: 1 } as SipCarrierState;
@@ -301,7 +309,7 @@ export async function create(news: Inputs): Promise<{ id: string; outs: SipCarri
   if (inputs.existingCarrierId !== undefined) {
     return {
       id: inputs.existingCarrierId,
-      outs: { ...inputs, stateVersion: 1, carrierId: inputs.existingCarrierId },
+      outs: sipCarrierStateAfterCreate(inputs, inputs.existingCarrierId),
     };
   }
   const hint =
@@ -324,7 +332,7 @@ export async function create(news: Inputs): Promise<{ id: string; outs: SipCarri
         `(request id ${response.requestId ?? "unknown"}). ${hint}`,
     );
   }
-  return { id: created.data.id, outs: { ...inputs, stateVersion: 1, carrierId: created.data.id } };
+  return { id: created.data.id, outs: sipCarrierStateAfterCreate(inputs, created.data.id) };
 }
 
 /** Only reached when nothing the platform holds changes; it records the new inputs. */

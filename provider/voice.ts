@@ -299,6 +299,23 @@ export function toVoiceState(
   };
 }
 
+/**
+ * What the platform holds right after the clone, before the follow-up update that sets
+ * isMultilingual: recorded when that update fails, and by `recover` for an interrupted create
+ * (which knows only the id, so the platform's own fields come in with the next update).
+ */
+export function voiceStateAfterClone(
+  inputs: VoiceInputs,
+  voice: ApiVoice,
+  clonedVoices: ApiVoice[],
+  samples: SampleFacts[],
+): VoiceState {
+  return {
+    ...toVoiceState(inputs, voice, clonedVoices, samples),
+    isMultilingual: voice.isMultilingual,
+  };
+}
+
 /** Reads any stored shape this package ever wrote. */
 export function readVoiceState(olds: Inputs): VoiceState {
   return { clonedVoices: [], samples: [], ...olds, stateVersion: 1 } as unknown as VoiceState;
@@ -435,7 +452,7 @@ export async function create(news: Inputs): Promise<{ id: string; outs: VoiceSta
     // Record what the platform has, so the next update retries the PUT instead of cloning again.
     throw new IncompleteCreateError(
       voice.id,
-      { ...state, isMultilingual: voice.isMultilingual },
+      { ...voiceStateAfterClone(inputs, voice, voices.data, sent) },
       error as Error,
     );
   }
