@@ -108,5 +108,5 @@ export function targetFlags(target: StackTarget): string {
 
 /** URNs hold `$` and `:`: single quotes keep a pasted command intact in sh, bash and zsh. */
 export function shellQuote(text: string): string {
-  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+  return /^[\w@%+=,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
