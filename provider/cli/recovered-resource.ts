@@ -6,15 +6,15 @@
  */
 import { resolve } from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import { withoutProvider, type Inputs } from "../check-inputs";
+import { withoutProvider, type Inputs } from "../core/check-inputs";
 import {
   campaignWebhookStateAfterCreate,
   CampaignWebhookInputs,
   webhookId,
-} from "../campaign-webhook";
-import { describeSample, type SampleInput } from "../sample-files";
-import { sipCarrierStateAfterCreate, SipCarrierInputs } from "../sip-carrier";
-import { voiceStateAfterClone, VoiceInputs } from "../voice";
+} from "../resources/campaign-webhook";
+import { describeSample, type SampleInput } from "../platform/sample-files";
+import { sipCarrierStateAfterCreate, SipCarrierInputs } from "../resources/sip-carrier";
+import { voiceStateAfterClone, VoiceInputs } from "../resources/voice";
 import {
   containsSecret,
   isSecretEnvelope,

@@ -8,14 +8,14 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ApiError } from "../../provider/api-error";
-import { forgetEngineConfig, rememberEngineConfig } from "../../provider/config";
-import { closeHttpClient } from "../../provider/http-client";
-import { IncompleteCreateError } from "../../provider/incomplete-create-error";
+import { ApiError } from "../../provider/platform/api-error";
+import { forgetEngineConfig, rememberEngineConfig } from "../../provider/settings/config";
+import { closeHttpClient } from "../../provider/platform/http-client";
+import { IncompleteCreateError } from "../../provider/platform/incomplete-create-error";
 import * as runtime from "../../provider/runtime";
 import { pathMatches } from "../emulator/faults";
 import { startEmulator, type OrganizationState, type RunningEmulator } from "../emulator";
-import { carrierInputs, voiceInputs, webhookInputs, writeSample } from "../provider/builders";
+import { carrierInputs, voiceInputs, webhookInputs, writeSample } from "../support/builders";
 import {
   faultKeys,
   faults,
