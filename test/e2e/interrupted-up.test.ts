@@ -9,13 +9,18 @@
  * process it started is orphaned and finishes the creates it had begun, which is how objects end
  * up on the platform without being in state. Once the platform is quiet, those orphans are ended.
  */
-import { spawn, execFile } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { execFile, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator, type StoredCarrier } from "../emulator";
 import { cli, describeE2E, E2EProject, recorder } from "./harness";
+import {
+  checkpointText as storedCheckpoint,
+  killUpDuringCreates,
+  lockFiles as backendLocks,
+  voicePlatform as runBin,
+} from "./interrupted-run";
 
 const run = promisify(execFile);
 
@@ -44,32 +49,6 @@ for (let i = 0; i < ${CARRIERS}; i++) {
 }
 `;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Every process below `pid`, read from /proc (Linux, where CI runs). */
-function descendants(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // Gone while listing.
-    }
-  }
-  const found: number[] = [];
-  const walk = (parent: number) => {
-    for (const child of children.get(parent) ?? []) {
-      found.push(child);
-      walk(child);
-    }
-  };
-  walk(pid);
-  return found;
-}
-
 const urnOf = (name: string) => `urn:pulumi:dev::voice-platform-e2e::${TYPE}::${name}`;
 
 describeE2E("an interrupted `pulumi up` recovered without duplicates (issue 15)", () => {
@@ -78,48 +57,13 @@ describeE2E("an interrupted `pulumi up` recovered without duplicates (issue 15)"
   let stack: Stack;
   let env: Record<string, string>;
 
-  /** The package's own bin, as `npx pulumi-voice-platform` runs it in the project. */
-  async function voicePlatform(
-    args: string[],
-  ): Promise<{ code: number; stdout: string; stderr: string }> {
-    const bin = join(project.dir, "node_modules", ".bin", "pulumi-voice-platform");
-    try {
-      const { stdout, stderr } = await run(bin, args, {
-        cwd: project.dir,
-        env,
-        maxBuffer: 16 << 20,
-      });
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
-      return { code, stdout, stderr };
-    }
-  }
+  const voicePlatform = (args: string[]) => runBin(project, env, args);
+  const lockFiles = () => backendLocks(project);
+  const checkpointText = () => storedCheckpoint(project, "voice-platform-e2e");
 
   async function carriersOnPlatform(): Promise<StoredCarrier[]> {
     const state = await emulator.client.state();
     return state.organizations.org_emulator?.carriers ?? [];
-  }
-
-  function lockFiles(): string[] {
-    const locks = join(project.root, "backend", ".pulumi", "locks");
-    if (!existsSync(locks)) return [];
-    const files: string[] = [];
-    const walk = (dir: string) => {
-      for (const entry of readdirSync(dir, { withFileTypes: true })) {
-        if (entry.isDirectory()) walk(join(dir, entry.name));
-        // The file backend's blob store writes a .attrs file beside each object.
-        else if (!entry.name.endsWith(".attrs")) files.push(join(dir, entry.name));
-      }
-    };
-    walk(locks);
-    return files;
-  }
-
-  /** The file backend's own checkpoint of the stack, as stored (not through `stack export`). */
-  function checkpointText(): string {
-    const stacks = join(project.root, "backend", ".pulumi", "stacks", "voice-platform-e2e");
-    return readFileSync(join(stacks, "dev.json"), "utf8");
   }
 
   beforeAll(async () => {
@@ -157,57 +101,17 @@ describeE2E("an interrupted `pulumi up` recovered without duplicates (issue 15)"
     });
 
     // 1. `pulumi up`, killed with SIGKILL once some creates are recorded and others are in flight.
-    const up = spawn(
-      cli!.pulumi,
-      ["up", "--yes", "--skip-preview", "--non-interactive", "--stack", "dev"],
-      {
-        cwd: project.dir,
-        env,
-        stdio: ["ignore", "pipe", "pipe"],
+    const { inFlightWhenKilled } = await killUpDuringCreates({
+      project,
+      env,
+      emulator,
+      latencyMs: LATENCY_MS,
+      isCreate: (r) => r.method === "POST" && r.path === "/organization/sip",
+      ready: (posts) => {
+        const done = posts.filter((r) => r.status !== null).length;
+        return done >= CONCURRENCY - 1 && posts.length - done >= 2;
       },
-    );
-    let upOutput = "";
-    up.stdout.on("data", (chunk: Buffer) => (upOutput += chunk.toString()));
-    up.stderr.on("data", (chunk: Buffer) => (upOutput += chunk.toString()));
-    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
-      up.on("exit", (_code, signal) => resolve(signal)),
-    );
-    const creates = async () =>
-      (await emulator.client.requests()).filter(
-        (r) => r.method === "POST" && r.path === "/organization/sip",
-      );
-    const started = Date.now();
-    for (;;) {
-      const posts = await creates();
-      const done = posts.filter((r) => r.status !== null).length;
-      const inFlight = posts.length - done;
-      if (done >= CONCURRENCY - 1 && inFlight >= 2) break;
-      if (Date.now() - started > 120_000)
-        throw new Error(`no creates in flight after 120 s:\n${upOutput}`);
-      await sleep(50);
-    }
-    const orphans = descendants(up.pid!);
-    const inFlightWhenKilled = (await creates()).filter((r) => r.status === null).length;
-    up.kill("SIGKILL");
-    expect(await exited).toBe("SIGKILL");
-
-    // The orphaned provider finishes what it had begun; wait until the platform is quiet (but for
-    // the request it hangs on).
-    let settled = -1;
-    for (let quiet = 0; quiet < 3;) {
-      await sleep(LATENCY_MS);
-      const posts = await creates();
-      const pending = posts.filter((r) => r.status === null && r.fault?.kind !== "hang").length;
-      quiet = pending === 0 && posts.length === settled ? quiet + 1 : 0;
-      settled = posts.length;
-    }
-    for (const pid of orphans) {
-      try {
-        process.kill(pid, "SIGKILL");
-      } catch {
-        // Already gone.
-      }
-    }
+    });
     const onPlatform = await carriersOnPlatform();
     expect(onPlatform.length).toBeLessThan(CARRIERS);
     expect(new Set(onPlatform.map((c) => c.name)).size).toBe(onPlatform.length);
