@@ -1,7 +1,11 @@
 import * as campaignWebhook from "../../../provider/resources/campaign-webhook";
 import { pendingOperations } from "../../../provider/cli/exported-state";
 import { preflightReport } from "../../../provider/cli/pending-report";
-import { idProblem, sealOutputs } from "../../../provider/cli/recovered-resource";
+import {
+  idProblem,
+  outputsAfterCreate,
+  sealOutputs,
+} from "../../../provider/cli/recovered-resource";
 import {
   carrierInputs,
   cipher,
@@ -143,5 +147,25 @@ describe("preflightReport", () => {
     );
     expect(text).toMatch("Stack dev: no pending operation on pulumi-voice-platform resources.");
     expect(text).toMatch("1 pending operation(s) on other packages' resources");
+  });
+});
+
+describe("a plugin resource", () => {
+  it("is recorded without __provider, which only dynamic resources carry", async () => {
+    const dynamic: Record<string, unknown> = {
+      ...carrierInputs("trunk"),
+      registerPassword: PASSWORD,
+    };
+    const { __provider: _ignored, ...inputs } = dynamic;
+    const outputs = await outputsAfterCreate("SipCarrier", inputs, "carrier-1", "/");
+    expect(outputs).not.toHaveProperty("__provider");
+    expect(outputs).toMatchObject({ name: "trunk", carrierId: "carrier-1", stateVersion: 1 });
+    const withProvider = await outputsAfterCreate(
+      "SipCarrier",
+      carrierInputs("trunk", { registerPassword: PASSWORD }),
+      "carrier-1",
+      "/",
+    );
+    expect(withProvider.__provider).toBe(carrierInputs("trunk").__provider);
   });
 });
