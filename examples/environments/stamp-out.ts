@@ -150,6 +150,7 @@ async function preflight(
   const args = [bin, "preflight", "--stack", stackName, "--cwd", projectDir];
   try {
     await promisify(execFile)(process.execPath, args, { env });
+    line("preflight: no interrupted operations");
   } catch (error) {
     const { stdout, stderr } = error as { stdout?: string; stderr?: string };
     for (const text of `${stdout ?? ""}${stderr ?? ""}`.trimEnd().split("\n")) line(text);
