@@ -23,7 +23,7 @@ export class PulumiCliError extends Error {
 
   /** A lock (file backends) or an update in progress (Pulumi Cloud) stood in the way. */
   get isLocked(): boolean {
-    return /currently locked|update is currently in progress|conflict/i.test(this.stderr);
+    return /currently locked|currently in progress/i.test(this.stderr);
   }
 }
 

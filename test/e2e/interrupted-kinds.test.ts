@@ -114,4 +114,65 @@ describeE2E("an interrupted `pulumi up` of every resource kind, recovered (issue
     // The platform's own voice fields come with the next update; recover cannot know them.
     expect(outputs.voiceId?.value).toBeUndefined();
   });
+
+  test("an interrupted replacement: the new carrier recorded, the old one deleted from the stack", async () => {
+    await stack.setConfig("e2e:carrierName", { value: "main-trunk-v2" });
+    await killUpDuringCreates({
+      project,
+      env,
+      emulator,
+      latencyMs: LATENCY_MS,
+      isCreate: (r) => r.method === "POST" && r.path === "/organization/sip",
+      ready: (posts) => posts.some((r) => r.status === null),
+    });
+    const carriers = (await emulator.client.state()).organizations.org_emulator!.carriers;
+    const replacement = carriers.find((c) => c.name === "main-trunk-v2");
+    expect(replacement).toBeDefined();
+
+    const failed = await voicePlatform(project, env, ["preflight", "--stack", "dev"]);
+    expect(failed.code).toBe(1);
+    const [printed] = printedAssignments(failed.stdout);
+    expect(printed?.urn).toMatch(/voiceplatform:SipCarrier::main-trunk$/);
+    const recovered = await voicePlatform(project, env, [
+      "recover",
+      "--stack",
+      "dev",
+      `${printed!.urn}=${replacement!.id}`,
+    ]);
+    expect(recovered).toMatchObject({ code: 0, stderr: "" });
+    const afterRecover = JSON.parse(await project.exportStackText("dev")) as {
+      deployment: { resources: { urn: string; id?: string; delete?: boolean }[] };
+    };
+    expect(
+      afterRecover.deployment.resources
+        .filter((r) => r.urn === printed!.urn)
+        .map((r) => [r.id === replacement!.id, r.delete === true]),
+    ).toEqual([
+      [false, true],
+      [true, false],
+    ]);
+
+    const preview = await stack.preview(recorder().options);
+    expect(preview.changeSummary).not.toHaveProperty("create");
+    expect(preview.changeSummary).not.toHaveProperty("replace");
+    const requestsBefore = (await emulator.client.requests()).length;
+    const up = await stack.up(recorder().options);
+    expect(up.summary.resourceChanges).not.toHaveProperty("create");
+    expect((await emulator.client.requests()).length).toBe(requestsBefore);
+    expect((await stack.outputs()).carrierId?.value).toBe(replacement!.id);
+    // recover recorded the old carrier as pending deletion; the up removed it from the stack.
+    const afterUp = JSON.parse(await project.exportStackText("dev")) as {
+      deployment: { resources: { urn: string; id?: string; delete?: boolean }[] };
+    };
+    expect(
+      afterUp.deployment.resources
+        .filter((r) => r.urn === printed!.urn)
+        .map((r) => [r.id, r.delete]),
+    ).toEqual([[replacement!.id, undefined]]);
+    const again = await stack.preview(recorder().options);
+    expect(again.changeSummary).toEqual({ same: 5 });
+    console.log(
+      `interrupted replacement: preview after recover ${JSON.stringify(preview.changeSummary)}, up ${JSON.stringify(up.summary.resourceChanges)}`,
+    );
+  });
 });
