@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import type { Inputs } from "../core/check-inputs";
+import type { Inputs } from "../core/resource-definition";
 import {
   declaredName,
   pendingOperations,

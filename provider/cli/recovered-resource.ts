@@ -4,17 +4,12 @@
  * returns, applied to the inputs the engine stored with the pending operation (already checked
  * and normalized), so the next diff compares exactly what a finished create leaves.
  */
-import { resolve } from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import { withoutProvider, type Inputs } from "../core/check-inputs";
-import {
-  campaignWebhookStateAfterCreate,
-  CampaignWebhookInputs,
-  webhookId,
-} from "../resources/campaign-webhook";
-import { describeSample, type SampleInput } from "../platform/sample-files";
-import { sipCarrierStateAfterCreate, SipCarrierInputs } from "../resources/sip-carrier";
-import { voiceStateAfterClone, VoiceInputs } from "../resources/voice";
+import type { Inputs, ResourceDefinition } from "../core/resource-definition";
+import { PROVIDER_KEY } from "../dynamic/dynamic-adapter";
+import { campaignWebhook, CampaignWebhookInputs, webhookId } from "../resources/campaign-webhook";
+import { sipCarrier } from "../resources/sip-carrier";
+import { voice } from "../resources/voice";
 import {
   containsSecret,
   isSecretEnvelope,
@@ -24,7 +19,17 @@ import {
   type StateResource,
 } from "./exported-state";
 
-const PROVIDER_KEY = "__provider";
+const definitions: Record<ResourceKind, ResourceDefinition<object>> = {
+  Voice: voice,
+  SipCarrier: sipCarrier,
+  CampaignWebhook: campaignWebhook,
+};
+
+/** The declared inputs, without the dynamic provider's `__provider`. */
+function declaredInputs(inputs: Inputs): Inputs {
+  const { [PROVIDER_KEY]: _provider, ...declared } = inputs;
+  return declared;
+}
 
 /** What a webhookId looks like: the campaign's ObjectId, a slash, 16 hex digits of a sha256. */
 const WEBHOOK_ID = /^([0-9a-f]{24})\/[0-9a-f]{16}$/;
@@ -64,13 +69,14 @@ export function idProblem(kind: ResourceKind, id: string, inputs: Inputs): strin
 
 /** The id a create would give, when the inputs alone decide it; undefined when they do not parse. */
 export function expectedWebhookId(inputs: Inputs): string | undefined {
-  const parsed = CampaignWebhookInputs.safeParse(withoutProvider(inputs));
+  const parsed = CampaignWebhookInputs.safeParse(declaredInputs(inputs));
   return parsed.success ? webhookId(parsed.data) : undefined;
 }
 
 /**
- * The outputs a finished create would have returned, in plain values. `projectDir` is where the
- * engine ran the provider, against which a voice's relative sample paths resolve.
+ * The outputs a finished create would have returned, in plain values: the resource definition's
+ * own stateAfterCreate, the function its create returns the state of. It runs in `projectDir`,
+ * as the engine runs the provider, so a voice's relative sample paths resolve as they did.
  */
 export async function outputsAfterCreate(
   kind: ResourceKind,
@@ -78,35 +84,30 @@ export async function outputsAfterCreate(
   id: string,
   projectDir: string,
 ): Promise<Inputs> {
-  const declared = withoutProvider(inputs);
-  let state: object;
-  switch (kind) {
-    case "SipCarrier":
-      state = sipCarrierStateAfterCreate(SipCarrierInputs.parse(declared), id);
-      break;
-    case "CampaignWebhook":
-      // The subscribe's answer is not known: recorded as a subscription made without a call.
-      state = campaignWebhookStateAfterCreate(CampaignWebhookInputs.parse(declared), undefined);
-      break;
-    case "Voice": {
-      const voice = VoiceInputs.parse(declared);
-      // Existing-voice adoption is a PUT; its answer is lost like the clone's.
-      const samples = await Promise.all(
-        (voice.files ?? []).map((file) => describeSample(inProject(file, projectDir))),
-      );
-      state = voiceStateAfterClone(voice, { id }, [], samples);
-      break;
-    }
-  }
+  const declared = declaredInputs(inputs);
+  const state = await inDirectory(projectDir, () =>
+    definitions[kind].stateAfterCreate(id, declared),
+  );
   // As the engine stores it: no undefined members.
   const outputs = JSON.parse(JSON.stringify(state)) as Inputs;
+  if (kind === "Voice" && declared.isMultilingual !== undefined) {
+    // A clone sets isMultilingual with a second call, which an interrupted create may never have
+    // made: recorded as unknown, as create itself records it when that call fails, so the next
+    // `up` sends it (one PUT, in place) instead of assuming it.
+    delete outputs.isMultilingual;
+  }
   if (inputs[PROVIDER_KEY] !== undefined) outputs[PROVIDER_KEY] = inputs[PROVIDER_KEY];
   return outputs;
 }
 
-function inProject(file: SampleInput, projectDir: string): SampleInput {
-  if (typeof file === "string") return resolve(projectDir, file);
-  return { ...file, path: resolve(projectDir, file.path) };
+async function inDirectory<T>(dir: string, work: () => Promise<T>): Promise<T> {
+  const before = process.cwd();
+  process.chdir(dir);
+  try {
+    return await work();
+  } finally {
+    process.chdir(before);
+  }
 }
 
 /**

@@ -2,7 +2,7 @@
  * The package as users get it (built, packed, installed into a throwaway project) and the real
  * dynamic-provider process the engine starts, from the shared test support.
  */
-import type { Inputs } from "../../provider/core/check-inputs";
+import type { Inputs } from "../../provider/core/resource-definition";
 import {
   createFixtureProject,
   removeFixtureProject,

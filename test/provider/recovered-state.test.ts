@@ -3,10 +3,10 @@
  * from the emulator: the same outputs, and a diff against the declared inputs with no change.
  */
 import { basename, dirname } from "node:path";
-import * as campaignWebhook from "../../provider/resources/campaign-webhook";
+import { campaignWebhook } from "../../provider/resources/campaign-webhook";
 import { idProblem, outputsAfterCreate } from "../../provider/cli/recovered-resource";
-import * as sipCarrier from "../../provider/resources/sip-carrier";
-import * as voice from "../../provider/resources/voice";
+import { sipCarrier } from "../../provider/resources/sip-carrier";
+import { voice } from "../../provider/resources/voice";
 import { writeSample } from "../support/builders";
 import { carrierInputs, PROVIDER_TEXT, webhookInputs } from "../support/state-builders";
 import { useEmulator } from "./emulator-harness";
@@ -26,6 +26,9 @@ const advancedWebhook = () => ({
   },
 });
 
+/** A property bag as the resource definitions get it: the dynamic front end strips `__provider`. */
+const plain = ({ __provider: _provider, ...rest }: Record<string, unknown>) => rest;
+
 /** Drops undefined members, as the engine's serialization does. */
 const stored = (value: object) => JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
 
@@ -34,10 +37,10 @@ describe("the state recover builds, against what a create against the platform r
   void emulator;
 
   it("a carrier: the very outputs a create records, and the next diff sees no change", async () => {
-    const created = await sipCarrier.create(carrier());
+    const created = await sipCarrier.create(plain(carrier()));
     const recovered = await outputsAfterCreate("SipCarrier", carrier(), created.id, process.cwd());
-    expect(recovered).toEqual({ ...stored(created.outs), __provider: PROVIDER_TEXT });
-    expect(await sipCarrier.diff(created.id, recovered, carrier())).toEqual({
+    expect(recovered).toEqual({ ...stored(created.state), __provider: PROVIDER_TEXT });
+    expect(await sipCarrier.diff(created.id, plain(recovered), plain(carrier()))).toEqual({
       changes: false,
       replaces: [],
       deleteBeforeReplace: false,
@@ -45,19 +48,19 @@ describe("the state recover builds, against what a create against the platform r
   });
 
   it("a webhook: the create's outputs without the subscribe's answer, which recover cannot know", async () => {
-    const created = await campaignWebhook.create(advancedWebhook());
+    const created = await campaignWebhook.create(plain(advancedWebhook()));
     const recovered = await outputsAfterCreate(
       "CampaignWebhook",
       advancedWebhook(),
       created.id,
       "/",
     );
-    const { status, data, ...rest } = stored(created.outs);
+    const { status, data, ...rest } = stored(created.state);
     expect([status, data]).toEqual(["success", true]);
     expect(recovered).toEqual({ ...rest, __provider: PROVIDER_TEXT });
-    expect((await campaignWebhook.diff(created.id, recovered, advancedWebhook())).changes).toBe(
-      false,
-    );
+    expect(
+      (await campaignWebhook.diff(created.id, plain(recovered), plain(advancedWebhook()))).changes,
+    ).toBe(false);
     expect(idProblem("CampaignWebhook", created.id, advancedWebhook())).toBeUndefined();
   });
 
@@ -70,20 +73,20 @@ describe("the state recover builds, against what a create against the platform r
       files: [basename(sample)],
       stability: 0.5,
     };
-    const created = await voice.create({ ...inputs, files: [sample] });
+    const created = await voice.create(plain({ ...inputs, files: [sample] }));
     const recovered = await outputsAfterCreate("Voice", inputs, created.id, dirname(sample));
-    expect(recovered.samples).toEqual(created.outs.samples);
+    expect(recovered.samples).toEqual(created.state.samples);
     expect(recovered.voiceId).toBeUndefined();
-    expect(created.outs.voiceId).toEqual(expect.any(String));
+    expect(created.state.voiceId).toEqual(expect.any(String));
     // The provider runs in the project directory; here the path is given whole instead.
-    const news = { ...inputs, files: [sample] };
-    expect((await voice.diff(created.id, recovered, news)).changes).toBe(false);
+    const news = plain({ ...inputs, files: [sample] });
+    expect((await voice.diff(created.id, plain(recovered), news)).changes).toBe(false);
 
     // Whether the clone's follow-up PUT happened is unknown: the next up sends it, in place.
     const multilingual = { ...inputs, isMultilingual: true };
     const unsure = await outputsAfterCreate("Voice", multilingual, created.id, dirname(sample));
     expect(
-      await voice.diff(created.id, unsure, { ...multilingual, files: [sample] }),
+      await voice.diff(created.id, plain(unsure), plain({ ...multilingual, files: [sample] })),
     ).toMatchObject({
       changes: true,
       replaces: [],

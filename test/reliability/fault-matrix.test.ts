@@ -8,10 +8,16 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ApiError } from "../../provider/platform/api-error";
-import { forgetEngineConfig, rememberEngineConfig } from "../../provider/settings/config";
-import { closeHttpClient } from "../../provider/platform/http-client";
-import { IncompleteCreateError } from "../../provider/platform/incomplete-create-error";
+import {
+  ApiConnectionError,
+  ApiError,
+  ApiResponseError,
+  ApiStatusError,
+  ApiTimeoutError,
+  IncompleteCreateError,
+} from "../../provider/platform/errors";
+import { rememberEngineConfig } from "../../provider/settings/config";
+import { resetProcessState } from "../../provider/settings/process-state";
 import * as runtime from "../../provider/runtime";
 import { pathMatches } from "../emulator/faults";
 import { startEmulator, type OrganizationState, type RunningEmulator } from "../emulator";
@@ -38,8 +44,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  forgetEngineConfig();
-  await closeHttpClient();
+  await resetProcessState();
   await emulator.close();
 });
 
@@ -211,6 +216,26 @@ function assertMessage(cell: Cell, observed: Observed): void {
   for (const pattern of cell.says) expect(message).toMatch(pattern);
 }
 
+/** The class each fault ends in: `instanceof ApiError` catches all of them. */
+function assertErrorKind(fault: FaultKey, observed: Observed): void {
+  const error = observed.error;
+  expect(error).toBeInstanceOf(ApiError);
+  if (error instanceof IncompleteCreateError) {
+    expect(error.cause).toBeInstanceOf(ApiStatusError);
+    return;
+  }
+  const kind = faults[fault].action.kind;
+  const expected =
+    kind === "status"
+      ? ApiStatusError
+      : kind === "latency"
+        ? ApiTimeoutError
+        : kind === "reset-before" || kind === "reset-after"
+          ? ApiConnectionError
+          : ApiResponseError;
+  expect(error).toBeInstanceOf(expected);
+}
+
 describe.each(operationKeys)("%s", (op) => {
   const cells = faultKeys.filter((fault) => matrix[op][fault] !== undefined);
 
@@ -228,6 +253,7 @@ describe.each(operationKeys)("%s", (op) => {
 
     if (cell.outcome === "error") {
       it("says what happened and what to do", () => assertMessage(cell, observed));
+      it("is an ApiError of the fault's kind", () => assertErrorKind(fault, observed));
     }
   });
 });
