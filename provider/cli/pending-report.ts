@@ -96,6 +96,14 @@ const idLabel: Record<PendingOfPackage["kind"], string> = {
   CampaignWebhook: "webhook id",
 };
 
+const operationNames: Record<string, string> = {
+  creating: "create",
+  updating: "update",
+  deleting: "delete",
+  reading: "read",
+  importing: "import",
+};
+
 /** The id a create would record when the inputs decide it (undefined: the platform's id is needed). */
 export type KnownIds = ReadonlyMap<string, string>;
 
@@ -142,7 +150,7 @@ export function preflightReport(pending: PendingOperations, options: ReportOptio
   ours.forEach((op, index) => {
     const frontEnd = op.frontEnd === "dynamic" ? "dynamic resource" : "provider plugin";
     lines.push(
-      `${index + 1}. ${op.operation.replace(/ing$/, "e")} of ${op.kind} "${declaredName(op.urn)}" (${frontEnd})`,
+      `${index + 1}. ${operationNames[op.operation] ?? op.operation} of ${op.kind} "${declaredName(op.urn)}" (${frontEnd})`,
     );
     lines.push(`   ${op.urn}`);
     if (op.operation === "creating") {
