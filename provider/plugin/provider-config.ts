@@ -1,0 +1,187 @@
+/**
+ * The provider's own inputs (`pulumi:providers:voiceplatform`): their schema, CheckConfig and
+ * DiffConfig. An explicit provider passes them as resource inputs; the default provider gets the
+ * stack's `voiceplatform:*` config under the same names. Whatever is left out falls back to the
+ * same environment variable as the dynamic resources, read when a call needs it.
+ */
+import { z } from "zod";
+import { providerInputSources, type CheckFailure, type Inputs } from "./resource-definitions";
+
+/** A count given as a number, or as the string stack config always is. */
+function count(description: string, minimum: number, whole: boolean) {
+  const rule = whole
+    ? `must be a whole number of at least ${minimum}`
+    : `must be a number of at least ${minimum}`;
+  return z
+    .union([
+      z.number(),
+      z
+        .string()
+        .trim()
+        .regex(/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/, rule),
+    ])
+    .transform(Number)
+    .pipe(
+      (whole ? z.number().int(rule) : z.number())
+        .refine(Number.isFinite, rule)
+        .refine((value) => value >= minimum, rule),
+    )
+    .meta({ description, pulumiType: whole ? "integer" : "number" });
+}
+
+function url(description: string) {
+  return z
+    .string()
+    .trim()
+    .refine((value) => {
+      try {
+        const parsed = new URL(value);
+        return parsed.protocol === "http:" || parsed.protocol === "https:";
+      } catch {
+        return false;
+      }
+    }, "must be an absolute http(s) URL such as https://api.example.com")
+    .meta({ description });
+}
+
+/** The provider's inputs, validated. Every one is optional: each has an environment fallback. */
+export const ProviderInputs = z.strictObject({
+  apiKey: z
+    .string()
+    .trim()
+    .min(1, "must not be empty: give the organization's API key, or leave it out")
+    .meta({
+      description: "API key of the organization the resources belong to. Stored as a secret.",
+    })
+    .optional(),
+  baseUrl: url("Base URL of the platform's API, e.g. https://api.example.com.").optional(),
+  campaignsBaseUrl: url("Base URL of the platform's campaigns API.").optional(),
+  subOrganizationId: z
+    .string()
+    .trim()
+    .min(1, "must not be empty: remove it or give a sub-organization id")
+    .meta({ description: "Sub-organization to act for when a resource names none." })
+    .optional(),
+  authScheme: z
+    .string()
+    .trim()
+    .min(1, "must not be empty: remove it or give a scheme such as Bearer")
+    .meta({
+      description: "Scheme written before the key in the Authorization header, e.g. Bearer.",
+    })
+    .optional(),
+  timeoutSeconds: count(
+    "Deadline of one HTTP attempt in seconds (default 60).",
+    1,
+    false,
+  ).optional(),
+  maxRetries: count("Retries of a failed attempt (default 5).", 0, true).optional(),
+  maxConcurrency: count("Calls in flight at once (default 16).", 1, true).optional(),
+});
+export type ProviderInputs = z.infer<typeof ProviderInputs>;
+
+/** Inputs the engine adds to every provider's; they are not configuration. */
+const engineKeys = new Set(["version", "pluginDownloadURL"]);
+
+export const secretProviderInputs = ["apiKey"] as const;
+
+/**
+ * Checks the inputs and, for those left out, the environment variable that stands in for them, so
+ * a malformed value fails at preview naming the input (or the variable) and how to fix it.
+ * Values not known during preview are checked once they are.
+ */
+export function checkProviderConfig(
+  news: Inputs,
+  env: NodeJS.ProcessEnv,
+  isUnknown: (value: unknown) => boolean,
+): { inputs: Inputs; failures: CheckFailure[]; warnings: string[] } {
+  const failures: CheckFailure[] = [];
+  const warnings: string[] = [];
+  const inputs: Inputs = {};
+  const shape = ProviderInputs.shape;
+  for (const [name, value] of Object.entries(news)) {
+    if (engineKeys.has(name)) {
+      inputs[name] = value;
+      continue;
+    }
+    if (!Object.hasOwn(shape, name)) {
+      failures.push({
+        property: name,
+        reason: `is not an input of the voiceplatform provider${suggestion(name)}; remove it or fix its name`,
+      });
+    }
+  }
+  for (const name of Object.keys(shape) as (keyof typeof shape)[]) {
+    const given = news[name];
+    if (given === undefined || given === null) {
+      const { env: variable } = providerInputSources[name];
+      const fallback = env[variable];
+      if (fallback === undefined || fallback.trim() === "") continue;
+      const parsed = shape[name].safeParse(fallback);
+      if (!parsed.success) {
+        failures.push({
+          property: name,
+          reason: `is not set, and its fallback ${variable} is "${name === "apiKey" ? "[redacted]" : fallback}", which ${parsed.error.issues[0]?.message ?? "is not valid"}: fix or unset ${variable}`,
+        });
+      }
+      continue;
+    }
+    if (isUnknown(given)) {
+      inputs[name] = given;
+      continue;
+    }
+    const parsed = shape[name].safeParse(given);
+    if (parsed.success) inputs[name] = parsed.data;
+    else {
+      const shown = name === "apiKey" ? "" : ` (${JSON.stringify(given)})`;
+      failures.push({
+        property: name,
+        reason: `${parsed.error.issues[0]?.message ?? "is not valid"}${shown}`,
+      });
+    }
+  }
+  const keyVariable = providerInputSources.apiKey.env;
+  if ((news.apiKey === undefined || news.apiKey === null) && !env[keyVariable]?.trim()) {
+    // Not a failure: a stack whose resources need no call (destroy, refresh) works without one.
+    warnings.push(
+      `the voiceplatform provider has no apiKey and ${keyVariable} is not set, so every call to the platform will fail: ` +
+        `give the provider an apiKey input (the default provider: \`pulumi config set --secret voiceplatform:apiKey <key>\`), or export ${keyVariable}`,
+    );
+  }
+  return { inputs, failures, warnings };
+}
+
+function suggestion(name: string): string {
+  const lower = name.toLowerCase().replace(/[_-]/g, "");
+  const match = Object.keys(ProviderInputs.shape).find((known) => known.toLowerCase() === lower);
+  return match ? ` (did you mean "${match}"?)` : "";
+}
+
+/**
+ * What a change of the provider's inputs means. Nothing replaces the provider: replacing it would
+ * replace every resource it manages, and the API can delete none of them, so each would be
+ * created a second time. A new apiKey is the same organization's new key. A new baseUrl or
+ * campaignsBaseUrl is a new address of the same platform; moving resources to another platform
+ * takes a second provider and new resources. A new subOrganizationId is recorded by each resource
+ * that names none when it is checked, and the resource's own diff replaces it there.
+ */
+export function diffProviderConfig(
+  olds: Inputs,
+  news: Inputs,
+): { changed: string[]; replaces: string[] } {
+  const names = new Set([...Object.keys(olds), ...Object.keys(news)]);
+  const changed = [...names].filter(
+    (name) => !engineKeys.has(name) && JSON.stringify(olds[name]) !== JSON.stringify(news[name]),
+  );
+  return { changed: changed.sort(), replaces: [] };
+}
+
+/** The checked inputs as the runtime's configuration reader takes them: text, secrets unwrapped. */
+export function toRuntimeSettings(inputs: Inputs): Record<string, string | undefined> {
+  const settings: Record<string, string | undefined> = {};
+  for (const name of Object.keys(ProviderInputs.shape)) {
+    const value = inputs[name];
+    settings[name] = value === undefined || value === null ? undefined : String(value);
+  }
+  return settings;
+}

@@ -1,0 +1,295 @@
+/**
+ * The Pulumi package schema of the `voiceplatform` plugin, derived from the zod schemas the
+ * resources validate their inputs with: names, types, required inputs and one-line descriptions
+ * come from there, secrets from the resource definitions. GetSchema serves it, and SDKs are
+ * generated from it (`npm run schema -- <file>` writes it).
+ */
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { z } from "zod";
+import { ProviderInputs, secretProviderInputs } from "./provider-config";
+import { pluginResources, providerInputSources, type PluginResource } from "./resource-definitions";
+
+export const PACKAGE_NAME = "voiceplatform";
+
+/** A Pulumi schema type spec (`type`, `items`, `$ref`, `oneOf`, …). */
+export type TypeSpec = Record<string, unknown>;
+
+export interface PropertySpec extends TypeSpec {
+  description?: string;
+  secret?: boolean;
+  defaultInfo?: { environment: string[] };
+}
+
+export interface ObjectTypeSpec {
+  type: "object";
+  description?: string;
+  properties: Record<string, PropertySpec>;
+  required?: string[];
+}
+
+export interface EnumTypeSpec {
+  type: "string";
+  description?: string;
+  enum: { value: string; name?: string }[];
+}
+
+export interface ResourceSpec {
+  description: string;
+  inputProperties: Record<string, PropertySpec>;
+  requiredInputs: string[];
+  properties: Record<string, PropertySpec>;
+  required: string[];
+}
+
+export interface PackageSchema {
+  name: string;
+  displayName: string;
+  version: string;
+  description: string;
+  keywords: string[];
+  license: string;
+  repository?: string;
+  meta: { moduleFormat: string };
+  config: { variables: Record<string, PropertySpec> };
+  provider: {
+    description: string;
+    inputProperties: Record<string, PropertySpec>;
+    properties: Record<string, PropertySpec>;
+  };
+  resources: Record<string, ResourceSpec>;
+  types: Record<string, ObjectTypeSpec | EnumTypeSpec>;
+  language?: Record<string, unknown>;
+}
+
+/** Per-language settings of the generated SDKs (package names, import paths). */
+export const languageSettings: Record<string, unknown> = {};
+
+export function resourceToken(name: string): string {
+  return `${PACKAGE_NAME}:index:${name}`;
+}
+
+type JsonSchema = Record<string, unknown> & {
+  type?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  enum?: unknown[];
+  description?: string;
+  pulumiType?: string;
+};
+
+/** The zod schema as JSON Schema; a zod custom check (a FileAsset) becomes Pulumi's Asset. */
+export function inputJsonSchema(schema: z.ZodType): JsonSchema {
+  return z.toJSONSchema(schema, {
+    io: "input",
+    unrepresentable: "any",
+    override: ({ zodSchema, jsonSchema }) => {
+      if (zodSchema._zod.def.type === "custom") jsonSchema.pulumiType = "asset";
+    },
+  }) as JsonSchema;
+}
+
+/** Turns one JSON Schema node into a Pulumi type spec, naming nested objects and enums. */
+function toTypeSpec(
+  node: JsonSchema,
+  path: string,
+  names: Readonly<Record<string, string>>,
+  types: PackageSchema["types"],
+): TypeSpec {
+  if (node.pulumiType === "asset") return { $ref: "pulumi.json#/Asset" };
+  if (node.pulumiType === "integer" || node.pulumiType === "number")
+    return { type: node.pulumiType };
+  if (node.anyOf !== undefined) {
+    const branches = node.anyOf.map((branch) => toTypeSpec(branch, path, names, types));
+    return { oneOf: branches };
+  }
+  if (node.enum !== undefined) {
+    const token = resourceToken(typeName(names, path));
+    types[token] = {
+      type: "string",
+      enum: node.enum.map((value) => ({ value: String(value), name: enumName(String(value)) })),
+    };
+    return { $ref: `#/types/${token}` };
+  }
+  switch (node.type) {
+    case "string":
+    case "number":
+    case "integer":
+    case "boolean":
+      return { type: node.type };
+    case "array":
+      return { type: "array", items: toTypeSpec(node.items ?? {}, path, names, types) };
+    case "object": {
+      const token = resourceToken(typeName(names, path));
+      types[token] = {
+        type: "object",
+        ...(node.description ? { description: node.description } : {}),
+        properties: propertiesOf(node, path, names, types),
+        ...(node.required?.length ? { required: [...node.required] } : {}),
+      };
+      return { $ref: `#/types/${token}` };
+    }
+    default:
+      return { $ref: "pulumi.json#/Any" };
+  }
+}
+
+function typeName(names: Readonly<Record<string, string>>, path: string): string {
+  const name = names[path];
+  if (name === undefined) {
+    throw new Error(`schema: the nested type at "${path}" has no name; add it to objectTypes`);
+  }
+  return name;
+}
+
+/** POST_PROCESSING_FINISHED:NOT_INTERESTED → PostProcessingFinishedNotInterested */
+function enumName(value: string): string {
+  return value
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((word) => word[0]!.toUpperCase() + word.slice(1).toLowerCase())
+    .join("");
+}
+
+function propertiesOf(
+  node: JsonSchema,
+  prefix: string,
+  names: Readonly<Record<string, string>>,
+  types: PackageSchema["types"],
+): Record<string, PropertySpec> {
+  const properties: Record<string, PropertySpec> = {};
+  for (const [name, child] of Object.entries(node.properties ?? {})) {
+    const path = prefix === "" ? name : `${prefix}.${name}`;
+    properties[name] = {
+      ...toTypeSpec(child, path, names, types),
+      ...(child.description ? { description: child.description } : {}),
+    };
+  }
+  return properties;
+}
+
+/**
+ * Marks a secret input path secret: a top-level input on the resource, a nested one
+ * (`advancedWebhook.headers[].value`) on the property of the nested type that holds it.
+ */
+function markSecret(
+  path: string,
+  inputs: Record<string, PropertySpec>,
+  names: Readonly<Record<string, string>>,
+  types: PackageSchema["types"],
+): void {
+  const segments = path.replace(/\[\]/g, "").split(".");
+  const leaf = segments.pop()!;
+  if (segments.length === 0) {
+    inputs[leaf] = { ...inputs[leaf], secret: true };
+    return;
+  }
+  const holder = types[resourceToken(typeName(names, segments.join(".")))] as ObjectTypeSpec;
+  holder.properties[leaf] = { ...holder.properties[leaf], secret: true };
+}
+
+function resourceSpec(resource: PluginResource, types: PackageSchema["types"]): ResourceSpec {
+  const { definition } = resource;
+  const json = inputJsonSchema(definition.inputSchema);
+  const inputs = propertiesOf(json, "", resource.objectTypes, types);
+  for (const path of definition.secretInputs) markSecret(path, inputs, resource.objectTypes, types);
+  const outputs: Record<string, PropertySpec> = { ...inputs };
+  for (const output of resource.outputs) {
+    outputs[output.name] = { ...output.type, description: output.description };
+  }
+  const requiredInputs = [...(json.required ?? [])];
+  return {
+    description: resource.description,
+    inputProperties: inputs,
+    requiredInputs,
+    properties: outputs,
+    required: [
+      ...requiredInputs,
+      ...resource.outputs.filter((output) => output.always).map((output) => output.name),
+    ],
+  };
+}
+
+function providerProperties(): Record<string, PropertySpec> {
+  const json = inputJsonSchema(ProviderInputs);
+  const properties: Record<string, PropertySpec> = {};
+  for (const [name, node] of Object.entries(json.properties ?? {})) {
+    const source = providerInputSources[name as keyof typeof providerInputSources];
+    properties[name] = {
+      ...toTypeSpec(node, name, {}, {}),
+      ...(node.description ? { description: node.description } : {}),
+      defaultInfo: { environment: [source.env] },
+      ...((secretProviderInputs as readonly string[]).includes(name) ? { secret: true } : {}),
+    };
+  }
+  return properties;
+}
+
+/** This package's version, from the package.json above this file (source or built). */
+export function packageVersion(): string {
+  let dir = __dirname;
+  for (;;) {
+    try {
+      const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+        name?: string;
+        version?: string;
+      };
+      if (manifest.name === "pulumi-voice-platform" && manifest.version) return manifest.version;
+    } catch {
+      // No package.json here: look one folder up.
+    }
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error("pulumi-voice-platform's package.json was not found");
+    dir = parent;
+  }
+}
+
+const sampleType: ObjectTypeSpec = {
+  type: "object",
+  description: "An uploaded audio sample.",
+  properties: {
+    name: { type: "string", description: "The file's base name, as uploaded." },
+    sha256: { type: "string", description: "sha256 of the bytes sent." },
+    size: { type: "integer", description: "Size in bytes." },
+  },
+  required: ["name", "sha256", "size"],
+};
+
+/** The package schema object; `JSON.stringify` it for GetSchema. */
+export function packageSchema(): PackageSchema {
+  const types: PackageSchema["types"] = { [resourceToken("VoiceSample")]: sampleType };
+  const resources: Record<string, ResourceSpec> = {};
+  for (const resource of pluginResources) {
+    resources[resourceToken(resource.definition.type)] = resourceSpec(resource, types);
+  }
+  const providerInputs = providerProperties();
+  const stringOutputs = Object.fromEntries(
+    Object.entries(providerInputs)
+      .filter(([, spec]) => spec.type === "string")
+      .map(([name, { defaultInfo: _default, ...spec }]) => [name, spec]),
+  );
+  return {
+    name: PACKAGE_NAME,
+    displayName: "Voice Platform",
+    version: packageVersion(),
+    description:
+      "Cloned voices, SIP carriers and campaign webhooks of a voice-calling platform as code.",
+    keywords: ["pulumi", "voiceplatform", "category/utility", "kind/native"],
+    license: "Apache-2.0",
+    meta: { moduleFormat: "(.*)" },
+    config: {
+      variables: providerInputs,
+    },
+    provider: {
+      description:
+        "The voiceplatform provider. Each instance has its own key and addresses; inputs left out fall back to the environment variables.",
+      inputProperties: providerInputs,
+      properties: stringOutputs,
+    },
+    resources,
+    types,
+    ...(Object.keys(languageSettings).length > 0 ? { language: languageSettings } : {}),
+  };
+}

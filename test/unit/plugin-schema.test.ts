@@ -1,0 +1,254 @@
+/**
+ * The package schema against the zod schemas it is derived from, read here another way (zod's
+ * own definitions, not its JSON Schema export): every input by name, type, whether it is
+ * required, whether it is secret, and its description.
+ */
+import type { z } from "zod";
+import { ProviderInputs } from "../../provider/plugin/provider-config";
+import { pluginResources } from "../../provider/plugin/resource-definitions";
+import {
+  packageSchema,
+  resourceToken,
+  type ObjectTypeSpec,
+  type PackageSchema,
+  type TypeSpec,
+} from "../../provider/plugin/schema";
+
+const schema = packageSchema();
+
+interface ZodInternals {
+  _zod: {
+    def: {
+      type: string;
+      innerType?: z.ZodType;
+      element?: z.ZodType;
+      options?: z.ZodType[];
+      in?: z.ZodType;
+      shape?: Record<string, z.ZodType>;
+    };
+  };
+  description?: string;
+  meta(): Record<string, unknown> | undefined;
+}
+
+const internals = (schema: z.ZodType) => schema as unknown as ZodInternals;
+
+/** Optional, default and pipe wrappers removed: the type the user writes. */
+function unwrap(schema: z.ZodType): z.ZodType {
+  const def = internals(schema)._zod.def;
+  if (def.type === "optional" || def.type === "nullable" || def.type === "default")
+    return unwrap(def.innerType!);
+  if (def.type === "pipe") return unwrap(def.in!);
+  return schema;
+}
+
+/** The meta of the schema or of any wrapper around it (`.meta()` on a pipe stays on the pipe). */
+function metaOf(schema: z.ZodType): Record<string, unknown> {
+  const own = internals(schema).meta?.() ?? {};
+  const def = internals(schema)._zod.def;
+  const inner = def.type === "pipe" ? def.in : def.innerType;
+  return inner === undefined ? own : { ...metaOf(inner), ...own };
+}
+
+/** What a zod schema should look like in the package schema, resolved through `types`. */
+function expectSameType(
+  zodSchema: z.ZodType,
+  spec: TypeSpec,
+  types: PackageSchema["types"],
+  where: string,
+): void {
+  const inner = unwrap(zodSchema);
+  const { def } = internals(inner)._zod;
+  const meta = metaOf(zodSchema);
+  const resolved = (spec: TypeSpec) =>
+    typeof spec.$ref === "string" && spec.$ref.startsWith("#/types/")
+      ? (types[spec.$ref.slice("#/types/".length)] as unknown as TypeSpec)
+      : spec;
+  if (meta.pulumiType !== undefined) {
+    expect({ where, type: spec.type }).toEqual({ where, type: meta.pulumiType });
+    return;
+  }
+  switch (def.type) {
+    case "string":
+    case "boolean":
+      expect({ where, type: spec.type }).toEqual({ where, type: def.type });
+      return;
+    case "number":
+      expect({ where, type: spec.type }).toEqual({
+        where,
+        type: (inner as unknown as { isInt: boolean }).isInt ? "integer" : "number",
+      });
+      return;
+    case "enum": {
+      const target = resolved(spec) as { enum?: { value: string }[] };
+      expect({ where, values: target.enum?.map((e) => e.value) }).toEqual({
+        where,
+        values: (inner as unknown as { options: string[] }).options,
+      });
+      return;
+    }
+    case "custom":
+      expect({ where, spec }).toEqual({ where, spec: { $ref: "pulumi.json#/Asset" } });
+      return;
+    case "union": {
+      const branches = spec.oneOf as TypeSpec[] | undefined;
+      expect({ where, count: branches?.length }).toEqual({ where, count: def.options!.length });
+      def.options!.forEach((option, index) =>
+        expectSameType(option, branches![index]!, types, `${where}|${index}`),
+      );
+      return;
+    }
+    case "array":
+      expect({ where, type: spec.type }).toEqual({ where, type: "array" });
+      expectSameType(def.element!, spec.items as TypeSpec, types, `${where}[]`);
+      return;
+    case "object": {
+      const target = resolved(spec) as {
+        properties?: Record<string, TypeSpec>;
+        required?: string[];
+      };
+      expectSameProperties(
+        inner as z.ZodObject,
+        target.properties ?? {},
+        target.required ?? [],
+        types,
+        where,
+      );
+      return;
+    }
+    default:
+      throw new Error(`${where}: zod type ${def.type} has no expectation in this test`);
+  }
+}
+
+function expectSameProperties(
+  object: z.ZodObject,
+  properties: Record<string, TypeSpec>,
+  required: readonly string[],
+  types: PackageSchema["types"],
+  where: string,
+): void {
+  const shape = object.shape as Record<string, z.ZodType>;
+  expect({ where, names: Object.keys(properties).sort() }).toEqual({
+    where,
+    names: Object.keys(shape).sort(),
+  });
+  const zodRequired = Object.keys(shape).filter(
+    (name) => !shape[name]!.safeParse(undefined).success,
+  );
+  expect({ where, required: [...required].sort() }).toEqual({
+    where,
+    required: zodRequired.sort(),
+  });
+  for (const [name, field] of Object.entries(shape)) {
+    const path = `${where}.${name}`;
+    expectSameType(field, properties[name]!, types, path);
+    expect({ path, description: properties[name]!.description }).toEqual({
+      path,
+      description: metaOf(field).description,
+    });
+  }
+}
+
+describe("package schema", () => {
+  it.each(pluginResources.map(({ definition }) => [definition.type, definition] as const))(
+    "%s: inputs match the zod schema by name, type, requiredness and description",
+    (_name, definition) => {
+      const resource = schema.resources[resourceToken(definition.type)]!;
+      expect(resource).toBeDefined();
+      expectSameProperties(
+        definition.inputSchema,
+        resource.inputProperties,
+        resource.requiredInputs,
+        schema.types,
+        definition.type,
+      );
+    },
+  );
+
+  it("marks the secrets secret where they are: inputs, outputs and nested types", () => {
+    const secretsOf = (properties: Record<string, { secret?: boolean }>) =>
+      Object.keys(properties).filter((name) => properties[name]!.secret === true);
+    const secrets = Object.fromEntries(
+      pluginResources.map(({ definition }) => {
+        const resource = schema.resources[resourceToken(definition.type)]!;
+        return [
+          definition.type,
+          { inputs: secretsOf(resource.inputProperties), outputs: secretsOf(resource.properties) },
+        ];
+      }),
+    );
+    expect(secrets).toEqual({
+      Voice: { inputs: [], outputs: [] },
+      SipCarrier: { inputs: ["registerPassword"], outputs: ["registerPassword"] },
+      CampaignWebhook: { inputs: [], outputs: [] },
+    });
+    const nested = Object.fromEntries(
+      Object.entries(schema.types)
+        .filter(([, type]) => "properties" in type)
+        .map(([token, type]) => [token, secretsOf((type as ObjectTypeSpec).properties)])
+        .filter(([, names]) => (names?.length ?? 0) > 0),
+    );
+    // Header values are secret; parameter values, on a type of their own, are not.
+    expect(nested).toEqual({ [resourceToken("WebhookHeader")]: ["value"] });
+    expect(secretsOf(schema.provider.inputProperties)).toEqual(["apiKey"]);
+    expect(secretsOf(schema.config.variables)).toEqual(["apiKey"]);
+  });
+
+  it("every input of every resource has a one-line description", () => {
+    for (const resource of Object.values(schema.resources)) {
+      for (const [name, spec] of Object.entries(resource.inputProperties)) {
+        expect({ name, description: spec.description }).toEqual({
+          name,
+          description: expect.stringMatching(/^[^\n]+$/),
+        });
+      }
+    }
+  });
+
+  it("outputs are the inputs plus what the provider writes, each described", () => {
+    for (const { definition, outputs } of pluginResources) {
+      const resource = schema.resources[resourceToken(definition.type)]!;
+      expect(Object.keys(resource.properties).sort()).toEqual(
+        [...Object.keys(definition.inputSchema.shape), ...outputs.map((o) => o.name)].sort(),
+      );
+      for (const output of outputs)
+        expect(resource.properties[output.name]!.description).toBeTruthy();
+    }
+  });
+
+  it("the provider's inputs match ProviderInputs and each names its environment variable", () => {
+    expectSameProperties(
+      ProviderInputs,
+      schema.provider.inputProperties,
+      [],
+      schema.types,
+      "provider",
+    );
+    expect(
+      Object.fromEntries(
+        Object.entries(schema.provider.inputProperties).map(([name, spec]) => [
+          name,
+          spec.defaultInfo?.environment,
+        ]),
+      ),
+    ).toEqual({
+      apiKey: ["VOICEPLATFORM_API_KEY"],
+      baseUrl: ["VOICEPLATFORM_BASE_URL"],
+      campaignsBaseUrl: ["VOICEPLATFORM_CAMPAIGNS_BASE_URL"],
+      subOrganizationId: ["VOICEPLATFORM_SUB_ORGANIZATION_ID"],
+      authScheme: ["VOICEPLATFORM_AUTH_SCHEME"],
+      timeoutSeconds: ["VOICEPLATFORM_TIMEOUT_SECONDS"],
+      maxRetries: ["VOICEPLATFORM_MAX_RETRIES"],
+      maxConcurrency: ["VOICEPLATFORM_MAX_CONCURRENCY"],
+    });
+    for (const spec of Object.values(schema.provider.inputProperties))
+      expect(spec.description).toBeTruthy();
+  });
+
+  it("every reference points at a defined type", () => {
+    const refs = JSON.stringify(schema).match(/"#\/types\/[^"]+"/g) ?? [];
+    for (const ref of refs) expect(schema.types[ref.slice(9, -1)]).toBeDefined();
+    expect(refs.length).toBeGreaterThan(0);
+  });
+});
