@@ -13,7 +13,7 @@ import {
 } from "../resources/campaign-webhook";
 import { sipCarrier, type SipCarrierArgs } from "../resources/sip-carrier";
 import { voice, type VoiceArgs } from "../resources/voice";
-import { campaignWebhookStub, sipCarrierStub, voiceStub } from "./provider-stubs";
+import { providerStub } from "./provider-stubs";
 
 /** The type token's module: `pulumi-nodejs:dynamic/voiceplatform:<type>`. Fixed: it is in every URN. */
 const MODULE = "voiceplatform";
@@ -66,7 +66,7 @@ export class Voice extends pulumi.dynamic.Resource {
       "clonedVoices",
       "samples",
     ];
-    super(...dynamicArgs(voiceStub, voice, name, args, outputs, opts));
+    super(...dynamicArgs(providerStub("Voice"), voice, name, args, outputs, opts));
   }
 }
 
@@ -79,7 +79,7 @@ export class SipCarrier extends pulumi.dynamic.Resource {
   declare readonly phoneNumbers: pulumi.Output<Record<string, unknown>[] | undefined>;
 
   constructor(name: string, args: SipCarrierArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...dynamicArgs(sipCarrierStub, sipCarrier, name, args, ["carrierId"], opts));
+    super(...dynamicArgs(providerStub("SipCarrier"), sipCarrier, name, args, ["carrierId"], opts));
   }
 }
 
@@ -94,6 +94,8 @@ export class CampaignWebhook extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: CampaignWebhookArgs, opts?: pulumi.CustomResourceOptions) {
     const outputs = ["status", "data"];
-    super(...dynamicArgs(campaignWebhookStub, campaignWebhook, name, args, outputs, opts));
+    super(
+      ...dynamicArgs(providerStub("CampaignWebhook"), campaignWebhook, name, args, outputs, opts),
+    );
   }
 }

@@ -13,6 +13,7 @@ import {
   measureEngineScale,
   type EngineScaleMeasurement,
   type EngineScaleOptions,
+  type EngineScaleResult,
 } from "./engine-scale";
 import { measureGrpc, type GrpcRow } from "./grpc";
 import { measureInProcess, type InProcessSizes, type OverheadRow } from "./in-process";
@@ -90,6 +91,12 @@ export const targets = {
   uploadThroughputRatio: 0.9,
   scaleRatio: 0.9,
   rateLimitRatio: 0.9,
+  /** Provider-process CPU per create over the empty handler's, in the same run. */
+  cpuPerCreateRatio: 1.5,
+  /** `pulumi up` of the stack over the same program with an empty dynamic provider. */
+  engineUpRatio: 1.1,
+  providerTextBytes: 400,
+  stateBytesPerResource: 2500,
 } as const;
 
 interface Results {
@@ -262,6 +269,10 @@ function printScaleControls(results: ScaleResult[]): void {
         "ratio",
         "plain undici/s",
         "ratio",
+        "CPU ms/create: provider process",
+        "empty handler",
+        "ratio",
+        "plain undici",
       ],
       results.map((result) => [
         result.inFlight,
@@ -273,10 +284,24 @@ function printScaleControls(results: ScaleResult[]): void {
         result.controls?.emptyHandler.ratio,
         result.controls?.plainHttp.throughput,
         result.controls?.plainHttp.ratio,
+        result.cpuPerCreateMs.provider,
+        result.controls?.emptyHandler.cpuPerCreateMs,
+        cpuRatio(result),
+        result.controls?.plainHttp.cpuPerCreateMs,
       ]),
     ),
   );
 }
+
+/** Provider-process CPU per create over the empty handler's. */
+function cpuRatio(result: ScaleResult): number | undefined {
+  const empty = result.controls?.emptyHandler.cpuPerCreateMs;
+  return empty ? round(result.cpuPerCreateMs.provider / empty, 2) : undefined;
+}
+
+/** `pulumi up` seconds over the empty provider's. */
+const upRatio = (result: EngineScaleResult) =>
+  round(result.upSeconds / result.emptyProviderUpSeconds, 2);
 
 function printEngineScale(measurement: EngineScaleMeasurement): void {
   console.log("\nThrough the real engine: `pulumi up --parallel N` of the same mix, file backend");
@@ -298,6 +323,7 @@ function printEngineScale(measurement: EngineScaleMeasurement): void {
         "missing",
         "twice",
         "empty provider: up s",
+        "up ratio",
       ],
       measurement.results.map((result) => [
         result.resources,
@@ -311,6 +337,7 @@ function printEngineScale(measurement: EngineScaleMeasurement): void {
         result.missing,
         result.duplicated,
         result.emptyProviderUpSeconds,
+        upRatio(result),
       ]),
     ),
   );
@@ -327,12 +354,27 @@ function printState(state: StateMeasurement): void {
   console.log(heading("6. Serialized provider and state per resource (bytes)"));
   console.log(
     table(
-      ["resource", "__provider text", "state per resource", "of which __provider ×2"],
+      [
+        "resource",
+        "__provider text",
+        "state per resource",
+        "of which __provider ×2",
+        "inputs",
+        "outputs",
+        "engine's",
+        "secrets (in inputs and outputs)",
+      ],
       state.rows.map((row) => [
         row.kind,
         row.providerBytes,
         row.stateBytes ?? state.cliNote,
-        row.stateProviderBytes ?? state.cliNote,
+        row.stateProviderBytes,
+        row.inputsBytes,
+        row.outputsBytes,
+        row.stateBytes === undefined
+          ? undefined
+          : row.stateBytes - (row.inputsBytes ?? 0) - (row.outputsBytes ?? 0),
+        row.secretsBytes,
       ]),
     ),
   );
@@ -393,6 +435,19 @@ function verdicts(results: Results): Verdict[] {
       target: `≥ ${targets.scaleRatio}×`,
       met: result.ratio >= targets.scaleRatio,
     });
+    const ratio = cpuRatio(result);
+    if (ratio !== undefined) {
+      out.push({
+        section: "4 scale",
+        measurement: `${scaleLabel(result)}, ${result.latencyMs} ms: provider CPU per create`,
+        value:
+          `${ratio}× the empty handler's (${result.cpuPerCreateMs.provider} vs ` +
+          `${result.controls!.emptyHandler.cpuPerCreateMs} ms; plain undici ` +
+          `${result.controls!.plainHttp.cpuPerCreateMs} ms)`,
+        target: `≤ ${targets.cpuPerCreateRatio}×`,
+        met: ratio <= targets.cpuPerCreateRatio,
+      });
+    }
   }
   for (const result of results.engineScale?.results ?? []) {
     out.push({
@@ -401,10 +456,10 @@ function verdicts(results: Results): Verdict[] {
         result.skipCheckpoints ? "skipped" : "on"
       }`,
       value:
-        `${result.ratio}× (${result.throughput}/s of ${result.ideal}/s); up ${result.upSeconds} s, ` +
-        `empty provider ${result.emptyProviderUpSeconds} s`,
-      target: "report",
-      met: undefined,
+        `${upRatio(result)}× the empty provider's (${result.upSeconds} vs ` +
+        `${result.emptyProviderUpSeconds} s); creates ${result.ratio}× of ideal`,
+      target: `≤ ${targets.engineUpRatio}×`,
+      met: upRatio(result) <= targets.engineUpRatio,
     });
   }
   for (const result of results.rateLimited ?? []) {
@@ -428,13 +483,21 @@ function verdicts(results: Results): Verdict[] {
   for (const row of results.state?.rows ?? []) {
     out.push({
       section: "6 state",
-      measurement: `${row.kind} per resource`,
+      measurement: `${row.kind}: __provider text`,
+      value: `${row.providerBytes} B`,
+      target: `≤ ${targets.providerTextBytes} B`,
+      met: row.providerBytes <= targets.providerTextBytes,
+    });
+    out.push({
+      section: "6 state",
+      measurement: `${row.kind}: state per resource`,
       value:
         row.stateBytes === undefined
-          ? `__provider ${row.providerBytes} B; state: ${results.state?.cliNote}`
-          : `__provider ${row.providerBytes} B; state ${row.stateBytes} B`,
-      target: "report",
-      met: undefined,
+          ? `${results.state?.cliNote}`
+          : `${row.stateBytes} B (${row.stateProviderBytes} B of __provider)`,
+      target: `≤ ${targets.stateBytesPerResource} B`,
+      met:
+        row.stateBytes === undefined ? undefined : row.stateBytes <= targets.stateBytesPerResource,
     });
   }
   return out;

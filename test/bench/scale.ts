@@ -160,10 +160,24 @@ export async function measureScale(
 
 /** The same creates without this package, for what this machine allows at all. */
 export interface ScaleControls {
-  /** Through the same dynamic-provider process and driver, with a handler that does nothing. */
-  readonly emptyHandler: { readonly throughput: number; readonly ratio: number };
-  /** The same HTTP requests with plain undici from one process, no Pulumi at all. */
-  readonly plainHttp: { readonly throughput: number; readonly ratio: number };
+  /**
+   * Through the same dynamic-provider process and driver, with a handler that does nothing;
+   * `cpuPerCreateMs` is that process's CPU per create, the floor of the provider's own figure.
+   */
+  readonly emptyHandler: {
+    readonly throughput: number;
+    readonly ratio: number;
+    readonly cpuPerCreateMs: number;
+  };
+  /**
+   * The same HTTP requests with plain undici from one process, no Pulumi at all;
+   * `cpuPerCreateMs` is what sending them costs that process, the HTTP client's share.
+   */
+  readonly plainHttp: {
+    readonly throughput: number;
+    readonly ratio: number;
+    readonly cpuPerCreateMs: number;
+  };
 }
 
 /**
@@ -194,11 +208,15 @@ export async function measureScaleControls(
       const urn = resourceUrn(item.kind, item.name);
       return (await provider.check(urn, {}, { ...item.inputs, __provider: EMPTY_PROVIDER })).inputs;
     });
+    const cpuBefore = cpuMs(provider.pid);
     const started = performance.now();
     await pool(plan, options.inFlight, (item, index) =>
       provider.create(resourceUrn(item.kind, item.name), checked[index]!),
     );
-    emptyHandler = rate(plan.length, since(started));
+    emptyHandler = {
+      ...rate(plan.length, since(started)),
+      cpuPerCreateMs: round((cpuMs(provider.pid) - cpuBefore) / plan.length, 2),
+    };
   } finally {
     await provider.close();
   }
@@ -229,9 +247,18 @@ export async function measureScaleControls(
           );
       }
     };
+    const cpuBefore = process.cpuUsage();
     const started = performance.now();
     await pool(plan, options.inFlight, send);
-    return { emptyHandler, plainHttp: rate(plan.length, since(started)) };
+    const elapsed = since(started);
+    const cpu = process.cpuUsage(cpuBefore);
+    return {
+      emptyHandler,
+      plainHttp: {
+        ...rate(plan.length, elapsed),
+        cpuPerCreateMs: round((cpu.user + cpu.system) / 1000 / plan.length, 2),
+      },
+    };
   } finally {
     await direct.close();
     await emulator.close();

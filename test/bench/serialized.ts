@@ -17,6 +17,11 @@ export interface StateRow {
   readonly stateBytes?: number;
   /** Of those, the two `__provider` copies (inputs and outputs), JSON-encoded. */
   readonly stateProviderBytes?: number;
+  /** Of those, the inputs and the outputs (each with its `__provider`); the rest is the engine's. */
+  readonly inputsBytes?: number;
+  readonly outputsBytes?: number;
+  /** Of the inputs and outputs, the encrypted secrets (the engine's `ciphertext` envelopes). */
+  readonly secretsBytes?: number;
   readonly resources?: number;
 }
 
@@ -77,21 +82,30 @@ export async function measureState(
   const rows = resourceKinds.map((kind): StateRow => {
     const ofKind = exported.filter((resource) => resource.type === resourceType(kind));
     const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value ?? null));
-    const total = ofKind.reduce((sum, resource) => sum + bytes(resource), 0);
-    const providers = ofKind.reduce(
-      (sum, resource) =>
-        sum + bytes(resource.inputs?.__provider) + bytes(resource.outputs?.__provider),
-      0,
-    );
+    const sum = (of: (resource: ExportedResource) => number) =>
+      Math.round(
+        ofKind.reduce((all, resource) => all + of(resource), 0) / Math.max(1, ofKind.length),
+      );
     return {
       kind,
       providerBytes: providerBytes(kind),
       resources: ofKind.length,
-      stateBytes: Math.round(total / Math.max(1, ofKind.length)),
-      stateProviderBytes: Math.round(providers / Math.max(1, ofKind.length)),
+      stateBytes: sum(bytes),
+      stateProviderBytes: sum((r) => bytes(r.inputs?.__provider) + bytes(r.outputs?.__provider)),
+      inputsBytes: sum((r) => bytes(r.inputs)),
+      outputsBytes: sum((r) => bytes(r.outputs)),
+      secretsBytes: sum((r) => secretBytes(r.inputs) + secretBytes(r.outputs)),
     };
   });
   return { rows, cliVersion: cli.version };
+}
+
+/** Bytes of every encrypted secret envelope (`{…, "ciphertext": …}`) in a value. */
+function secretBytes(value: unknown): number {
+  if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + secretBytes(item), 0);
+  if (value === null || typeof value !== "object") return 0;
+  if ("ciphertext" in value) return Buffer.byteLength(JSON.stringify(value));
+  return Object.values(value).reduce((sum: number, item) => sum + secretBytes(item), 0);
 }
 
 /** `pulumi up` of the program in the project with a file backend, then `pulumi stack export`. */

@@ -57,7 +57,8 @@ const providerText = (type: string, name: string): string => {
   return found.inputs.__provider as string;
 };
 
-describe("the serialized provider", () => {
+// Loaded by jest from the source tree, outside node_modules: serialized by value, as a linked package is.
+describe("the serialized provider of the source tree (by value)", () => {
   beforeAll(async () => {
     await declareStack("a");
     await declareStack("b");

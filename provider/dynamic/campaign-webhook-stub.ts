@@ -1,0 +1,16 @@
+/**
+ * The CampaignWebhook provider the SDK serializes into state as `__provider`: see
+ * `stub-module.ts`. This module's exports are the provider itself, so it must export nothing else
+ * and be reachable as `pulumi-voice-platform/dynamic/campaign-webhook` in every version.
+ */
+export = Object.preventExtensions({
+  configure: (...a: unknown[]) => require("pulumi-voice-platform/runtime").configure(...a),
+  check: (...a: unknown[]) => require("pulumi-voice-platform/runtime").CampaignWebhook.check(...a),
+  diff: (...a: unknown[]) => require("pulumi-voice-platform/runtime").CampaignWebhook.diff(...a),
+  create: (...a: unknown[]) =>
+    require("pulumi-voice-platform/runtime").CampaignWebhook.create(...a),
+  update: (...a: unknown[]) =>
+    require("pulumi-voice-platform/runtime").CampaignWebhook.update(...a),
+  delete: (...a: unknown[]) =>
+    require("pulumi-voice-platform/runtime").CampaignWebhook.delete(...a),
+});

@@ -1,0 +1,13 @@
+/**
+ * The SipCarrier provider the SDK serializes into state as `__provider`: see `stub-module.ts`.
+ * This module's exports are the provider itself, so it must export nothing else and be reachable
+ * as `pulumi-voice-platform/dynamic/sip-carrier` in every version.
+ */
+export = Object.preventExtensions({
+  configure: (...a: unknown[]) => require("pulumi-voice-platform/runtime").configure(...a),
+  check: (...a: unknown[]) => require("pulumi-voice-platform/runtime").SipCarrier.check(...a),
+  diff: (...a: unknown[]) => require("pulumi-voice-platform/runtime").SipCarrier.diff(...a),
+  create: (...a: unknown[]) => require("pulumi-voice-platform/runtime").SipCarrier.create(...a),
+  update: (...a: unknown[]) => require("pulumi-voice-platform/runtime").SipCarrier.update(...a),
+  delete: (...a: unknown[]) => require("pulumi-voice-platform/runtime").SipCarrier.delete(...a),
+});
