@@ -2,7 +2,14 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   {
-    ignores: ["dist/**", "node_modules/**", ".pulumi-cli/**", "coverage/**", "**/node_modules/**"],
+    ignores: [
+      "dist/**",
+      "node_modules/**",
+      ".pulumi-cli/**",
+      "coverage/**",
+      "**/node_modules/**",
+      "provider/sdk/nodejs/**",
+    ],
   },
   ...tseslint.configs.recommended,
   {
