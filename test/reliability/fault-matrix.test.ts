@@ -1,13 +1,15 @@
 /**
- * Runs every cell of the fault matrix (fault-matrix.ts) through the provider's handlers against
- * the emulator: the outcome, how often the request was sent, what the platform holds afterwards
- * (never a duplicate), where the created object is recorded, and what the error says.
+ * Runs every cell of the fault matrix (fault-matrix.ts) against the emulator through both front
+ * ends, the dynamic runtime's handlers in process and the provider plugin's process over gRPC:
+ * the outcome, how often the request was sent, what the platform holds afterwards (never a
+ * duplicate), where the created object is recorded, and what the error says.
  *
  * Set UPDATE_FAULT_MATRIX=1 to rewrite the table in fault-matrix.md from fault-matrix.ts.
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Inputs } from "../../provider/check-inputs";
 import { ApiError } from "../../provider/api-error";
 import { forgetEngineConfig, rememberEngineConfig } from "../../provider/config";
 import { closeHttpClient } from "../../provider/http-client";
@@ -16,6 +18,13 @@ import * as runtime from "../../provider/runtime";
 import { pathMatches } from "../emulator/faults";
 import { startEmulator, type OrganizationState, type RunningEmulator } from "../emulator";
 import { carrierInputs, voiceInputs, webhookInputs, writeSample } from "../provider/builders";
+import { createFixtureProject, removeFixtureProject } from "../support/packed-package";
+import {
+  ProviderCallError,
+  ResourceInitError,
+  startProviderProcess,
+  type ProviderProcess,
+} from "../support/provider-process";
 import {
   faultKeys,
   faults,
@@ -43,14 +52,98 @@ afterAll(async () => {
   await emulator.close();
 });
 
-function configure(settings: Readonly<Record<string, string>> = {}): void {
-  const values: Record<string, string> = {
+type Kind = "Voice" | "SipCarrier" | "CampaignWebhook";
+
+/** A front end over the resource handlers: how the cells reach them. */
+interface FrontEnd {
+  configure(settings: Readonly<Record<string, string>>): Promise<void>;
+  check(kind: Kind, news: Inputs): Promise<{ inputs: Inputs; failures: unknown[] }>;
+  create(kind: Kind, news: Inputs): Promise<{ id: string; outs: Inputs }>;
+  update(kind: Kind, id: string, olds: Inputs, news: Inputs): Promise<{ outs: Inputs }>;
+  close(): Promise<void>;
+}
+
+function platformSettings(settings: Readonly<Record<string, string>>): Record<string, string> {
+  return {
     apiKey: emulator.apiKey,
     baseUrl: emulator.baseUrl,
     campaignsBaseUrl: emulator.campaignsBaseUrl,
     ...settings,
   };
-  rememberEngineConfig({ get: (key) => values[key.replace(/^voiceplatform:/, "")] });
+}
+
+/** The dynamic runtime's handlers, called in this process as the stubs call them. */
+function inProcess(): FrontEnd {
+  return {
+    async configure(settings) {
+      const values = platformSettings(settings);
+      rememberEngineConfig({ get: (key) => values[key.replace(/^voiceplatform:/, "")] });
+    },
+    check: (kind, news) => runtime[kind].check({}, { ...news }),
+    create: async (kind, news) => {
+      const { id, outs } = await runtime[kind].create(news);
+      return { id, outs: { ...outs } as Inputs };
+    },
+    update: async (kind, id, olds, news) => ({
+      outs: { ...(await runtime[kind].update(id, { ...olds }, news)).outs } as Inputs,
+    }),
+    close: async () => undefined,
+  };
+}
+
+/**
+ * The plugin process as the engine drives it: one process per provider configuration, as the
+ * engine starts one per provider (a cell's settings are another provider's inputs).
+ */
+function pluginProcess(): FrontEnd {
+  let project: Promise<string> | undefined;
+  const processes = new Map<string, Promise<ProviderProcess>>();
+  let current: Promise<ProviderProcess> | undefined;
+  const urn = (kind: Kind) => `urn:pulumi:matrix::matrix::voiceplatform:index:${kind}::cell`;
+  return {
+    async configure(settings) {
+      const args = platformSettings(settings);
+      const key = JSON.stringify(args);
+      if (!processes.has(key)) {
+        project ??= createFixtureProject({ name: "fault-matrix-plugin" });
+        const started = project.then(async (dir) => {
+          const plugin = await startProviderProcess(
+            dir,
+            {},
+            {
+              executable: join(dir, "node_modules", ".bin", "pulumi-resource-voiceplatform"),
+            },
+          );
+          await plugin.configureProvider(args);
+          return plugin;
+        });
+        processes.set(key, started);
+      }
+      current = processes.get(key);
+    },
+    check: async (kind, news) => (await current!).check(urn(kind), {}, news),
+    create: async (kind, news) => {
+      const { id, properties } = await (await current!).create(urn(kind), news);
+      return { id, outs: properties };
+    },
+    update: async (kind, id, olds, news) => ({
+      outs: (await (await current!).update(id, urn(kind), olds, news)).properties,
+    }),
+    async close() {
+      await Promise.all([...processes.values()].map(async (p) => (await p).close()));
+      if (project !== undefined) await removeFixtureProject(await project);
+    },
+  };
+}
+
+/** What a cell's error says, whichever front end it came through. */
+function errorFacts(error: unknown): { message: string; id?: unknown; properties?: unknown } {
+  if (error instanceof ResourceInitError)
+    return { message: error.details, id: error.id, properties: error.properties };
+  if (error instanceof ProviderCallError) return { message: error.details };
+  if (error instanceof IncompleteCreateError)
+    return { message: error.message, id: error.id, properties: error.properties };
+  return { message: (error as Error).message, id: (error as { id?: unknown }).id };
 }
 
 async function organization(): Promise<OrganizationState> {
@@ -64,8 +157,8 @@ function count(state: OrganizationState, kind: "voices" | "carriers" | "subscrip
     : state[kind].length;
 }
 
-async function checked(kind: "Voice" | "SipCarrier" | "CampaignWebhook", news: object) {
-  const { inputs, failures } = await runtime[kind].check({}, { ...news });
+async function checked(frontEnd: FrontEnd, kind: Kind, news: object) {
+  const { inputs, failures } = await frontEnd.check(kind, { ...news } as Inputs);
   expect(failures).toEqual([]);
   return inputs;
 }
@@ -77,34 +170,39 @@ interface Prepared {
 }
 
 /** How each operation is set up and called; `run` is what the fault hits. */
-const drivers: Record<OperationKey, () => Promise<Prepared>> = {
-  async clone() {
-    const inputs = await checked("Voice", voiceInputs({ name: names.voice }));
-    return { run: () => runtime.Voice.create(inputs) };
+const drivers: Record<OperationKey, (frontEnd: FrontEnd) => Promise<Prepared>> = {
+  async clone(frontEnd) {
+    const inputs = await checked(frontEnd, "Voice", voiceInputs({ name: names.voice }));
+    return { run: () => frontEnd.create("Voice", inputs) };
   },
-  async cloneFollowUp() {
-    const inputs = await checked("Voice", voiceInputs({ name: names.voice, isMultilingual: true }));
-    return { run: () => runtime.Voice.create(inputs) };
+  async cloneFollowUp(frontEnd) {
+    const inputs = await checked(
+      frontEnd,
+      "Voice",
+      voiceInputs({ name: names.voice, isMultilingual: true }),
+    );
+    return { run: () => frontEnd.create("Voice", inputs) };
   },
-  async update() {
-    const inputs = await checked("Voice", voiceInputs({ name: names.voice }));
-    const { id, outs } = await runtime.Voice.create(inputs);
-    const news = await checked("Voice", { ...inputs, name: "Renamed matrix voice" });
+  async update(frontEnd) {
+    const inputs = await checked(frontEnd, "Voice", voiceInputs({ name: names.voice }));
+    const { id, outs } = await frontEnd.create("Voice", inputs);
+    const news = await checked(frontEnd, "Voice", { ...inputs, name: "Renamed matrix voice" });
     return {
       existingId: id,
-      run: async () => ({ id, outs: (await runtime.Voice.update(id, { ...outs }, news)).outs }),
+      run: async () => ({ id, outs: (await frontEnd.update("Voice", id, outs, news)).outs }),
     };
   },
-  async carrier() {
-    const inputs = await checked("SipCarrier", carrierInputs({ name: names.carrier }));
-    return { run: () => runtime.SipCarrier.create(inputs) };
+  async carrier(frontEnd) {
+    const inputs = await checked(frontEnd, "SipCarrier", carrierInputs({ name: names.carrier }));
+    return { run: () => frontEnd.create("SipCarrier", inputs) };
   },
-  async subscribe() {
+  async subscribe(frontEnd) {
     const inputs = await checked(
+      frontEnd,
       "CampaignWebhook",
       webhookInputs({ campaignId: names.campaignId }),
     );
-    return { run: () => runtime.CampaignWebhook.create(inputs) };
+    return { run: () => frontEnd.create("CampaignWebhook", inputs) };
   },
 };
 
@@ -116,12 +214,12 @@ interface Observed {
   existingId?: string;
 }
 
-async function runCell(op: OperationKey, fault: FaultKey): Promise<Observed> {
+async function runCell(frontEnd: FrontEnd, op: OperationKey, fault: FaultKey): Promise<Observed> {
   const spec = operations[op];
   const faultSpec = faults[fault];
   await emulator.client.reset();
-  configure(faultSpec.settings);
-  const prepared = await drivers[op]();
+  await frontEnd.configure(faultSpec.settings ?? {});
+  const prepared = await drivers[op](frontEnd);
   const before = (await emulator.client.requests()).length;
   await emulator.client.addFault({
     method: spec.method,
@@ -180,20 +278,18 @@ function assertOutcome(op: OperationKey, cell: Cell, observed: Observed): void {
   expect(observed.result).toBeUndefined();
   expect(observed.error).toBeInstanceOf(Error);
   const error = observed.error as Error;
+  const facts = errorFacts(error);
   switch (cell.recorded) {
     case "error-id":
-      expect(error).toBeInstanceOf(IncompleteCreateError);
-      expect((error as IncompleteCreateError).id).toBe(platformIds(op, observed.state)[0]);
-      expect((error as IncompleteCreateError).properties).toMatchObject({
-        name: names.voice,
-        stateVersion: 1,
-      });
+      expect(facts.id).toBe(platformIds(op, observed.state)[0]);
+      expect(facts.properties).toMatchObject({ name: names.voice, stateVersion: 1 });
       break;
     case "may-exist":
     case "none":
       // No id to record: the provider cannot know one, and must not invent one.
       expect(error).not.toBeInstanceOf(IncompleteCreateError);
-      expect((error as { id?: unknown }).id).toBeUndefined();
+      expect(error).not.toBeInstanceOf(ResourceInitError);
+      expect(facts.id).toBeUndefined();
       break;
     case "result":
       throw new Error("an error cell cannot record its object in a result");
@@ -207,36 +303,51 @@ function assertOutcome(op: OperationKey, cell: Cell, observed: Observed): void {
 }
 
 function assertMessage(cell: Cell, observed: Observed): void {
-  const message = (observed.error as Error | undefined)?.message ?? "";
+  const message = observed.error === undefined ? "" : errorFacts(observed.error).message;
   for (const pattern of cell.says) expect(message).toMatch(pattern);
 }
 
-describe.each(operationKeys)("%s", (op) => {
-  const cells = faultKeys.filter((fault) => matrix[op][fault] !== undefined);
+const frontEnds: [string, () => FrontEnd][] = [
+  ["dynamic runtime", inProcess],
+  ["provider plugin", pluginProcess],
+];
 
-  describe.each(cells)("under %s", (fault) => {
-    const cell = matrix[op][fault]!;
-    let observed: Observed;
+describe.each(frontEnds)("through the %s", (_name, makeFrontEnd) => {
+  const frontEnd = makeFrontEnd();
+  afterAll(() => frontEnd.close(), 30_000);
 
-    beforeAll(async () => {
-      observed = await runCell(op, fault);
-    }, 60_000);
+  describe.each(operationKeys)("%s", (op) => {
+    const cells = faultKeys.filter((fault) => matrix[op][fault] !== undefined);
 
-    it(`${cell.outcome === "ok" ? "is retried to success" : "fails"}: ${cell.attempts} attempt(s), ${cell.objects} object(s), recorded as ${cell.recorded}`, () => {
-      assertOutcome(op, cell, observed);
+    describe.each(cells)("under %s", (fault) => {
+      const cell = matrix[op][fault]!;
+      let observed: Observed;
+
+      beforeAll(async () => {
+        observed = await runCell(frontEnd, op, fault);
+      }, 180_000);
+
+      it(`${cell.outcome === "ok" ? "is retried to success" : "fails"}: ${cell.attempts} attempt(s), ${cell.objects} object(s), recorded as ${cell.recorded}`, () => {
+        assertOutcome(op, cell, observed);
+      });
+
+      if (cell.outcome === "error") {
+        it("says what happened and what to do", () => assertMessage(cell, observed));
+      }
     });
-
-    if (cell.outcome === "error") {
-      it("says what happened and what to do", () => assertMessage(cell, observed));
-    }
   });
 });
 
 test("a sample removed between check and create fails before anything is sent, saying so", async () => {
   await emulator.client.reset();
-  configure();
+  const frontEnd = inProcess();
+  await frontEnd.configure({});
   const file = writeSample("gone.wav");
-  const inputs = await checked("Voice", voiceInputs({ name: names.voice, files: [file] }));
+  const inputs = await checked(
+    frontEnd,
+    "Voice",
+    voiceInputs({ name: names.voice, files: [file] }),
+  );
   rmSync(file);
   await expect(runtime.Voice.create(inputs)).rejects.toThrow(
     /^clone voice "Matrix voice": a sample cannot be read \(ENOENT: .*gone\.wav\), so nothing was sent\. Fix the file and run `pulumi up` again$/,

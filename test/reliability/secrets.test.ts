@@ -31,6 +31,7 @@ import {
   ResourceInitError,
   startProviderProcess,
   type PropertyMap,
+  type ProviderProcess,
 } from "../support/provider-process";
 import { serializedProviders } from "../support/serialized-provider";
 import { echoModes, startEchoServer, type EchoServer } from "./echo-server";
@@ -342,7 +343,32 @@ describe("in process", () => {
   });
 });
 
-describe("the real dynamic-provider process and the serialized provider", () => {
+/** How each process is started and given the stack's settings (names without namespace). */
+const processArms = {
+  "the real dynamic-provider process and the serialized provider": {
+    start: (project: string) => startProviderProcess(project),
+    configure: (provider: ProviderProcess, settings: Record<string, string>) =>
+      provider.configure(
+        Object.fromEntries(Object.entries(settings).map(([k, v]) => [`voiceplatform:${k}`, v])),
+      ),
+    plugin: false,
+  },
+  "the provider plugin process": {
+    start: (project: string) =>
+      startProviderProcess(
+        project,
+        {},
+        {
+          executable: join(project, "node_modules", ".bin", "pulumi-resource-voiceplatform"),
+        },
+      ),
+    configure: (provider: ProviderProcess, settings: Record<string, string>) =>
+      provider.configureProvider(settings),
+    plugin: true,
+  },
+};
+
+describe.each(Object.entries(processArms))("%s", (_name, arm) => {
   let project: string;
 
   beforeAll(async () => {
@@ -364,16 +390,16 @@ describe("the real dynamic-provider process and the serialized provider", () => 
       if (previousKey === undefined) delete process.env.VOICEPLATFORM_API_KEY;
       else process.env.VOICEPLATFORM_API_KEY = previousKey;
     }
-    const texts: string[] = Object.values(providers);
+    const texts: string[] = arm.plugin ? [] : Object.values(providers);
     await emulator.client.reset();
     const scenarios: Record<string, string>[] = [
       {},
-      { "voiceplatform:apiKey": SECRETS.wrongApiKey },
-      { "voiceplatform:subOrganizationId": "sub_not_mine" },
+      { apiKey: SECRETS.wrongApiKey },
+      { subOrganizationId: "sub_not_mine" },
       ...echoModes.map((mode) => ({
-        "voiceplatform:baseUrl": echo.url(mode),
-        "voiceplatform:campaignsBaseUrl": echo.url(mode),
-        "voiceplatform:maxRetries": "0",
+        baseUrl: echo.url(mode),
+        campaignsBaseUrl: echo.url(mode),
+        maxRetries: "0",
       })),
     ];
     let failures = 0;
@@ -392,16 +418,16 @@ describe("the real dynamic-provider process and the serialized provider", () => 
           action: { kind: "status", status: 400 },
         });
       }
-      const provider = await startProviderProcess(project);
+      const provider = await arm.start(project);
       try {
-        await provider.configure({
-          "voiceplatform:apiKey": SECRETS.apiKey,
-          "voiceplatform:baseUrl": emulator.baseUrl,
-          "voiceplatform:campaignsBaseUrl": emulator.campaignsBaseUrl,
-          "voiceplatform:timeoutSeconds": "2",
+        await arm.configure(provider, {
+          apiKey: SECRETS.apiKey,
+          baseUrl: emulator.baseUrl,
+          campaignsBaseUrl: emulator.campaignsBaseUrl,
+          timeoutSeconds: "2",
           ...overrides,
         });
-        const steps = new EngineSteps(provider, providers);
+        const steps = new EngineSteps(provider, arm.plugin ? "plugin" : providers);
         const run = async (what: () => Promise<unknown>) => {
           try {
             await what();

@@ -1,7 +1,8 @@
 /**
  * The sequences of provider calls the engine makes for `pulumi up` and `destroy`, over one
- * dynamic-provider process: check then create; check, diff, then update; delete with the stored
- * outputs. For load tests and benchmarks that drive many resources without the CLI.
+ * dynamic-provider or provider-plugin process: check then create; check, diff, then update;
+ * delete with the stored outputs. For load tests and benchmarks that drive many resources
+ * without the CLI.
  */
 import type { DiffResult, PropertyMap, ProviderProcess } from "./provider-process";
 import { resourceUrn, type ResourceKind } from "./serialized-provider";
@@ -31,11 +32,20 @@ export class CheckFailedError extends Error {
 }
 
 export class EngineSteps {
-  /** `providers` holds the `__provider` text of each kind (see `serializedProviders`). */
+  /**
+   * `providers` holds the `__provider` text of each kind (see `serializedProviders`), or is
+   * "plugin" for the provider plugin, whose resources carry none and have their own type tokens.
+   */
   constructor(
     readonly provider: ProviderProcess,
-    readonly providers: Record<ResourceKind, string>,
+    readonly providers: Record<ResourceKind, string> | "plugin",
   ) {}
+
+  private urn(kind: ResourceKind, name: string): string {
+    return this.providers === "plugin"
+      ? `urn:pulumi:test::test::voiceplatform:index:${kind}::${name}`
+      : resourceUrn(kind, name);
+  }
 
   /** Runs check with `__provider` attached, as the SDK registers it; throws on failures. */
   async check(
@@ -44,18 +54,19 @@ export class EngineSteps {
     news: PropertyMap,
     olds: PropertyMap = {},
   ): Promise<PropertyMap> {
-    const urn = resourceUrn(kind, name);
-    const result = await this.provider.check(urn, olds, {
-      ...news,
-      __provider: this.providers[kind],
-    });
+    const urn = this.urn(kind, name);
+    const result = await this.provider.check(
+      urn,
+      olds,
+      this.providers === "plugin" ? news : { ...news, __provider: this.providers[kind] },
+    );
     if (result.failures.length > 0) throw new CheckFailedError(urn, result.failures);
     return result.inputs;
   }
 
   async create(kind: ResourceKind, name: string, news: PropertyMap): Promise<ManagedResource> {
     const inputs = await this.check(kind, name, news);
-    const urn = resourceUrn(kind, name);
+    const urn = this.urn(kind, name);
     const { id, properties } = await this.provider.create(urn, inputs);
     return { kind, name, urn, id, inputs, outputs: properties };
   }

@@ -68,6 +68,11 @@ export interface ProviderProcessOptions {
   callTimeoutMs?: number;
   /** Engine address argument; the process only requires that one is given (default 127.0.0.1:1). */
   engineAddress?: string;
+  /**
+   * The executable to start instead of the dynamic provider: a provider plugin such as the
+   * project's `node_modules/.bin/pulumi-resource-voiceplatform`, started as the engine starts it.
+   */
+  executable?: string;
 }
 
 /** A gRPC call the provider failed; `message` is the provider's error text behind the method. */
@@ -141,11 +146,16 @@ export async function startProviderProcess(
   options: ProviderProcessOptions = {},
 ): Promise<ProviderProcess> {
   const sdk = loadSdkModules(projectDir);
-  const child = spawn(
-    process.execPath,
-    [sdk.dynamicProviderPath, options.engineAddress ?? "127.0.0.1:1"],
-    { cwd: projectDir, env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] },
-  );
+  const engine = options.engineAddress ?? "127.0.0.1:1";
+  const [command, args] =
+    options.executable === undefined
+      ? [process.execPath, [sdk.dynamicProviderPath, engine]]
+      : [options.executable, [engine]];
+  const child = spawn(command, args, {
+    cwd: projectDir,
+    env: childEnv(env),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const output = captureOutput(child);
   let port: number;
   try {
@@ -302,6 +312,77 @@ export class ProviderProcess {
     };
   }
 
+  /**
+   * Configures a provider plugin as the engine does: `args` are the provider's inputs by their
+   * own names (`apiKey`), secrets wrapped as on the wire; `variables` as `voiceplatform:config:*`.
+   */
+  async configureProvider(args: PropertyMap): Promise<ConfigureResult> {
+    const request = new this.sdk.provider.ConfigureRequest();
+    const variables = request.getVariablesMap();
+    for (const [key, value] of Object.entries(args)) {
+      variables.set(
+        `voiceplatform:config:${key}`,
+        typeof value === "string" ? value : JSON.stringify(value),
+      );
+    }
+    request.setArgs(this.toStruct(args));
+    request.setType("pulumi:providers:voiceplatform");
+    request.setAcceptsecrets(true);
+    request.setAcceptresources(true);
+    request.setSendsOldInputs(true);
+    request.setSendsOldInputsToDelete(true);
+    const response = await this.call<ProviderPb.ConfigureResponse>("configure", (...rest) =>
+      this.client.configure(request, ...rest),
+    );
+    return {
+      acceptSecrets: response.getAcceptsecrets(),
+      supportsPreview: response.getSupportspreview(),
+    };
+  }
+
+  /** CheckConfig of a provider plugin: the provider's old and new inputs. */
+  async checkConfig(urn: string, olds: PropertyMap, news: PropertyMap): Promise<CheckResult> {
+    const request = new this.sdk.provider.CheckRequest();
+    request.setUrn(urn);
+    this.nameAndType(urn, request);
+    request.setOlds(this.toStruct(olds));
+    request.setNews(this.toStruct(news));
+    const response = await this.call<ProviderPb.CheckResponse>("checkConfig", (...rest) =>
+      this.client.checkConfig(request, ...rest),
+    );
+    return {
+      inputs: response.getInputs()?.toJavaScript() ?? {},
+      failures: response.getFailuresList().map((failure) => ({
+        property: failure.getProperty(),
+        reason: failure.getReason(),
+      })),
+    };
+  }
+
+  /** DiffConfig of a provider plugin: `olds` the stored provider outputs, `news` the checked inputs. */
+  async diffConfig(urn: string, olds: PropertyMap, news: PropertyMap): Promise<DiffResult> {
+    const request = this.changeRequest(
+      new this.sdk.provider.DiffRequest(),
+      "",
+      urn,
+      olds,
+      news,
+      olds,
+    );
+    const response = await this.call<ProviderPb.DiffResponse>("diffConfig", (...rest) =>
+      this.client.diffConfig(request, ...rest),
+    );
+    return this.toDiffResult(response);
+  }
+
+  async getSchema(): Promise<Record<string, unknown>> {
+    const request = new this.sdk.provider.GetSchemaRequest();
+    const response = await this.call<ProviderPb.GetSchemaResponse>("getSchema", (...rest) =>
+      this.client.getSchema(request, ...rest),
+    );
+    return JSON.parse(response.getSchema()) as Record<string, unknown>;
+  }
+
   async check(urn: string, olds: PropertyMap, news: PropertyMap): Promise<CheckResult> {
     const request = new this.sdk.provider.CheckRequest();
     request.setUrn(urn);
@@ -339,6 +420,10 @@ export class ProviderProcess {
     const response = await this.call<ProviderPb.DiffResponse>("diff", (...rest) =>
       this.client.diff(request, ...rest),
     );
+    return this.toDiffResult(response);
+  }
+
+  private toDiffResult(response: ProviderPb.DiffResponse): DiffResult {
     const names: Record<number, DiffChanges> = {
       0: "DIFF_UNKNOWN",
       1: "DIFF_NONE",

@@ -1,0 +1,411 @@
+/**
+ * The plugin's gRPC front end: Pulumi's ResourceProvider service translated onto the resource
+ * handlers (through resource-definitions) and the provider's own configuration (provider-config).
+ * Modelled on `@pulumi/pulumi/cmd/dynamic-provider`, with CheckConfig, DiffConfig, Configure's
+ * arguments, Read and GetSchema, which that server and `@pulumi/pulumi/provider` leave out.
+ *
+ * gRPC and protobuf are loaded through `@pulumi/pulumi`, so their copies are the ones its
+ * generated messages were built with (another copy fails with "Error deserializing request").
+ */
+import { createRequire } from "node:module";
+import type * as Grpc from "@grpc/grpc-js";
+import type * as PluginPb from "@pulumi/pulumi/proto/plugin_pb";
+import type * as ProviderGrpcPb from "@pulumi/pulumi/proto/provider_grpc_pb";
+import type * as ProviderPb from "@pulumi/pulumi/proto/provider_pb";
+import type * as StatusPb from "@pulumi/pulumi/proto/status_pb";
+import type * as AnyPb from "google-protobuf/google/protobuf/any_pb";
+import type * as EmptyPb from "google-protobuf/google/protobuf/empty_pb";
+import type * as StructPb from "google-protobuf/google/protobuf/struct_pb";
+import { specialSecretSig, specialSigKey, unknownValue } from "@pulumi/pulumi/runtime";
+import { checkProviderConfig, diffProviderConfig, toRuntimeSettings } from "./provider-config";
+import {
+  configureRuntime,
+  resourceDefinitions,
+  type Inputs,
+  type ResourceDefinition,
+} from "./resource-definitions";
+import { packageSchema, packageVersion, resourceToken } from "./schema";
+
+const sdkRequire = createRequire(require.resolve("@pulumi/pulumi/package.json"));
+const grpc: typeof Grpc = sdkRequire("@grpc/grpc-js");
+const providerGrpc: typeof ProviderGrpcPb = sdkRequire("./proto/provider_grpc_pb");
+const providerPb: typeof ProviderPb = sdkRequire("./proto/provider_pb");
+const pluginPb: typeof PluginPb = sdkRequire("./proto/plugin_pb");
+const statusPb: typeof StatusPb = sdkRequire("./proto/status_pb");
+const anyPb: typeof AnyPb = sdkRequire("google-protobuf/google/protobuf/any_pb");
+const emptyPb: typeof EmptyPb = sdkRequire("google-protobuf/google/protobuf/empty_pb");
+const structPb: typeof StructPb = sdkRequire("google-protobuf/google/protobuf/struct_pb");
+
+/**
+ * Marks the state of an object adopted by id (import): the API has no read, so nothing about it
+ * is known until the declared inputs are recorded by the update that follows.
+ */
+export const IMPORTED_WITHOUT_READ = "importedWithoutRead";
+
+const definitionsByToken = new Map(
+  resourceDefinitions.map((definition) => [resourceToken(definition.name), definition]),
+);
+
+type Call<Req> = Grpc.ServerUnaryCall<Req, unknown>;
+type Done<Res> = (error: Partial<Grpc.StatusObject> | null, response?: Res) => void;
+
+/** Secrets arrive wrapped only in Configure's arguments (the plugin does not accept secrets). */
+function unwrapSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(unwrapSecrets);
+  if (value === null || typeof value !== "object") return value;
+  const record = value as Record<string, unknown>;
+  if (record[specialSigKey] === specialSecretSig) return unwrapSecrets(record.value);
+  return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, unwrapSecrets(v)]));
+}
+
+/** A property bag from the wire; a null property is one the user left out. */
+function fromStruct(struct: StructPb.Struct | undefined): Inputs {
+  const bag = (unwrapSecrets(struct?.toJavaScript() ?? {}) ?? {}) as Inputs;
+  for (const key of Object.keys(bag)) if (bag[key] === null) delete bag[key];
+  return bag;
+}
+
+/** A property bag for the wire: undefined dropped, the named top-level properties made secret. */
+function toStruct(bag: unknown, secrets: readonly string[] = []): StructPb.Struct {
+  const plain = JSON.parse(JSON.stringify(bag ?? {})) as Inputs;
+  for (const key of secrets) {
+    if (plain[key] !== undefined && plain[key] !== unknownValue) {
+      plain[key] = { [specialSigKey]: specialSecretSig, value: plain[key] };
+    }
+  }
+  return structPb.Struct.fromJavaScript(plain as Record<string, StructPb.JavaScriptValue>);
+}
+
+function definitionOf(type: string, urn: string): ResourceDefinition {
+  const token = type || (urn.split("::")[2]?.split("$").pop() ?? "");
+  const definition = definitionsByToken.get(token);
+  if (definition === undefined) {
+    throw new Error(
+      `unknown resource type ${JSON.stringify(token)}: this provider serves ${[...definitionsByToken.keys()].join(", ")}`,
+    );
+  }
+  return definition;
+}
+
+function failed(error: unknown): Partial<Grpc.StatusObject> {
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: grpc.status.UNKNOWN, details: message };
+}
+
+/**
+ * An error carrying `id` says the object exists although the operation failed: the engine records
+ * it with these properties (pulumirpc.ErrorResourceInitFailed) instead of losing it.
+ */
+function failedWithState(error: unknown, secrets: readonly string[]): Partial<Grpc.StatusObject> {
+  const partial = error as {
+    id?: unknown;
+    properties?: unknown;
+    reasons?: unknown;
+    message?: string;
+  };
+  const answer = failed(error);
+  if (typeof partial.id !== "string" || partial.id === "") return answer;
+  const detail = new providerPb.ErrorResourceInitFailed();
+  detail.setId(partial.id);
+  detail.setProperties(toStruct(partial.properties, secrets));
+  detail.setReasonsList(Array.isArray(partial.reasons) ? partial.reasons.map(String) : []);
+  const packed = new anyPb.Any();
+  packed.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+  const status = new statusPb.Status();
+  status.setCode(grpc.status.UNKNOWN);
+  status.setMessage(answer.details ?? "");
+  status.addDetails(packed);
+  const metadata = new grpc.Metadata();
+  metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
+  return { ...answer, metadata };
+}
+
+function unimplemented(method: string): Partial<Grpc.StatusObject> {
+  return {
+    code: grpc.status.UNIMPLEMENTED,
+    details: `${method} is not implemented by the voiceplatform provider`,
+  };
+}
+
+/** Runs a handler and answers the call with its result or its (already redacted) error. */
+function answer<Res>(
+  done: Done<Res>,
+  work: () => Promise<Res>,
+  onError: (error: unknown) => Partial<Grpc.StatusObject> = failed,
+): void {
+  work().then(
+    (response) => done(null, response),
+    (error: unknown) => done(onError(error)),
+  );
+}
+
+function checkResponse(
+  inputs: Inputs,
+  failures: { property: string; reason: string }[],
+  secrets: readonly string[],
+) {
+  const response = new providerPb.CheckResponse();
+  response.setInputs(toStruct(inputs, secrets));
+  response.setFailuresList(
+    failures.map((f) => {
+      const failure = new providerPb.CheckFailure();
+      failure.setProperty(f.property);
+      failure.setReason(f.reason);
+      return failure;
+    }),
+  );
+  return response;
+}
+
+function diffResponse(changed: boolean, replaces: string[], diffs: string[] = []) {
+  const response = new providerPb.DiffResponse();
+  response.setChanges(
+    changed
+      ? providerPb.DiffResponse.DiffChanges.DIFF_SOME
+      : providerPb.DiffResponse.DiffChanges.DIFF_NONE,
+  );
+  response.setReplacesList(replaces);
+  response.setDiffsList(diffs);
+  return response;
+}
+
+/** The plugin does not take secrets: the engine strips them on the way in, and keeps the
+ * secretness of what comes back under the same names; the schema's secrets are wrapped here. */
+const protocol = {
+  acceptSecrets: false,
+  acceptResources: false,
+  acceptOutputs: false,
+  supportsPreview: false,
+};
+
+export const providerService = {
+  handshake(
+    call: Call<ProviderPb.ProviderHandshakeRequest>,
+    done: Done<ProviderPb.ProviderHandshakeResponse>,
+  ) {
+    // Relative sample paths resolve against the program's directory, as in the dynamic provider.
+    const programDirectory = call.request.getProgramDirectory();
+    if (programDirectory) process.chdir(programDirectory);
+    const response = new providerPb.ProviderHandshakeResponse();
+    response.setAcceptSecrets(protocol.acceptSecrets);
+    response.setAcceptResources(protocol.acceptResources);
+    response.setAcceptOutputs(protocol.acceptOutputs);
+    done(null, response);
+  },
+
+  getPluginInfo(_call: Call<EmptyPb.Empty>, done: Done<PluginPb.PluginInfo>) {
+    const response = new pluginPb.PluginInfo();
+    response.setVersion(packageVersion());
+    done(null, response);
+  },
+
+  getSchema(call: Call<ProviderPb.GetSchemaRequest>, done: Done<ProviderPb.GetSchemaResponse>) {
+    if (call.request.getVersion() !== 0) {
+      done({
+        code: grpc.status.INVALID_ARGUMENT,
+        details: `unsupported schema version ${call.request.getVersion()}`,
+      });
+      return;
+    }
+    const response = new providerPb.GetSchemaResponse();
+    response.setSchema(JSON.stringify(packageSchema()));
+    done(null, response);
+  },
+
+  checkConfig(call: Call<ProviderPb.CheckRequest>, done: Done<ProviderPb.CheckResponse>) {
+    answer(done, async () => {
+      const news = fromStruct(call.request.getNews());
+      const { inputs, failures } = checkProviderConfig(
+        news,
+        process.env,
+        (v) => v === unknownValue,
+      );
+      return checkResponse(inputs, failures, ["apiKey"]);
+    });
+  },
+
+  diffConfig(call: Call<ProviderPb.DiffRequest>, done: Done<ProviderPb.DiffResponse>) {
+    answer(done, async () => {
+      const { changed, replaces } = diffProviderConfig(
+        fromStruct(call.request.getOlds()),
+        fromStruct(call.request.getNews()),
+      );
+      return diffResponse(changed.length > 0, replaces, changed);
+    });
+  },
+
+  configure(call: Call<ProviderPb.ConfigureRequest>, done: Done<ProviderPb.ConfigureResponse>) {
+    answer(done, async () => {
+      const args = fromStruct(call.request.getArgs());
+      // Configure is not preceded by CheckConfig when a stack's state is destroyed or refreshed.
+      // Environment variables are left to the calls that need them, read when they run.
+      const { inputs, failures } = checkProviderConfig(args, {}, () => false);
+      if (failures.length > 0) {
+        throw new Error(
+          `the voiceplatform provider's configuration is not valid: ${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`,
+        );
+      }
+      configureRuntime(toRuntimeSettings(inputs));
+      const response = new providerPb.ConfigureResponse();
+      response.setAcceptsecrets(protocol.acceptSecrets);
+      response.setAcceptresources(protocol.acceptResources);
+      response.setAcceptoutputs(protocol.acceptOutputs);
+      response.setSupportspreview(protocol.supportsPreview);
+      return response;
+    });
+  },
+
+  check(call: Call<ProviderPb.CheckRequest>, done: Done<ProviderPb.CheckResponse>) {
+    answer(done, async () => {
+      const definition = definitionOf(call.request.getType(), call.request.getUrn());
+      const { inputs, failures } = await definition.handlers.check(
+        fromStruct(call.request.getOlds()),
+        fromStruct(call.request.getNews()),
+      );
+      return checkResponse(inputs, failures, definition.secretInputs);
+    });
+  },
+
+  diff(call: Call<ProviderPb.DiffRequest>, done: Done<ProviderPb.DiffResponse>) {
+    answer(done, async () => {
+      const definition = definitionOf(call.request.getType(), call.request.getUrn());
+      const olds = fromStruct(call.request.getOlds());
+      // An adopted object's state holds nothing to compare: recording the declared inputs is an update.
+      if (olds[IMPORTED_WITHOUT_READ] === true) return diffResponse(true, []);
+      const result = await definition.handlers.diff(
+        call.request.getId(),
+        olds,
+        fromStruct(call.request.getNews()),
+      );
+      const response = diffResponse(result.changes, result.replaces);
+      response.setDeletebeforereplace(result.deleteBeforeReplace);
+      return response;
+    });
+  },
+
+  create(call: Call<ProviderPb.CreateRequest>, done: Done<ProviderPb.CreateResponse>) {
+    let secrets: readonly string[] = [];
+    answer(
+      done,
+      async () => {
+        const definition = definitionOf(call.request.getType(), call.request.getUrn());
+        secrets = definition.secretInputs;
+        const { id, outs } = await definition.handlers.create(
+          fromStruct(call.request.getProperties()),
+        );
+        const response = new providerPb.CreateResponse();
+        response.setId(id);
+        response.setProperties(toStruct(outs, secrets));
+        return response;
+      },
+      (error) => failedWithState(error, secrets),
+    );
+  },
+
+  update(call: Call<ProviderPb.UpdateRequest>, done: Done<ProviderPb.UpdateResponse>) {
+    let secrets: readonly string[] = [];
+    answer(
+      done,
+      async () => {
+        const definition = definitionOf(call.request.getType(), call.request.getUrn());
+        secrets = definition.secretInputs;
+        const id = call.request.getId();
+        const olds = fromStruct(call.request.getOlds());
+        const news = fromStruct(call.request.getNews());
+        const outs =
+          olds[IMPORTED_WITHOUT_READ] === true
+            ? await definition.adopt(id, news)
+            : (await definition.handlers.update(id, olds, news)).outs;
+        const response = new providerPb.UpdateResponse();
+        response.setProperties(toStruct(outs, secrets));
+        return response;
+      },
+      (error) => failedWithState(error, secrets),
+    );
+  },
+
+  delete(call: Call<ProviderPb.DeleteRequest>, done: Done<EmptyPb.Empty>) {
+    answer(done, async () => {
+      const definition = definitionOf(call.request.getType(), call.request.getUrn());
+      await definition.handlers.delete(
+        call.request.getId(),
+        fromStruct(call.request.getProperties()),
+      );
+      return new emptyPb.Empty();
+    });
+  },
+
+  /**
+   * The API has no read. A refresh gets back what state holds. An import (an id and nothing else)
+   * gets a marker and no inputs: the declared inputs are then recorded by an update, without a
+   * call, and nothing confirms that they are what the platform holds.
+   */
+  read(call: Call<ProviderPb.ReadRequest>, done: Done<ProviderPb.ReadResponse>) {
+    answer(done, async () => {
+      const definition = definitionOf(call.request.getType(), call.request.getUrn());
+      const id = call.request.getId();
+      const state = fromStruct(call.request.getProperties());
+      const response = new providerPb.ReadResponse();
+      response.setId(id);
+      if (Object.keys(state).length === 0) {
+        response.setProperties(toStruct({ [IMPORTED_WITHOUT_READ]: true }));
+        response.setInputs(toStruct({}));
+        return response;
+      }
+      response.setProperties(toStruct(state, definition.secretInputs));
+      const inputs = call.request.getInputs();
+      if (inputs !== undefined)
+        response.setInputs(toStruct(fromStruct(inputs), definition.secretInputs));
+      return response;
+    });
+  },
+
+  cancel(_call: Call<EmptyPb.Empty>, done: Done<EmptyPb.Empty>) {
+    done(null, new emptyPb.Empty());
+  },
+
+  attach(_call: Call<unknown>, done: Done<EmptyPb.Empty>) {
+    done(null, new emptyPb.Empty());
+  },
+
+  /** No other provider's state maps onto this one's (used by `pulumi convert`). */
+  getMapping(_call: Call<unknown>, done: Done<ProviderPb.GetMappingResponse>) {
+    const response = new providerPb.GetMappingResponse();
+    response.setProvider("");
+    response.setData(new Uint8Array());
+    done(null, response);
+  },
+
+  getMappings(_call: Call<unknown>, done: Done<ProviderPb.GetMappingsResponse>) {
+    done(null, new providerPb.GetMappingsResponse());
+  },
+
+  parameterize: (_call: Call<unknown>, done: Done<unknown>) => done(unimplemented("Parameterize")),
+  invoke: (_call: Call<unknown>, done: Done<unknown>) =>
+    done(unimplemented("Invoke (this package has no functions)")),
+  call: (_call: Call<unknown>, done: Done<unknown>) =>
+    done(unimplemented("Call (this package has no methods)")),
+  construct: (_call: Call<unknown>, done: Done<unknown>) =>
+    done(unimplemented("Construct (this package has no components)")),
+  list(call: Grpc.ServerWritableStream<unknown, unknown>) {
+    call.emit("error", unimplemented("List (the platform's API cannot list these objects)"));
+  },
+};
+
+/** Serves the provider on a free loopback port and returns the port. */
+export async function serve(): Promise<{ port: number; server: Grpc.Server }> {
+  const server = new grpc.Server({
+    "grpc.max_receive_message_length": 400 * 1024 * 1024,
+    "grpc.max_send_message_length": 400 * 1024 * 1024,
+  });
+  server.addService(
+    providerGrpc.ResourceProviderService,
+    providerService as unknown as Grpc.UntypedServiceImplementation,
+  );
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) =>
+      error ? reject(error) : resolve(bound),
+    ),
+  );
+  return { port, server };
+}

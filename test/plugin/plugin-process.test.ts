@@ -1,0 +1,298 @@
+/**
+ * The provider plugin as users install it (the packed package's `pulumi-resource-voiceplatform`
+ * bin), started as the engine starts it and driven over gRPC against the emulator: the provider's
+ * own configuration (CheckConfig, DiffConfig, Configure), the resources' check, diff, create,
+ * update and read (refresh and import), secrets on the wire, and nothing of `__provider`.
+ */
+import { join } from "node:path";
+import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime";
+import { startEmulator, type RunningEmulator } from "../emulator";
+import { packageSchema } from "../../provider/plugin/schema";
+import { createFixtureProject, removeFixtureProject } from "../support/packed-package";
+import {
+  ProviderCallError,
+  startProviderProcess,
+  type PropertyMap,
+  type ProviderProcess,
+} from "../support/provider-process";
+
+const PROVIDER_URN = "urn:pulumi:test::plugin::pulumi:providers:voiceplatform::default";
+const sampleA = Buffer.from("RIFF....WAVEfmt sample A: a short greeting");
+const ASSET_SIG = "c44067f5952c0a294b673a41bacd8c17";
+const password = "sip-password-3141";
+const headerSecret = "Bearer hook-secret-2718";
+
+const urn = (type: string, name: string) =>
+  `urn:pulumi:test::plugin::voiceplatform:index:${type}::${name}`;
+const secret = (value: unknown) => ({ [specialSigKey]: specialSecretSig, value });
+
+let emulator: RunningEmulator;
+let project: string;
+let plugin: ProviderProcess;
+
+function startPlugin(env: NodeJS.ProcessEnv = {}): Promise<ProviderProcess> {
+  return startProviderProcess(project, env, {
+    executable: join(project, "node_modules", ".bin", "pulumi-resource-voiceplatform"),
+  });
+}
+
+beforeAll(async () => {
+  [emulator, project] = await Promise.all([
+    startEmulator(),
+    createFixtureProject({ name: "plugin-process-test", files: { "samples/a.wav": sampleA } }),
+  ]);
+  plugin = await startPlugin();
+}, 180_000);
+
+afterAll(async () => {
+  await plugin?.close();
+  await emulator?.close();
+  if (project !== undefined) await removeFixtureProject(project);
+});
+
+describe("the plugin's own calls", () => {
+  it("reports the package version and serves the package schema", async () => {
+    const schema = packageSchema();
+    expect(await plugin.getPluginInfo()).toEqual({ version: schema.version });
+    expect(await plugin.getSchema()).toEqual(JSON.parse(JSON.stringify(schema)));
+  });
+});
+
+describe("CheckConfig", () => {
+  it("accepts good inputs, turns config text into numbers, and makes apiKey secret", async () => {
+    const { inputs, failures } = await plugin.checkConfig(
+      PROVIDER_URN,
+      {},
+      {
+        apiKey: "key-1",
+        baseUrl: "https://api.example.com",
+        timeoutSeconds: "30",
+        maxRetries: 2,
+        version: "0.1.0",
+      },
+    );
+    expect(failures).toEqual([]);
+    expect(inputs).toEqual({
+      apiKey: secret("key-1"),
+      baseUrl: "https://api.example.com",
+      timeoutSeconds: 30,
+      maxRetries: 2,
+      version: "0.1.0",
+    });
+  });
+
+  it("names each bad field, its problem and the fix, and never shows the key", async () => {
+    const { failures } = await plugin.checkConfig(
+      PROVIDER_URN,
+      {},
+      {
+        apiKey: "   ",
+        baseUrl: "api.example.com",
+        timeoutSeconds: "soon",
+        maxConcurrency: 2.5,
+        apikey: "typo-key",
+      },
+    );
+    expect(failures).toEqual([
+      { property: "apikey", reason: expect.stringContaining('did you mean "apiKey"') },
+      { property: "apiKey", reason: expect.stringContaining("must not be empty") },
+      {
+        property: "baseUrl",
+        reason:
+          'must be an absolute http(s) URL such as https://api.example.com ("api.example.com")',
+      },
+      { property: "timeoutSeconds", reason: 'must be a number of at least 1 ("soon")' },
+      { property: "maxConcurrency", reason: "must be a whole number of at least 1 (2.5)" },
+    ]);
+    expect(JSON.stringify(failures)).not.toContain("typo-key");
+  });
+
+  it("checks the environment variable that stands in for an input left out", async () => {
+    const withBadEnv = await startPlugin({ VOICEPLATFORM_TIMEOUT_SECONDS: "ten" });
+    try {
+      const { failures } = await withBadEnv.checkConfig(PROVIDER_URN, {}, {});
+      expect(failures).toEqual([
+        {
+          property: "timeoutSeconds",
+          reason:
+            'is not set, and its fallback VOICEPLATFORM_TIMEOUT_SECONDS is "ten", which must be a number of at least 1: fix or unset VOICEPLATFORM_TIMEOUT_SECONDS',
+        },
+      ]);
+    } finally {
+      await withBadEnv.close();
+    }
+  });
+});
+
+describe("DiffConfig", () => {
+  const olds = { apiKey: "key-1", baseUrl: "https://a.example.com", subOrganizationId: "sub_1" };
+
+  it("a rotated key, a moved address or a new sub-organization replaces nothing", async () => {
+    const diff = await plugin.diffConfig(PROVIDER_URN, olds, {
+      apiKey: "key-2",
+      baseUrl: "https://b.example.com",
+      subOrganizationId: "sub_2",
+    });
+    expect(diff).toMatchObject({
+      changes: "DIFF_SOME",
+      replaces: [],
+      diffs: ["apiKey", "baseUrl", "subOrganizationId"],
+    });
+  });
+
+  it("the same inputs are no change", async () => {
+    expect((await plugin.diffConfig(PROVIDER_URN, olds, { ...olds })).changes).toBe("DIFF_NONE");
+  });
+});
+
+describe("resources through the plugin", () => {
+  beforeAll(async () => {
+    const answer = await plugin.configureProvider({
+      apiKey: secret(emulator.apiKey),
+      baseUrl: emulator.baseUrl,
+      campaignsBaseUrl: emulator.campaignsBaseUrl,
+      version: "0.1.0",
+    });
+    expect(answer).toEqual({ acceptSecrets: false, supportsPreview: false });
+  });
+
+  const carrier: PropertyMap = {
+    name: "Plugin trunk",
+    registerUsername: "trunk-user",
+    registerPassword: password,
+    gateways: [{ ipv4: "203.0.113.10", port: 5060, inbound: true }],
+  };
+  let carrierId: string;
+  let carrierState: PropertyMap;
+
+  it("checks, creates and stores a carrier with its password secret and no __provider", async () => {
+    const checked = await plugin.check(urn("SipCarrier", "trunk"), {}, carrier);
+    expect(checked.failures).toEqual([]);
+    expect(checked.inputs.registerPassword).toEqual(secret(password));
+    const created = await plugin.create(urn("SipCarrier", "trunk"), carrier);
+    carrierId = created.id;
+    carrierState = created.properties;
+    expect(created.properties).toMatchObject({
+      name: "Plugin trunk",
+      carrierId,
+      stateVersion: 1,
+      registerPassword: secret(password),
+    });
+    expect(created.properties).not.toHaveProperty("__provider");
+    const stored = (await emulator.client.state()).organizations.org_emulator!.carriers;
+    expect(stored.map((c) => c.id)).toEqual([carrierId]);
+  });
+
+  it("a changed carrier is a replacement; the same one is no change", async () => {
+    const plain = { ...carrierState, registerPassword: password };
+    const same = await plugin.diff(carrierId, urn("SipCarrier", "trunk"), plain, carrier);
+    expect(same.changes).toBe("DIFF_NONE");
+    const renamed = await plugin.diff(carrierId, urn("SipCarrier", "trunk"), plain, {
+      ...carrier,
+      name: "Renamed trunk",
+    });
+    expect(renamed).toMatchObject({ changes: "DIFF_SOME", replaces: ["name"] });
+  });
+
+  it("refresh gives back what state holds", async () => {
+    const plain = { ...carrierState, registerPassword: password };
+    const read = await plugin.read(carrierId, urn("SipCarrier", "trunk"), plain, carrier);
+    expect(read.id).toBe(carrierId);
+    expect(read.properties).toEqual(carrierState);
+    expect(read.inputs).toEqual({ ...carrier, registerPassword: secret(password) });
+  });
+
+  it("import adopts a carrier by id and records the declared inputs without a call", async () => {
+    const before = (await emulator.client.requests()).length;
+    const read = await plugin.read("carrier-made-elsewhere", urn("SipCarrier", "adopted"), {});
+    expect(read).toEqual({
+      id: "carrier-made-elsewhere",
+      properties: { importedWithoutRead: true },
+      inputs: {},
+    });
+    const diff = await plugin.diff(
+      "carrier-made-elsewhere",
+      urn("SipCarrier", "adopted"),
+      read.properties,
+      carrier,
+    );
+    expect(diff).toMatchObject({ changes: "DIFF_SOME", replaces: [] });
+    const updated = await plugin.update(
+      "carrier-made-elsewhere",
+      urn("SipCarrier", "adopted"),
+      read.properties,
+      carrier,
+    );
+    expect(updated.properties).toEqual({
+      ...carrier,
+      registerPassword: secret(password),
+      stateVersion: 1,
+      carrierId: "carrier-made-elsewhere",
+    });
+    expect((await emulator.client.requests()).length).toBe(before);
+  });
+
+  it("clones a voice from a FileAsset and a path, and renames it in place", async () => {
+    const asset = { [specialSigKey]: ASSET_SIG, path: "samples/a.wav" };
+    const voice = { name: "Plugin voice", files: [asset, "samples/a.wav"] };
+    const checked = await plugin.check(urn("Voice", "v"), {}, voice);
+    expect(checked.failures).toEqual([]);
+    const created = await plugin.create(urn("Voice", "v"), checked.inputs);
+    expect(created.properties).toMatchObject({ name: "Plugin voice", stateVersion: 1 });
+    expect((created.properties.samples as unknown[]).length).toBe(2);
+    const renamed = { ...voice, name: "Plugin voice 2" };
+    const diff = await plugin.diff(created.id, urn("Voice", "v"), created.properties, renamed);
+    expect(diff).toMatchObject({ changes: "DIFF_SOME", replaces: [] });
+    const updated = await plugin.update(created.id, urn("Voice", "v"), created.properties, renamed);
+    expect(updated.properties.name).toBe("Plugin voice 2");
+  });
+
+  it("keeps an advanced webhook secret, whose header value never leaves in plaintext", async () => {
+    const webhook = {
+      campaignId: "65a1f0c2e4b0a1b2c3d4e5f6",
+      url: "https://hooks.example.com/calls",
+      isAdvanced: true,
+      advancedWebhook: {
+        url: "https://hooks.example.com/advanced",
+        method: "GET",
+        headers: [{ name: "Authorization", value: headerSecret }],
+      },
+    };
+    const checked = await plugin.check(urn("CampaignWebhook", "w"), {}, webhook);
+    expect(checked.failures).toEqual([]);
+    expect(checked.inputs.advancedWebhook).toEqual(secret(webhook.advancedWebhook));
+    const created = await plugin.create(urn("CampaignWebhook", "w"), webhook);
+    expect(created.properties.advancedWebhook).toEqual(secret(webhook.advancedWebhook));
+    expect(created.id).not.toContain(headerSecret);
+  });
+
+  it("check failures name the property, as in the dynamic resources", async () => {
+    const checked = await plugin.check(urn("SipCarrier", "bad"), {}, { ...carrier, name: "" });
+    expect(checked.failures).toEqual([
+      { property: "name", reason: "must not be empty: remove it or give a value" },
+    ]);
+  });
+
+  it("the process printed no secret", () => {
+    for (const value of [emulator.apiKey, password, headerSecret]) {
+      expect(plugin.stderr).not.toContain(value);
+      expect(plugin.stdout).not.toContain(value);
+    }
+  });
+});
+
+describe("a provider without a key", () => {
+  it("fails the first call that needs one, naming the input and the variable", async () => {
+    const keyless = await startPlugin();
+    try {
+      await keyless.configureProvider({ baseUrl: emulator.baseUrl });
+      const error = await keyless
+        .create(urn("SipCarrier", "keyless"), { name: "No key" })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ProviderCallError);
+      expect((error as ProviderCallError).details).toMatch(/apiKey.*VOICEPLATFORM_API_KEY/);
+    } finally {
+      await keyless.close();
+    }
+  });
+});
