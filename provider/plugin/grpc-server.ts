@@ -180,12 +180,12 @@ const protocol = {
 
 export const providerService = {
   handshake(
-    call: Call<ProviderPb.ProviderHandshakeRequest>,
+    _call: Call<ProviderPb.ProviderHandshakeRequest>,
     done: Done<ProviderPb.ProviderHandshakeResponse>,
   ) {
-    // Relative sample paths resolve against the program's directory, as in the dynamic provider.
-    const programDirectory = call.request.getProgramDirectory();
-    if (programDirectory) process.chdir(programDirectory);
+    // No chdir to the request's program directory: the engine fills it with the plugin
+    // executable's own folder (provider_plugin.go at v3.248.0), while the process already runs in
+    // the program's directory, where relative sample paths start, as in the dynamic provider.
     const response = new providerPb.ProviderHandshakeResponse();
     response.setAcceptSecrets(protocol.acceptSecrets);
     response.setAcceptResources(protocol.acceptResources);
