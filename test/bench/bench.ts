@@ -297,6 +297,7 @@ function printEngineScale(measurement: EngineScaleMeasurement): void {
         "ratio",
         "missing",
         "twice",
+        "plugin: up s",
         "empty provider: up s",
       ],
       measurement.results.map((result) => [
@@ -310,6 +311,7 @@ function printEngineScale(measurement: EngineScaleMeasurement): void {
         result.ratio,
         result.missing,
         result.duplicated,
+        result.pluginUpSeconds,
         result.emptyProviderUpSeconds,
       ]),
     ),
@@ -327,9 +329,10 @@ function printState(state: StateMeasurement): void {
   console.log(heading("6. Serialized provider and state per resource (bytes)"));
   console.log(
     table(
-      ["resource", "__provider text", "state per resource", "of which __provider ×2"],
+      ["resource", "path", "__provider text", "state per resource", "of which __provider ×2"],
       state.rows.map((row) => [
         row.kind,
+        row.path,
         row.providerBytes,
         row.stateBytes ?? state.cliNote,
         row.stateProviderBytes ?? state.cliNote,
@@ -402,7 +405,7 @@ function verdicts(results: Results): Verdict[] {
       }`,
       value:
         `${result.ratio}× (${result.throughput}/s of ${result.ideal}/s); up ${result.upSeconds} s, ` +
-        `empty provider ${result.emptyProviderUpSeconds} s`,
+        `plugin ${result.pluginUpSeconds} s, empty provider ${result.emptyProviderUpSeconds} s`,
       target: "report",
       met: undefined,
     });
@@ -428,7 +431,7 @@ function verdicts(results: Results): Verdict[] {
   for (const row of results.state?.rows ?? []) {
     out.push({
       section: "6 state",
-      measurement: `${row.kind} per resource`,
+      measurement: `${row.kind} per resource (${row.path})`,
       value:
         row.stateBytes === undefined
           ? `__provider ${row.providerBytes} B; state: ${results.state?.cliNote}`
@@ -455,6 +458,12 @@ function functionalProblems(results: Results): string[] {
     const label = `pulumi up of ${result.resources} with --parallel ${result.parallel}`;
     if (result.missing > 0) problems.push(`${label}: ${result.missing} missing on the platform`);
     if (result.duplicated > 0) problems.push(`${label}: ${result.duplicated} created twice`);
+    if (result.pluginMissing > 0) {
+      problems.push(`${label} through the plugin: ${result.pluginMissing} missing on the platform`);
+    }
+    if (result.pluginDuplicated > 0) {
+      problems.push(`${label} through the plugin: ${result.pluginDuplicated} created twice`);
+    }
   }
   return problems;
 }
