@@ -9,6 +9,7 @@ export default tseslint.config(
       "coverage/**",
       "**/node_modules/**",
       "provider/sdk/nodejs/**",
+      "test/e2e/golden/*/**",
     ],
   },
   ...tseslint.configs.recommended,

@@ -1,11 +1,47 @@
-/** @type {import('jest').Config} */
-module.exports = {
+/**
+ * The tests in four tiers, cheapest first; `npm test` runs them in this order and stops at the
+ * first tier that fails, so the first failure reported is the cheapest one to reproduce.
+ *
+ * - unit: pure functions. No build, no server, no Pulumi CLI (`npm run test:unit`).
+ * - emulator: the platform emulator, and the provider's handlers against it over HTTP.
+ * - process: the packed package in the provider processes Pulumi starts, driven over gRPC.
+ * - engine: the real Pulumi CLI and language hosts running programs.
+ *
+ * test/unit/test-tiers.test.ts fails when a test file belongs to no tier, or to two.
+ */
+const common = {
   testEnvironment: "node",
-  roots: ["<rootDir>/test"],
-  testMatch: ["**/*.test.ts"],
   transform: {
     "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }],
   },
   moduleFileExtensions: ["ts", "js", "json"],
+};
+
+/** Tests of the reliability folder that start provider processes rather than only the emulator. */
+const processReliability = ["load", "secrets"];
+
+const tiers = {
+  unit: { testMatch: ["<rootDir>/test/unit/**/*.test.ts"] },
+  emulator: {
+    testMatch: ["<rootDir>/test/{emulator,provider,reliability}/**/*.test.ts"],
+    testPathIgnorePatterns: [`/test/reliability/(${processReliability.join("|")})\\.test\\.ts$`],
+  },
+  process: {
+    testMatch: [
+      "<rootDir>/test/{package,dynamic-provider,plugin}/**/*.test.ts",
+      `<rootDir>/test/reliability/{${processReliability.join(",")}}.test.ts`,
+    ],
+  },
+  engine: { testMatch: ["<rootDir>/test/{e2e,examples,pulumi-cli,languages}/**/*.test.ts"] },
+};
+
+/** @type {import('jest').Config} */
+module.exports = {
   testTimeout: 30000,
+  projects: Object.entries(tiers).map(([displayName, tier]) => ({
+    ...common,
+    displayName,
+    rootDir: __dirname,
+    ...tier,
+  })),
 };

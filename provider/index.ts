@@ -1,10 +1,10 @@
-export { Voice, type VoiceArgs } from "./voice";
+export { Voice, type VoiceArgs } from "./resources/voice";
 export {
   SipCarrier,
   type SipCarrierArgs,
   type SipGatewayArgs,
   type SipPhoneNumberArgs,
-} from "./sip-carrier";
+} from "./resources/sip-carrier";
 export {
   CampaignWebhook,
   webhookEvents,
@@ -12,6 +12,6 @@ export {
   type AdvancedWebhookArgs,
   type WebhookPairArgs,
   type WebhookEvent,
-} from "./campaign-webhook";
-export { ApiError } from "./api-error";
-export { IncompleteCreateError } from "./incomplete-create-error";
+} from "./resources/campaign-webhook";
+export { ApiError } from "./platform/api-error";
+export { IncompleteCreateError } from "./platform/incomplete-create-error";

@@ -3,13 +3,13 @@
  * Stubs stored in old states call it too, so what it exports, and the state shapes its handlers
  * read, only ever grow.
  */
-import * as campaignWebhook from "./campaign-webhook";
-import { PROVIDER_KEY, type Inputs } from "./check-inputs";
-import { rememberEngineConfig } from "./config";
-import { IncompleteCreateError } from "./incomplete-create-error";
-import { redactSecrets, rememberSecret } from "./redaction";
-import * as sipCarrier from "./sip-carrier";
-import * as voice from "./voice";
+import * as campaignWebhook from "./resources/campaign-webhook";
+import { PROVIDER_KEY, type Inputs } from "./core/check-inputs";
+import { rememberEngineConfig } from "./settings/config";
+import { IncompleteCreateError } from "./platform/incomplete-create-error";
+import { redactSecrets, rememberSecret } from "./platform/redaction";
+import * as sipCarrier from "./resources/sip-carrier";
+import * as voice from "./resources/voice";
 
 export async function configure(req: {
   config: { get(key: string): string | undefined };

@@ -24,6 +24,7 @@ import {
   type Inputs,
   type ResourceDefinition,
 } from "./resource-definitions";
+import { withResource } from "./engine-log";
 import { packageSchema, packageVersion, resourceToken } from "./schema";
 
 const sdkRequire = createRequire(require.resolve("@pulumi/pulumi/package.json"));
@@ -127,13 +128,17 @@ function unimplemented(method: string): Partial<Grpc.StatusObject> {
   };
 }
 
-/** Runs a handler and answers the call with its result or its (already redacted) error. */
+/**
+ * Runs a handler and answers the call with its result or its (already redacted) error; what the
+ * handler prints is attached to the call's resource.
+ */
 function answer<Res>(
+  call: Call<{ getUrn?(): string | undefined }>,
   done: Done<Res>,
   work: () => Promise<Res>,
   onError: (error: unknown) => Partial<Grpc.StatusObject> = failed,
 ): void {
-  work().then(
+  withResource(call.request.getUrn?.() ?? "", work).then(
     (response) => done(null, response),
     (error: unknown) => done(onError(error)),
   );
@@ -179,13 +184,15 @@ const protocol = {
 };
 
 export const providerService = {
+  /**
+   * The engine starts the process in the program's directory, where relative sample paths
+   * resolve, as in the dynamic provider. The handshake's program directory is the plugin's own
+   * folder, so it is not used.
+   */
   handshake(
     _call: Call<ProviderPb.ProviderHandshakeRequest>,
     done: Done<ProviderPb.ProviderHandshakeResponse>,
   ) {
-    // No chdir to the request's program directory: the engine fills it with the plugin
-    // executable's own folder (provider_plugin.go at v3.248.0), while the process already runs in
-    // the program's directory, where relative sample paths start, as in the dynamic provider.
     const response = new providerPb.ProviderHandshakeResponse();
     response.setAcceptSecrets(protocol.acceptSecrets);
     response.setAcceptResources(protocol.acceptResources);
@@ -213,7 +220,7 @@ export const providerService = {
   },
 
   checkConfig(call: Call<ProviderPb.CheckRequest>, done: Done<ProviderPb.CheckResponse>) {
-    answer(done, async () => {
+    answer(call, done, async () => {
       const news = fromStruct(call.request.getNews());
       const { inputs, failures } = checkProviderConfig(
         news,
@@ -225,7 +232,7 @@ export const providerService = {
   },
 
   diffConfig(call: Call<ProviderPb.DiffRequest>, done: Done<ProviderPb.DiffResponse>) {
-    answer(done, async () => {
+    answer(call, done, async () => {
       const { changed, replaces } = diffProviderConfig(
         fromStruct(call.request.getOlds()),
         fromStruct(call.request.getNews()),
@@ -235,7 +242,7 @@ export const providerService = {
   },
 
   configure(call: Call<ProviderPb.ConfigureRequest>, done: Done<ProviderPb.ConfigureResponse>) {
-    answer(done, async () => {
+    answer(call, done, async () => {
       const args = fromStruct(call.request.getArgs());
       // Configure is not preceded by CheckConfig when a stack's state is destroyed or refreshed.
       // Environment variables are left to the calls that need them, read when they run.
@@ -256,7 +263,7 @@ export const providerService = {
   },
 
   check(call: Call<ProviderPb.CheckRequest>, done: Done<ProviderPb.CheckResponse>) {
-    answer(done, async () => {
+    answer(call, done, async () => {
       const definition = definitionOf(call.request.getType(), call.request.getUrn());
       const { inputs, failures } = await definition.handlers.check(
         fromStruct(call.request.getOlds()),
@@ -267,7 +274,7 @@ export const providerService = {
   },
 
   diff(call: Call<ProviderPb.DiffRequest>, done: Done<ProviderPb.DiffResponse>) {
-    answer(done, async () => {
+    answer(call, done, async () => {
       const definition = definitionOf(call.request.getType(), call.request.getUrn());
       const olds = fromStruct(call.request.getOlds());
       // An adopted object's state holds nothing to compare: recording the declared inputs is an update.
@@ -286,6 +293,7 @@ export const providerService = {
   create(call: Call<ProviderPb.CreateRequest>, done: Done<ProviderPb.CreateResponse>) {
     let secrets: readonly string[] = [];
     answer(
+      call,
       done,
       async () => {
         const definition = definitionOf(call.request.getType(), call.request.getUrn());
@@ -305,6 +313,7 @@ export const providerService = {
   update(call: Call<ProviderPb.UpdateRequest>, done: Done<ProviderPb.UpdateResponse>) {
     let secrets: readonly string[] = [];
     answer(
+      call,
       done,
       async () => {
         const definition = definitionOf(call.request.getType(), call.request.getUrn());
@@ -325,7 +334,7 @@ export const providerService = {
   },
 
   delete(call: Call<ProviderPb.DeleteRequest>, done: Done<EmptyPb.Empty>) {
-    answer(done, async () => {
+    answer(call, done, async () => {
       const definition = definitionOf(call.request.getType(), call.request.getUrn());
       await definition.handlers.delete(
         call.request.getId(),
@@ -341,7 +350,7 @@ export const providerService = {
    * call, and nothing confirms that they are what the platform holds.
    */
   read(call: Call<ProviderPb.ReadRequest>, done: Done<ProviderPb.ReadResponse>) {
-    answer(done, async () => {
+    answer(call, done, async () => {
       const definition = definitionOf(call.request.getType(), call.request.getUrn());
       const id = call.request.getId();
       const state = fromStruct(call.request.getProperties());

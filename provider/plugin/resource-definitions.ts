@@ -7,15 +7,15 @@
  * handlers take; the gRPC server and the schema build on it alone.
  */
 import type { z } from "zod";
-import * as campaignWebhook from "../campaign-webhook";
-import type { Inputs } from "../check-inputs";
-import { rememberEngineConfig, settingSources, type SettingName } from "../config";
+import * as campaignWebhook from "../resources/campaign-webhook";
+import type { Inputs } from "../core/check-inputs";
+import { rememberEngineConfig, settingSources, type SettingName } from "../settings/config";
 import * as runtime from "../runtime";
-import { describeSample, type SampleInput } from "../sample-files";
-import * as sipCarrier from "../sip-carrier";
-import * as voice from "../voice";
+import { describeSample, type SampleInput } from "../platform/sample-files";
+import * as sipCarrier from "../resources/sip-carrier";
+import * as voice from "../resources/voice";
 
-export type { Inputs } from "../check-inputs";
+export type { Inputs } from "../core/check-inputs";
 
 export interface CheckFailure {
   readonly property: string;

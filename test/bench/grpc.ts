@@ -5,10 +5,10 @@
  * this process; check, diff and the updates that need no request stand alone.
  */
 import { join } from "node:path";
-import { toCarrierBody, SipCarrierInputs } from "../../provider/sip-carrier";
-import { toSubscribeBody, CampaignWebhookInputs } from "../../provider/campaign-webhook";
-import { toUpdateBody, VoiceInputs } from "../../provider/voice";
-import { withoutProvider, type Inputs } from "../../provider/check-inputs";
+import { toCarrierBody, SipCarrierInputs } from "../../provider/resources/sip-carrier";
+import { toSubscribeBody, CampaignWebhookInputs } from "../../provider/resources/campaign-webhook";
+import { toUpdateBody, VoiceInputs } from "../../provider/resources/voice";
+import { withoutProvider, type Inputs } from "../../provider/core/check-inputs";
 import { resourceUrn, type ResourceKind } from "../support/serialized-provider";
 import { startEmulatorProcess } from "./emulator-process";
 import { benchProject, configuredProvider, engineCheck, type BenchProject } from "./fixture";

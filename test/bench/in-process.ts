@@ -6,14 +6,14 @@
 import { openAsBlob } from "node:fs";
 import { join } from "node:path";
 import { Agent, FormData, request } from "undici";
-import { forgetEngineConfig, rememberEngineConfig } from "../../provider/config";
-import { callApi, closeHttpClient } from "../../provider/http-client";
+import { forgetEngineConfig, rememberEngineConfig } from "../../provider/settings/config";
+import { callApi, closeHttpClient } from "../../provider/platform/http-client";
 import * as runtime from "../../provider/runtime";
-import * as sipCarrier from "../../provider/sip-carrier";
-import { toCarrierBody, SipCarrierInputs } from "../../provider/sip-carrier";
-import { toSubscribeBody, CampaignWebhookInputs } from "../../provider/campaign-webhook";
-import { toUpdateBody, VoiceInputs } from "../../provider/voice";
-import { withoutProvider, type Inputs } from "../../provider/check-inputs";
+import * as sipCarrier from "../../provider/resources/sip-carrier";
+import { toCarrierBody, SipCarrierInputs } from "../../provider/resources/sip-carrier";
+import { toSubscribeBody, CampaignWebhookInputs } from "../../provider/resources/campaign-webhook";
+import { toUpdateBody, VoiceInputs } from "../../provider/resources/voice";
+import { withoutProvider, type Inputs } from "../../provider/core/check-inputs";
 import { startEmulatorProcess, type EmulatorProcess } from "./emulator-process";
 import {
   carrierInputs,

@@ -5,11 +5,11 @@
  * Every run ends by counting the objects in the emulator's state: each resource exactly once.
  */
 import { readFileSync } from "node:fs";
-import type { Inputs } from "../../provider/check-inputs";
+import type { Inputs } from "../../provider/core/check-inputs";
 import type { EmulatorState } from "../emulator";
 import { join } from "node:path";
-import { CampaignWebhookInputs, toSubscribeBody } from "../../provider/campaign-webhook";
-import { SipCarrierInputs, toCarrierBody } from "../../provider/sip-carrier";
+import { CampaignWebhookInputs, toSubscribeBody } from "../../provider/resources/campaign-webhook";
+import { SipCarrierInputs, toCarrierBody } from "../../provider/resources/sip-carrier";
 import { startProviderProcess, type ProviderProcess } from "../support/provider-process";
 import { resourceUrn, type ResourceKind } from "../support/serialized-provider";
 import { startEmulatorProcess } from "./emulator-process";

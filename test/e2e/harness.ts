@@ -32,7 +32,7 @@ const run = promisify(execFile);
 export const cli = locatePulumi();
 
 const MISSING =
-  "No Pulumi CLI found (none on PATH, no build in .pulumi-cli/): run `npm run pulumi:install`.";
+  "No Pulumi CLI found (none on PATH, no build in the toolchain cache): run `npm run pulumi:install`.";
 
 /** Generous: a cold fixture install alone can take a minute on a 2-core machine. */
 export const E2E_TIMEOUT_MS = 600_000;
@@ -122,9 +122,12 @@ export class E2EProject {
 
   /**
    * Creates the project from the packed package (or `tarball`, a build of another version,
-   * through the VOICEPLATFORM_FIXTURE_TARBALL override of packed-package.ts).
+   * through the VOICEPLATFORM_FIXTURE_TARBALL override of packed-package.ts), with the program of
+   * program.ts or the given `files`.
    */
-  static async create(options: { tarball?: string; root?: string } = {}): Promise<E2EProject> {
+  static async create(
+    options: { tarball?: string; root?: string; files?: Record<string, string | Uint8Array> } = {},
+  ): Promise<E2EProject> {
     const root = options.root ?? (await mkdtemp(join(tmpdir(), "voice-platform-e2e-")));
     await mkdir(join(root, "backend"), { recursive: true });
     await mkdir(join(root, "home"), { recursive: true });
@@ -134,7 +137,7 @@ export class E2EProject {
       const pulumiVersion = fixturePulumiVersion();
       const dir = await createFixtureProject({
         name: "voice-platform-e2e",
-        files: programFiles(),
+        files: options.files ?? programFiles(),
         ...(pulumiVersion === undefined ? {} : { pulumiVersion }),
       });
       return new E2EProject(dir, root);

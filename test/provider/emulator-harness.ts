@@ -1,6 +1,6 @@
 import { startEmulator, type RunningEmulator, type StartEmulatorOptions } from "../emulator";
-import { forgetEngineConfig, rememberEngineConfig } from "../../provider/config";
-import { closeHttpClient } from "../../provider/http-client";
+import { forgetEngineConfig, rememberEngineConfig } from "../../provider/settings/config";
+import { closeHttpClient } from "../../provider/platform/http-client";
 
 /**
  * Starts an emulator for a test file and points the provider at it through the same

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
-import { ApiError } from "../../provider/api-error";
-import { IncompleteCreateError } from "../../provider/incomplete-create-error";
+import { ApiError } from "../../provider/platform/api-error";
+import { IncompleteCreateError } from "../../provider/platform/incomplete-create-error";
 import * as runtime from "../../provider/runtime";
-import { SampleChangedError, SampleUpload } from "../../provider/sample-files";
+import { SampleChangedError, SampleUpload } from "../../provider/platform/sample-files";
 import {
   advancedWebhook,
   carrierInputs,
@@ -11,7 +11,7 @@ import {
   voiceInputs,
   webhookInputs,
   writeSample,
-} from "./builders";
+} from "../support/builders";
 import { useEmulator } from "./emulator-harness";
 
 const context = useEmulator({

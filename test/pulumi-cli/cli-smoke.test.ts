@@ -13,7 +13,7 @@ import { locatePulumi, pulumiEnv, REPO_ROOT } from "./locate";
 
 const cli = locatePulumi();
 const MISSING =
-  "No Pulumi CLI found (none on PATH, no build in .pulumi-cli/): run `npm run pulumi:install`.";
+  "No Pulumi CLI found (none on PATH, no build in the toolchain cache): run `npm run pulumi:install`.";
 
 if (!cli) {
   if (process.env.CI) {
@@ -79,6 +79,23 @@ maybe("Pulumi CLI smoke test (real engine, file backend)", () => {
   test("located CLI reports a version", () => {
     expect(cli!.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(fs.existsSync(cli!.pulumi)).toBe(true);
+  });
+
+  test("programs run through Pulumi's own language hosts, not the minimal stand-in", () => {
+    const hosts = ["nodejs", "python", "go", "yaml"].filter((lang) =>
+      fs.existsSync(path.join(cli!.binDir, `pulumi-language-${lang}`)),
+    );
+    expect(hosts).toContain("nodejs");
+    // A CLI installed some other way has no build-info: it came with Pulumi's own host.
+    const info = path.join(path.dirname(cli!.binDir), "build-info");
+    if (!fs.existsSync(info)) return;
+    const host = /^language_host=(.*)$/m.exec(fs.readFileSync(info, "utf8"))?.[1] ?? "";
+    if (fs.existsSync(path.join(REPO_ROOT, "..", "shared", "pulumi-language-hosts", "build.sh"))) {
+      expect(host).toMatch(/^shared /);
+      expect(hosts).toEqual(["nodejs", "python", "go", "yaml"]);
+    } else {
+      expect(host).not.toBe("");
+    }
   });
 
   test("up exports a value from a Node.js program, destroy empties the stack", async () => {

@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
 # Builds the Pulumi CLI from source with the Go toolchain and the Go module proxy (the vendor's
 # download site is not reachable from our machines), for the @pulumi/pulumi version pinned in
-# package-lock.json. Usage: npm run pulumi:install [-- --force]
+# package-lock.json, and puts Pulumi's own language hosts beside it. Usage: npm run pulumi:install [-- --force]
 #
-# Output (git-ignored): .pulumi-cli/v<version>/bin/
+# Output: <cache>/v<version>/bin/, a toolchain cache outside the repository, keyed by version, so
+# every clone and CI run on the machine reuses one build. <cache> is $VOICEPLATFORM_PULUMI_CLI_CACHE,
+# else ${XDG_CACHE_HOME:-~/.cache}/pulumi-voice-platform/pulumi-cli.
 #   pulumi                          the CLI, github.com/pulumi/pulumi/pkg/v3/cmd/pulumi
-#   pulumi-language-nodejs          Pulumi's Node.js language host at the release commit; when the
-#                                   module proxy does not serve it, the minimal host in
-#                                   test/pulumi-cli/langhost (see its header)
+#   pulumi-language-{nodejs,python,go,yaml}
+#                                   Pulumi's own language hosts, built by
+#                                   ../shared/pulumi-language-hosts/build.sh when that folder is
+#                                   beside the repository; else Pulumi's Node.js host from the module
+#                                   proxy at the release commit; else, and only then, the minimal
+#                                   host in test/pulumi-cli/langhost, with a warning
 #   pulumi-resource-pulumi-nodejs   launcher for @pulumi/pulumi/cmd/dynamic-provider
-# The generated wrapper Go module lives in .pulumi-cli/build/v<version>/ (never committed).
+# The generated wrapper Go module lives in <cache>/build/v<version>/.
 #
 # Environment: PULUMI_CLI_VERSION overrides the version from package-lock.json;
 # PULUMI_CLI_FORCE=1 (or --force) rebuilds even when a matching build exists.
@@ -36,7 +41,7 @@ for arg in "$@"; do
   case "$arg" in
     --force) force=1 ;;
     -h | --help)
-      sed -n '2,16p' "${BASH_SOURCE[0]}"
+      sed -n '2,24p' "${BASH_SOURCE[0]}"
       exit 0
       ;;
     *) die "unknown argument: $arg (only --force is accepted)" ;;
@@ -54,14 +59,18 @@ version="${version#v}"
 [[ "$version" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] ||
   die "could not read the @pulumi/pulumi version from package-lock.json (got '$version')."
 
-out_dir="$repo_root/.pulumi-cli/v$version"
+cache_root="${VOICEPLATFORM_PULUMI_CLI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-voice-platform/pulumi-cli}"
+out_dir="$cache_root/v$version"
 bin_dir="$out_dir/bin"
-build_dir="$repo_root/.pulumi-cli/build/v$version"
+build_dir="$cache_root/build/v$version"
+# Pulumi's Node.js, Python, Go and YAML hosts, kept as sources beside the repository.
+shared_hosts="$repo_root/../shared/pulumi-language-hosts"
+shared_langs="nodejs python go yaml"
 pkg_mod="github.com/pulumi/pulumi/pkg/v3"
 sdk_mod="github.com/pulumi/pulumi/sdk/v3"
 lh_mod="github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3"
 
-log "Pulumi CLI v$version -> ${bin_dir#"$repo_root"/}"
+log "Pulumi CLI v$version -> $bin_dir"
 
 write_launcher() {
   # Same job as sdk/nodejs/dist/pulumi-resource-pulumi-nodejs in Pulumi's repo: run the dynamic
@@ -80,47 +89,80 @@ EOF
   mv -f "$bin_dir/pulumi-resource-pulumi-nodejs.tmp" "$bin_dir/pulumi-resource-pulumi-nodejs"
 }
 
-minimal_host_id() { # identifies the source of the minimal language host
-  node -e 'const c = require("crypto"), fs = require("fs");
-    process.stdout.write("minimal sha256:" + c.createHash("sha256").update(fs.readFileSync(process.argv[1])).digest("hex"))' \
-    "$repo_root/test/pulumi-cli/langhost/main.go"
+files_id() { # <label> <file>...: the label and the sha256 of the files' contents
+  local label=$1
+  shift
+  node -e 'const c = require("crypto"), fs = require("fs"), h = c.createHash("sha256");
+    for (const f of process.argv.slice(2)) h.update(fs.readFileSync(f));
+    process.stdout.write(process.argv[1] + " sha256:" + h.digest("hex").slice(0, 16))' "$label" "$@"
+}
+minimal_host_id() { files_id minimal "$repo_root/test/pulumi-cli/langhost/main.go"; }
+shared_hosts_id() {
+  files_id "shared ($shared_langs)" "$shared_hosts/build.sh" "$shared_hosts"/*/go.mod
 }
 info_file="$out_dir/build-info"
+have_shared=""
+[[ -x "$shared_hosts/build.sh" || -f "$shared_hosts/build.sh" ]] && have_shared=1
+
+# --- Go environment ------------------------------------------------------------------------------
+use_go() {
+  if ! command -v go >/dev/null 2>&1 && [[ -x /usr/local/go/bin/go ]]; then
+    PATH="/usr/local/go/bin:$PATH" # the official tarball's place, often missing from non-login shells
+  fi
+  command -v go >/dev/null 2>&1 || die "Go is not installed or not on PATH. Building the Pulumi CLI from source needs Go >= 1.25
+  (e.g. the official tarball in /usr/local/go with /usr/local/go/bin on PATH, or 'apt-get install golang-go'
+  if Debian's version is new enough). Then re-run: npm run pulumi:install"
+  log "Using $(command -v go) ($(go version | cut -d' ' -f3-))"
+  export GOTOOLCHAIN=local # never download another toolchain (only the module proxy is reachable)
+  export CGO_ENABLED=0     # as Pulumi's release builds
+  # -mod=mod: the wrapper module's go.mod/go.sum are generated and may be updated by the go command.
+  # -buildvcs=false: never stamp the status of whatever git work tree the build sits in.
+  export GOFLAGS="-mod=mod -buildvcs=false"
+}
+
+# Pulumi's own hosts from ../shared, every language at once; returns non-zero when not there.
+build_shared_hosts() {
+  [[ -n "$have_shared" ]] || return 1
+  step "Building Pulumi's language hosts ($shared_langs) from ${shared_hosts#"$repo_root"/}" \
+    "(YAML takes 2-3 minutes the first time)"
+  bash "$shared_hosts/build.sh" "$bin_dir" $shared_langs || die "building the language hosts failed (see above)"
+  host_id="$(shared_hosts_id)"
+  step_done "$host_id"
+}
+
+write_info() {
+  printf 'version=v%s\nlanguage_host=%s\ngo=%s\n' "$version" "$host_id" "$(go env GOVERSION)" >"$info_file"
+}
 
 # --- reuse an existing build ---------------------------------------------------------------------
-if [[ -z "$force" && -x "$bin_dir/pulumi" && -x "$bin_dir/pulumi-language-nodejs" ]]; then
+if [[ -z "$force" && -x "$bin_dir/pulumi" ]]; then
   step "Checking the existing build"
   have="$(PULUMI_SKIP_UPDATE_CHECK=true "$bin_dir/pulumi" version 2>/dev/null || true)"
   built_host="$(sed -n 's/^language_host=//p' "$info_file" 2>/dev/null || true)"
+  if [[ -n "$have_shared" ]]; then want_host="$(shared_hosts_id)"; else want_host="$built_host"; fi
+  [[ "$built_host" == minimal* && -z "$have_shared" ]] && want_host="$(minimal_host_id)"
   if [[ "$have" != "v$version" ]]; then
     log "  existing pulumi reports '${have:-<nothing>}', expected v$version: rebuilding"
-  elif [[ -z "$built_host" || ("$built_host" == minimal* && "$built_host" != "$(minimal_host_id)") ]]; then
-    log "  the language host is missing from $info_file or its source changed: rebuilding"
-  else
+  elif [[ -n "$built_host" && "$built_host" == "$want_host" && -x "$bin_dir/pulumi-language-nodejs" ]]; then
     write_launcher
-    step_done "pulumi version = $have, language host: $built_host"
+    step_done "pulumi version = $have, language hosts: $built_host"
     log "Already built; nothing to do (use --force to rebuild). Total $((SECONDS - t0))s."
     log "Use it with: export PATH=\"$bin_dir:\$PATH\""
     exit 0
+  elif [[ -n "$have_shared" ]]; then
+    log "  pulumi $have is current; the language hosts are not ('${built_host:-<none>}', want '$want_host')"
+    use_go
+    build_shared_hosts
+    write_launcher
+    write_info
+    log "Language hosts rebuilt in $((SECONDS - t0))s. Use it with: export PATH=\"$bin_dir:\$PATH\""
+    exit 0
+  else
+    log "  the language host is missing from $info_file or its source changed: rebuilding"
   fi
 fi
 
-# --- Go environment ------------------------------------------------------------------------------
-if ! command -v go >/dev/null 2>&1 && [[ -x /usr/local/go/bin/go ]]; then
-  PATH="/usr/local/go/bin:$PATH" # the official tarball's place, often missing from non-login shells
-fi
-if ! command -v go >/dev/null 2>&1; then
-  die "Go is not installed or not on PATH. Building the Pulumi CLI from source needs Go >= 1.25
-  (e.g. the official tarball in /usr/local/go with /usr/local/go/bin on PATH, or 'apt-get install golang-go'
-  if Debian's version is new enough). Then re-run: npm run pulumi:install"
-fi
-log "Using $(command -v go) ($(go version | cut -d' ' -f3-))"
-export GOTOOLCHAIN=local # never download another toolchain (only the module proxy is reachable)
-export CGO_ENABLED=0     # as Pulumi's release builds
-# -mod=mod: the wrapper module's go.mod/go.sum are generated and may be updated by the go command.
-# -buildvcs=false: the wrapper dir sits inside this repo's git work tree; do not stamp its status.
-export GOFLAGS="-mod=mod -buildvcs=false"
-
+use_go
 go_json_field() { # <field path, e.g. Origin.Hash> reads `go ... -json` output on stdin
   node -e '
     let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
@@ -164,22 +206,30 @@ fi
 step_done "release commit ${commit:-<unknown: the proxy sent no Origin>}; needs Go >= ${need_go:-?}"
 
 # --- 2. language host ----------------------------------------------------------------------------
-step "2/5 Looking for Pulumi's Node.js language host ($lh_mod) at that commit"
 lh_version=""
 lh_err="no release commit known"
-if [[ -n "$commit" ]]; then
+if [[ -n "$have_shared" ]]; then
+  step "2/5 Language hosts: built from ${shared_hosts#"$repo_root"/} after the CLI"
+  lh_err=""
+  step_done
+elif [[ -n "$commit" ]]; then
+  step "2/5 Looking for Pulumi's Node.js language host ($lh_mod) at that commit"
   download "$lh_mod@$commit"
   lh_err="$dl_err"
   [[ -n "$lh_err" ]] || lh_version="$(go_json_field Version <<<"$dl_json")"
 fi
-if [[ -n "$lh_version" ]]; then
+if [[ -n "$have_shared" ]]; then
+  :
+elif [[ -n "$lh_version" ]]; then
   step_done "using $lh_mod@$lh_version"
 else
-  step_done "not available ($lh_err); using the minimal host in test/pulumi-cli/langhost"
+  step_done "not available ($lh_err)"
+  log "WARNING: neither ../shared/pulumi-language-hosts nor the module proxy has Pulumi's Node.js host:"
+  log "WARNING: using the MINIMAL host in test/pulumi-cli/langhost, a stand-in (see its README)."
 fi
 
 # --- 3. wrapper module ---------------------------------------------------------------------------
-step "3/5 Generating the wrapper module in ${build_dir#"$repo_root"/} and resolving dependencies (go mod tidy)"
+step "3/5 Generating the wrapper module in $build_dir and resolving dependencies (go mod tidy)"
 mkdir -p "$build_dir" "$bin_dir"
 rm -rf "$build_dir/langhost"
 {
@@ -205,7 +255,7 @@ rm -rf "$build_dir/langhost"
   [[ -n "$lh_version" ]] && echo "	_ \"$lh_mod\""
   echo ")"
 } >"$build_dir/tools.go"
-if [[ -z "$lh_version" ]]; then
+if [[ -z "$lh_version" && -z "$have_shared" ]]; then
   mkdir -p "$build_dir/langhost"
   cp "$repo_root/test/pulumi-cli/langhost/main.go" "$build_dir/langhost/main.go"
 fi
@@ -223,20 +273,23 @@ build() { # <output name> <package>
 step "4/5 Building pulumi (about 7 minutes on 2 cores with an empty Go build cache)"
 build pulumi "$pkg_mod/cmd/pulumi"
 step_done
-step "5/5 Building pulumi-language-nodejs and writing pulumi-resource-pulumi-nodejs"
-if [[ -n "$lh_version" ]]; then
-  build pulumi-language-nodejs "$lh_mod"
-else
-  build pulumi-language-nodejs ./langhost
+if ! build_shared_hosts; then
+  step "5/5 Building pulumi-language-nodejs"
+  if [[ -n "$lh_version" ]]; then
+    build pulumi-language-nodejs "$lh_mod"
+    host_id="$lh_mod@$lh_version"
+  else
+    build pulumi-language-nodejs ./langhost
+    host_id="$(minimal_host_id)"
+  fi
+  mv -f "$bin_dir/pulumi-language-nodejs.tmp" "$bin_dir/pulumi-language-nodejs"
+  step_done "language host: $host_id"
 fi
-mv -f "$bin_dir/pulumi-language-nodejs.tmp" "$bin_dir/pulumi-language-nodejs"
 mv -f "$bin_dir/pulumi.tmp" "$bin_dir/pulumi" # last: its presence marks a complete build
 write_launcher
-if [[ -n "$lh_version" ]]; then host_id="$lh_mod@$lh_version"; else host_id="$(minimal_host_id)"; fi
-printf 'version=v%s\nlanguage_host=%s\ngo=%s\n' "$version" "$host_id" "$(go env GOVERSION)" >"$info_file"
-step_done "language host: $host_id"
+write_info
 
 have="$(PULUMI_SKIP_UPDATE_CHECK=true "$bin_dir/pulumi" version)"
 [[ "$have" == "v$version" ]] || die "the built pulumi reports version '$have', expected v$version"
-log "Built pulumi $have in $((SECONDS - t0))s; $(du -sh "$bin_dir" | cut -f1) in ${bin_dir#"$repo_root"/}."
+log "Built pulumi $have in $((SECONDS - t0))s; $(du -sh "$bin_dir" | cut -f1) in $bin_dir."
 log "Use it with: export PATH=\"$bin_dir:\$PATH\""

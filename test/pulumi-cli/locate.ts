@@ -1,10 +1,11 @@
 /**
  * Finds a Pulumi CLI for tests and scripts: a `pulumi` on PATH if there is one that runs,
- * otherwise the repo's own build from `npm run pulumi:install`
- * (.pulumi-cli/v<@pulumi/pulumi version from package-lock.json>/bin).
+ * otherwise the build of `npm run pulumi:install` in the machine's toolchain cache
+ * (<cache>/v<@pulumi/pulumi version from package-lock.json>/bin, see install.sh).
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 
 export interface PulumiCli {
@@ -31,9 +32,21 @@ export function lockedPulumiVersion(): string | undefined {
   }
 }
 
-/** bin directory of the repo's build for the locked version (it may not exist). */
+/**
+ * bin directory of `npm run pulumi:install`'s build for the locked version (it may not exist):
+ * a toolchain cache outside the repository, shared by every clone on the machine. The same rule
+ * as install.sh.
+ */
 export function repoBinDir(version = lockedPulumiVersion()): string | undefined {
-  return version ? path.join(REPO_ROOT, ".pulumi-cli", `v${version}`, "bin") : undefined;
+  if (!version) return undefined;
+  const cacheRoot =
+    process.env.VOICEPLATFORM_PULUMI_CLI_CACHE ||
+    path.join(
+      process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"),
+      "pulumi-voice-platform",
+      "pulumi-cli",
+    );
+  return path.join(cacheRoot, `v${version}`, "bin");
 }
 
 function isExecutable(file: string): boolean {

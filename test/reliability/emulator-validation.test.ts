@@ -16,7 +16,7 @@ import {
   isRecord,
   mutation,
   unicodeString,
-} from "./hostile-values";
+} from "../support/hostile-values";
 
 const FULL = process.env.RELIABILITY_FULL === "1";
 const runs = (n: number) => (FULL ? n * 4 : n);

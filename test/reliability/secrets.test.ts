@@ -17,13 +17,13 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { inspect, promisify } from "node:util";
 import type { LocalWorkspace } from "@pulumi/pulumi/automation";
-import { ApiError } from "../../provider/api-error";
-import { forgetEngineConfig, rememberEngineConfig } from "../../provider/config";
-import { closeHttpClient } from "../../provider/http-client";
+import { ApiError } from "../../provider/platform/api-error";
+import { forgetEngineConfig, rememberEngineConfig } from "../../provider/settings/config";
+import { closeHttpClient } from "../../provider/platform/http-client";
 import * as runtime from "../../provider/runtime";
 import { cli, E2EProject, errorText, recorder } from "../e2e/harness";
 import { startEmulator, type FaultAction, type RunningEmulator } from "../emulator";
-import { writeSample } from "../provider/builders";
+import { writeSample } from "../support/builders";
 import { createFixtureProject, removeFixtureProject } from "../support/packed-package";
 import { EngineSteps } from "../support/engine-steps";
 import {
@@ -482,7 +482,7 @@ describe.each(Object.entries(processArms))("%s", (_name, arm) => {
 describe("exported state of a real `pulumi up`", () => {
   if (cli === undefined) {
     const message =
-      "No Pulumi CLI found (none on PATH, no build in .pulumi-cli/): the exported-state part of the secrets test is skipped. Run `npm run pulumi:install`.";
+      "No Pulumi CLI found (none on PATH, no build in the toolchain cache): the exported-state part of the secrets test is skipped. Run `npm run pulumi:install`.";
     if (process.env.CI) {
       it("needs the Pulumi CLI", () => {
         throw new Error(message);

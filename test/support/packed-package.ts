@@ -175,7 +175,11 @@ async function packIfChanged(): Promise<string> {
   await mkdir(staging, { recursive: true });
   const started = Date.now();
   try {
-    await npm(["pack", "--pack-destination", staging, "--loglevel=error"], REPO_ROOT);
+    // Built just before by buildIfStale: `prepare` would build a second time.
+    await npm(
+      ["pack", "--ignore-scripts", "--pack-destination", staging, "--loglevel=error"],
+      REPO_ROOT,
+    );
     await rename(staging, destination);
   } finally {
     await rm(staging, { recursive: true, force: true });

@@ -1,0 +1,23 @@
+import { redactSecrets } from "../platform/redaction";
+
+const alreadySaid = new Set<string>();
+
+/**
+ * Prints a warning from inside the provider process. `pulumi.log` does not work there, but the
+ * engine shows the process's console output. Each warning is said once per process, because
+ * check runs for every preview and update of every resource.
+ */
+export function warn(message: string): void {
+  const text = redactSecrets(message);
+  if (alreadySaid.has(text)) return;
+  alreadySaid.add(text);
+  console.warn(`warning: ${text}`);
+}
+
+/** What delete says: the API has no delete operation, so the object outlives the resource. */
+export function warnStaysOnPlatform(what: string): void {
+  warn(
+    `${what} stays on the platform: its API has no delete operation. It is only removed from the stack; ` +
+      "delete it in the platform's console if it should go.",
+  );
+}

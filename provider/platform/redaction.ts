@@ -1,0 +1,63 @@
+/**
+ * Keeps secrets out of everything the provider prints or throws. Every secret the provider
+ * handles (the API key, SIP passwords, webhook header values) is remembered here, and every
+ * message leaving the provider passes through `redactSecrets`.
+ */
+
+import { UNKNOWN } from "../core/check-inputs";
+
+const REDACTED = "[redacted]";
+const knownSecrets = new Set<string>();
+
+/** Secrets shorter than this are not scanned for: replacing "1" everywhere would garble text. */
+const MIN_SECRET_LENGTH = 4;
+
+/**
+ * The engine's marker for a value not known during preview stands in for a secret that is not
+ * known yet, and is no secret itself: remembering it would blank it out of every message.
+ */
+export function rememberSecret(value: unknown): void {
+  if (typeof value !== "string" || value.length < MIN_SECRET_LENGTH || value === UNKNOWN) return;
+  if (knownSecrets.has(value)) return;
+  // Echoed back inside a JSON text or a URL, a secret is escaped or encoded: those forms too.
+  for (const form of [value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)]) {
+    knownSecrets.add(form);
+  }
+  bySize = undefined;
+}
+
+/** Longest first, so a secret that contains another is blanked whole, not around the other. */
+let bySize: string[] | undefined;
+
+export function redactSecrets(text: string): string {
+  bySize ??= [...knownSecrets].sort((a, b) => b.length - a.length);
+  let result = text;
+  for (const secret of bySize) {
+    if (result.includes(secret)) result = result.split(secret).join(REDACTED);
+  }
+  return result;
+}
+
+/** Wire field names whose values are secret wherever they appear in a JSON body. */
+const secretFieldNames = new Set(["register_password", "registerPassword", "password", "apiKey"]);
+
+/**
+ * A copy of a parsed JSON body with secret fields blanked: `register_password` anywhere, and the
+ * `value` of every header in an advanced webhook.
+ */
+export function redactBody(value: unknown, insideHeaders = false): unknown {
+  if (Array.isArray(value)) return value.map((item) => redactBody(item, insideHeaders));
+  if (value === null || typeof value !== "object") {
+    return typeof value === "string" ? redactSecrets(value) : value;
+  }
+  // Keys are redacted too (a platform may key its complaints by the value it refused), and
+  // fromEntries keeps a `__proto__` key an own key instead of setting the prototype.
+  return Object.fromEntries(
+    Object.entries(value).map(([key, field]) => [
+      redactSecrets(key),
+      secretFieldNames.has(key) || (insideHeaders && key === "value")
+        ? REDACTED
+        : redactBody(field, key === "headers"),
+    ]),
+  );
+}

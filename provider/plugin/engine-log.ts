@@ -1,0 +1,42 @@
+/**
+ * What the handlers print reaches the user through the engine's log, attached to the resource
+ * being worked on: the engine does not show a provider plugin's console output. Warnings
+ * (`console.warn`) become engine warnings and other console output engine info; all of it is
+ * still written to stderr, where it is found when no engine listens (a test driving the process).
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { createRequire } from "node:module";
+import { format } from "node:util";
+import type * as Grpc from "@grpc/grpc-js";
+import type * as EngineGrpcPb from "@pulumi/pulumi/proto/engine_grpc_pb";
+import type * as EnginePb from "@pulumi/pulumi/proto/engine_pb";
+
+const sdkRequire = createRequire(require.resolve("@pulumi/pulumi/package.json"));
+
+/** The URN of the resource whose call is running, for everything it prints. */
+const currentCall = new AsyncLocalStorage<string>();
+
+export function withResource<T>(urn: string, work: () => T): T {
+  return currentCall.run(urn, work);
+}
+
+export function forwardConsoleToEngine(engineAddress: string | undefined): void {
+  if (!engineAddress) return;
+  const grpc: typeof Grpc = sdkRequire("@grpc/grpc-js");
+  const engineGrpc: typeof EngineGrpcPb = sdkRequire("./proto/engine_grpc_pb");
+  const enginePb: typeof EnginePb = sdkRequire("./proto/engine_pb");
+  const engine = new engineGrpc.EngineClient(engineAddress, grpc.credentials.createInsecure());
+  const send = (severity: EnginePb.LogSeverity, args: unknown[]) => {
+    const text = format(...args);
+    process.stderr.write(`${text}\n`);
+    const request = new enginePb.LogRequest();
+    request.setSeverity(severity);
+    request.setMessage(text.replace(/^warning: /, ""));
+    request.setUrn(currentCall.getStore() ?? "");
+    // A log that cannot be delivered is still on stderr: nothing else to do with it.
+    engine.log(request, () => undefined);
+  };
+  console.warn = (...args: unknown[]) => send(enginePb.LogSeverity.WARNING, args);
+  console.log = (...args: unknown[]) => send(enginePb.LogSeverity.INFO, args);
+  console.info = console.log;
+}

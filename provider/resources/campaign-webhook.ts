@@ -1,0 +1,321 @@
+import * as pulumi from "@pulumi/pulumi";
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import { callApi } from "../platform/http-client";
+import {
+  canonical,
+  checkInputs,
+  containsUnknown,
+  diffInputs,
+  isUnknown,
+  onEveryObject,
+  sortedSet,
+  type CheckAnswer,
+  type DiffAnswer,
+  type DiffPlan,
+  type Inputs,
+  withDefaultSubOrganization,
+  withoutProvider,
+} from "../core/check-inputs";
+import { absoluteUrl, headerName, headerValue, objectId, text } from "../core/input-rules";
+import { warn } from "../core/provider-log";
+import { campaignWebhookStub } from "../dynamic/provider-stubs";
+
+/** The five event kinds of section 6. */
+export const webhookEvents = [
+  "POST_PROCESSING_FINISHED:INTERESTED",
+  "POST_PROCESSING_FINISHED:NOT_INTERESTED",
+  "POST_PROCESSING_FINISHED:CALL_ME_LATER",
+  "POST_PROCESSING_FINISHED:WRONG_NUMBER",
+  "POST_PROCESSING_FINISHED:DO_NOT_CALL",
+] as const;
+export type WebhookEvent = (typeof webhookEvents)[number];
+
+/** A name and value pair of an advanced webhook's request. */
+export interface WebhookPairArgs {
+  name: pulumi.Input<string>;
+  value: pulumi.Input<string>;
+}
+
+/** The full outgoing request of an advanced webhook. Stored as a secret, since its headers carry credentials. */
+export interface AdvancedWebhookArgs {
+  /** Target URL. */
+  url: pulumi.Input<string>;
+  /** HTTP method of the outgoing request, e.g. GET. */
+  method?: pulumi.Input<string>;
+  /** Headers of the outgoing request. */
+  headers?: pulumi.Input<pulumi.Input<WebhookPairArgs>[]>;
+  /** Query parameters of the outgoing request. */
+  parameters?: pulumi.Input<pulumi.Input<WebhookPairArgs>[]>;
+  /** Body of the outgoing request. */
+  body?: pulumi.Input<string>;
+}
+
+/** Inputs of a campaign webhook subscription. The API has no update, so any change replaces it. */
+export interface CampaignWebhookArgs {
+  /** The campaign's ObjectId (24 hexadecimal characters). */
+  campaignId: pulumi.Input<string>;
+  /** URL that is called. */
+  url: pulumi.Input<string>;
+  /** Events to subscribe to; order does not matter. */
+  events?: pulumi.Input<pulumi.Input<WebhookEvent>[]>;
+  /** Whether advancedWebhook describes the outgoing request. */
+  isAdvanced?: pulumi.Input<boolean>;
+  /** The outgoing request, for an advanced webhook. */
+  advancedWebhook?: pulumi.Input<AdvancedWebhookArgs>;
+  /** Record an existing subscription without calling the API (the API can neither read nor list one). */
+  alreadySubscribed?: pulumi.Input<boolean>;
+  /** Sub-organization to act for; defaults to voiceplatform:subOrganizationId. */
+  subOrganizationId?: pulumi.Input<string>;
+}
+
+const WebhookHeader = z.strictObject({ name: headerName, value: headerValue });
+const WebhookParameter = z.strictObject({ name: text, value: z.string() });
+
+const AdvancedWebhook = z.strictObject({
+  url: absoluteUrl,
+  method: z
+    .string()
+    .regex(/^[A-Za-z]+$/, "must be an HTTP method such as GET")
+    .optional(),
+  headers: z.array(WebhookHeader).optional(),
+  parameters: z.array(WebhookParameter).optional(),
+  body: z.string().optional(),
+});
+
+/** The inputs as the provider receives them, validated. */
+export const CampaignWebhookInputs = z
+  .strictObject({
+    campaignId: objectId,
+    url: absoluteUrl,
+    events: z.array(z.enum(webhookEvents)).optional(),
+    isAdvanced: z.boolean().optional(),
+    advancedWebhook: AdvancedWebhook.optional(),
+    alreadySubscribed: z.boolean().optional(),
+    subOrganizationId: text.optional(),
+  })
+  .superRefine((inputs, ctx) => {
+    if (inputs.isAdvanced === true && inputs.advancedWebhook === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["advancedWebhook"],
+        message:
+          "is required when isAdvanced is true: describe the outgoing request, or set isAdvanced to false",
+      });
+    }
+    // An advancedWebhook unknown during preview may still turn out to be left out.
+    if (
+      inputs.isAdvanced !== true &&
+      inputs.advancedWebhook !== undefined &&
+      !isUnknown(inputs.advancedWebhook)
+    ) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["isAdvanced"],
+        message:
+          "must be true when advancedWebhook is given, or the platform ignores the request description: set isAdvanced: true",
+      });
+    }
+  }, onEveryObject);
+export type CampaignWebhookInputs = z.infer<typeof CampaignWebhookInputs>;
+
+const inputKeys = Object.keys(CampaignWebhookInputs.shape);
+
+/** There is no update operation, so every input replaces the subscription. */
+export const campaignWebhookDiffPlan: DiffPlan = {
+  keys: inputKeys,
+  replaceKeys: new Set(inputKeys),
+  setKeys: new Set(["events"]),
+};
+
+const knownNames = [...inputKeys, ...Object.keys(AdvancedWebhook.shape), "name", "value"];
+
+/** What the resource stores. Version 1 is the only shape written so far. */
+export interface CampaignWebhookState extends CampaignWebhookInputs {
+  readonly stateVersion: 1;
+  /** What the subscribe answered; absent for a subscription recorded with alreadySubscribed. */
+  readonly status: string | undefined;
+  readonly data: boolean | undefined;
+}
+
+const SubscribeAnswer = z.looseObject({ status: z.unknown(), data: z.unknown() });
+
+/** The subscribe body (section 4.4). */
+export function toSubscribeBody(inputs: CampaignWebhookInputs): Record<string, unknown> {
+  const body: Record<string, unknown> = { url: inputs.url };
+  if (inputs.events !== undefined) body.events = inputs.events;
+  if (inputs.isAdvanced !== undefined) body.isAdvanced = inputs.isAdvanced;
+  if (inputs.advancedWebhook !== undefined) body.advancedWebhook = inputs.advancedWebhook;
+  return body;
+}
+
+/**
+ * The API returns no id, so the id is derived from what identifies the subscription. Header
+ * values are left out: the id is stored in plain text, and a hash of a short secret can be guessed.
+ */
+export function webhookId(inputs: CampaignWebhookInputs): string {
+  const identity = {
+    subOrganizationId: inputs.subOrganizationId,
+    url: inputs.url,
+    events: inputs.events === undefined ? undefined : sortedSet(inputs.events),
+    isAdvanced: inputs.isAdvanced,
+    advancedWebhook:
+      inputs.advancedWebhook === undefined
+        ? undefined
+        : {
+            ...inputs.advancedWebhook,
+            headers: inputs.advancedWebhook.headers?.map((header) => header.name),
+          },
+  };
+  const digest = createHash("sha256").update(canonical(identity)).digest("hex").slice(0, 16);
+  return `${inputs.campaignId}/${digest}`;
+}
+
+/** Events as a set, the campaign id in lower case, the stack's default sub-organization filled in. */
+export function normalizeCampaignWebhookInputs(news: Inputs): Inputs {
+  const result: Inputs = { ...news };
+  if (Array.isArray(news.events) && !containsUnknown(news.events))
+    result.events = sortedSet(news.events);
+  if (typeof news.campaignId === "string" && /^[0-9a-fA-F]{24}$/.test(news.campaignId)) {
+    result.campaignId = news.campaignId.toLowerCase();
+  }
+  return withDefaultSubOrganization(result);
+}
+
+/** Common webhook practice, not the spec: said, never enforced. */
+function campaignWebhookWarnings(inputs: CampaignWebhookInputs): string[] {
+  const at = `CampaignWebhook for campaign ${inputs.campaignId}`;
+  const warnings: string[] = [];
+  if (inputs.url.startsWith("http:"))
+    warnings.push(`${at}: url ${inputs.url} is not https; call outcomes would travel unencrypted`);
+  if (inputs.events !== undefined && inputs.events.length === 0) {
+    warnings.push(
+      `${at}: events is empty; the platform does not say what an empty list subscribes to`,
+    );
+  }
+  const advanced = inputs.advancedWebhook;
+  if (advanced !== undefined) {
+    if (advanced.url.startsWith("http:")) warnings.push(`${at}: advancedWebhook.url is not https`);
+    if (advanced.method !== undefined && advanced.method !== "GET") {
+      warnings.push(
+        `${at}: advancedWebhook.method "${advanced.method}" is not GET, the only method the platform lists`,
+      );
+    }
+    if (advanced.body !== undefined && (advanced.method ?? "GET").toUpperCase() === "GET") {
+      warnings.push(
+        `${at}: advancedWebhook.body is set on a GET request; many servers ignore a GET body`,
+      );
+    }
+  }
+  return warnings;
+}
+
+export function campaignWebhookSecrets(inputs: Inputs): unknown[] {
+  const advanced = inputs.advancedWebhook as { headers?: Array<{ value?: unknown }> } | undefined;
+  return Array.isArray(advanced?.headers) ? advanced.headers.map((header) => header?.value) : [];
+}
+
+/** Reads any stored shape this package ever wrote. */
+export function readCampaignWebhookState(olds: Inputs): CampaignWebhookState {
+  return { ...olds, stateVersion: 1 } as CampaignWebhookState;
+}
+
+// Handlers. Each is called by the provider stub through the runtime entry.
+
+export async function check(_olds: Inputs, news: Inputs): Promise<CheckAnswer> {
+  // Validated in the user's order, so every index in a message points at what they wrote.
+  const failures = checkInputs(CampaignWebhookInputs, news, "CampaignWebhook", knownNames);
+  if (failures.length === 0 && !containsUnknown(news)) {
+    for (const warning of campaignWebhookWarnings(news as CampaignWebhookInputs)) warn(warning);
+  }
+  return { inputs: normalizeCampaignWebhookInputs(news), failures };
+}
+
+export async function diff(_id: string, olds: Inputs, news: Inputs): Promise<DiffAnswer> {
+  return diffInputs(readCampaignWebhookState(olds), news, campaignWebhookDiffPlan);
+}
+
+export async function create(news: Inputs): Promise<{ id: string; outs: CampaignWebhookState }> {
+  const inputs = CampaignWebhookInputs.parse(withoutProvider(news));
+  if (inputs.alreadySubscribed === true) {
+    return {
+      id: webhookId(inputs),
+      outs: { ...inputs, stateVersion: 1, status: undefined, data: undefined },
+    };
+  }
+  const campaign = `campaign ${inputs.campaignId}`;
+  const response = await callApi({
+    operation: `subscribe webhook ${inputs.url} to ${campaign}`,
+    method: "POST",
+    origin: "campaigns",
+    path: `/campaigns/${encodeURIComponent(inputs.campaignId)}/webhook/subscribe`,
+    json: toSubscribeBody(inputs),
+    subOrganizationId: inputs.subOrganizationId,
+    idempotent: false,
+    unknownOutcomeHint:
+      `The platform may have subscribed the webhook to ${campaign} although this call failed. ` +
+      "Check the campaign's webhook subscriptions on the platform before running `pulumi up` again: " +
+      "the API can neither look a subscription up nor remove it, so another run subscribes again " +
+      "and the URL may then be called twice for each event. If it is there, set alreadySubscribed: true " +
+      "to record it without subscribing again",
+  });
+  const answer = SubscribeAnswer.safeParse(response.body);
+  const status = answer.success ? answer.data.status : undefined;
+  const data = answer.success ? answer.data.data : undefined;
+  if (status !== "success" || data !== true) {
+    throw new Error(
+      `subscribe webhook ${inputs.url} to ${campaign}: the platform answered status ${JSON.stringify(status)} and data ` +
+        `${JSON.stringify(data)} (request id ${response.requestId ?? "unknown"}), so the subscription is not confirmed. ` +
+        "Check the campaign on the platform, then run `pulumi up` again",
+    );
+  }
+  return { id: webhookId(inputs), outs: { ...inputs, stateVersion: 1, status, data } };
+}
+
+/** Only reached when nothing the platform holds changes; it records the new inputs. */
+export async function update(
+  _id: string,
+  olds: Inputs,
+  news: Inputs,
+): Promise<{ outs: CampaignWebhookState }> {
+  const inputs = CampaignWebhookInputs.parse(withoutProvider(news));
+  return { outs: { ...readCampaignWebhookState(olds), ...inputs } };
+}
+
+export async function remove(id: string, _olds: Inputs): Promise<void> {
+  warn(
+    `campaign webhook ${id} stays subscribed on the platform: its API has no unsubscribe operation. It is only removed ` +
+      "from the stack; unsubscribe it in the platform's console if it should stop.",
+  );
+}
+
+/** A webhook subscribed to a campaign's post-processing events: a simple URL or a full advanced request. */
+export class CampaignWebhook extends pulumi.dynamic.Resource {
+  declare readonly campaignId: pulumi.Output<string>;
+  declare readonly url: pulumi.Output<string>;
+  declare readonly events: pulumi.Output<WebhookEvent[] | undefined>;
+  declare readonly advancedWebhook: pulumi.Output<Record<string, unknown> | undefined>;
+  declare readonly status: pulumi.Output<string | undefined>;
+  declare readonly data: pulumi.Output<boolean | undefined>;
+
+  constructor(name: string, args: CampaignWebhookArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      campaignWebhookStub,
+      name,
+      {
+        ...args,
+        advancedWebhook:
+          args.advancedWebhook === undefined ? undefined : pulumi.secret(args.advancedWebhook),
+        status: undefined,
+        data: undefined,
+        stateVersion: undefined,
+      },
+      {
+        ...opts,
+        additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "advancedWebhook"],
+      },
+      "voiceplatform",
+      "CampaignWebhook",
+    );
+  }
+}

@@ -1,0 +1,371 @@
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { callApi } from "../platform/http-client";
+import {
+  checkInputs,
+  containsUnknown,
+  describeValue,
+  diffInputs,
+  sortedSet,
+  type CheckAnswer,
+  type DiffAnswer,
+  type DiffPlan,
+  type Inputs,
+  onEveryObject,
+  withDefaultSubOrganization,
+  withoutProvider,
+} from "../core/check-inputs";
+import { hostOrIpv4, ipv4Address, text } from "../core/input-rules";
+import { warn, warnStaysOnPlatform } from "../core/provider-log";
+import { sipCarrierStub } from "../dynamic/provider-stubs";
+
+/** One SIP gateway of a carrier. */
+export interface SipGatewayArgs {
+  /** Used for outbound calls. */
+  outbound?: pulumi.Input<boolean>;
+  /** Used for inbound calls; an inbound gateway needs a literal IPv4 address. */
+  inbound?: pulumi.Input<boolean>;
+  /** IPv4 address (an outbound-only gateway may use a hostname). */
+  ipv4: pulumi.Input<string>;
+  /** Network mask length in bits, 0–32. */
+  netmask?: pulumi.Input<number>;
+  /** SIP port, 1–65535. */
+  port?: pulumi.Input<number>;
+  /** Transport protocol, e.g. udp. */
+  protocol?: pulumi.Input<string>;
+  sendOptionsPing?: pulumi.Input<boolean>;
+  useSipsScheme?: pulumi.Input<boolean>;
+  padCrypto?: pulumi.Input<boolean>;
+  /** Identifier of the gateway. */
+  sipGatewaySid?: pulumi.Input<string>;
+}
+
+/** One phone number of a carrier. */
+export interface SipPhoneNumberArgs {
+  /** The number, preferably E.164 (+14155550100). */
+  phoneNumber: pulumi.Input<string>;
+  /** Identifier of the number. */
+  phoneNumberSid?: pulumi.Input<string>;
+}
+
+/** Inputs of a SIP carrier (trunk). The API has no update, so changing any input replaces it. */
+export interface SipCarrierArgs {
+  /** Carrier name. */
+  name: pulumi.Input<string>;
+  /** Registration username. */
+  registerUsername?: pulumi.Input<string>;
+  /** Registration password; stored encrypted as a secret. */
+  registerPassword?: pulumi.Input<string>;
+  /** Whether the carrier needs SIP registration. */
+  requiresRegister?: pulumi.Input<boolean>;
+  registerSipRealm?: pulumi.Input<string>;
+  registerFromUser?: pulumi.Input<string>;
+  registerFromDomain?: pulumi.Input<string>;
+  registerPublicIpInContact?: pulumi.Input<boolean>;
+  techPrefix?: pulumi.Input<string>;
+  diversion?: pulumi.Input<string>;
+  e164LeadingPlus?: pulumi.Input<boolean>;
+  /** Gateways; order does not matter. */
+  gateways?: pulumi.Input<pulumi.Input<SipGatewayArgs>[]>;
+  /** Phone numbers; order does not matter. */
+  phoneNumbers?: pulumi.Input<pulumi.Input<SipPhoneNumberArgs>[]>;
+  outboundSipProxy?: pulumi.Input<string>;
+  updatedBy?: pulumi.Input<string>;
+  /** Record this existing carrier instead of creating one (no call is made: the API has no read). */
+  existingCarrierId?: pulumi.Input<string>;
+  /** Sub-organization to act for; defaults to voiceplatform:subOrganizationId. */
+  subOrganizationId?: pulumi.Input<string>;
+}
+
+const port = z.number().int("must be a whole number").min(1).max(65535);
+const netmask = z.number().int("must be a whole number").min(0).max(32);
+
+const SipGateway = z
+  .strictObject({
+    outbound: z.boolean().optional(),
+    inbound: z.boolean().optional(),
+    ipv4: hostOrIpv4,
+    netmask: netmask.optional(),
+    port: port.optional(),
+    protocol: text.optional(),
+    sendOptionsPing: z.boolean().optional(),
+    useSipsScheme: z.boolean().optional(),
+    padCrypto: z.boolean().optional(),
+    sipGatewaySid: text.optional(),
+  })
+  .superRefine((gateway, ctx) => {
+    // A missing or mistyped ipv4 has its own failure.
+    if (
+      gateway.inbound === true &&
+      typeof gateway.ipv4 === "string" &&
+      !ipv4Address.safeParse(gateway.ipv4).success
+    ) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["ipv4"],
+        message: `must be a literal IPv4 address for an inbound gateway, such as 203.0.113.10, not ${describeValue(gateway.ipv4)}`,
+      });
+    }
+  }, onEveryObject);
+
+const SipPhoneNumber = z.strictObject({
+  phoneNumber: text,
+  phoneNumberSid: text.optional(),
+});
+
+/** The inputs as the provider receives them, validated. */
+export const SipCarrierInputs = z.strictObject({
+  name: text,
+  registerUsername: z.string().optional(),
+  registerPassword: z.string().optional(),
+  requiresRegister: z.boolean().optional(),
+  registerSipRealm: z.string().optional(),
+  registerFromUser: z.string().optional(),
+  registerFromDomain: z.string().optional(),
+  registerPublicIpInContact: z.boolean().optional(),
+  techPrefix: z.string().optional(),
+  diversion: z.string().optional(),
+  e164LeadingPlus: z.boolean().optional(),
+  gateways: z.array(SipGateway).optional(),
+  phoneNumbers: z.array(SipPhoneNumber).optional(),
+  outboundSipProxy: z.string().optional(),
+  updatedBy: z.string().optional(),
+  existingCarrierId: text.optional(),
+  subOrganizationId: text.optional(),
+});
+export type SipCarrierInputs = z.infer<typeof SipCarrierInputs>;
+
+const inputKeys = Object.keys(SipCarrierInputs.shape);
+
+/** There is no update operation, so every input replaces the carrier. */
+export const sipCarrierDiffPlan: DiffPlan = {
+  keys: inputKeys,
+  replaceKeys: new Set(inputKeys),
+  setKeys: new Set(["gateways", "phoneNumbers"]),
+};
+
+const knownNames = [
+  ...inputKeys,
+  ...Object.keys(SipGateway.shape),
+  ...Object.keys(SipPhoneNumber.shape),
+];
+
+/** What the resource stores. Version 1 is the only shape written so far. */
+export interface SipCarrierState extends SipCarrierInputs {
+  readonly stateVersion: 1;
+  readonly carrierId: string;
+}
+
+const CreatedCarrier = z.looseObject({ id: z.string().min(1) });
+
+/** The create body (section 4.3): snake_case, but `phoneNumbers` and `updatedBy` as the spec spells them. */
+export function toCarrierBody(inputs: SipCarrierInputs): Record<string, unknown> {
+  return dropUndefined({
+    name: inputs.name,
+    register_username: inputs.registerUsername,
+    register_password: inputs.registerPassword,
+    requires_register: inputs.requiresRegister,
+    register_sip_realm: inputs.registerSipRealm,
+    register_from_user: inputs.registerFromUser,
+    register_from_domain: inputs.registerFromDomain,
+    register_public_ip_in_contact: inputs.registerPublicIpInContact,
+    tech_prefix: inputs.techPrefix,
+    diversion: inputs.diversion,
+    e164_leading_plus: inputs.e164LeadingPlus,
+    gateways: inputs.gateways?.map((gateway) =>
+      dropUndefined({
+        outbound: gateway.outbound,
+        inbound: gateway.inbound,
+        ipv4: gateway.ipv4,
+        netmask: gateway.netmask,
+        port: gateway.port,
+        protocol: gateway.protocol,
+        send_options_ping: gateway.sendOptionsPing,
+        use_sips_scheme: gateway.useSipsScheme,
+        pad_crypto: gateway.padCrypto,
+        sip_gateway_sid: gateway.sipGatewaySid,
+      }),
+    ),
+    phoneNumbers: inputs.phoneNumbers?.map((number) =>
+      dropUndefined({ phone_number_sid: number.phoneNumberSid, phone_number: number.phoneNumber }),
+    ),
+    outbound_sip_proxy: inputs.outboundSipProxy,
+    updatedBy: inputs.updatedBy,
+  });
+}
+
+function dropUndefined(record: Record<string, unknown>): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const key in record) if (record[key] !== undefined) kept[key] = record[key];
+  return kept;
+}
+
+/** Gateways and numbers as sets; the stack's default sub-organization filled in. */
+export function normalizeSipCarrierInputs(news: Inputs): Inputs {
+  const result: Inputs = { ...news };
+  for (const key of ["gateways", "phoneNumbers"] as const) {
+    const list = news[key];
+    if (Array.isArray(list) && !containsUnknown(list)) result[key] = sortedSet(list);
+  }
+  return withDefaultSubOrganization(result);
+}
+
+const knownProtocols = ["udp", "tcp", "tls", "tls/srtp"];
+const lengthCaps = { name: 64, techPrefix: 16, diversion: 32, outboundSipProxy: 255 } as const;
+
+/** Rules jambonz (whose carrier model this API follows) enforces, but the spec does not: said, never enforced. */
+function sipCarrierWarnings(inputs: SipCarrierInputs): string[] {
+  const at = `SipCarrier "${inputs.name}"`;
+  const warnings: string[] = [];
+  if (inputs.requiresRegister === true && (!inputs.registerUsername || !inputs.registerPassword)) {
+    warnings.push(
+      `${at}: requiresRegister is true but registerUsername or registerPassword is empty; registration will likely fail`,
+    );
+  }
+  if (inputs.registerUsername !== undefined && /\s/.test(inputs.registerUsername)) {
+    warnings.push(
+      `${at}: registerUsername contains whitespace, which SIP registrars usually reject`,
+    );
+  }
+  for (const key of ["registerSipRealm", "registerFromDomain"] as const) {
+    if (inputs[key]?.toLowerCase().startsWith("sip:")) {
+      warnings.push(`${at}: ${key} starts with "sip:"; give the bare domain or IPv4 address`);
+    }
+  }
+  for (const [key, cap] of Object.entries(lengthCaps)) {
+    const value = inputs[key as keyof typeof lengthCaps];
+    if (typeof value === "string" && value.length > cap) {
+      warnings.push(
+        `${at}: ${key} is ${value.length} characters; carriers in this model allow ${cap}`,
+      );
+    }
+  }
+  const seen = new Set<string>();
+  inputs.gateways?.forEach((gateway, index) => {
+    if (gateway.protocol !== undefined && !knownProtocols.includes(gateway.protocol)) {
+      warnings.push(
+        `${at}: gateways[${index}].protocol "${gateway.protocol}" is not one of ${knownProtocols.join(", ")}`,
+      );
+    }
+    if (gateway.netmask === 0)
+      warnings.push(`${at}: gateways[${index}].netmask 0 matches every address`);
+    if (gateway.inbound !== true && !ipv4Address.safeParse(gateway.ipv4).success) {
+      warnings.push(
+        `${at}: gateways[${index}].ipv4 "${gateway.ipv4}" is a hostname; the spec asks for an IPv4 address`,
+      );
+    }
+    const endpoint = `${gateway.ipv4}:${gateway.port ?? 5060}`;
+    if (seen.has(endpoint)) warnings.push(`${at}: two gateways point at ${endpoint}`);
+    seen.add(endpoint);
+  });
+  inputs.phoneNumbers?.forEach((number, index) => {
+    if (!/^\+?[1-9]\d{6,14}$/.test(number.phoneNumber)) {
+      warnings.push(
+        `${at}: phoneNumbers[${index}].phoneNumber "${number.phoneNumber}" is not in E.164 form (+14155550100)`,
+      );
+    }
+  });
+  return warnings;
+}
+
+export function sipCarrierSecrets(inputs: Inputs): unknown[] {
+  return [inputs.registerPassword];
+}
+
+/** Reads any stored shape this package ever wrote. */
+export function readSipCarrierState(olds: Inputs): SipCarrierState {
+  return { ...olds, stateVersion: 1 } as SipCarrierState;
+}
+
+function label(inputs: { name?: unknown }): string {
+  return typeof inputs.name === "string" ? `SIP carrier "${inputs.name}"` : "SIP carrier";
+}
+
+// Handlers. Each is called by the provider stub through the runtime entry.
+
+export async function check(_olds: Inputs, news: Inputs): Promise<CheckAnswer> {
+  // Validated in the user's order, so every index in a message points at what they wrote.
+  const failures = checkInputs(SipCarrierInputs, news, "SipCarrier", knownNames);
+  if (failures.length === 0 && !containsUnknown(news)) {
+    for (const warning of sipCarrierWarnings(news as SipCarrierInputs)) warn(warning);
+  }
+  return { inputs: normalizeSipCarrierInputs(news), failures };
+}
+
+export async function diff(_id: string, olds: Inputs, news: Inputs): Promise<DiffAnswer> {
+  return diffInputs(readSipCarrierState(olds), news, sipCarrierDiffPlan);
+}
+
+export async function create(news: Inputs): Promise<{ id: string; outs: SipCarrierState }> {
+  const inputs = SipCarrierInputs.parse(withoutProvider(news));
+  if (inputs.existingCarrierId !== undefined) {
+    return {
+      id: inputs.existingCarrierId,
+      outs: { ...inputs, stateVersion: 1, carrierId: inputs.existingCarrierId },
+    };
+  }
+  const hint =
+    `The platform may have created ${label(inputs)} although this call failed. Look for it on the platform ` +
+    "before running `pulumi up` again: record it with existingCarrierId instead of creating a second one";
+  const response = await callApi({
+    operation: `create ${label(inputs)}`,
+    method: "POST",
+    origin: "api",
+    path: "/organization/sip",
+    json: toCarrierBody(inputs),
+    subOrganizationId: inputs.subOrganizationId,
+    idempotent: false,
+    unknownOutcomeHint: hint,
+  });
+  const created = CreatedCarrier.safeParse(response.body);
+  if (!created.success) {
+    throw new Error(
+      `create ${label(inputs)}: the platform answered ${response.status} without a carrier id ` +
+        `(request id ${response.requestId ?? "unknown"}). ${hint}`,
+    );
+  }
+  return { id: created.data.id, outs: { ...inputs, stateVersion: 1, carrierId: created.data.id } };
+}
+
+/** Only reached when nothing the platform holds changes; it records the new inputs. */
+export async function update(
+  id: string,
+  olds: Inputs,
+  news: Inputs,
+): Promise<{ outs: SipCarrierState }> {
+  const inputs = SipCarrierInputs.parse(withoutProvider(news));
+  return { outs: { ...readSipCarrierState(olds), ...inputs, carrierId: id } };
+}
+
+export async function remove(id: string, olds: Inputs): Promise<void> {
+  warnStaysOnPlatform(`${label(olds)} (${id})`);
+}
+
+/** A SIP carrier (trunk) with registration credentials, gateways and phone numbers. */
+export class SipCarrier extends pulumi.dynamic.Resource {
+  declare readonly name: pulumi.Output<string>;
+  declare readonly carrierId: pulumi.Output<string>;
+  declare readonly registerPassword: pulumi.Output<string | undefined>;
+  declare readonly gateways: pulumi.Output<Record<string, unknown>[] | undefined>;
+  declare readonly phoneNumbers: pulumi.Output<Record<string, unknown>[] | undefined>;
+
+  constructor(name: string, args: SipCarrierArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      sipCarrierStub,
+      name,
+      {
+        ...args,
+        registerPassword:
+          args.registerPassword === undefined ? undefined : pulumi.secret(args.registerPassword),
+        carrierId: undefined,
+        stateVersion: undefined,
+      },
+      {
+        ...opts,
+        additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "registerPassword"],
+      },
+      "voiceplatform",
+      "SipCarrier",
+    );
+  }
+}

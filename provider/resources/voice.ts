@@ -1,0 +1,490 @@
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { MultipartForm } from "../platform/multipart-form";
+import { callApi } from "../platform/http-client";
+import {
+  checkInputs,
+  containsUnknown,
+  diffInputs,
+  isUnknown,
+  onEveryObject,
+  sortedSet,
+  type CheckAnswer,
+  type DiffAnswer,
+  type DiffPlan,
+  type Inputs,
+  withDefaultSubOrganization,
+  withoutProvider,
+} from "../core/check-inputs";
+import { IncompleteCreateError } from "../platform/incomplete-create-error";
+import { finiteNumber, localeCode, normalizeLocale, text } from "../core/input-rules";
+import { warn, warnStaysOnPlatform } from "../core/provider-log";
+import { voiceStub } from "../dynamic/provider-stubs";
+import {
+  isAsset,
+  isFileAsset,
+  samplePath,
+  sampleProblem,
+  sampleHash,
+  SampleUpload,
+  type SampleFacts,
+  type SampleInput,
+} from "../platform/sample-files";
+
+/** Inputs of a cloned (or adopted) voice. */
+export interface VoiceArgs {
+  /** Display name. Updates in place. */
+  name: pulumi.Input<string>;
+  /** Description sent with the clone. Changing it replaces the voice. */
+  description?: pulumi.Input<string>;
+  /** The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the voice. */
+  providerType?: pulumi.Input<string>;
+  /** Locale codes such as en-US; order does not matter. Updates in place. */
+  supportedLocales?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Sent with the clone. Changing it replaces the voice. */
+  subAccounts?: pulumi.Input<boolean>;
+  /** Synthesis stability. Updates in place. */
+  stability?: pulumi.Input<number>;
+  /** Synthesis similarity. Updates in place. */
+  similarityBoost?: pulumi.Input<number>;
+  /** Speech speed. Updates in place. */
+  speed?: pulumi.Input<number>;
+  /** Sent with the clone. Changing it replaces the voice. */
+  supportsAllLanguages?: pulumi.Input<boolean>;
+  /** Set with an update right after the clone. Updates in place. */
+  isMultilingual?: pulumi.Input<boolean>;
+  /** Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice. */
+  files?: pulumi.Input<pulumi.Input<string | pulumi.asset.FileAsset>[]>;
+  /** Adopt this existing voice instead of cloning one. Changing it replaces the resource. */
+  existingVoiceId?: pulumi.Input<string>;
+  /** Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces. */
+  subOrganizationId?: pulumi.Input<string>;
+}
+
+/** A user's value inside a message: whole when short, its start when it is long. */
+function shortened(value: string, max = 60): string {
+  return value.length > max ? `${value.slice(0, max)}…` : value;
+}
+
+/** A long path inside a message keeps its start and its file name. */
+function withShortPath(message: string, path: string): string {
+  if (path.length <= 120) return message;
+  return message.split(path).join(`${path.slice(0, 50)}…${path.slice(-50)}`);
+}
+
+const sampleInput = z.union([
+  z.string().min(1, "must be a path to an audio file"),
+  z.custom<SampleInput>(
+    isFileAsset,
+    "must be a path string or a pulumi.asset.FileAsset (other assets are not supported)",
+  ),
+]);
+
+/** The inputs as the provider receives them, validated. */
+export const VoiceInputs = z
+  .strictObject({
+    name: text,
+    description: z.string().optional(),
+    providerType: text.optional(),
+    supportedLocales: z.array(localeCode).optional(),
+    subAccounts: z.boolean().optional(),
+    stability: finiteNumber.optional(),
+    similarityBoost: finiteNumber.optional(),
+    speed: finiteNumber.optional(),
+    supportsAllLanguages: z.boolean().optional(),
+    isMultilingual: z.boolean().optional(),
+    files: z.array(sampleInput).optional(),
+    existingVoiceId: text.optional(),
+    subOrganizationId: text.optional(),
+  })
+  .superRefine((inputs, ctx) => {
+    // Unknown during preview, it may still turn out to be left out: nothing to say yet. Of the
+    // wrong type, its own failure says so.
+    if (isUnknown(inputs.existingVoiceId)) return;
+    if (inputs.existingVoiceId !== undefined && typeof inputs.existingVoiceId !== "string") return;
+    if (inputs.existingVoiceId === undefined) {
+      const files: unknown = inputs.files;
+      if (files === undefined || (Array.isArray(files) && files.length === 0)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["files"],
+          message:
+            "is required to clone a voice: give at least one audio sample, or set existingVoiceId to adopt a voice",
+        });
+      }
+      return;
+    }
+    for (const cloneOnly of cloneOnlyKeys) {
+      if (inputs[cloneOnly] !== undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: [cloneOnly],
+          message: `is only sent when cloning, so it cannot apply to the adopted voice ${shortened(inputs.existingVoiceId)}: remove it, or remove existingVoiceId to clone a new voice`,
+        });
+      }
+    }
+  }, onEveryObject);
+export type VoiceInputs = z.infer<typeof VoiceInputs>;
+
+/** Fields the clone form carries and no update can change. */
+const cloneOnlyKeys = [
+  "description",
+  "providerType",
+  "subAccounts",
+  "supportsAllLanguages",
+  "files",
+] as const;
+
+const inputKeys = Object.keys(VoiceInputs.shape);
+
+export const voiceDiffPlan: DiffPlan = {
+  keys: inputKeys,
+  replaceKeys: new Set([...cloneOnlyKeys, "existingVoiceId", "subOrganizationId"]),
+  setKeys: new Set(["supportedLocales"]),
+  // Leaving one of these out keeps what the platform has; it is not a change.
+  optionalInPlaceKeys: new Set([
+    "supportedLocales",
+    "isMultilingual",
+    "stability",
+    "similarityBoost",
+    "speed",
+  ]),
+};
+
+/** The Voice object of the API (section 2.1); only `id` is relied on. */
+const ApiVoice = z.looseObject({
+  id: z.string().min(1),
+  voiceId: z.string().optional(),
+  name: z.string().optional(),
+  organizationId: z.string().optional(),
+  settings: z.record(z.string(), z.unknown()).optional(),
+  isMultilingual: z.boolean().optional(),
+  supportedLocales: z.array(z.string()).optional(),
+  ttsClient: z.string().optional(),
+});
+type ApiVoice = z.infer<typeof ApiVoice>;
+
+/** What the resource stores. Version 1 is the only shape written so far. */
+export interface VoiceState extends VoiceInputs {
+  readonly stateVersion: 1;
+  readonly voiceId: string | undefined;
+  readonly organizationId: string | undefined;
+  readonly settings: Record<string, unknown> | undefined;
+  readonly ttsClient: string | undefined;
+  /** Every voice the clone answered with, as the API gave them. */
+  readonly clonedVoices: ApiVoice[];
+  /** Name, sha256 and size of each uploaded sample, in upload order. */
+  readonly samples: SampleFacts[];
+}
+
+const knownVoiceWarnings = {
+  providerTypes: ["ELEVENLABS", "CARTESIA"],
+};
+
+/** Rules that come from the platform's public docs, not the spec: said, never enforced. */
+function voiceWarnings(inputs: VoiceInputs): string[] {
+  const warnings: string[] = [];
+  const at = `Voice ${JSON.stringify(inputs.name)}`;
+  if (typeof inputs.name === "string" && inputs.name.length < 5 && !isUnknown(inputs.name)) {
+    warnings.push(
+      `${at}: name "${inputs.name}" is shorter than 5 characters; the platform's docs ask for at least 5`,
+    );
+  }
+  if (
+    inputs.providerType !== undefined &&
+    !isUnknown(inputs.providerType) &&
+    !knownVoiceWarnings.providerTypes.includes(inputs.providerType)
+  ) {
+    warnings.push(
+      `${at}: providerType "${inputs.providerType}" is not one the platform's docs list (${knownVoiceWarnings.providerTypes.join(", ")})`,
+    );
+  }
+  for (const key of ["stability", "similarityBoost"] as const) {
+    const value = inputs[key];
+    if (typeof value === "number" && (value < 0 || value > 1)) {
+      warnings.push(`${at}: ${key} ${value} is outside 0–1, the range ElevenLabs documents`);
+    }
+  }
+  if (typeof inputs.speed === "number" && (inputs.speed < 0.7 || inputs.speed > 1.2)) {
+    warnings.push(
+      `${at}: speed ${inputs.speed} is outside 0.7–1.2, the range ElevenLabs documents`,
+    );
+  }
+  return warnings;
+}
+
+/** Locale case fixed, locales treated as a set, the stack's default sub-organization filled in. */
+export function normalizeVoiceInputs(news: Inputs): Inputs {
+  const result: Inputs = { ...news };
+  const locales = news.supportedLocales;
+  if (
+    Array.isArray(locales) &&
+    !containsUnknown(locales) &&
+    locales.every((l) => typeof l === "string")
+  ) {
+    result.supportedLocales = sortedSet((locales as string[]).map(normalizeLocale));
+  }
+  return withDefaultSubOrganization(result);
+}
+
+/**
+ * The clone form (section 4.1): camelCase settings, locales as one JSON-encoded field, then the
+ * samples, read from disk only while the form is sent.
+ */
+export function toCloneForm(inputs: VoiceInputs, samples: readonly SampleUpload[]): MultipartForm {
+  const form = new MultipartForm();
+  form.append("name", inputs.name);
+  if (inputs.description !== undefined) form.append("description", inputs.description);
+  if (inputs.providerType !== undefined) form.append("providerType", inputs.providerType);
+  if (inputs.supportedLocales !== undefined)
+    form.append("supportedLocales", JSON.stringify(inputs.supportedLocales));
+  if (inputs.subAccounts !== undefined) form.append("subAccounts", String(inputs.subAccounts));
+  if (inputs.stability !== undefined) form.append("stability", String(inputs.stability));
+  if (inputs.similarityBoost !== undefined)
+    form.append("similarityBoost", String(inputs.similarityBoost));
+  if (inputs.speed !== undefined) form.append("speed", String(inputs.speed));
+  if (inputs.supportsAllLanguages !== undefined)
+    form.append("supportsAllLanguages", String(inputs.supportsAllLanguages));
+  for (const sample of samples) form.append("files", sample);
+  return form;
+}
+
+/** The update body (section 4.2): snake_case settings, only what is declared. */
+export function toUpdateBody(inputs: VoiceInputs): Record<string, unknown> {
+  const body: Record<string, unknown> = { name: inputs.name };
+  if (inputs.isMultilingual !== undefined) body.isMultilingual = inputs.isMultilingual;
+  if (inputs.supportedLocales !== undefined) body.supportedLocales = inputs.supportedLocales;
+  const settings: Record<string, number> = {};
+  if (inputs.stability !== undefined) settings.stability = inputs.stability;
+  if (inputs.similarityBoost !== undefined) settings.similarity_boost = inputs.similarityBoost;
+  if (inputs.speed !== undefined) settings.speed = inputs.speed;
+  if (Object.keys(settings).length > 0) body.settings = settings;
+  return body;
+}
+
+/**
+ * The API does not say how the answer's voices relate to the request, so the created one is the
+ * first whose name is the requested name, else the first of all; every one is kept in outputs.
+ */
+export function pickCreatedVoice(voices: readonly ApiVoice[], name: string): ApiVoice | undefined {
+  return voices.find((voice) => voice.name === name) ?? voices[0];
+}
+
+/** Outputs from the declared inputs and what the platform answered. */
+export function toVoiceState(
+  inputs: VoiceInputs,
+  voice: ApiVoice,
+  clonedVoices: ApiVoice[],
+  samples: SampleFacts[],
+): VoiceState {
+  const settings = voice.settings;
+  const setting = (key: string): number | undefined => {
+    const value = settings?.[key];
+    return typeof value === "number" ? value : undefined;
+  };
+  return {
+    ...inputs,
+    supportedLocales: inputs.supportedLocales ?? voice.supportedLocales,
+    isMultilingual: inputs.isMultilingual ?? voice.isMultilingual,
+    stability: inputs.stability ?? setting("stability"),
+    similarityBoost: inputs.similarityBoost ?? setting("similarity_boost"),
+    speed: inputs.speed ?? setting("speed"),
+    stateVersion: 1,
+    voiceId: voice.voiceId,
+    organizationId: voice.organizationId,
+    settings,
+    ttsClient: voice.ttsClient,
+    clonedVoices,
+    samples,
+  };
+}
+
+/** Reads any stored shape this package ever wrote. */
+export function readVoiceState(olds: Inputs): VoiceState {
+  return { clonedVoices: [], samples: [], ...olds, stateVersion: 1 } as unknown as VoiceState;
+}
+
+function label(inputs: { name?: unknown }): string {
+  return typeof inputs.name === "string" ? `voice "${inputs.name}"` : "voice";
+}
+
+function unknownOutcomeHint(inputs: VoiceInputs): string {
+  return (
+    `The platform may have cloned ${label(inputs)} although this call failed. Look for it on the platform before ` +
+    "running `pulumi up` again: adopt it with existingVoiceId instead of cloning a second one"
+  );
+}
+
+async function putVoice(id: string, inputs: VoiceInputs, operation: string): Promise<ApiVoice> {
+  const response = await callApi({
+    operation,
+    method: "PUT",
+    origin: "api",
+    path: `/voices/${encodeURIComponent(id)}`,
+    json: toUpdateBody(inputs),
+    subOrganizationId: inputs.subOrganizationId,
+    idempotent: true,
+  });
+  const voice = ApiVoice.safeParse(response.body);
+  if (!voice.success) throw new Error(`${operation}: the answer is not a Voice object with an id`);
+  return voice.data;
+}
+
+// Handlers. Each is called by the provider stub through the runtime entry.
+
+export async function check(_olds: Inputs, news: Inputs): Promise<CheckAnswer> {
+  // Validated in the user's order, so every index in a message points at what they wrote.
+  const failures = checkInputs(VoiceInputs, news, "Voice", inputKeys);
+  const files = news.files;
+  if (Array.isArray(files)) {
+    // A sample unknown during preview is checked once known; it hides nothing about the others.
+    const problems = await Promise.all(
+      files.map((file) =>
+        !containsUnknown(file) && (isFileAsset(file) || typeof file === "string")
+          ? sampleProblem(file as SampleInput)
+          : undefined,
+      ),
+    );
+    problems.forEach((problem, index) => {
+      if (problem) {
+        const path = samplePath(files[index] as SampleInput);
+        failures.push({ property: `files[${index}]`, reason: withShortPath(problem, path) });
+      }
+    });
+    files.forEach((file, index) => {
+      if (isAsset(file) && !isFileAsset(file)) {
+        failures.push({
+          property: `files[${index}]`,
+          reason: "must be a FileAsset or a path: other asset kinds cannot be uploaded",
+        });
+      }
+    });
+  }
+  if (failures.length === 0)
+    for (const warning of voiceWarnings(news as VoiceInputs)) warn(warning);
+  return { inputs: normalizeVoiceInputs(news), failures };
+}
+
+export async function diff(_id: string, olds: Inputs, news: Inputs): Promise<DiffAnswer> {
+  const stored = readVoiceState(olds);
+  const files = news.files;
+  // Samples compare by content: the same path with new audio is a new voice.
+  const newFiles =
+    Array.isArray(files) && !containsUnknown(files)
+      ? await Promise.all((files as SampleInput[]).map(sampleHash))
+      : files;
+  const oldFiles =
+    stored.samples.length > 0 || stored.files !== undefined
+      ? stored.samples.map((sample) => sample.sha256)
+      : undefined;
+  return diffInputs({ ...stored, files: oldFiles }, { ...news, files: newFiles }, voiceDiffPlan);
+}
+
+export async function create(news: Inputs): Promise<{ id: string; outs: VoiceState }> {
+  const inputs = VoiceInputs.parse(withoutProvider(news));
+  if (inputs.existingVoiceId !== undefined) {
+    const voice = await putVoice(
+      inputs.existingVoiceId,
+      inputs,
+      `adopt ${label(inputs)} (${inputs.existingVoiceId})`,
+    );
+    return { id: voice.id, outs: toVoiceState(inputs, voice, [], []) };
+  }
+  const samples = await Promise.all((inputs.files ?? []).map(SampleUpload.open)).catch(
+    (error: NodeJS.ErrnoException) => {
+      // Gone or unreadable since check: say so before anything is sent.
+      throw new Error(
+        `clone ${label(inputs)}: a sample cannot be read (${error.code ?? error.message}${error.path ? `: ${error.path}` : ""}), ` +
+          "so nothing was sent. Fix the file and run `pulumi up` again",
+        { cause: error },
+      );
+    },
+  );
+  const totalBytes = samples.reduce((sum, sample) => sum + sample.size, 0);
+  const response = await callApi({
+    operation: `clone ${label(inputs)}`,
+    method: "POST",
+    origin: "api",
+    path: "/voices/voice-clone",
+    form: () => toCloneForm(inputs, samples),
+    subOrganizationId: inputs.subOrganizationId,
+    idempotent: false,
+    // A second per megabyte on top of the deadline, so large samples are not cut off.
+    extraTimeoutMs: Math.ceil(totalBytes / 1_000_000) * 1000,
+    unknownOutcomeHint: unknownOutcomeHint(inputs),
+  });
+  const voices = z.array(ApiVoice).safeParse(response.body);
+  if (!voices.success || voices.data.length === 0) {
+    throw new Error(
+      `clone ${label(inputs)}: the platform answered ${voices.success ? "an empty list" : "something other than a list of voices"}, ` +
+        `so no voice id is known (request id ${response.requestId ?? "unknown"}). ${unknownOutcomeHint(inputs)}`,
+    );
+  }
+  const voice = pickCreatedVoice(voices.data, inputs.name)!;
+  const sent = await Promise.all(samples.map((sample) => sample.facts()));
+  const state = toVoiceState(inputs, voice, voices.data, sent);
+  if (inputs.isMultilingual === undefined) return { id: voice.id, outs: state };
+  try {
+    const updated = await putVoice(
+      voice.id,
+      inputs,
+      `set isMultilingual on the new ${label(inputs)} (${voice.id})`,
+    );
+    return { id: voice.id, outs: toVoiceState(inputs, updated, voices.data, sent) };
+  } catch (error) {
+    // Record what the platform has, so the next update retries the PUT instead of cloning again.
+    throw new IncompleteCreateError(
+      voice.id,
+      { ...state, isMultilingual: voice.isMultilingual },
+      error as Error,
+    );
+  }
+}
+
+export async function update(
+  id: string,
+  olds: Inputs,
+  news: Inputs,
+): Promise<{ outs: VoiceState }> {
+  const stored = readVoiceState(olds);
+  const inputs = VoiceInputs.parse(withoutProvider(news));
+  const voice = await putVoice(id, inputs, `update ${label(inputs)} (${id})`);
+  return { outs: toVoiceState(inputs, voice, stored.clonedVoices, stored.samples) };
+}
+
+export async function remove(id: string, olds: Inputs): Promise<void> {
+  warnStaysOnPlatform(`${label(olds)} (${id})`);
+}
+
+/** A voice cloned from audio samples, or an existing voice adopted with `existingVoiceId`. */
+export class Voice extends pulumi.dynamic.Resource {
+  declare readonly name: pulumi.Output<string>;
+  declare readonly voiceId: pulumi.Output<string | undefined>;
+  declare readonly organizationId: pulumi.Output<string | undefined>;
+  declare readonly settings: pulumi.Output<Record<string, unknown> | undefined>;
+  declare readonly ttsClient: pulumi.Output<string | undefined>;
+  declare readonly supportedLocales: pulumi.Output<string[] | undefined>;
+  declare readonly isMultilingual: pulumi.Output<boolean | undefined>;
+  declare readonly clonedVoices: pulumi.Output<Record<string, unknown>[]>;
+  declare readonly samples: pulumi.Output<SampleFacts[]>;
+
+  constructor(name: string, args: VoiceArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      voiceStub,
+      name,
+      {
+        ...args,
+        voiceId: undefined,
+        organizationId: undefined,
+        settings: undefined,
+        ttsClient: undefined,
+        clonedVoices: undefined,
+        samples: undefined,
+        stateVersion: undefined,
+      },
+      opts,
+      "voiceplatform",
+      "Voice",
+    );
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * A Pulumi YAML program run by the real CLI against the plugin as users install it: a fixture
+ * project with the packed package installed, its `node_modules/.bin` on PATH (where the engine
+ * finds `pulumi-resource-voiceplatform`), a file backend and a passphrase inside the project.
+ * Every command runs as a user would type it; nothing goes through the Automation API.
+ */
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { delimiter, join } from "node:path";
+import { promisify } from "node:util";
+import { cli } from "../e2e/harness";
+import {
+  createFixtureProject,
+  removeFixtureProject,
+  writeFixtureFile,
+} from "../support/packed-package";
+
+const run = promisify(execFile);
+
+/** What the CLI printed, with its exit code; commands that fail do not throw. */
+export interface CommandResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The Pulumi CLI and its YAML language host are both there. */
+export function yamlHostAvailable(): boolean {
+  return cli !== undefined && existsSync(join(cli.binDir, "pulumi-language-yaml"));
+}
+
+export class YamlStack {
+  /** Every command's output but those asked to show secrets, for scans of what the engine printed. */
+  readonly transcript: string[] = [];
+
+  private constructor(
+    readonly dir: string,
+    readonly stack: string,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {}
+
+  /** A project holding `program` as Pulumi.yaml (plus `files`), with a new stack selected. */
+  static async create(
+    program: string,
+    files: Record<string, string | Uint8Array> = {},
+    extraEnv: NodeJS.ProcessEnv = {},
+  ): Promise<YamlStack> {
+    const dir = await createFixtureProject({ name: "plugin-yaml-program", files });
+    await writeFixtureFile(dir, "Pulumi.yaml", program);
+    await mkdir(join(dir, ".state"), { recursive: true });
+    const inherited = Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => !name.startsWith("VOICEPLATFORM_")),
+    );
+    const env: NodeJS.ProcessEnv = {
+      ...inherited,
+      PATH: [join(dir, "node_modules", ".bin"), cli!.binDir, process.env.PATH].join(delimiter),
+      PULUMI_HOME: join(dir, ".pulumi-home"),
+      PULUMI_BACKEND_URL: `file://${join(dir, ".state")}`,
+      PULUMI_CONFIG_PASSPHRASE: "plugin-yaml-passphrase",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      ...extraEnv,
+    };
+    const stack = new YamlStack(dir, "dev", env);
+    await stack.must(["stack", "init", "dev"]);
+    return stack;
+  }
+
+  async pulumi(args: string[]): Promise<CommandResult> {
+    const record = (...texts: string[]) => {
+      if (!args.includes("--show-secrets")) this.transcript.push(...texts);
+    };
+    try {
+      const { stdout, stderr } = await run(cli!.pulumi, [...args, "--non-interactive"], {
+        cwd: this.dir,
+        env: this.env,
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      record(stdout, stderr);
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const failure = error as { code?: number; stdout?: string; stderr?: string };
+      record(failure.stdout ?? "", failure.stderr ?? "");
+      return {
+        code: typeof failure.code === "number" ? failure.code : 1,
+        stdout: failure.stdout ?? "",
+        stderr: failure.stderr ?? "",
+      };
+    }
+  }
+
+  /** Runs a command that must succeed; its output otherwise goes into the error. */
+  async must(args: string[]): Promise<CommandResult> {
+    const result = await this.pulumi(args);
+    if (result.code !== 0) {
+      throw new Error(
+        `pulumi ${args.join(" ")} exited with ${result.code}:\n${result.stdout}\n${result.stderr}`,
+      );
+    }
+    return result;
+  }
+
+  async config(values: Record<string, string>, secret = false): Promise<void> {
+    for (const [key, value] of Object.entries(values)) {
+      await this.must(["config", "set", ...(secret ? ["--secret"] : []), key, value]);
+    }
+  }
+
+  async up(): Promise<CommandResult> {
+    return this.must(["up", "--yes", "--skip-preview"]);
+  }
+
+  /** The stack's outputs (secrets shown). */
+  async outputs(): Promise<Record<string, unknown>> {
+    const { stdout } = await this.must(["stack", "output", "--json", "--show-secrets"]);
+    return JSON.parse(stdout) as Record<string, unknown>;
+  }
+
+  /** `pulumi stack export` as a user runs it: secrets stay encrypted unless asked. */
+  async exportText(showSecrets = false): Promise<string> {
+    return (await this.must(["stack", "export", ...(showSecrets ? ["--show-secrets"] : [])]))
+      .stdout;
+  }
+
+  /** The resources in the exported state, by URN name. */
+  async resources(showSecrets = false): Promise<Record<string, StateResource>> {
+    const exported = JSON.parse(await this.exportText(showSecrets)) as {
+      deployment: { resources?: StateResource[] };
+    };
+    const byName: Record<string, StateResource> = {};
+    for (const resource of exported.deployment.resources ?? []) {
+      byName[resource.urn.split("::").pop()!] = resource;
+    }
+    return byName;
+  }
+
+  async writeProgram(program: string): Promise<void> {
+    await writeFile(join(this.dir, "Pulumi.yaml"), program);
+  }
+
+  async readStackConfig(): Promise<string> {
+    return readFile(join(this.dir, `Pulumi.${this.stack}.yaml`), "utf8").catch(() => "");
+  }
+
+  async remove(): Promise<void> {
+    await removeFixtureProject(this.dir);
+  }
+}
+
+export interface StateResource {
+  urn: string;
+  type: string;
+  id?: string;
+  provider?: string;
+  inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+}
+
+/** Change counts from the summary line of `up`/`preview`: "+ 3 created", "~ 1 updated", … */
+export function changeSummary(text: string): Record<string, number> {
+  const summary: Record<string, number> = {};
+  for (const match of text.matchAll(
+    /^\s*[-+~=<>±]*\s*(\d+) (created|updated|replaced|deleted|unchanged|imported|to create|to update|to replace|to delete|to import)\b/gm,
+  )) {
+    summary[match[2]!] = Number(match[1]);
+  }
+  return summary;
+}

@@ -1,0 +1,121 @@
+/**
+ * The package as `npm publish` and `npm install <git url>` make it: packed from a checkout that
+ * has never been built (only the files git knows, no dist/), then installed into an empty project
+ * where both entry points load. `prepare` must build the code, or users get an empty package.
+ */
+import { execFile } from "node:child_process";
+import { cp, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { promisify } from "node:util";
+import { REPO_ROOT, repoPulumiVersion } from "../support/packed-package";
+
+const run = promisify(execFile);
+
+jest.setTimeout(600_000);
+
+/** npm's environment without what an enclosing `npm test` exports about this repository. */
+function npmEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!/^npm_(config_(local_)?prefix|package_|lifecycle_)/i.test(name)) env[name] = value;
+  }
+  return env;
+}
+
+async function npm(args: string[], cwd: string): Promise<string> {
+  const { stdout } = await run("npm", args, { cwd, env: npmEnv(), maxBuffer: 64 << 20 });
+  return stdout;
+}
+
+/** The working tree as a fresh clone has it: tracked and new files, nothing git ignores. */
+async function cleanCheckout(into: string): Promise<void> {
+  const { stdout } = await run(
+    "git",
+    ["ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+    { cwd: REPO_ROOT, maxBuffer: 64 << 20 },
+  );
+  for (const file of stdout.split("\0").filter(Boolean)) {
+    await mkdir(dirname(join(into, file)), { recursive: true });
+    await cp(join(REPO_ROOT, file), join(into, file)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "ENOENT") throw error; // deleted in the working tree, not yet in git
+    });
+  }
+  // What `npm ci` would install: the same dependencies, without the time.
+  await symlink(join(REPO_ROOT, "node_modules"), join(into, "node_modules"), "dir");
+}
+
+let scratch: string;
+let checkout: string;
+let packed: { filename: string; files: { path: string }[] };
+
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), "npm-pack-"));
+  checkout = join(scratch, "checkout");
+  await cleanCheckout(checkout);
+  const output = await npm(["pack", "--json", "--pack-destination", scratch], checkout);
+  // npm prints the lifecycle scripts' output before the JSON.
+  packed = (JSON.parse(output.slice(output.indexOf("["))) as (typeof packed)[])[0]!;
+});
+
+afterAll(async () => {
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+});
+
+test("the clean checkout has no build of its own", async () => {
+  expect(await readdir(checkout)).not.toContain("dist");
+});
+
+test("npm pack ships the built entry points, their types, and no sources or tests", () => {
+  const files = packed.files.map((file) => file.path);
+  for (const entry of ["index", "runtime"]) {
+    expect(files).toContain(`dist/provider/${entry}.js`);
+    expect(files).toContain(`dist/provider/${entry}.d.ts`);
+  }
+  expect(files).toContain("package.json");
+  expect(files).toContain("README.md");
+  expect(files.filter((file) => /^(test|provider|examples)\//.test(file))).toEqual([]);
+  expect(files.filter((file) => file.endsWith(".ts") && !file.endsWith(".d.ts"))).toEqual([]);
+});
+
+test("an empty project installs the tarball and loads both entry points", async () => {
+  const project = join(scratch, "project");
+  await mkdir(project);
+  await writeFile(
+    join(project, "package.json"),
+    JSON.stringify({ name: "empty-project", private: true }),
+  );
+  await npm(
+    [
+      "install",
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+      "--loglevel=error",
+      join(scratch, packed.filename),
+      `@pulumi/pulumi@${repoPulumiVersion()}`,
+    ],
+    project,
+  );
+  const probe = `
+    const main = require("pulumi-voice-platform");
+    const runtime = require("pulumi-voice-platform/runtime");
+    import("pulumi-voice-platform/runtime").then((esm) => {
+      console.log(JSON.stringify({
+        main: Object.keys(main).sort(),
+        runtime: Object.keys(runtime).sort(),
+        voiceHandlers: Object.keys(runtime.Voice).sort(),
+        esmRuntime: typeof esm.default.configure,
+      }));
+    });`;
+  const { stdout } = await run(process.execPath, ["-e", probe], { cwd: project });
+  const loaded = JSON.parse(stdout) as Record<string, unknown>;
+  expect(loaded.main).toEqual(
+    expect.arrayContaining(["Voice", "SipCarrier", "CampaignWebhook", "ApiError"]),
+  );
+  expect(loaded.runtime).toEqual(
+    expect.arrayContaining(["configure", "Voice", "SipCarrier", "CampaignWebhook"]),
+  );
+  expect(loaded.voiceHandlers).toEqual(["check", "create", "delete", "diff", "update"]);
+  expect(loaded.esmRuntime).toBe("function");
+});

@@ -1,0 +1,117 @@
+import { ApiError, extractApiMessage } from "../../provider/platform/api-error";
+import { redactBody, redactSecrets, rememberSecret } from "../../provider/platform/redaction";
+
+const base = {
+  operation: 'create SIP carrier "main-trunk"',
+  method: "POST",
+  url: "http://127.0.0.1:4010/organization/sip",
+};
+
+describe("ApiError", () => {
+  it("names the operation, status, the API's message, the request and the fix", () => {
+    const error = new ApiError({
+      ...base,
+      status: 403,
+      requestId: "req_1",
+      body: JSON.stringify({ error: { message: "sub-organization sub_x is not yours" } }),
+      hint: 'Check that sub-organization "sub_x" belongs to the organization that owns the API key',
+    });
+    expect(error.message).toBe(
+      'create SIP carrier "main-trunk" failed: 403 Forbidden: sub-organization sub_x is not yours ' +
+        "(POST http://127.0.0.1:4010/organization/sip, request id req_1). " +
+        'Check that sub-organization "sub_x" belongs to the organization that owns the API key',
+    );
+    expect(error).toMatchObject({
+      status: 403,
+      requestId: "req_1",
+      method: "POST",
+      apiMessage: "sub-organization sub_x is not yours",
+    });
+    expect(error.name).toBe("ApiError");
+  });
+
+  it("describes a missing answer by its cause", () => {
+    const cause = new Error("connect ECONNREFUSED");
+    const error = new ApiError({ ...base, problem: "connection failed (ECONNREFUSED)", cause });
+    expect(error.message).toBe(
+      'create SIP carrier "main-trunk" failed: connection failed (ECONNREFUSED) (POST http://127.0.0.1:4010/organization/sip)',
+    );
+    expect(error.status).toBeUndefined();
+    expect(error.cause).toBe(cause);
+  });
+
+  it("says how many attempts were made after the platform's own message", () => {
+    const error = new ApiError({
+      ...base,
+      method: "PUT",
+      status: 500,
+      body: JSON.stringify({ message: "boom" }),
+      problem: "still failing after 6 attempts",
+      hint: "Run `pulumi up` again later",
+    });
+    expect(error.message).toBe(
+      'create SIP carrier "main-trunk" failed: 500 Internal Server Error: boom; still failing after 6 attempts ' +
+        "(PUT http://127.0.0.1:4010/organization/sip). Run `pulumi up` again later",
+    );
+  });
+
+  it("redacts secrets from the message and the body, and truncates the body", () => {
+    rememberSecret("key-that-must-not-leak");
+    const error = new ApiError({
+      ...base,
+      status: 400,
+      body: JSON.stringify({
+        message: "bad key key-that-must-not-leak",
+        echo: { register_password: "hunter2-password", padding: "x".repeat(5000) },
+      }),
+    });
+    expect(error.message).not.toContain("key-that-must-not-leak");
+    expect(error.message).toContain("bad key [redacted]");
+    expect(error.body).not.toContain("hunter2-password");
+    expect(error.body!.length).toBeLessThan(2100);
+    expect(error.body).toMatch(/truncated\)$/);
+  });
+});
+
+describe("extractApiMessage", () => {
+  it.each([
+    [{ error: { message: "nested" } }, "nested"],
+    [{ message: "top" }, "top"],
+    [{ error: "plain" }, "plain"],
+    [{ detail: "detail" }, "detail"],
+    [{ errors: [{ message: "first" }] }, "first"],
+  ])("finds the message in %j", (body, expected) => {
+    expect(extractApiMessage(JSON.stringify(body))).toBe(expected);
+  });
+
+  it("falls back to the text of a non-JSON body, and to nothing for an empty one", () => {
+    expect(extractApiMessage("<html>Bad   gateway</html>")).toBe("<html>Bad gateway</html>");
+    expect(extractApiMessage("")).toBeUndefined();
+    expect(extractApiMessage("{}")).toBeUndefined();
+  });
+});
+
+describe("redaction", () => {
+  it("blanks register_password and advanced webhook header values anywhere in a body", () => {
+    expect(
+      redactBody({
+        register_password: "p",
+        advancedWebhook: {
+          headers: [{ name: "Authorization", value: "Bearer abc" }],
+          url: "https://x",
+        },
+      }),
+    ).toEqual({
+      register_password: "[redacted]",
+      advancedWebhook: {
+        headers: [{ name: "Authorization", value: "[redacted]" }],
+        url: "https://x",
+      },
+    });
+  });
+
+  it("ignores secrets too short to scan for safely", () => {
+    rememberSecret("ab");
+    expect(redactSecrets("about tabs")).toBe("about tabs");
+  });
+});

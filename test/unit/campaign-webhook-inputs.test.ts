@@ -1,0 +1,184 @@
+import { UNKNOWN } from "../../provider/core/check-inputs";
+import {
+  CampaignWebhookInputs,
+  check,
+  diff,
+  toSubscribeBody,
+  webhookId,
+} from "../../provider/resources/campaign-webhook";
+import { advancedWebhook, campaignId, webhookInputs } from "../support/builders";
+
+describe("CampaignWebhook check", () => {
+  it("accepts a simple and an advanced webhook, with events as a sorted set", async () => {
+    const simple = await check(
+      {},
+      webhookInputs({
+        events: [
+          "POST_PROCESSING_FINISHED:WRONG_NUMBER",
+          "POST_PROCESSING_FINISHED:INTERESTED",
+          "POST_PROCESSING_FINISHED:INTERESTED",
+        ],
+      }),
+    );
+    expect(simple.failures).toEqual([]);
+    expect(simple.inputs.events).toEqual([
+      "POST_PROCESSING_FINISHED:INTERESTED",
+      "POST_PROCESSING_FINISHED:WRONG_NUMBER",
+    ]);
+    const advanced = await check(
+      {},
+      webhookInputs({ isAdvanced: true, advancedWebhook: advancedWebhook() }),
+    );
+    expect(advanced.failures).toEqual([]);
+  });
+
+  it.each([
+    [
+      "campaignId",
+      { campaignId: "campaign-1" },
+      "must be a campaign ObjectId: 24 hexadecimal characters",
+    ],
+    [
+      "url",
+      { url: "hooks.example.com" },
+      "must be an absolute http(s) URL such as https://hooks.example.com/calls",
+    ],
+    ["url", { url: undefined }, "is required: set it to a string"],
+    [
+      "events[0]",
+      { events: ["CALL_FINISHED"] },
+      expect.stringMatching(
+        /^must be one of "POST_PROCESSING_FINISHED:INTERESTED", .*, not "CALL_FINISHED"$/,
+      ),
+    ],
+    [
+      "advancedWebhook",
+      { isAdvanced: true },
+      "is required when isAdvanced is true: describe the outgoing request, or set isAdvanced to false",
+    ],
+    [
+      "isAdvanced",
+      { advancedWebhook: advancedWebhook() },
+      "must be true when advancedWebhook is given, or the platform ignores the request description: set isAdvanced: true",
+    ],
+    [
+      "advancedWebhook.headers[0].name",
+      {
+        isAdvanced: true,
+        advancedWebhook: advancedWebhook({ headers: [{ name: "Bad Header", value: "v" }] }),
+      },
+      "must be an HTTP header name (letters, digits and !#$%&'*+-.^_`|~ only)",
+    ],
+    [
+      "advancedWebhook.headers[0].value",
+      {
+        isAdvanced: true,
+        advancedWebhook: advancedWebhook({
+          headers: [{ name: "X-Ok", value: "a\r\nInjected: yes" }],
+        }),
+      },
+      "must not contain line breaks or NUL characters",
+    ],
+    [
+      "advancedWebhook.url",
+      { isAdvanced: true, advancedWebhook: advancedWebhook({ url: "/relative" }) },
+      "must be an absolute http(s) URL such as https://hooks.example.com/calls",
+    ],
+  ])("reports %s", async (property, overrides, reason) => {
+    const { failures } = await check({}, webhookInputs(overrides));
+    expect(failures).toContainEqual({ property, reason });
+  });
+
+  it("never puts a header value into a failure", async () => {
+    const secret = "header-secret-with\nnewline";
+    const { failures } = await check(
+      {},
+      webhookInputs({
+        isAdvanced: true,
+        advancedWebhook: advancedWebhook({ headers: [{ name: "X", value: secret }] }),
+      }),
+    );
+    expect(JSON.stringify(failures)).not.toContain("header-secret");
+  });
+
+  it("lets preview's unknown values through", async () => {
+    expect(
+      (await check({}, webhookInputs({ campaignId: UNKNOWN, url: UNKNOWN }))).failures,
+    ).toEqual([]);
+  });
+
+  it("normalizes the campaign id to lower case", async () => {
+    expect(
+      (await check({}, webhookInputs({ campaignId: campaignId.toUpperCase() }))).inputs.campaignId,
+    ).toBe(campaignId);
+  });
+});
+
+describe("CampaignWebhook wire mapping and id", () => {
+  it("sends exactly the spec's body", () => {
+    const inputs = CampaignWebhookInputs.parse(
+      webhookInputs({ isAdvanced: true, advancedWebhook: advancedWebhook({ body: "{}" }) }),
+    );
+    expect(toSubscribeBody(inputs)).toEqual({
+      url: "https://hooks.example.com/calls",
+      events: ["POST_PROCESSING_FINISHED:INTERESTED"],
+      isAdvanced: true,
+      advancedWebhook: {
+        url: "https://crm.example.com/hook",
+        method: "GET",
+        headers: [{ name: "X-Api-Token", value: "webhook-header-secret-value" }],
+        parameters: [{ name: "source", value: "voice" }],
+        body: "{}",
+      },
+    });
+  });
+
+  it("derives a stable id from the campaign and the subscription, without header values", () => {
+    const inputs = CampaignWebhookInputs.parse(webhookInputs());
+    expect(webhookId(inputs)).toMatch(new RegExp(`^${campaignId}/[0-9a-f]{16}$`));
+    expect(webhookId(inputs)).toBe(webhookId(CampaignWebhookInputs.parse(webhookInputs())));
+    expect(webhookId(inputs)).not.toBe(
+      webhookId(CampaignWebhookInputs.parse(webhookInputs({ url: "https://other.example.com" }))),
+    );
+    const withHeader = (value: string) =>
+      webhookId(
+        CampaignWebhookInputs.parse(
+          webhookInputs({
+            isAdvanced: true,
+            advancedWebhook: advancedWebhook({ headers: [{ name: "X", value }] }),
+          }),
+        ),
+      );
+    expect(withHeader("one-secret")).toBe(withHeader("another-secret"));
+  });
+});
+
+describe("CampaignWebhook diff", () => {
+  it("sees no change for reordered events and replaces on anything else", async () => {
+    const events = ["POST_PROCESSING_FINISHED:INTERESTED", "POST_PROCESSING_FINISHED:DO_NOT_CALL"];
+    const olds = {
+      ...(await check({}, webhookInputs({ events }))).inputs,
+      status: "success",
+      data: true,
+      stateVersion: 1,
+    };
+    expect(
+      (
+        await diff(
+          "id",
+          olds,
+          (await check({}, webhookInputs({ events: [...events].reverse() }))).inputs,
+        )
+      ).changes,
+    ).toBe(false);
+    expect(
+      (
+        await diff(
+          "id",
+          olds,
+          (await check({}, webhookInputs({ events, url: "https://new.example.com" }))).inputs,
+        )
+      ).replaces,
+    ).toEqual(["url"]);
+  });
+});

@@ -1,0 +1,61 @@
+import {
+  forgetEngineConfig,
+  missingSettingMessage,
+  readSettings,
+  rememberEngineConfig,
+} from "../../provider/settings/config";
+
+const engine = (values: Record<string, string>) =>
+  rememberEngineConfig({ get: (key) => values[key] });
+
+afterEach(forgetEngineConfig);
+
+describe("readSettings", () => {
+  it("prefers stack config, falls back to the environment, then to defaults", () => {
+    engine({
+      "voiceplatform:baseUrl": "https://api.example.com/",
+      "voiceplatform:maxRetries": "2",
+    });
+    const settings = readSettings({
+      VOICEPLATFORM_BASE_URL: "https://ignored.example.com",
+      VOICEPLATFORM_API_KEY: "env-key",
+      VOICEPLATFORM_CAMPAIGNS_BASE_URL: "https://campaigns.example.com",
+    });
+    expect(settings).toEqual({
+      apiKey: "env-key",
+      baseUrl: "https://api.example.com",
+      campaignsBaseUrl: "https://campaigns.example.com",
+      subOrganizationId: undefined,
+      authScheme: undefined,
+      timeoutSeconds: 60,
+      maxRetries: 2,
+      maxConcurrency: 16,
+    });
+  });
+
+  it("reads the environment at call time, not once", () => {
+    const env: NodeJS.ProcessEnv = { VOICEPLATFORM_SUB_ORGANIZATION_ID: "sub_a" };
+    expect(readSettings(env).subOrganizationId).toBe("sub_a");
+    env.VOICEPLATFORM_SUB_ORGANIZATION_ID = "sub_b";
+    expect(readSettings(env).subOrganizationId).toBe("sub_b");
+  });
+
+  it("rejects bad numbers and URLs with the key, the value and the fix", () => {
+    expect(() => readSettings({ VOICEPLATFORM_MAX_CONCURRENCY: "0" })).toThrow(
+      'voiceplatform:maxConcurrency (or VOICEPLATFORM_MAX_CONCURRENCY) is "0", which is not a valid maxConcurrency: use a whole number of at least 1.',
+    );
+    expect(() => readSettings({ VOICEPLATFORM_TIMEOUT_SECONDS: "soon" })).toThrow(
+      /timeoutSeconds.*"soon"/,
+    );
+    expect(() => readSettings({ VOICEPLATFORM_BASE_URL: "api.example.com" })).toThrow(
+      /voiceplatform:baseUrl \(or VOICEPLATFORM_BASE_URL\) is "api.example.com", which is not an absolute http\(s\) URL/,
+    );
+  });
+
+  it("names both ways to set a missing setting", () => {
+    expect(missingSettingMessage("apiKey", 'create SIP carrier "x"')).toBe(
+      'voiceplatform:apiKey is not set, and create SIP carrier "x" needs it. Set it with ' +
+        "`pulumi config set --secret voiceplatform:apiKey <value>`, or export VOICEPLATFORM_API_KEY.",
+    );
+  });
+});

@@ -1,0 +1,280 @@
+import { createHash } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { forgetEngineConfig, rememberEngineConfig } from "../../provider/settings/config";
+import { UNKNOWN } from "../../provider/core/check-inputs";
+import {
+  check,
+  diff,
+  pickCreatedVoice,
+  toCloneForm,
+  toUpdateBody,
+  toVoiceState,
+  VoiceInputs,
+} from "../../provider/resources/voice";
+import { SampleUpload } from "../../provider/platform/sample-files";
+import { voiceInputs, writeSample } from "../support/builders";
+
+afterEach(forgetEngineConfig);
+
+describe("Voice check", () => {
+  it("accepts valid inputs and normalizes locales into a sorted set", async () => {
+    const { inputs, failures } = await check(
+      {},
+      voiceInputs({ supportedLocales: ["fr-fr", "en-us", "en-US"] }),
+    );
+    expect(failures).toEqual([]);
+    expect(inputs.supportedLocales).toEqual(["en-US", "fr-FR"]);
+  });
+
+  it("fills in the stack's default sub-organization", async () => {
+    rememberEngineConfig({
+      get: (key) => (key === "voiceplatform:subOrganizationId" ? "sub_default" : undefined),
+    });
+    expect((await check({}, voiceInputs())).inputs.subOrganizationId).toBe("sub_default");
+    expect(
+      (await check({}, voiceInputs({ subOrganizationId: "sub_mine" }))).inputs.subOrganizationId,
+    ).toBe("sub_mine");
+  });
+
+  it.each([
+    ["name", { name: 5 }, "must be a string, not number 5"],
+    ["name", { name: "" }, "must not be empty: remove it or give a value"],
+    [
+      "supportedLocales[0]",
+      { supportedLocales: ["english"] },
+      "must be a locale code in the form language-REGION, e.g. en-US",
+    ],
+    ["stability", { stability: "high" }, 'must be a finite number, not "high"'],
+    ["speed", { speed: Number.NaN }, "must be a finite number, not number NaN"],
+    ["subAccounts", { subAccounts: "yes" }, 'must be true or false, not "yes"'],
+    ["isMultilingual", { isMultilingual: 1 }, "must be true or false, not number 1"],
+    [
+      "files",
+      { files: [] },
+      "is required to clone a voice: give at least one audio sample, or set existingVoiceId to adopt a voice",
+    ],
+    [
+      "similarity_boost",
+      { similarity_boost: 0.5 },
+      'is not an input of Voice (did you mean "similarityBoost"?); remove it or fix its name',
+    ],
+  ])("reports %s", async (property, overrides, reason) => {
+    const { failures } = await check({}, voiceInputs(overrides));
+    expect(failures).toContainEqual({ property, reason });
+  });
+
+  it("reports a missing sample file with its path", async () => {
+    const { failures } = await check({}, voiceInputs({ files: ["./does/not/exist.wav"] }));
+    expect(failures).toHaveLength(1);
+    expect(failures[0]!.property).toBe("files[0]");
+    expect(failures[0]!.reason).toMatch(
+      /does\/not\/exist.wav" does not exist or cannot be read: fix the path/,
+    );
+  });
+
+  it("rejects assets other than files", async () => {
+    const stringAsset = {
+      "4dabf18193072939515e22adb298388d": "c44067f5952c0a294b673a41bacd8c17",
+      text: "hi",
+    };
+    const { failures } = await check({}, voiceInputs({ files: [stringAsset] }));
+    expect(failures.map((f) => f.property)).toContain("files[0]");
+  });
+
+  it("reports every problem at once", async () => {
+    const { failures } = await check(
+      {},
+      voiceInputs({ name: 1, stability: "x", speed: "y", unknownField: true }),
+    );
+    expect(failures.map((f) => f.property).sort()).toEqual([
+      "name",
+      "speed",
+      "stability",
+      "unknownField",
+    ]);
+  });
+
+  it("refuses clone-only fields on an adopted voice", async () => {
+    const { failures } = await check(
+      {},
+      { name: "Adopted", existingVoiceId: "v1", description: "d" },
+    );
+    expect(failures).toEqual([
+      {
+        property: "description",
+        reason:
+          "is only sent when cloning, so it cannot apply to the adopted voice v1: remove it, or remove existingVoiceId to clone a new voice",
+      },
+    ]);
+  });
+
+  it("lets preview's unknown values through", async () => {
+    const { failures } = await check(
+      {},
+      voiceInputs({ name: UNKNOWN, files: UNKNOWN, supportedLocales: [UNKNOWN] }),
+    );
+    expect(failures).toEqual([]);
+    expect((await check({}, voiceInputs({ files: [UNKNOWN] }))).failures).toEqual([]);
+  });
+});
+
+describe("Voice wire mapping", () => {
+  it("builds the clone form with camelCase settings and JSON-encoded locales", async () => {
+    const sample = writeSample("a.wav", "abc");
+    const inputs = VoiceInputs.parse(
+      voiceInputs({ files: [sample], supportsAllLanguages: false, subAccounts: true }),
+    );
+    const form = toCloneForm(inputs, await Promise.all([sample].map(SampleUpload.open)));
+    const fields = Object.fromEntries([...form.entries()].filter(([key]) => key !== "files"));
+    expect(fields).toEqual({
+      name: "Support agent",
+      supportedLocales: '["en-US"]',
+      stability: "0.5",
+      similarityBoost: "0.75",
+      speed: "1",
+      subAccounts: "true",
+      supportsAllLanguages: "false",
+    });
+    const files = form.getAll("files") as unknown as File[];
+    expect(files.map((file) => [file.name, file.size, file.type])).toEqual([
+      ["a.wav", 3, "audio/wav"],
+    ]);
+  });
+
+  it("builds the update body with snake_case settings and only what is declared", () => {
+    expect(toUpdateBody(VoiceInputs.parse(voiceInputs({ isMultilingual: true })))).toEqual({
+      name: "Support agent",
+      isMultilingual: true,
+      supportedLocales: ["en-US"],
+      settings: { stability: 0.5, similarity_boost: 0.75, speed: 1 },
+    });
+    expect(toUpdateBody({ name: "n", existingVoiceId: "v" })).toEqual({ name: "n" });
+  });
+
+  it("picks the created voice by name, else the first", () => {
+    const voices = [
+      { id: "a", name: "Other" },
+      { id: "b", name: "Support agent" },
+      { id: "c", name: "Support agent" },
+    ];
+    expect(pickCreatedVoice(voices, "Support agent")?.id).toBe("b");
+    expect(pickCreatedVoice(voices, "Missing")?.id).toBe("a");
+    expect(pickCreatedVoice([], "x")).toBeUndefined();
+  });
+
+  it("fills outputs the user left out from the platform's answer", () => {
+    const state = toVoiceState(
+      { name: "n", files: [] },
+      {
+        id: "v1",
+        voiceId: "el_1",
+        settings: { stability: 0.3, similarity_boost: 0.8 },
+        isMultilingual: true,
+        supportedLocales: ["de-DE"],
+      },
+      [],
+      [],
+    );
+    expect(state).toMatchObject({
+      stability: 0.3,
+      similarityBoost: 0.8,
+      isMultilingual: true,
+      supportedLocales: ["de-DE"],
+      voiceId: "el_1",
+      stateVersion: 1,
+    });
+  });
+});
+
+describe("Voice diff", () => {
+  const sample = writeSample("diff.wav", "first content");
+  const stored = async (overrides = {}) => {
+    const inputs = (await check({}, voiceInputs({ files: [sample], ...overrides }))).inputs;
+    const sha256 = createHash("sha256").update("first content").digest("hex");
+    return {
+      ...inputs,
+      stateVersion: 1,
+      samples: [{ name: "diff.wav", sha256, size: 13 }],
+      clonedVoices: [],
+    };
+  };
+  const news = async (overrides = {}) =>
+    (await check({}, voiceInputs({ files: [sample], ...overrides }))).inputs;
+
+  it("sees no change for the same inputs, or reordered locales", async () => {
+    const olds = await stored({ supportedLocales: ["en-US", "fr-FR"] });
+    expect(await diff("v1", olds, await news({ supportedLocales: ["fr-FR", "en-US"] }))).toEqual({
+      changes: false,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
+  });
+
+  it("updates name, locales and settings in place", async () => {
+    const olds = await stored();
+    const result = await diff(
+      "v1",
+      olds,
+      await news({ name: "Renamed", stability: 0.9, supportedLocales: ["de-DE"] }),
+    );
+    expect(result).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+  });
+
+  it("replaces for new sample content at the same path, not for a new path with the same content", async () => {
+    const olds = await stored();
+    const copy = writeSample("renamed.wav", "first content");
+    expect((await diff("v1", olds, await news({ files: [copy] }))).changes).toBe(false);
+    const changed = writeSample("diff.wav", "first content");
+    writeFileSync(changed, "second content");
+    expect(await diff("v1", olds, await news({ files: [changed] }))).toMatchObject({
+      changes: true,
+      replaces: ["files"],
+    });
+  });
+
+  it.each([
+    "description",
+    "providerType",
+    "subAccounts",
+    "supportsAllLanguages",
+    "subOrganizationId",
+  ])("replaces when %s changes", async (key) => {
+    const value = key === "subAccounts" || key === "supportsAllLanguages" ? true : "changed";
+    const result = await diff("v1", await stored(), await news({ [key]: value }));
+    expect(result.replaces).toEqual([key]);
+  });
+
+  it("treats a setting left out as no change, and an unknown value as a change", async () => {
+    const olds = await stored();
+    expect((await diff("v1", olds, await news({ stability: undefined }))).changes).toBe(false);
+    expect(await diff("v1", olds, await news({ name: UNKNOWN }))).toMatchObject({
+      changes: true,
+      replaces: [],
+    });
+    expect(await diff("v1", olds, { ...(await news()), files: UNKNOWN })).toMatchObject({
+      replaces: ["files"],
+    });
+  });
+
+  it("compares a FileAsset that diff receives without its path by the engine's content hash", async () => {
+    const olds = await stored();
+    const elided = (hash: string) => ({
+      "4dabf18193072939515e22adb298388d": "c44067f5952c0a294b673a41bacd8c17",
+      hash,
+    });
+    const sameContent = createHash("sha256").update("first content").digest("hex");
+    expect(
+      (await diff("v1", olds, { ...(await news()), files: [elided(sameContent)] })).changes,
+    ).toBe(false);
+    expect(
+      await diff("v1", olds, { ...(await news()), files: [elided("0".repeat(64))] }),
+    ).toMatchObject({ replaces: ["files"] });
+  });
+
+  it("ignores __provider", async () => {
+    const olds = { ...(await stored()), __provider: "old text" };
+    expect((await diff("v1", olds, { ...(await news()), __provider: "new text" })).changes).toBe(
+      false,
+    );
+  });
+});
