@@ -108,7 +108,7 @@ export function pulumiVersion(): string {
 // Node.js
 
 export interface NodeSdkBuild {
-  /** The compiled package directory (package.json, bin/). */
+  /** The compiled package directory: bin/ holds what is packed. */
   dir: string;
   /** `npm pack` of it, for `npm install` into a program. */
   tarball: string;
@@ -130,8 +130,13 @@ export async function nodeSdk(): Promise<NodeSdkBuild> {
         cwd: pkg,
       });
       await rm(join(pkg, "node_modules"));
+      // Published from bin/ with the manifest beside the compiled files, as Pulumi's own
+      // providers publish their Node.js SDKs (utilities.ts reads ./package.json from there).
+      for (const file of ["package.json", "README.md"]) {
+        await cp(join(pkg, file), join(pkg, "bin", file));
+      }
       await runTool("npm", ["pack", "--pack-destination", root, "--loglevel=error"], {
-        cwd: pkg,
+        cwd: join(pkg, "bin"),
       });
     }),
   );
