@@ -11,6 +11,8 @@
  */
 import type { Stack } from "@pulumi/pulumi/automation";
 import { execFile } from "node:child_process";
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import {
@@ -94,6 +96,8 @@ describeE2E("moving a TypeScript stack from the dynamic resources to the plugin"
       "name: voice-platform-migration\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n",
     );
     await project.writeFile("samples/greeting.wav", sampleBytes("greeting"));
+    // The fixture comes with the e2e suite's index.js, which Node.js would run before index.ts.
+    await rm(join(project.dir, "index.js"));
     await project.writeFile("index.ts", program("dynamic"));
     stack = await project.stack("dev", {
       env: {
