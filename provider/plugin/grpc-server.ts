@@ -222,11 +222,12 @@ export const providerService = {
   checkConfig(call: Call<ProviderPb.CheckRequest>, done: Done<ProviderPb.CheckResponse>) {
     answer(call, done, async () => {
       const news = fromStruct(call.request.getNews());
-      const { inputs, failures } = checkProviderConfig(
+      const { inputs, failures, warnings } = checkProviderConfig(
         news,
         process.env,
         (v) => v === unknownValue,
       );
+      for (const warning of warnings) console.warn(`warning: ${warning}`);
       return checkResponse(inputs, failures, ["apiKey"]);
     });
   },

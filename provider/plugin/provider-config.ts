@@ -70,9 +70,13 @@ export const ProviderInputs = z.strictObject({
       description: "Scheme written before the key in the Authorization header, e.g. Bearer.",
     })
     .optional(),
-  timeoutSeconds: count("Deadline of each API call in seconds (default 60).", 1, false).optional(),
-  maxRetries: count("Retries of a failed idempotent call (default 5).", 0, true).optional(),
-  maxConcurrency: count("API calls in flight at once (default 16).", 1, true).optional(),
+  timeoutSeconds: count(
+    "Deadline of one HTTP attempt in seconds (default 60).",
+    1,
+    false,
+  ).optional(),
+  maxRetries: count("Retries of a failed attempt (default 5).", 0, true).optional(),
+  maxConcurrency: count("Calls in flight at once (default 16).", 1, true).optional(),
 });
 export type ProviderInputs = z.infer<typeof ProviderInputs>;
 
@@ -90,8 +94,9 @@ export function checkProviderConfig(
   news: Inputs,
   env: NodeJS.ProcessEnv,
   isUnknown: (value: unknown) => boolean,
-): { inputs: Inputs; failures: CheckFailure[] } {
+): { inputs: Inputs; failures: CheckFailure[]; warnings: string[] } {
   const failures: CheckFailure[] = [];
+  const warnings: string[] = [];
   const inputs: Inputs = {};
   const shape = ProviderInputs.shape;
   for (const [name, value] of Object.entries(news)) {
@@ -135,7 +140,15 @@ export function checkProviderConfig(
       });
     }
   }
-  return { inputs, failures };
+  const keyVariable = providerInputSources.apiKey.env;
+  if ((news.apiKey === undefined || news.apiKey === null) && !env[keyVariable]?.trim()) {
+    // Not a failure: a stack whose resources need no call (destroy, refresh) works without one.
+    warnings.push(
+      `the voiceplatform provider has no apiKey and ${keyVariable} is not set, so every call to the platform will fail: ` +
+        `give the provider an apiKey input (the default provider: \`pulumi config set --secret voiceplatform:apiKey <key>\`), or export ${keyVariable}`,
+    );
+  }
+  return { inputs, failures, warnings };
 }
 
 function suggestion(name: string): string {

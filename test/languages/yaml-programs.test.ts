@@ -11,8 +11,11 @@
  *   starts a process per provider);
  * - bad provider configuration fails the preview, naming the field.
  */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { request } from "undici";
 import { startEmulator, type RunningEmulator } from "../emulator";
+import { packageSchema } from "../../provider/plugin/schema";
 import { changeSummary, yamlHostAvailable, YamlStack } from "./yaml-stack";
 
 const SECRETS = {
@@ -267,11 +270,16 @@ describeYaml("a YAML program through the plugin", () => {
     expect(leaks(exported)).toEqual([]);
     expect(leaks(await stack.readStackConfig())).toEqual([]);
     const resources = JSON.parse(exported).deployment.resources as {
+      urn: string;
       type: string;
       outputs?: Record<string, unknown>;
     }[];
-    const trunk = resources.find((r) => r.type === "voiceplatform:index:SipCarrier");
+    const trunk = resources.find((r) => r.urn.endsWith("::trunk"));
     expect(JSON.stringify(trunk!.outputs!.registerPassword)).toContain("ciphertext");
+    const bytes = resources
+      .filter((r) => r.type.startsWith("voiceplatform:index:"))
+      .map((r) => `${r.type.split(":").pop()} ${Buffer.byteLength(JSON.stringify(r))} B`);
+    console.log(`state bytes per resource through the plugin: ${bytes.join(", ")}`);
   });
 
   it("destroy removes everything from the stack, and nothing printed showed a secret", async () => {
@@ -422,6 +430,75 @@ resources:
         /timeoutSeconds .*must be a number of at least 1 \("soon"\)/,
       );
       expect(await emulator.client.requests()).toEqual([]);
+    } finally {
+      await stack.remove();
+    }
+  });
+});
+
+const recordOnlyProgram = (extra: string) => `name: plugin-yaml-routes
+runtime: yaml
+${extra}
+resources:
+  trunk:
+    type: voiceplatform:index:SipCarrier
+    properties:
+      name: Recorded trunk
+      existingCarrierId: carrier-made-elsewhere
+outputs:
+  carrierId: \${trunk.carrierId}
+`;
+
+describeYaml("the plugin's other install routes (nothing on PATH)", () => {
+  jest.setTimeout(600_000);
+
+  it("a plugin folder: plugins.providers[].path at the package's PulumiPlugin.yaml", async () => {
+    const stack = await YamlStack.create(
+      recordOnlyProgram(`plugins:
+  providers:
+    - name: voiceplatform
+      path: ./node_modules/pulumi-voice-platform/plugin`),
+      {},
+      { ambient: false },
+    );
+    try {
+      const result = await stack.up();
+      expect(result.stdout).not.toMatch(/from \$PATH/);
+      expect((await stack.outputs()).carrierId).toBe("carrier-made-elsewhere");
+    } finally {
+      await stack.remove();
+    }
+  });
+
+  it("`pulumi package add` of the package's plugin folder", async () => {
+    const stack = await YamlStack.create(recordOnlyProgram(""), {}, { ambient: false });
+    try {
+      await stack.must(["package", "add", "./node_modules/pulumi-voice-platform/plugin"]);
+      expect(await readFile(join(stack.dir, "Pulumi.yaml"), "utf8")).toMatch(
+        /packages:\n\s+voiceplatform: \.\/node_modules\/pulumi-voice-platform\/plugin/,
+      );
+      await stack.up();
+      expect((await stack.outputs()).carrierId).toBe("carrier-made-elsewhere");
+    } finally {
+      await stack.remove();
+    }
+  });
+
+  it("`pulumi plugin install --file` with the launcher, which finds the package from the program", async () => {
+    const stack = await YamlStack.create(recordOnlyProgram(""), {}, { ambient: false });
+    try {
+      await stack.must([
+        "plugin",
+        "install",
+        "resource",
+        "voiceplatform",
+        packageSchema().version,
+        "--file",
+        "node_modules/.bin/pulumi-resource-voiceplatform",
+      ]);
+      const result = await stack.up();
+      expect(result.stdout).not.toMatch(/from \$PATH/);
+      expect((await stack.outputs()).carrierId).toBe("carrier-made-elsewhere");
     } finally {
       await stack.remove();
     }

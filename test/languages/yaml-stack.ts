@@ -40,11 +40,14 @@ export class YamlStack {
     private readonly env: NodeJS.ProcessEnv,
   ) {}
 
-  /** A project holding `program` as Pulumi.yaml (plus `files`), with a new stack selected. */
+  /**
+   * A project holding `program` as Pulumi.yaml (plus `files`), with a new stack selected. With
+   * `ambient: false` the project's node_modules/.bin is not on PATH, for the other install routes.
+   */
   static async create(
     program: string,
     files: Record<string, string | Uint8Array> = {},
-    extraEnv: NodeJS.ProcessEnv = {},
+    { ambient = true }: { ambient?: boolean } = {},
   ): Promise<YamlStack> {
     const dir = await createFixtureProject({ name: "plugin-yaml-program", files });
     await writeFixtureFile(dir, "Pulumi.yaml", program);
@@ -54,13 +57,16 @@ export class YamlStack {
     );
     const env: NodeJS.ProcessEnv = {
       ...inherited,
-      PATH: [join(dir, "node_modules", ".bin"), cli!.binDir, process.env.PATH].join(delimiter),
+      PATH: [
+        ...(ambient ? [join(dir, "node_modules", ".bin")] : []),
+        cli!.binDir,
+        process.env.PATH,
+      ].join(delimiter),
       PULUMI_HOME: join(dir, ".pulumi-home"),
       PULUMI_BACKEND_URL: `file://${join(dir, ".state")}`,
       PULUMI_CONFIG_PASSPHRASE: "plugin-yaml-passphrase",
       PULUMI_SKIP_UPDATE_CHECK: "true",
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-      ...extraEnv,
     };
     const stack = new YamlStack(dir, "dev", env);
     await stack.must(["stack", "init", "dev"]);

@@ -48,11 +48,13 @@ async function cleanCheckout(into: string): Promise<void> {
 let scratch: string;
 let checkout: string;
 let packed: { filename: string; files: { path: string }[] };
+let entriesBeforePack: string[];
 
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), "npm-pack-"));
   checkout = join(scratch, "checkout");
   await cleanCheckout(checkout);
+  entriesBeforePack = await readdir(checkout);
   const output = await npm(["pack", "--json", "--pack-destination", scratch], checkout);
   // npm prints the lifecycle scripts' output before the JSON.
   packed = (JSON.parse(output.slice(output.indexOf("["))) as (typeof packed)[])[0]!;
@@ -62,8 +64,10 @@ afterAll(async () => {
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
-test("the clean checkout has no build of its own", async () => {
-  expect(await readdir(checkout)).not.toContain("dist");
+test("the clean checkout had no build of its own before npm pack, and has one after", async () => {
+  expect(entriesBeforePack).toContain("package.json");
+  expect(entriesBeforePack).not.toContain("dist");
+  expect(await readdir(checkout)).toContain("dist");
 });
 
 test("npm pack ships the built entry points, their types, and no sources or tests", () => {

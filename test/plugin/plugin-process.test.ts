@@ -122,6 +122,16 @@ describe("CheckConfig", () => {
       await withBadEnv.close();
     }
   });
+
+  it("warns at preview when no key is set anywhere, naming both ways to set it", async () => {
+    const { failures } = await plugin.checkConfig(
+      PROVIDER_URN,
+      {},
+      { baseUrl: "https://a.example.com" },
+    );
+    expect(failures).toEqual([]);
+    await plugin.waitForStderr(/no apiKey and VOICEPLATFORM_API_KEY is not set.*apiKey input/);
+  });
 });
 
 describe("DiffConfig", () => {
