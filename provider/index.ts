@@ -1,17 +1,20 @@
-export { Voice, type VoiceArgs } from "./resources/voice";
+export { Voice, SipCarrier, CampaignWebhook } from "./dynamic/resources";
+export type { VoiceArgs } from "./resources/voice";
+export type { SipCarrierArgs, SipGatewayArgs, SipPhoneNumberArgs } from "./resources/sip-carrier";
 export {
-  SipCarrier,
-  type SipCarrierArgs,
-  type SipGatewayArgs,
-  type SipPhoneNumberArgs,
-} from "./resources/sip-carrier";
-export {
-  CampaignWebhook,
   webhookEvents,
   type CampaignWebhookArgs,
   type AdvancedWebhookArgs,
   type WebhookPairArgs,
   type WebhookEvent,
 } from "./resources/campaign-webhook";
-export { ApiError } from "./platform/api-error";
-export { IncompleteCreateError } from "./platform/incomplete-create-error";
+export {
+  VoicePlatformError,
+  ApiError,
+  ApiStatusError,
+  ApiConnectionError,
+  ApiTimeoutError,
+  ApiResponseError,
+  IncompleteCreateError,
+  ConfigurationError,
+} from "./platform/errors";

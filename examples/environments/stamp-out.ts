@@ -11,10 +11,15 @@
  * .stamp-out/ beside this file; PULUMI_BACKEND_URL wins), --emulator (starts the local platform
  * emulator with these sub-organizations and points every stack at it), --work-dir DIR (the
  * program to stamp out; default this directory; each stack's Pulumi.<stack>.yaml is written there).
+ *
+ * Each stack is checked with `pulumi-voice-platform preflight` first: a stack that an earlier,
+ * killed run left with interrupted creates is not deployed (a plain `up` would create those
+ * objects again); its lines say what to look for on the platform and the command that records them.
  */
-import { mkdirSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { execFile } from "node:child_process";
+import { mkdirSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { parseArgs, promisify } from "node:util";
 import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../test/emulator";
 import { locatePulumi, pulumiEnv, REPO_ROOT } from "../../test/pulumi-cli/locate";
@@ -90,18 +95,20 @@ async function deploy(
   const line = (text: string) => process.stdout.write(`[${stackName}] ${text}\n`);
   line(values.destroy ? "destroying…" : "deploying…");
   try {
+    const envVars = pulumiEnv({
+      ...process.env,
+      PULUMI_BACKEND_URL: context.backend,
+      PULUMI_CONFIG_PASSPHRASE: process.env.PULUMI_CONFIG_PASSPHRASE ?? "stamp-out",
+    }) as Record<string, string>;
     const stack = await LocalWorkspace.createOrSelectStack(
       { stackName, workDir: projectDir },
       {
         ...(context.pulumiCommand ? { pulumiCommand: context.pulumiCommand } : {}),
-        envVars: pulumiEnv({
-          ...process.env,
-          PULUMI_BACKEND_URL: context.backend,
-          PULUMI_CONFIG_PASSPHRASE: process.env.PULUMI_CONFIG_PASSPHRASE ?? "stamp-out",
-        }) as Record<string, string>,
+        envVars,
       },
     );
     await configure(stack, subOrganizationId, context.emulator);
+    await preflight(stackName, envVars, line);
     const result = values.destroy ? await stack.destroy() : await stack.up();
     const changes = Object.entries(result.summary.resourceChanges ?? {})
       .map(([kind, count]) => `${count} ${kind}`)
@@ -121,6 +128,35 @@ async function deploy(
     const detail = firstErrorLine(error);
     line(`failed in ${seconds.toFixed(1)} s: ${detail}`);
     return { subOrganizationId, stack: stackName, result: "failed", changes: "", seconds, detail };
+  }
+}
+
+/**
+ * `npx pulumi-voice-platform preflight` for one stack, through the package's own bin. Throws,
+ * after printing its report, when the stack holds interrupted creates.
+ */
+async function preflight(
+  stackName: string,
+  env: Record<string, string>,
+  line: (text: string) => void,
+): Promise<void> {
+  const manifestPath = require.resolve("pulumi-voice-platform/package.json", {
+    paths: [projectDir],
+  });
+  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as {
+    bin: Record<string, string>;
+  };
+  const bin = join(dirname(manifestPath), manifest.bin["pulumi-voice-platform"]!);
+  const args = [bin, "preflight", "--stack", stackName, "--cwd", projectDir];
+  try {
+    await promisify(execFile)(process.execPath, args, { env });
+    line("preflight: no interrupted operations");
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    for (const text of `${stdout ?? ""}${stderr ?? ""}`.trimEnd().split("\n")) line(text);
+    throw new Error(
+      "error: preflight found interrupted operations; settle them with the recover command above",
+    );
   }
 }
 

@@ -1,6 +1,5 @@
 import { redactSecrets } from "../platform/redaction";
-
-const alreadySaid = new Set<string>();
+import { processState } from "../settings/process-state";
 
 /**
  * Prints a warning from inside the provider process. `pulumi.log` does not work there, but the
@@ -9,8 +8,9 @@ const alreadySaid = new Set<string>();
  */
 export function warn(message: string): void {
   const text = redactSecrets(message);
-  if (alreadySaid.has(text)) return;
-  alreadySaid.add(text);
+  const said = processState().warningsSaid;
+  if (said.has(text)) return;
+  said.add(text);
   console.warn(`warning: ${text}`);
 }
 

@@ -1,11 +1,18 @@
 import { EventEmitter } from "node:events";
 import type { Readable } from "node:stream";
 import { encodeMultipart, PartSourceError, type MultipartForm } from "./multipart-form";
-import { Agent, request } from "undici";
-import { ApiError } from "./api-error";
-import { ConcurrencyLimit } from "./concurrency-limit";
-import { Pacer } from "./rate-pacer";
-import { missingSettingMessage, readSettings, type Settings } from "../settings/config";
+import { request } from "undici";
+import type { z } from "zod";
+import {
+  ApiConnectionError,
+  ApiResponseError,
+  ApiStatusError,
+  ApiTimeoutError,
+  type ApiError,
+  type ApiErrorDetails,
+} from "./errors";
+import { missingSetting, readSettings, type Settings } from "../settings/config";
+import { processState, sharedAgent, sharedLimit } from "../settings/process-state";
 import { rememberSecret } from "./redaction";
 import {
   defaultRetryLimits,
@@ -16,7 +23,7 @@ import {
   type RetryLimits,
 } from "./retry-policy";
 
-export interface ApiCall {
+export interface ApiCall<Answer = unknown> {
   /** What the provider is doing, for messages: `create SIP carrier "main-trunk"`. */
   readonly operation: string;
   readonly method: "POST" | "PUT";
@@ -34,52 +41,56 @@ export interface ApiCall {
   readonly extraTimeoutMs?: number;
   /** Said when a create may have happened but the answer was lost. */
   readonly unknownOutcomeHint?: string;
+  /**
+   * The shape a success answer must have. An answer of another shape fails the call with an
+   * `ApiResponseError` saying `problem(body)` and `hint` (the unknown-outcome hint by default).
+   */
+  readonly answer?: {
+    readonly schema: z.ZodType<Answer>;
+    readonly problem: (body: unknown) => string;
+    readonly hint?: string;
+  };
 }
 
-export interface ApiResponse {
+export interface ApiResponse<Answer = unknown> {
   readonly status: number;
-  readonly body: unknown;
+  readonly body: Answer;
   readonly requestId: string | undefined;
 }
 
-let dispatcher: Agent | undefined;
-let limit: ConcurrencyLimit | undefined;
-let pacer = new Pacer();
-
-function sharedDispatcher(settings: Settings): Agent {
-  dispatcher ??= new Agent({
-    connections: settings.maxConcurrency,
-    keepAliveTimeout: 30_000,
-    // Deadlines come from a timer per attempt, which fires on time; undici's own timers are coarse.
-    headersTimeout: 0,
-    bodyTimeout: 0,
-  });
-  return dispatcher;
-}
-
-function sharedLimit(settings: Settings): ConcurrencyLimit {
-  if (limit === undefined) limit = new ConcurrencyLimit(settings.maxConcurrency);
-  else if (limit.limit !== settings.maxConcurrency) limit.setLimit(settings.maxConcurrency);
-  return limit;
-}
-
-/** Closes the shared connections; the next call opens new ones. For tests and benchmarks. */
-export async function closeHttpClient(): Promise<void> {
-  const closing = dispatcher;
-  dispatcher = undefined;
-  pacer = new Pacer();
-  await closing?.close();
-}
-
-/** Calls one platform operation with retries, the process-wide limit and an exact deadline. */
-export async function callApi(
-  call: ApiCall,
+/**
+ * Calls one platform operation with retries, the process-wide limit and an exact deadline. Every
+ * way it can fail is an `ApiError` (or a `ConfigurationError` before anything is sent).
+ */
+export async function callApi<Answer = unknown>(
+  call: ApiCall<Answer>,
   random: () => number = Math.random,
-): Promise<ApiResponse> {
+): Promise<ApiResponse<Answer>> {
+  const response = await callWithRetries(call, random);
+  if (call.answer === undefined) return response as ApiResponse<Answer>;
+  const parsed = call.answer.schema.safeParse(response.body);
+  if (parsed.success) return { ...response, body: parsed.data };
+  throw new ApiResponseError({
+    ...requestFacts(call, resolveUrl(call, readSettings())),
+    status: response.status,
+    requestId: response.requestId,
+    body: JSON.stringify(response.body),
+    problem: call.answer.problem(response.body),
+    hint: call.answer.hint ?? call.unknownOutcomeHint,
+  });
+}
+
+function requestFacts(
+  call: ApiCall,
+  url: string,
+): Pick<ApiErrorDetails, "operation" | "method" | "url"> {
+  return { operation: call.operation, method: call.method, url };
+}
+
+async function callWithRetries(call: ApiCall, random: () => number): Promise<ApiResponse> {
   const settings = readSettings();
   const url = resolveUrl(call, settings);
-  if (settings.apiKey === undefined)
-    throw new Error(missingSettingMessage("apiKey", call.operation));
+  if (settings.apiKey === undefined) throw missingSetting("apiKey", call.operation);
   rememberSecret(settings.apiKey);
   const limits: RetryLimits = { ...defaultRetryLimits, maxRetries: settings.maxRetries };
   const subOrganizationId = call.subOrganizationId ?? settings.subOrganizationId;
@@ -94,7 +105,7 @@ export async function callApi(
   if (call.json !== undefined) headers["content-type"] = "application/json";
   const deadlineMs = settings.timeoutSeconds * 1000 + (call.extraTimeoutMs ?? 0);
 
-  const calls = pacer;
+  const calls = processState().pacer;
   calls.enter(Date.now());
   try {
     for (let retriesSoFar = 0; ; retriesSoFar++) {
@@ -102,7 +113,7 @@ export async function callApi(
       const admitted = calls.admit(Date.now());
       if (admitted) await admitted;
       const startedAt = Date.now();
-      const attempt = await sharedLimit(settings).run(() =>
+      const attempt = await sharedLimit(settings.maxConcurrency).run(() =>
         attemptOnce(call, url, headers, deadlineMs, settings),
       );
       const status =
@@ -164,7 +175,7 @@ async function attemptOnce(
       headers: form ? { ...headers, ...form.headers } : headers,
       // undici's docs take any AsyncIterable as a body; its type declarations list only Readable.
       body: form ? (form.body as unknown as Readable) : JSON.stringify(call.json),
-      dispatcher: sharedDispatcher(settings),
+      dispatcher: sharedAgent(settings.maxConcurrency),
       signal,
     });
     const text = await res.body.text();
@@ -255,17 +266,25 @@ function toApiError(
       hint = statusHint(outcome.status, subOrganizationId, call);
       break;
   }
-  return new ApiError({
-    operation: call.operation,
-    method: call.method,
-    url,
-    status: outcome.kind === "status" ? outcome.status : undefined,
+  const details: ApiErrorDetails = {
+    ...requestFacts(call, url),
+    status: response?.status,
     requestId: response?.requestId,
     body: outcome.kind === "unreadable" ? undefined : response?.text,
     problem,
     hint,
     cause,
-  });
+  };
+  switch (outcome.kind) {
+    case "timeout":
+      return new ApiTimeoutError(details);
+    case "network":
+      return new ApiConnectionError(details, outcome.code);
+    case "unreadable":
+      return new ApiResponseError(details);
+    case "status":
+      return new ApiStatusError(details);
+  }
 }
 
 function statusHint(
@@ -293,7 +312,7 @@ const KEPT_FAILING =
 function resolveUrl(call: ApiCall, settings: Settings): string {
   const name = call.origin === "api" ? "baseUrl" : "campaignsBaseUrl";
   const base = settings[name];
-  if (base === undefined) throw new Error(missingSettingMessage(name, call.operation));
+  if (base === undefined) throw missingSetting(name, call.operation);
   return `${base}${call.path}`;
 }
 

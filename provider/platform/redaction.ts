@@ -4,10 +4,10 @@
  * message leaving the provider passes through `redactSecrets`.
  */
 
-import { UNKNOWN } from "../core/check-inputs";
+import { UNKNOWN } from "../core/engine-values";
+import { processState } from "../settings/process-state";
 
 const REDACTED = "[redacted]";
-const knownSecrets = new Set<string>();
 
 /** Secrets shorter than this are not scanned for: replacing "1" everywhere would garble text. */
 const MIN_SECRET_LENGTH = 4;
@@ -18,21 +18,21 @@ const MIN_SECRET_LENGTH = 4;
  */
 export function rememberSecret(value: unknown): void {
   if (typeof value !== "string" || value.length < MIN_SECRET_LENGTH || value === UNKNOWN) return;
-  if (knownSecrets.has(value)) return;
+  const state = processState();
+  if (state.secrets.has(value)) return;
   // Echoed back inside a JSON text or a URL, a secret is escaped or encoded: those forms too.
   for (const form of [value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)]) {
-    knownSecrets.add(form);
+    state.secrets.add(form);
   }
-  bySize = undefined;
+  state.secretsBySize = undefined;
 }
 
-/** Longest first, so a secret that contains another is blanked whole, not around the other. */
-let bySize: string[] | undefined;
-
 export function redactSecrets(text: string): string {
-  bySize ??= [...knownSecrets].sort((a, b) => b.length - a.length);
+  const state = processState();
+  // Longest first, so a secret that contains another is blanked whole, not around the other.
+  state.secretsBySize ??= [...state.secrets].sort((a, b) => b.length - a.length);
   let result = text;
-  for (const secret of bySize) {
+  for (const secret of state.secretsBySize) {
     if (result.includes(secret)) result = result.split(secret).join(REDACTED);
   }
   return result;

@@ -3,14 +3,11 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, extname, resolve } from "node:path";
 import { Worker } from "node:worker_threads";
+import { processState, type SampleHashEntry } from "../settings/process-state";
 import { PartSourceError } from "./multipart-form";
 
-/** The signature key and value the engine uses to mark an asset in a property bag. */
-const ASSET_SIG_KEY = "4dabf18193072939515e22adb298388d";
-const ASSET_SIG = "c44067f5952c0a294b673a41bacd8c17";
-
 /** A sample as it reaches the provider: a path string or a FileAsset's plain-object form. */
-export type SampleInput = string | { readonly [ASSET_SIG_KEY]: string; readonly path: string };
+export type SampleInput = string | { readonly path: string };
 
 export interface SampleFacts {
   /** The file's base name, as uploaded. */
@@ -19,33 +16,10 @@ export interface SampleFacts {
   readonly size: number;
 }
 
-export function isFileAsset(value: unknown): value is { path: string } {
-  return (
-    value !== null &&
-    typeof value === "object" &&
-    (value as Record<string, unknown>)[ASSET_SIG_KEY] === ASSET_SIG &&
-    typeof (value as Record<string, unknown>).path === "string"
-  );
-}
-
-export function isAsset(value: unknown): boolean {
-  return value !== null && typeof value === "object" && ASSET_SIG_KEY in value;
-}
-
 /** Relative paths resolve against the project directory, the provider's working directory. */
 export function samplePath(input: SampleInput): string {
   return resolve(typeof input === "string" ? input : input.path);
 }
-
-interface HashEntry {
-  /** Size, modification time and inode of the file the entry is for. */
-  readonly stamp: string;
-  readonly facts: Promise<SampleFacts>;
-  /** Set once the hash is known, for callers that cannot wait for it. */
-  sha256?: string;
-}
-
-const hashCache = new Map<string, HashEntry>();
 
 const stampOf = (info: { size: number; mtimeMs: number; ino: number }) =>
   `${info.size}:${info.mtimeMs}:${info.ino}`;
@@ -69,9 +43,10 @@ export async function describeSample(input: SampleInput): Promise<SampleFacts> {
   if (engineHash !== undefined)
     return { name: basename(path), sha256: engineHash, size: info.size };
   const stamp = stampOf(info);
+  const hashCache = processState().sampleHashes;
   const cached = hashCache.get(path);
   if (cached?.stamp === stamp) return cached.facts;
-  const entry: HashEntry = {
+  const entry: SampleHashEntry = {
     stamp,
     facts: hashFile(path, info.size).then((sha256) => {
       entry.sha256 = sha256;
@@ -117,7 +92,7 @@ export class SampleUpload {
     const path = samplePath(input);
     const info = await stat(path);
     const stamp = stampOf(info);
-    const cached = hashCache.get(path);
+    const cached = processState().sampleHashes.get(path);
     const knownHash = engineHashOf(input) ?? (cached?.stamp === stamp ? cached.sha256 : undefined);
     return new SampleUpload(path, basename(path), info.size, stamp, knownHash, info.mtimeMs);
   }
@@ -151,7 +126,7 @@ export class SampleUpload {
     const sha256 = hash?.digest("hex") ?? this.knownHash!;
     this.lastSent = { name: this.name, sha256, size: this.size };
     const facts = Promise.resolve(this.lastSent);
-    hashCache.set(this.path, { stamp: this.stamp, facts, sha256 });
+    processState().sampleHashes.set(this.path, { stamp: this.stamp, facts, sha256 });
   }
 
   /** Name, sha256 and size of what the last complete upload sent (read from disk if none did). */

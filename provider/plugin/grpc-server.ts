@@ -20,9 +20,9 @@ import { specialSecretSig, specialSigKey, unknownValue } from "@pulumi/pulumi/ru
 import { checkProviderConfig, diffProviderConfig, toRuntimeSettings } from "./provider-config";
 import {
   configureRuntime,
-  resourceDefinitions,
+  pluginResources,
+  redactingHandlers,
   type Inputs,
-  type ResourceDefinition,
 } from "./resource-definitions";
 import { withResource } from "./engine-log";
 import { packageSchema, packageVersion, resourceToken } from "./schema";
@@ -43,8 +43,17 @@ const structPb: typeof StructPb = sdkRequire("google-protobuf/google/protobuf/st
  */
 export const IMPORTED_WITHOUT_READ = "importedWithoutRead";
 
-const definitionsByToken = new Map(
-  resourceDefinitions.map((definition) => [resourceToken(definition.name), definition]),
+interface Served {
+  readonly handlers: ReturnType<typeof redactingHandlers>;
+  /** Input paths whose values are secret: `registerPassword`, `advancedWebhook.headers[].value`. */
+  readonly secretInputs: readonly string[];
+}
+
+const definitionsByToken = new Map<string, Served>(
+  pluginResources.map(({ definition }) => [
+    resourceToken(definition.type),
+    { handlers: redactingHandlers(definition), secretInputs: definition.secretInputs },
+  ]),
 );
 
 type Call<Req> = Grpc.ServerUnaryCall<Req, unknown>;
@@ -66,18 +75,31 @@ function fromStruct(struct: StructPb.Struct | undefined): Inputs {
   return bag;
 }
 
-/** A property bag for the wire: undefined dropped, the named top-level properties made secret. */
-function toStruct(bag: unknown, secrets: readonly string[] = []): StructPb.Struct {
-  const plain = JSON.parse(JSON.stringify(bag ?? {})) as Inputs;
-  for (const key of secrets) {
-    if (plain[key] !== undefined && plain[key] !== unknownValue) {
-      plain[key] = { [specialSigKey]: specialSecretSig, value: plain[key] };
-    }
+/** Wraps the value at a secret path (`a.b[].c`: field c of every item of list b) as a secret. */
+function wrapSecret(holder: Record<string, unknown>, segments: readonly string[]): void {
+  const [head, ...rest] = segments as [string, ...string[]];
+  const list = head.endsWith("[]");
+  const key = list ? head.slice(0, -2) : head;
+  const value = holder[key];
+  if (value === undefined || value === null || value === unknownValue) return;
+  if (rest.length === 0) {
+    holder[key] = { [specialSigKey]: specialSecretSig, value };
+    return;
   }
+  const children = list ? (Array.isArray(value) ? value : []) : [value];
+  for (const child of children) {
+    if (child !== null && typeof child === "object") wrapSecret(child as Inputs, rest);
+  }
+}
+
+/** A property bag for the wire: undefined dropped, the values at the secret paths made secret. */
+function toStruct(bag: unknown, secretPaths: readonly string[] = []): StructPb.Struct {
+  const plain = JSON.parse(JSON.stringify(bag ?? {})) as Inputs;
+  for (const path of secretPaths) wrapSecret(plain, path.split("."));
   return structPb.Struct.fromJavaScript(plain as Record<string, StructPb.JavaScriptValue>);
 }
 
-function definitionOf(type: string, urn: string): ResourceDefinition {
+function definitionOf(type: string, urn: string): Served {
   const token = type || (urn.split("::")[2]?.split("$").pop() ?? "");
   const definition = definitionsByToken.get(token);
   if (definition === undefined) {
@@ -299,7 +321,7 @@ export const providerService = {
       async () => {
         const definition = definitionOf(call.request.getType(), call.request.getUrn());
         secrets = definition.secretInputs;
-        const { id, outs } = await definition.handlers.create(
+        const { id, state: outs } = await definition.handlers.create(
           fromStruct(call.request.getProperties()),
         );
         const response = new providerPb.CreateResponse();
@@ -324,8 +346,8 @@ export const providerService = {
         const news = fromStruct(call.request.getNews());
         const outs =
           olds[IMPORTED_WITHOUT_READ] === true
-            ? await definition.adopt(id, news)
-            : (await definition.handlers.update(id, olds, news)).outs;
+            ? await definition.handlers.adopt(id, news)
+            : await definition.handlers.update(id, olds, news);
         const response = new providerPb.UpdateResponse();
         response.setProperties(toStruct(outs, secrets));
         return response;

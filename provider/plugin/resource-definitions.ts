@@ -1,38 +1,26 @@
 /**
- * The plugin's one view of the resources: for each type token, its zod input schema, the handlers
- * (the same redacting tables the dynamic runtime serves), the inputs that are secret, the outputs
- * that only the provider writes, and how an object adopted without a read is recorded.
+ * The plugin's one view of the resources: each core definition (provider/core/resource-definition)
+ * with the handlers wrapped as every front end must (secrets remembered before anything can fail,
+ * errors and failures leaving redacted), plus what the schema needs beyond the inputs: the
+ * outputs only the provider writes, and names for nested types.
  *
- * This is the only plugin file that knows where the resource modules live and what shapes their
- * handlers take; the gRPC server and the schema build on it alone.
+ * The gRPC server and the schema build on this file alone.
  */
-import type { z } from "zod";
-import * as campaignWebhook from "../resources/campaign-webhook";
-import type { Inputs } from "../core/check-inputs";
+import {
+  secretValues,
+  type CheckAnswer,
+  type DiffAnswer,
+  type Inputs,
+  type ResourceDefinition,
+} from "../core/resource-definition";
+import { IncompleteCreateError } from "../platform/errors";
+import { redactSecrets, rememberSecret } from "../platform/redaction";
+import { campaignWebhook } from "../resources/campaign-webhook";
+import { sipCarrier } from "../resources/sip-carrier";
+import { voice } from "../resources/voice";
 import { rememberEngineConfig, settingSources, type SettingName } from "../settings/config";
-import * as runtime from "../runtime";
-import { describeSample, type SampleInput } from "../platform/sample-files";
-import * as sipCarrier from "../resources/sip-carrier";
-import * as voice from "../resources/voice";
 
-export type { Inputs } from "../core/check-inputs";
-
-export interface CheckFailure {
-  readonly property: string;
-  readonly reason: string;
-}
-
-export interface ResourceHandlers {
-  check(olds: Inputs, news: Inputs): Promise<{ inputs: Inputs; failures: CheckFailure[] }>;
-  diff(
-    id: string,
-    olds: Inputs,
-    news: Inputs,
-  ): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }>;
-  create(news: Inputs): Promise<{ id: string; outs: unknown }>;
-  update(id: string, olds: Inputs, news: Inputs): Promise<{ outs: unknown }>;
-  delete(id: string, olds: Inputs): Promise<void>;
-}
+export type { CheckFailure, Inputs } from "../core/resource-definition";
 
 /** A property the provider writes, beside the inputs it echoes back. */
 export interface OutputProperty {
@@ -44,34 +32,21 @@ export interface OutputProperty {
   readonly always?: boolean;
 }
 
-export interface ResourceDefinition {
-  /** `voiceplatform:index:<name>` */
-  readonly name: "Voice" | "SipCarrier" | "CampaignWebhook";
+export interface PluginResource {
+  readonly definition: ResourceDefinition<object>;
   readonly description: string;
-  readonly inputs: z.ZodObject;
-  readonly handlers: ResourceHandlers;
-  /** Top-level inputs that are secret in state wherever they appear (inputs and outputs). */
-  readonly secretInputs: readonly string[];
   readonly outputs: readonly OutputProperty[];
-  /**
-   * The state of an object adopted by id (import) with the declared inputs, written without a
-   * call: the API has no read. Local files may be hashed, nothing is sent.
-   */
-  adopt(id: string, inputs: Inputs): Promise<Inputs>;
-  /** Names for the object types nested in the inputs, by property path (`a.b`, arrays as items). */
+  /** Names for the object and enum types nested in the inputs, by property path (`a.b`). */
   readonly objectTypes: Readonly<Record<string, string>>;
 }
 
 const anyObject = { type: "object", additionalProperties: { $ref: "pulumi.json#/Any" } };
 
-export const resourceDefinitions: readonly ResourceDefinition[] = [
+export const pluginResources: readonly PluginResource[] = [
   {
-    name: "Voice",
+    definition: voice as ResourceDefinition<object>,
     description:
       "A voice cloned from audio samples, or an existing voice adopted with existingVoiceId.",
-    inputs: voice.VoiceInputs as unknown as z.ZodObject,
-    handlers: runtime.Voice,
-    secretInputs: [],
     outputs: [
       {
         name: "stateVersion",
@@ -112,20 +87,12 @@ export const resourceDefinitions: readonly ResourceDefinition[] = [
         always: true,
       },
     ],
-    async adopt(id, inputs) {
-      const files = Array.isArray(inputs.files) ? (inputs.files as SampleInput[]) : [];
-      const samples = await Promise.all(files.map(describeSample));
-      return { ...voice.toVoiceState(inputs as voice.VoiceInputs, { id }, [], samples) };
-    },
     objectTypes: {},
   },
   {
-    name: "SipCarrier",
+    definition: sipCarrier as ResourceDefinition<object>,
     description:
       "A SIP carrier (trunk) with registration credentials, gateways and phone numbers. The API has no update, so changing any input replaces it.",
-    inputs: sipCarrier.SipCarrierInputs as unknown as z.ZodObject,
-    handlers: runtime.SipCarrier,
-    secretInputs: ["registerPassword"],
     outputs: [
       {
         name: "stateVersion",
@@ -140,18 +107,12 @@ export const resourceDefinitions: readonly ResourceDefinition[] = [
         always: true,
       },
     ],
-    async adopt(id, inputs) {
-      return { ...inputs, stateVersion: 1, carrierId: id };
-    },
     objectTypes: { gateways: "SipGateway", phoneNumbers: "SipPhoneNumber" },
   },
   {
-    name: "CampaignWebhook",
+    definition: campaignWebhook as ResourceDefinition<object>,
     description:
       "A webhook subscribed to a campaign's post-processing events: a simple URL or a full advanced request. The API has no update, so any change replaces it.",
-    inputs: campaignWebhook.CampaignWebhookInputs as unknown as z.ZodObject,
-    handlers: runtime.CampaignWebhook,
-    secretInputs: ["advancedWebhook"],
     outputs: [
       {
         name: "stateVersion",
@@ -170,14 +131,11 @@ export const resourceDefinitions: readonly ResourceDefinition[] = [
         type: { type: "boolean" },
       },
     ],
-    async adopt(_id, inputs) {
-      return { ...inputs, stateVersion: 1 };
-    },
     objectTypes: {
       events: "WebhookEvent",
       advancedWebhook: "AdvancedWebhook",
-      "advancedWebhook.headers": "WebhookPair",
-      "advancedWebhook.parameters": "WebhookPair",
+      "advancedWebhook.headers": "WebhookHeader",
+      "advancedWebhook.parameters": "WebhookParameter",
     },
   },
 ];
@@ -194,4 +152,52 @@ export function configureRuntime(inputs: Readonly<Record<string, string | undefi
   const byKey = new Map<string, string | undefined>();
   for (const [name, { key }] of Object.entries(settingSources)) byKey.set(key, inputs[name]);
   rememberEngineConfig({ get: (key) => byKey.get(key) });
+}
+
+/** The definition's handlers as the plugin calls them: secrets remembered, messages redacted. */
+export function redactingHandlers(definition: ResourceDefinition<object>) {
+  const remember = (...bags: Inputs[]) =>
+    bags.forEach((bag) => secretValues(bag, definition.secretInputs).forEach(rememberSecret));
+  return {
+    async check(olds: Inputs, news: Inputs): Promise<CheckAnswer> {
+      remember(olds, news);
+      const result = await definition.check(olds, news).catch(rethrowRedacted);
+      return {
+        inputs: result.inputs,
+        failures: result.failures.map((f) => ({ ...f, reason: redactSecrets(f.reason) })),
+      };
+    },
+    diff(id: string, olds: Inputs, news: Inputs): Promise<DiffAnswer> {
+      remember(olds, news);
+      return definition.diff(id, olds, news).catch(rethrowRedacted);
+    },
+    create(news: Inputs): Promise<{ id: string; state: object }> {
+      remember(news);
+      return definition.create(news).catch(rethrowRedacted);
+    },
+    update(id: string, olds: Inputs, news: Inputs): Promise<object> {
+      remember(olds, news);
+      return definition.update(id, olds, news).catch(rethrowRedacted);
+    },
+    delete(id: string, olds: Inputs): Promise<void> {
+      remember(olds);
+      return definition.delete(id, olds).catch(rethrowRedacted);
+    },
+    /** An object adopted by id (import) with the declared inputs, recorded without a call. */
+    adopt(id: string, news: Inputs): Promise<object> {
+      remember(news);
+      return definition.stateAfterCreate(id, news).catch(rethrowRedacted);
+    },
+  };
+}
+
+function rethrowRedacted(error: unknown): never {
+  if (error instanceof Error) {
+    // A partly created resource's error carries the state the engine records; its message is
+    // redacted where it is built.
+    if (!(error instanceof IncompleteCreateError)) error.message = redactSecrets(error.message);
+    if (error.stack) error.stack = redactSecrets(error.stack);
+    throw error;
+  }
+  throw new Error(redactSecrets(String(error)));
 }

@@ -8,11 +8,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { z } from "zod";
 import { ProviderInputs, secretProviderInputs } from "./provider-config";
-import {
-  providerInputSources,
-  resourceDefinitions,
-  type ResourceDefinition,
-} from "./resource-definitions";
+import { pluginResources, providerInputSources, type PluginResource } from "./resource-definitions";
 
 export const PACKAGE_NAME = "voiceplatform";
 
@@ -195,23 +191,44 @@ function propertiesOf(
   return properties;
 }
 
-function resourceSpec(definition: ResourceDefinition, types: PackageSchema["types"]): ResourceSpec {
-  const json = inputJsonSchema(definition.inputs);
-  const inputs = propertiesOf(json, "", definition.objectTypes, types);
-  for (const name of definition.secretInputs) inputs[name] = { ...inputs[name], secret: true };
+/**
+ * Marks a secret input path secret: a top-level input on the resource, a nested one
+ * (`advancedWebhook.headers[].value`) on the property of the nested type that holds it.
+ */
+function markSecret(
+  path: string,
+  inputs: Record<string, PropertySpec>,
+  names: Readonly<Record<string, string>>,
+  types: PackageSchema["types"],
+): void {
+  const segments = path.replace(/\[\]/g, "").split(".");
+  const leaf = segments.pop()!;
+  if (segments.length === 0) {
+    inputs[leaf] = { ...inputs[leaf], secret: true };
+    return;
+  }
+  const holder = types[resourceToken(typeName(names, segments.join(".")))] as ObjectTypeSpec;
+  holder.properties[leaf] = { ...holder.properties[leaf], secret: true };
+}
+
+function resourceSpec(resource: PluginResource, types: PackageSchema["types"]): ResourceSpec {
+  const { definition } = resource;
+  const json = inputJsonSchema(definition.inputSchema);
+  const inputs = propertiesOf(json, "", resource.objectTypes, types);
+  for (const path of definition.secretInputs) markSecret(path, inputs, resource.objectTypes, types);
   const outputs: Record<string, PropertySpec> = { ...inputs };
-  for (const output of definition.outputs) {
+  for (const output of resource.outputs) {
     outputs[output.name] = { ...output.type, description: output.description };
   }
   const requiredInputs = [...(json.required ?? [])];
   return {
-    description: definition.description,
+    description: resource.description,
     inputProperties: inputs,
     requiredInputs,
     properties: outputs,
     required: [
       ...requiredInputs,
-      ...definition.outputs.filter((output) => output.always).map((output) => output.name),
+      ...resource.outputs.filter((output) => output.always).map((output) => output.name),
     ],
   };
 }
@@ -265,8 +282,8 @@ const sampleType: ObjectTypeSpec = {
 export function packageSchema(): PackageSchema {
   const types: PackageSchema["types"] = { [resourceToken("VoiceSample")]: sampleType };
   const resources: Record<string, ResourceSpec> = {};
-  for (const definition of resourceDefinitions) {
-    resources[resourceToken(definition.name)] = resourceSpec(definition, types);
+  for (const resource of pluginResources) {
+    resources[resourceToken(resource.definition.type)] = resourceSpec(resource, types);
   }
   const providerInputs = providerProperties();
   const stringOutputs = Object.fromEntries(

@@ -1,25 +1,13 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { callApi } from "../platform/http-client";
-import {
-  canonical,
-  checkInputs,
-  containsUnknown,
-  diffInputs,
-  isUnknown,
-  onEveryObject,
-  sortedSet,
-  type CheckAnswer,
-  type DiffAnswer,
-  type DiffPlan,
-  type Inputs,
-  withDefaultSubOrganization,
-  withoutProvider,
-} from "../core/check-inputs";
+import { checkResource, onEveryObject } from "../core/check";
+import { canonical, diffInputs, sortedSet, type DiffPlan } from "../core/diff";
+import { containsUnknown, isUnknown } from "../core/engine-values";
 import { absoluteUrl, headerName, headerValue, objectId, text } from "../core/input-rules";
 import { warn } from "../core/provider-log";
-import { campaignWebhookStub } from "../dynamic/provider-stubs";
+import type { Inputs, ResourceDefinition } from "../core/resource-definition";
+import { callApi } from "../platform/http-client";
 
 /** The five event kinds of section 6. */
 export const webhookEvents = [
@@ -33,7 +21,9 @@ export type WebhookEvent = (typeof webhookEvents)[number];
 
 /** A name and value pair of an advanced webhook's request. */
 export interface WebhookPairArgs {
+  /** Name of the header or query parameter. */
   name: pulumi.Input<string>;
+  /** Its value; a header's value is kept secret. */
   value: pulumi.Input<string>;
 }
 
@@ -69,30 +59,55 @@ export interface CampaignWebhookArgs {
   subOrganizationId?: pulumi.Input<string>;
 }
 
-const WebhookHeader = z.strictObject({ name: headerName, value: headerValue });
-const WebhookParameter = z.strictObject({ name: text, value: z.string() });
+const WebhookHeader = z.strictObject({
+  name: headerName.describe("Name of the header or query parameter."),
+  value: headerValue.describe("Its value; a header's value is kept secret."),
+});
+const WebhookParameter = z.strictObject({
+  name: text.describe("Name of the header or query parameter."),
+  value: z.string().describe("Its value; a header's value is kept secret."),
+});
 
 const AdvancedWebhook = z.strictObject({
-  url: absoluteUrl,
+  url: absoluteUrl.describe("Target URL."),
   method: z
     .string()
     .regex(/^[A-Za-z]+$/, "must be an HTTP method such as GET")
-    .optional(),
-  headers: z.array(WebhookHeader).optional(),
-  parameters: z.array(WebhookParameter).optional(),
-  body: z.string().optional(),
+    .optional()
+    .describe("HTTP method of the outgoing request, e.g. GET."),
+  headers: z.array(WebhookHeader).optional().describe("Headers of the outgoing request."),
+  parameters: z
+    .array(WebhookParameter)
+    .optional()
+    .describe("Query parameters of the outgoing request."),
+  body: z.string().optional().describe("Body of the outgoing request."),
 });
 
 /** The inputs as the provider receives them, validated. */
 export const CampaignWebhookInputs = z
   .strictObject({
-    campaignId: objectId,
-    url: absoluteUrl,
-    events: z.array(z.enum(webhookEvents)).optional(),
-    isAdvanced: z.boolean().optional(),
-    advancedWebhook: AdvancedWebhook.optional(),
-    alreadySubscribed: z.boolean().optional(),
-    subOrganizationId: text.optional(),
+    campaignId: objectId.describe("The campaign's ObjectId (24 hexadecimal characters)."),
+    url: absoluteUrl.describe("URL that is called."),
+    events: z
+      .array(z.enum(webhookEvents))
+      .optional()
+      .describe("Events to subscribe to; order does not matter."),
+    isAdvanced: z
+      .boolean()
+      .optional()
+      .describe("Whether advancedWebhook describes the outgoing request."),
+    advancedWebhook: AdvancedWebhook.optional().describe(
+      "The outgoing request, for an advanced webhook.",
+    ),
+    alreadySubscribed: z
+      .boolean()
+      .optional()
+      .describe(
+        "Record an existing subscription without calling the API (the API can neither read nor list one).",
+      ),
+    subOrganizationId: text
+      .optional()
+      .describe("Sub-organization to act for; defaults to voiceplatform:subOrganizationId."),
   })
   .superRefine((inputs, ctx) => {
     if (inputs.isAdvanced === true && inputs.advancedWebhook === undefined) {
@@ -128,8 +143,6 @@ export const campaignWebhookDiffPlan: DiffPlan = {
   setKeys: new Set(["events"]),
 };
 
-const knownNames = [...inputKeys, ...Object.keys(AdvancedWebhook.shape), "name", "value"];
-
 /** What the resource stores. Version 1 is the only shape written so far. */
 export interface CampaignWebhookState extends CampaignWebhookInputs {
   readonly stateVersion: 1;
@@ -138,7 +151,8 @@ export interface CampaignWebhookState extends CampaignWebhookInputs {
   readonly data: boolean | undefined;
 }
 
-const SubscribeAnswer = z.looseObject({ status: z.unknown(), data: z.unknown() });
+/** The only answer that confirms a subscription. */
+const SubscribeAnswer = z.looseObject({ status: z.literal("success"), data: z.literal(true) });
 
 /** The subscribe body (section 4.4). */
 export function toSubscribeBody(inputs: CampaignWebhookInputs): Record<string, unknown> {
@@ -171,7 +185,7 @@ export function webhookId(inputs: CampaignWebhookInputs): string {
   return `${inputs.campaignId}/${digest}`;
 }
 
-/** Events as a set, the campaign id in lower case, the stack's default sub-organization filled in. */
+/** Events as a set, the campaign id in lower case. */
 export function normalizeCampaignWebhookInputs(news: Inputs): Inputs {
   const result: Inputs = { ...news };
   if (Array.isArray(news.events) && !containsUnknown(news.events))
@@ -179,7 +193,7 @@ export function normalizeCampaignWebhookInputs(news: Inputs): Inputs {
   if (typeof news.campaignId === "string" && /^[0-9a-fA-F]{24}$/.test(news.campaignId)) {
     result.campaignId = news.campaignId.toLowerCase();
   }
-  return withDefaultSubOrganization(result);
+  return result;
 }
 
 /** Common webhook practice, not the spec: said, never enforced. */
@@ -210,39 +224,22 @@ function campaignWebhookWarnings(inputs: CampaignWebhookInputs): string[] {
   return warnings;
 }
 
-export function campaignWebhookSecrets(inputs: Inputs): unknown[] {
-  const advanced = inputs.advancedWebhook as { headers?: Array<{ value?: unknown }> } | undefined;
-  return Array.isArray(advanced?.headers) ? advanced.headers.map((header) => header?.value) : [];
-}
-
 /** Reads any stored shape this package ever wrote. */
 export function readCampaignWebhookState(olds: Inputs): CampaignWebhookState {
   return { ...olds, stateVersion: 1 } as CampaignWebhookState;
 }
 
-// Handlers. Each is called by the provider stub through the runtime entry.
+const stateAfterCreate = async (id: string, news: Inputs): Promise<CampaignWebhookState> => ({
+  ...CampaignWebhookInputs.parse(news),
+  stateVersion: 1,
+  status: undefined,
+  data: undefined,
+});
 
-export async function check(_olds: Inputs, news: Inputs): Promise<CheckAnswer> {
-  // Validated in the user's order, so every index in a message points at what they wrote.
-  const failures = checkInputs(CampaignWebhookInputs, news, "CampaignWebhook", knownNames);
-  if (failures.length === 0 && !containsUnknown(news)) {
-    for (const warning of campaignWebhookWarnings(news as CampaignWebhookInputs)) warn(warning);
-  }
-  return { inputs: normalizeCampaignWebhookInputs(news), failures };
-}
-
-export async function diff(_id: string, olds: Inputs, news: Inputs): Promise<DiffAnswer> {
-  return diffInputs(readCampaignWebhookState(olds), news, campaignWebhookDiffPlan);
-}
-
-export async function create(news: Inputs): Promise<{ id: string; outs: CampaignWebhookState }> {
-  const inputs = CampaignWebhookInputs.parse(withoutProvider(news));
-  if (inputs.alreadySubscribed === true) {
-    return {
-      id: webhookId(inputs),
-      outs: { ...inputs, stateVersion: 1, status: undefined, data: undefined },
-    };
-  }
+async function create(news: Inputs): Promise<{ id: string; state: CampaignWebhookState }> {
+  const inputs = CampaignWebhookInputs.parse(news);
+  const id = webhookId(inputs);
+  if (inputs.alreadySubscribed === true) return { id, state: await stateAfterCreate(id, inputs) };
   const campaign = `campaign ${inputs.campaignId}`;
   const response = await callApi({
     operation: `subscribe webhook ${inputs.url} to ${campaign}`,
@@ -258,64 +255,48 @@ export async function create(news: Inputs): Promise<{ id: string; outs: Campaign
       "the API can neither look a subscription up nor remove it, so another run subscribes again " +
       "and the URL may then be called twice for each event. If it is there, set alreadySubscribed: true " +
       "to record it without subscribing again",
+    answer: {
+      schema: SubscribeAnswer,
+      problem: (body) => {
+        const answer = body as { status?: unknown; data?: unknown } | null;
+        return (
+          `the platform answered status ${JSON.stringify(answer?.status)} and data ` +
+          `${JSON.stringify(answer?.data)}, so the subscription is not confirmed`
+        );
+      },
+      hint: "Check the campaign on the platform, then run `pulumi up` again",
+    },
   });
-  const answer = SubscribeAnswer.safeParse(response.body);
-  const status = answer.success ? answer.data.status : undefined;
-  const data = answer.success ? answer.data.data : undefined;
-  if (status !== "success" || data !== true) {
-    throw new Error(
-      `subscribe webhook ${inputs.url} to ${campaign}: the platform answered status ${JSON.stringify(status)} and data ` +
-        `${JSON.stringify(data)} (request id ${response.requestId ?? "unknown"}), so the subscription is not confirmed. ` +
-        "Check the campaign on the platform, then run `pulumi up` again",
-    );
-  }
-  return { id: webhookId(inputs), outs: { ...inputs, stateVersion: 1, status, data } };
-}
-
-/** Only reached when nothing the platform holds changes; it records the new inputs. */
-export async function update(
-  _id: string,
-  olds: Inputs,
-  news: Inputs,
-): Promise<{ outs: CampaignWebhookState }> {
-  const inputs = CampaignWebhookInputs.parse(withoutProvider(news));
-  return { outs: { ...readCampaignWebhookState(olds), ...inputs } };
-}
-
-export async function remove(id: string, _olds: Inputs): Promise<void> {
-  warn(
-    `campaign webhook ${id} stays subscribed on the platform: its API has no unsubscribe operation. It is only removed ` +
-      "from the stack; unsubscribe it in the platform's console if it should stop.",
-  );
+  return { id, state: { ...inputs, stateVersion: 1, ...response.body } };
 }
 
 /** A webhook subscribed to a campaign's post-processing events: a simple URL or a full advanced request. */
-export class CampaignWebhook extends pulumi.dynamic.Resource {
-  declare readonly campaignId: pulumi.Output<string>;
-  declare readonly url: pulumi.Output<string>;
-  declare readonly events: pulumi.Output<WebhookEvent[] | undefined>;
-  declare readonly advancedWebhook: pulumi.Output<Record<string, unknown> | undefined>;
-  declare readonly status: pulumi.Output<string | undefined>;
-  declare readonly data: pulumi.Output<boolean | undefined>;
-
-  constructor(name: string, args: CampaignWebhookArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      campaignWebhookStub,
-      name,
+export const campaignWebhook: ResourceDefinition<CampaignWebhookState> = {
+  type: "CampaignWebhook",
+  inputSchema: CampaignWebhookInputs,
+  secretInputs: ["advancedWebhook.headers[].value"],
+  check: (_olds, news) =>
+    checkResource(
       {
-        ...args,
-        advancedWebhook:
-          args.advancedWebhook === undefined ? undefined : pulumi.secret(args.advancedWebhook),
-        status: undefined,
-        data: undefined,
-        stateVersion: undefined,
+        type: "CampaignWebhook",
+        schema: CampaignWebhookInputs,
+        warnings: campaignWebhookWarnings,
+        normalize: normalizeCampaignWebhookInputs,
       },
-      {
-        ...opts,
-        additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "advancedWebhook"],
-      },
-      "voiceplatform",
-      "CampaignWebhook",
-    );
-  }
-}
+      news,
+    ),
+  diff: async (_id, olds, news) =>
+    diffInputs(readCampaignWebhookState(olds), news, campaignWebhookDiffPlan),
+  create,
+  // Only reached when nothing the platform holds changes; it records the new inputs.
+  update: async (_id, olds, news) => ({
+    ...readCampaignWebhookState(olds),
+    ...CampaignWebhookInputs.parse(news),
+  }),
+  delete: async (id) =>
+    warn(
+      `campaign webhook ${id} stays subscribed on the platform: its API has no unsubscribe operation. It is only removed ` +
+        "from the stack; unsubscribe it in the platform's console if it should stop.",
+    ),
+  stateAfterCreate,
+};

@@ -1,23 +1,12 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { callApi } from "../platform/http-client";
-import {
-  checkInputs,
-  containsUnknown,
-  describeValue,
-  diffInputs,
-  sortedSet,
-  type CheckAnswer,
-  type DiffAnswer,
-  type DiffPlan,
-  type Inputs,
-  onEveryObject,
-  withDefaultSubOrganization,
-  withoutProvider,
-} from "../core/check-inputs";
+import { checkResource, describeValue, onEveryObject } from "../core/check";
+import { diffInputs, sortedSet, type DiffPlan } from "../core/diff";
+import { containsUnknown } from "../core/engine-values";
 import { hostOrIpv4, ipv4Address, text } from "../core/input-rules";
-import { warn, warnStaysOnPlatform } from "../core/provider-log";
-import { sipCarrierStub } from "../dynamic/provider-stubs";
+import { warnStaysOnPlatform } from "../core/provider-log";
+import type { Inputs, ResourceDefinition } from "../core/resource-definition";
+import { callApi } from "../platform/http-client";
 
 /** One SIP gateway of a carrier. */
 export interface SipGatewayArgs {
@@ -33,8 +22,11 @@ export interface SipGatewayArgs {
   port?: pulumi.Input<number>;
   /** Transport protocol, e.g. udp. */
   protocol?: pulumi.Input<string>;
+  /** Whether to send SIP OPTIONS pings to the gateway. */
   sendOptionsPing?: pulumi.Input<boolean>;
+  /** Whether to use sips: URIs towards the gateway. */
   useSipsScheme?: pulumi.Input<boolean>;
+  /** Whether to pad SRTP crypto attributes. */
   padCrypto?: pulumi.Input<boolean>;
   /** Identifier of the gateway. */
   sipGatewaySid?: pulumi.Input<string>;
@@ -58,18 +50,27 @@ export interface SipCarrierArgs {
   registerPassword?: pulumi.Input<string>;
   /** Whether the carrier needs SIP registration. */
   requiresRegister?: pulumi.Input<boolean>;
+  /** SIP realm of the registration. */
   registerSipRealm?: pulumi.Input<string>;
+  /** User part of the From header of the registration. */
   registerFromUser?: pulumi.Input<string>;
+  /** Domain of the From header of the registration. */
   registerFromDomain?: pulumi.Input<string>;
+  /** Whether the registration's Contact carries the public IP address. */
   registerPublicIpInContact?: pulumi.Input<boolean>;
+  /** Prefix dialled before outbound numbers. */
   techPrefix?: pulumi.Input<string>;
+  /** Diversion header value for outbound calls. */
   diversion?: pulumi.Input<string>;
+  /** Whether outbound numbers get a leading plus (E.164). */
   e164LeadingPlus?: pulumi.Input<boolean>;
   /** Gateways; order does not matter. */
   gateways?: pulumi.Input<pulumi.Input<SipGatewayArgs>[]>;
   /** Phone numbers; order does not matter. */
   phoneNumbers?: pulumi.Input<pulumi.Input<SipPhoneNumberArgs>[]>;
+  /** SIP proxy for outbound calls. */
   outboundSipProxy?: pulumi.Input<string>;
+  /** Who made the change, as the platform records it. */
   updatedBy?: pulumi.Input<string>;
   /** Record this existing carrier instead of creating one (no call is made: the API has no read). */
   existingCarrierId?: pulumi.Input<string>;
@@ -82,16 +83,25 @@ const netmask = z.number().int("must be a whole number").min(0).max(32);
 
 const SipGateway = z
   .strictObject({
-    outbound: z.boolean().optional(),
-    inbound: z.boolean().optional(),
-    ipv4: hostOrIpv4,
-    netmask: netmask.optional(),
-    port: port.optional(),
-    protocol: text.optional(),
-    sendOptionsPing: z.boolean().optional(),
-    useSipsScheme: z.boolean().optional(),
-    padCrypto: z.boolean().optional(),
-    sipGatewaySid: text.optional(),
+    outbound: z.boolean().optional().describe("Used for outbound calls."),
+    inbound: z
+      .boolean()
+      .optional()
+      .describe("Used for inbound calls; an inbound gateway needs a literal IPv4 address."),
+    ipv4: hostOrIpv4.describe("IPv4 address (an outbound-only gateway may use a hostname)."),
+    netmask: netmask.optional().describe("Network mask length in bits, 0–32."),
+    port: port.optional().describe("SIP port, 1–65535."),
+    protocol: text.optional().describe("Transport protocol, e.g. udp."),
+    sendOptionsPing: z
+      .boolean()
+      .optional()
+      .describe("Whether to send SIP OPTIONS pings to the gateway."),
+    useSipsScheme: z
+      .boolean()
+      .optional()
+      .describe("Whether to use sips: URIs towards the gateway."),
+    padCrypto: z.boolean().optional().describe("Whether to pad SRTP crypto attributes."),
+    sipGatewaySid: text.optional().describe("Identifier of the gateway."),
   })
   .superRefine((gateway, ctx) => {
     // A missing or mistyped ipv4 has its own failure.
@@ -109,29 +119,53 @@ const SipGateway = z
   }, onEveryObject);
 
 const SipPhoneNumber = z.strictObject({
-  phoneNumber: text,
-  phoneNumberSid: text.optional(),
+  phoneNumber: text.describe("The number, preferably E.164 (+14155550100)."),
+  phoneNumberSid: text.optional().describe("Identifier of the number."),
 });
 
 /** The inputs as the provider receives them, validated. */
 export const SipCarrierInputs = z.strictObject({
-  name: text,
-  registerUsername: z.string().optional(),
-  registerPassword: z.string().optional(),
-  requiresRegister: z.boolean().optional(),
-  registerSipRealm: z.string().optional(),
-  registerFromUser: z.string().optional(),
-  registerFromDomain: z.string().optional(),
-  registerPublicIpInContact: z.boolean().optional(),
-  techPrefix: z.string().optional(),
-  diversion: z.string().optional(),
-  e164LeadingPlus: z.boolean().optional(),
-  gateways: z.array(SipGateway).optional(),
-  phoneNumbers: z.array(SipPhoneNumber).optional(),
-  outboundSipProxy: z.string().optional(),
-  updatedBy: z.string().optional(),
-  existingCarrierId: text.optional(),
-  subOrganizationId: text.optional(),
+  name: text.describe("Carrier name."),
+  registerUsername: z.string().optional().describe("Registration username."),
+  registerPassword: z
+    .string()
+    .optional()
+    .describe("Registration password; stored encrypted as a secret."),
+  requiresRegister: z.boolean().optional().describe("Whether the carrier needs SIP registration."),
+  registerSipRealm: z.string().optional().describe("SIP realm of the registration."),
+  registerFromUser: z
+    .string()
+    .optional()
+    .describe("User part of the From header of the registration."),
+  registerFromDomain: z
+    .string()
+    .optional()
+    .describe("Domain of the From header of the registration."),
+  registerPublicIpInContact: z
+    .boolean()
+    .optional()
+    .describe("Whether the registration's Contact carries the public IP address."),
+  techPrefix: z.string().optional().describe("Prefix dialled before outbound numbers."),
+  diversion: z.string().optional().describe("Diversion header value for outbound calls."),
+  e164LeadingPlus: z
+    .boolean()
+    .optional()
+    .describe("Whether outbound numbers get a leading plus (E.164)."),
+  gateways: z.array(SipGateway).optional().describe("Gateways; order does not matter."),
+  phoneNumbers: z
+    .array(SipPhoneNumber)
+    .optional()
+    .describe("Phone numbers; order does not matter."),
+  outboundSipProxy: z.string().optional().describe("SIP proxy for outbound calls."),
+  updatedBy: z.string().optional().describe("Who made the change, as the platform records it."),
+  existingCarrierId: text
+    .optional()
+    .describe(
+      "Record this existing carrier instead of creating one (no call is made: the API has no read).",
+    ),
+  subOrganizationId: text
+    .optional()
+    .describe("Sub-organization to act for; defaults to voiceplatform:subOrganizationId."),
 });
 export type SipCarrierInputs = z.infer<typeof SipCarrierInputs>;
 
@@ -143,12 +177,6 @@ export const sipCarrierDiffPlan: DiffPlan = {
   replaceKeys: new Set(inputKeys),
   setKeys: new Set(["gateways", "phoneNumbers"]),
 };
-
-const knownNames = [
-  ...inputKeys,
-  ...Object.keys(SipGateway.shape),
-  ...Object.keys(SipPhoneNumber.shape),
-];
 
 /** What the resource stores. Version 1 is the only shape written so far. */
 export interface SipCarrierState extends SipCarrierInputs {
@@ -200,14 +228,14 @@ function dropUndefined(record: Record<string, unknown>): Record<string, unknown>
   return kept;
 }
 
-/** Gateways and numbers as sets; the stack's default sub-organization filled in. */
+/** Gateways and numbers as sets. */
 export function normalizeSipCarrierInputs(news: Inputs): Inputs {
   const result: Inputs = { ...news };
   for (const key of ["gateways", "phoneNumbers"] as const) {
     const list = news[key];
     if (Array.isArray(list) && !containsUnknown(list)) result[key] = sortedSet(list);
   }
-  return withDefaultSubOrganization(result);
+  return result;
 }
 
 const knownProtocols = ["udp", "tcp", "tls", "tls/srtp"];
@@ -268,10 +296,6 @@ function sipCarrierWarnings(inputs: SipCarrierInputs): string[] {
   return warnings;
 }
 
-export function sipCarrierSecrets(inputs: Inputs): unknown[] {
-  return [inputs.registerPassword];
-}
-
 /** Reads any stored shape this package ever wrote. */
 export function readSipCarrierState(olds: Inputs): SipCarrierState {
   return { ...olds, stateVersion: 1 } as SipCarrierState;
@@ -281,32 +305,17 @@ function label(inputs: { name?: unknown }): string {
   return typeof inputs.name === "string" ? `SIP carrier "${inputs.name}"` : "SIP carrier";
 }
 
-// Handlers. Each is called by the provider stub through the runtime entry.
+const stateAfterCreate = async (id: string, news: Inputs): Promise<SipCarrierState> => ({
+  ...SipCarrierInputs.parse(news),
+  stateVersion: 1,
+  carrierId: id,
+});
 
-export async function check(_olds: Inputs, news: Inputs): Promise<CheckAnswer> {
-  // Validated in the user's order, so every index in a message points at what they wrote.
-  const failures = checkInputs(SipCarrierInputs, news, "SipCarrier", knownNames);
-  if (failures.length === 0 && !containsUnknown(news)) {
-    for (const warning of sipCarrierWarnings(news as SipCarrierInputs)) warn(warning);
-  }
-  return { inputs: normalizeSipCarrierInputs(news), failures };
-}
-
-export async function diff(_id: string, olds: Inputs, news: Inputs): Promise<DiffAnswer> {
-  return diffInputs(readSipCarrierState(olds), news, sipCarrierDiffPlan);
-}
-
-export async function create(news: Inputs): Promise<{ id: string; outs: SipCarrierState }> {
-  const inputs = SipCarrierInputs.parse(withoutProvider(news));
-  if (inputs.existingCarrierId !== undefined) {
-    return {
-      id: inputs.existingCarrierId,
-      outs: { ...inputs, stateVersion: 1, carrierId: inputs.existingCarrierId },
-    };
-  }
-  const hint =
-    `The platform may have created ${label(inputs)} although this call failed. Look for it on the platform ` +
-    "before running `pulumi up` again: record it with existingCarrierId instead of creating a second one";
+async function create(news: Inputs): Promise<{ id: string; state: SipCarrierState }> {
+  const inputs = SipCarrierInputs.parse(news);
+  const existing = inputs.existingCarrierId;
+  if (existing !== undefined)
+    return { id: existing, state: await stateAfterCreate(existing, inputs) };
   const response = await callApi({
     operation: `create ${label(inputs)}`,
     method: "POST",
@@ -315,57 +324,38 @@ export async function create(news: Inputs): Promise<{ id: string; outs: SipCarri
     json: toCarrierBody(inputs),
     subOrganizationId: inputs.subOrganizationId,
     idempotent: false,
-    unknownOutcomeHint: hint,
+    unknownOutcomeHint:
+      `The platform may have created ${label(inputs)} although this call failed. Look for it on the platform ` +
+      "before running `pulumi up` again: record it with existingCarrierId instead of creating a second one",
+    answer: { schema: CreatedCarrier, problem: () => "the answer carries no carrier id" },
   });
-  const created = CreatedCarrier.safeParse(response.body);
-  if (!created.success) {
-    throw new Error(
-      `create ${label(inputs)}: the platform answered ${response.status} without a carrier id ` +
-        `(request id ${response.requestId ?? "unknown"}). ${hint}`,
-    );
-  }
-  return { id: created.data.id, outs: { ...inputs, stateVersion: 1, carrierId: created.data.id } };
-}
-
-/** Only reached when nothing the platform holds changes; it records the new inputs. */
-export async function update(
-  id: string,
-  olds: Inputs,
-  news: Inputs,
-): Promise<{ outs: SipCarrierState }> {
-  const inputs = SipCarrierInputs.parse(withoutProvider(news));
-  return { outs: { ...readSipCarrierState(olds), ...inputs, carrierId: id } };
-}
-
-export async function remove(id: string, olds: Inputs): Promise<void> {
-  warnStaysOnPlatform(`${label(olds)} (${id})`);
+  const id = response.body.id;
+  return { id, state: await stateAfterCreate(id, inputs) };
 }
 
 /** A SIP carrier (trunk) with registration credentials, gateways and phone numbers. */
-export class SipCarrier extends pulumi.dynamic.Resource {
-  declare readonly name: pulumi.Output<string>;
-  declare readonly carrierId: pulumi.Output<string>;
-  declare readonly registerPassword: pulumi.Output<string | undefined>;
-  declare readonly gateways: pulumi.Output<Record<string, unknown>[] | undefined>;
-  declare readonly phoneNumbers: pulumi.Output<Record<string, unknown>[] | undefined>;
-
-  constructor(name: string, args: SipCarrierArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      sipCarrierStub,
-      name,
+export const sipCarrier: ResourceDefinition<SipCarrierState> = {
+  type: "SipCarrier",
+  inputSchema: SipCarrierInputs,
+  secretInputs: ["registerPassword"],
+  check: (_olds, news) =>
+    checkResource(
       {
-        ...args,
-        registerPassword:
-          args.registerPassword === undefined ? undefined : pulumi.secret(args.registerPassword),
-        carrierId: undefined,
-        stateVersion: undefined,
+        type: "SipCarrier",
+        schema: SipCarrierInputs,
+        warnings: sipCarrierWarnings,
+        normalize: normalizeSipCarrierInputs,
       },
-      {
-        ...opts,
-        additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "registerPassword"],
-      },
-      "voiceplatform",
-      "SipCarrier",
-    );
-  }
-}
+      news,
+    ),
+  diff: async (_id, olds, news) => diffInputs(readSipCarrierState(olds), news, sipCarrierDiffPlan),
+  create,
+  // Only reached when nothing the platform holds changes; it records the new inputs.
+  update: async (id, olds, news) => ({
+    ...readSipCarrierState(olds),
+    ...SipCarrierInputs.parse(news),
+    carrierId: id,
+  }),
+  delete: async (id, olds) => warnStaysOnPlatform(`${label(olds)} (${id})`),
+  stateAfterCreate,
+};

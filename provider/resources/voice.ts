@@ -1,28 +1,21 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { MultipartForm } from "../platform/multipart-form";
-import { callApi } from "../platform/http-client";
-import {
-  checkInputs,
-  containsUnknown,
-  diffInputs,
-  isUnknown,
-  onEveryObject,
-  sortedSet,
-  type CheckAnswer,
-  type DiffAnswer,
-  type DiffPlan,
-  type Inputs,
-  withDefaultSubOrganization,
-  withoutProvider,
-} from "../core/check-inputs";
-import { IncompleteCreateError } from "../platform/incomplete-create-error";
+import { checkResource, onEveryObject } from "../core/check";
+import { diffInputs, sortedSet, type DiffPlan } from "../core/diff";
+import { containsUnknown, isAsset, isFileAsset, isUnknown } from "../core/engine-values";
 import { finiteNumber, localeCode, normalizeLocale, text } from "../core/input-rules";
-import { warn, warnStaysOnPlatform } from "../core/provider-log";
-import { voiceStub } from "../dynamic/provider-stubs";
+import { warnStaysOnPlatform } from "../core/provider-log";
+import type {
+  CheckFailure,
+  DiffAnswer,
+  Inputs,
+  ResourceDefinition,
+} from "../core/resource-definition";
+import { IncompleteCreateError } from "../platform/errors";
+import { callApi } from "../platform/http-client";
+import { MultipartForm } from "../platform/multipart-form";
 import {
-  isAsset,
-  isFileAsset,
+  describeSample,
   samplePath,
   sampleProblem,
   sampleHash,
@@ -41,17 +34,17 @@ export interface VoiceArgs {
   providerType?: pulumi.Input<string>;
   /** Locale codes such as en-US; order does not matter. Updates in place. */
   supportedLocales?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Sent with the clone. Changing it replaces the voice. */
+  /** Whether sub-accounts may use the voice; sent with the clone. Changing it replaces the voice. */
   subAccounts?: pulumi.Input<boolean>;
-  /** Synthesis stability. Updates in place. */
+  /** Synthesis stability, 0–1. Updates in place. */
   stability?: pulumi.Input<number>;
-  /** Synthesis similarity. Updates in place. */
+  /** Synthesis similarity boost, 0–1. Updates in place. */
   similarityBoost?: pulumi.Input<number>;
-  /** Speech speed. Updates in place. */
+  /** Speech speed, 0.7–1.2. Updates in place. */
   speed?: pulumi.Input<number>;
-  /** Sent with the clone. Changing it replaces the voice. */
+  /** Whether the voice speaks every language; sent with the clone. Changing it replaces the voice. */
   supportsAllLanguages?: pulumi.Input<boolean>;
-  /** Set with an update right after the clone. Updates in place. */
+  /** Whether the voice is multilingual; set with an update right after the clone. Updates in place. */
   isMultilingual?: pulumi.Input<boolean>;
   /** Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice. */
   files?: pulumi.Input<pulumi.Input<string | pulumi.asset.FileAsset>[]>;
@@ -83,19 +76,59 @@ const sampleInput = z.union([
 /** The inputs as the provider receives them, validated. */
 export const VoiceInputs = z
   .strictObject({
-    name: text,
-    description: z.string().optional(),
-    providerType: text.optional(),
-    supportedLocales: z.array(localeCode).optional(),
-    subAccounts: z.boolean().optional(),
-    stability: finiteNumber.optional(),
-    similarityBoost: finiteNumber.optional(),
-    speed: finiteNumber.optional(),
-    supportsAllLanguages: z.boolean().optional(),
-    isMultilingual: z.boolean().optional(),
-    files: z.array(sampleInput).optional(),
-    existingVoiceId: text.optional(),
-    subOrganizationId: text.optional(),
+    name: text.describe("Display name. Updates in place."),
+    description: z
+      .string()
+      .optional()
+      .describe("Description sent with the clone. Changing it replaces the voice."),
+    providerType: text
+      .optional()
+      .describe(
+        "The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the voice.",
+      ),
+    supportedLocales: z
+      .array(localeCode)
+      .optional()
+      .describe("Locale codes such as en-US; order does not matter. Updates in place."),
+    subAccounts: z
+      .boolean()
+      .optional()
+      .describe(
+        "Whether sub-accounts may use the voice; sent with the clone. Changing it replaces the voice.",
+      ),
+    stability: finiteNumber.optional().describe("Synthesis stability, 0–1. Updates in place."),
+    similarityBoost: finiteNumber
+      .optional()
+      .describe("Synthesis similarity boost, 0–1. Updates in place."),
+    speed: finiteNumber.optional().describe("Speech speed, 0.7–1.2. Updates in place."),
+    supportsAllLanguages: z
+      .boolean()
+      .optional()
+      .describe(
+        "Whether the voice speaks every language; sent with the clone. Changing it replaces the voice.",
+      ),
+    isMultilingual: z
+      .boolean()
+      .optional()
+      .describe(
+        "Whether the voice is multilingual; set with an update right after the clone. Updates in place.",
+      ),
+    files: z
+      .array(sampleInput)
+      .optional()
+      .describe(
+        "Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice.",
+      ),
+    existingVoiceId: text
+      .optional()
+      .describe(
+        "Adopt this existing voice instead of cloning one. Changing it replaces the resource.",
+      ),
+    subOrganizationId: text
+      .optional()
+      .describe(
+        "Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces.",
+      ),
   })
   .superRefine((inputs, ctx) => {
     // Unknown during preview, it may still turn out to be left out: nothing to say yet. Of the
@@ -135,10 +168,8 @@ const cloneOnlyKeys = [
   "files",
 ] as const;
 
-const inputKeys = Object.keys(VoiceInputs.shape);
-
 export const voiceDiffPlan: DiffPlan = {
-  keys: inputKeys,
+  keys: Object.keys(VoiceInputs.shape),
   replaceKeys: new Set([...cloneOnlyKeys, "existingVoiceId", "subOrganizationId"]),
   setKeys: new Set(["supportedLocales"]),
   // Leaving one of these out keeps what the platform has; it is not a change.
@@ -185,14 +216,13 @@ const knownVoiceWarnings = {
 function voiceWarnings(inputs: VoiceInputs): string[] {
   const warnings: string[] = [];
   const at = `Voice ${JSON.stringify(inputs.name)}`;
-  if (typeof inputs.name === "string" && inputs.name.length < 5 && !isUnknown(inputs.name)) {
+  if (typeof inputs.name === "string" && inputs.name.length < 5) {
     warnings.push(
       `${at}: name "${inputs.name}" is shorter than 5 characters; the platform's docs ask for at least 5`,
     );
   }
   if (
     inputs.providerType !== undefined &&
-    !isUnknown(inputs.providerType) &&
     !knownVoiceWarnings.providerTypes.includes(inputs.providerType)
   ) {
     warnings.push(
@@ -213,7 +243,7 @@ function voiceWarnings(inputs: VoiceInputs): string[] {
   return warnings;
 }
 
-/** Locale case fixed, locales treated as a set, the stack's default sub-organization filled in. */
+/** Locale case fixed, locales treated as a set. */
 export function normalizeVoiceInputs(news: Inputs): Inputs {
   const result: Inputs = { ...news };
   const locales = news.supportedLocales;
@@ -224,7 +254,7 @@ export function normalizeVoiceInputs(news: Inputs): Inputs {
   ) {
     result.supportedLocales = sortedSet((locales as string[]).map(normalizeLocale));
   }
-  return withDefaultSubOrganization(result);
+  return result;
 }
 
 /**
@@ -324,48 +354,43 @@ async function putVoice(id: string, inputs: VoiceInputs, operation: string): Pro
     json: toUpdateBody(inputs),
     subOrganizationId: inputs.subOrganizationId,
     idempotent: true,
+    answer: { schema: ApiVoice, problem: () => "the answer is not a Voice object with an id" },
   });
-  const voice = ApiVoice.safeParse(response.body);
-  if (!voice.success) throw new Error(`${operation}: the answer is not a Voice object with an id`);
-  return voice.data;
+  return response.body;
 }
 
-// Handlers. Each is called by the provider stub through the runtime entry.
+const CloneAnswer = z.array(ApiVoice).min(1);
 
-export async function check(_olds: Inputs, news: Inputs): Promise<CheckAnswer> {
-  // Validated in the user's order, so every index in a message points at what they wrote.
-  const failures = checkInputs(VoiceInputs, news, "Voice", inputKeys);
+/** A sample unknown during preview is checked once known; it hides nothing about the others. */
+async function sampleFailures(news: Inputs): Promise<CheckFailure[]> {
   const files = news.files;
-  if (Array.isArray(files)) {
-    // A sample unknown during preview is checked once known; it hides nothing about the others.
-    const problems = await Promise.all(
-      files.map((file) =>
-        !containsUnknown(file) && (isFileAsset(file) || typeof file === "string")
-          ? sampleProblem(file as SampleInput)
-          : undefined,
-      ),
-    );
-    problems.forEach((problem, index) => {
-      if (problem) {
-        const path = samplePath(files[index] as SampleInput);
-        failures.push({ property: `files[${index}]`, reason: withShortPath(problem, path) });
-      }
-    });
-    files.forEach((file, index) => {
-      if (isAsset(file) && !isFileAsset(file)) {
-        failures.push({
-          property: `files[${index}]`,
-          reason: "must be a FileAsset or a path: other asset kinds cannot be uploaded",
-        });
-      }
-    });
-  }
-  if (failures.length === 0)
-    for (const warning of voiceWarnings(news as VoiceInputs)) warn(warning);
-  return { inputs: normalizeVoiceInputs(news), failures };
+  if (!Array.isArray(files)) return [];
+  const failures: CheckFailure[] = [];
+  const problems = await Promise.all(
+    files.map((file) =>
+      !containsUnknown(file) && (isFileAsset(file) || typeof file === "string")
+        ? sampleProblem(file as SampleInput)
+        : undefined,
+    ),
+  );
+  problems.forEach((problem, index) => {
+    if (problem) {
+      const path = samplePath(files[index] as SampleInput);
+      failures.push({ property: `files[${index}]`, reason: withShortPath(problem, path) });
+    }
+  });
+  files.forEach((file, index) => {
+    if (isAsset(file) && !isFileAsset(file)) {
+      failures.push({
+        property: `files[${index}]`,
+        reason: "must be a FileAsset or a path: other asset kinds cannot be uploaded",
+      });
+    }
+  });
+  return failures;
 }
 
-export async function diff(_id: string, olds: Inputs, news: Inputs): Promise<DiffAnswer> {
+async function diff(_id: string, olds: Inputs, news: Inputs): Promise<DiffAnswer> {
   const stored = readVoiceState(olds);
   const files = news.files;
   // Samples compare by content: the same path with new audio is a new voice.
@@ -380,15 +405,15 @@ export async function diff(_id: string, olds: Inputs, news: Inputs): Promise<Dif
   return diffInputs({ ...stored, files: oldFiles }, { ...news, files: newFiles }, voiceDiffPlan);
 }
 
-export async function create(news: Inputs): Promise<{ id: string; outs: VoiceState }> {
-  const inputs = VoiceInputs.parse(withoutProvider(news));
+async function create(news: Inputs): Promise<{ id: string; state: VoiceState }> {
+  const inputs = VoiceInputs.parse(news);
   if (inputs.existingVoiceId !== undefined) {
     const voice = await putVoice(
       inputs.existingVoiceId,
       inputs,
       `adopt ${label(inputs)} (${inputs.existingVoiceId})`,
     );
-    return { id: voice.id, outs: toVoiceState(inputs, voice, [], []) };
+    return { id: voice.id, state: toVoiceState(inputs, voice, [], []) };
   }
   const samples = await Promise.all((inputs.files ?? []).map(SampleUpload.open)).catch(
     (error: NodeJS.ErrnoException) => {
@@ -412,25 +437,24 @@ export async function create(news: Inputs): Promise<{ id: string; outs: VoiceSta
     // A second per megabyte on top of the deadline, so large samples are not cut off.
     extraTimeoutMs: Math.ceil(totalBytes / 1_000_000) * 1000,
     unknownOutcomeHint: unknownOutcomeHint(inputs),
+    answer: {
+      schema: CloneAnswer,
+      problem: (body) =>
+        `the platform answered ${Array.isArray(body) && body.length === 0 ? "an empty list" : "something other than a list of voices"}, so no voice id is known`,
+    },
   });
-  const voices = z.array(ApiVoice).safeParse(response.body);
-  if (!voices.success || voices.data.length === 0) {
-    throw new Error(
-      `clone ${label(inputs)}: the platform answered ${voices.success ? "an empty list" : "something other than a list of voices"}, ` +
-        `so no voice id is known (request id ${response.requestId ?? "unknown"}). ${unknownOutcomeHint(inputs)}`,
-    );
-  }
-  const voice = pickCreatedVoice(voices.data, inputs.name)!;
+  const voices = response.body;
+  const voice = pickCreatedVoice(voices, inputs.name)!;
   const sent = await Promise.all(samples.map((sample) => sample.facts()));
-  const state = toVoiceState(inputs, voice, voices.data, sent);
-  if (inputs.isMultilingual === undefined) return { id: voice.id, outs: state };
+  const state = toVoiceState(inputs, voice, voices, sent);
+  if (inputs.isMultilingual === undefined) return { id: voice.id, state };
   try {
     const updated = await putVoice(
       voice.id,
       inputs,
       `set isMultilingual on the new ${label(inputs)} (${voice.id})`,
     );
-    return { id: voice.id, outs: toVoiceState(inputs, updated, voices.data, sent) };
+    return { id: voice.id, state: toVoiceState(inputs, updated, voices, sent) };
   } catch (error) {
     // Record what the platform has, so the next update retries the PUT instead of cloning again.
     throw new IncompleteCreateError(
@@ -441,50 +465,45 @@ export async function create(news: Inputs): Promise<{ id: string; outs: VoiceSta
   }
 }
 
-export async function update(
-  id: string,
-  olds: Inputs,
-  news: Inputs,
-): Promise<{ outs: VoiceState }> {
+async function update(id: string, olds: Inputs, news: Inputs): Promise<VoiceState> {
   const stored = readVoiceState(olds);
-  const inputs = VoiceInputs.parse(withoutProvider(news));
+  const inputs = VoiceInputs.parse(news);
   const voice = await putVoice(id, inputs, `update ${label(inputs)} (${id})`);
-  return { outs: toVoiceState(inputs, voice, stored.clonedVoices, stored.samples) };
+  return toVoiceState(inputs, voice, stored.clonedVoices, stored.samples);
 }
 
-export async function remove(id: string, olds: Inputs): Promise<void> {
-  warnStaysOnPlatform(`${label(olds)} (${id})`);
+/**
+ * The platform's own fields are unknown without a call: the next update brings them in. The
+ * samples are described from the files, so a diff against the same files shows no change.
+ */
+async function stateAfterCreate(id: string, news: Inputs): Promise<VoiceState> {
+  const inputs = VoiceInputs.parse(news);
+  const samples =
+    inputs.existingVoiceId === undefined
+      ? await Promise.all((inputs.files ?? []).map(describeSample))
+      : [];
+  return toVoiceState(inputs, { id }, [], samples);
 }
 
 /** A voice cloned from audio samples, or an existing voice adopted with `existingVoiceId`. */
-export class Voice extends pulumi.dynamic.Resource {
-  declare readonly name: pulumi.Output<string>;
-  declare readonly voiceId: pulumi.Output<string | undefined>;
-  declare readonly organizationId: pulumi.Output<string | undefined>;
-  declare readonly settings: pulumi.Output<Record<string, unknown> | undefined>;
-  declare readonly ttsClient: pulumi.Output<string | undefined>;
-  declare readonly supportedLocales: pulumi.Output<string[] | undefined>;
-  declare readonly isMultilingual: pulumi.Output<boolean | undefined>;
-  declare readonly clonedVoices: pulumi.Output<Record<string, unknown>[]>;
-  declare readonly samples: pulumi.Output<SampleFacts[]>;
-
-  constructor(name: string, args: VoiceArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      voiceStub,
-      name,
+export const voice: ResourceDefinition<VoiceState> = {
+  type: "Voice",
+  inputSchema: VoiceInputs,
+  secretInputs: [],
+  check: (_olds, news) =>
+    checkResource(
       {
-        ...args,
-        voiceId: undefined,
-        organizationId: undefined,
-        settings: undefined,
-        ttsClient: undefined,
-        clonedVoices: undefined,
-        samples: undefined,
-        stateVersion: undefined,
+        type: "Voice",
+        schema: VoiceInputs,
+        moreFailures: sampleFailures,
+        warnings: voiceWarnings,
+        normalize: normalizeVoiceInputs,
       },
-      opts,
-      "voiceplatform",
-      "Voice",
-    );
-  }
-}
+      news,
+    ),
+  diff,
+  create,
+  update,
+  delete: async (id, olds) => warnStaysOnPlatform(`${label(olds)} (${id})`),
+  stateAfterCreate,
+};

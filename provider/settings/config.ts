@@ -4,23 +4,61 @@
  * variables are read fresh on every call so `destroy`/`refresh` see the current ones.
  */
 
-/** How each setting is named in stack config and in the environment. */
+import type { Inputs } from "../core/resource-definition";
+import { ConfigurationError } from "../platform/errors";
+import { processState } from "./process-state";
+
+/**
+ * Each setting: its stack config key, its environment variable, whether it is secret, and the
+ * one-line description a provider schema shows.
+ */
 export const settingSources = {
-  apiKey: { key: "voiceplatform:apiKey", env: "VOICEPLATFORM_API_KEY" },
-  baseUrl: { key: "voiceplatform:baseUrl", env: "VOICEPLATFORM_BASE_URL" },
+  apiKey: {
+    key: "voiceplatform:apiKey",
+    env: "VOICEPLATFORM_API_KEY",
+    secret: true,
+    description: "The platform's API key, sent in the Authorization header.",
+  },
+  baseUrl: {
+    key: "voiceplatform:baseUrl",
+    env: "VOICEPLATFORM_BASE_URL",
+    description: "Address of the voice and SIP API, e.g. https://api.example.com.",
+  },
   campaignsBaseUrl: {
     key: "voiceplatform:campaignsBaseUrl",
     env: "VOICEPLATFORM_CAMPAIGNS_BASE_URL",
+    description: "Address of the campaigns API, where webhooks are subscribed.",
   },
   subOrganizationId: {
     key: "voiceplatform:subOrganizationId",
     env: "VOICEPLATFORM_SUB_ORGANIZATION_ID",
+    description: "Sub-organization to act for when a resource does not name its own.",
   },
-  authScheme: { key: "voiceplatform:authScheme", env: "VOICEPLATFORM_AUTH_SCHEME" },
-  timeoutSeconds: { key: "voiceplatform:timeoutSeconds", env: "VOICEPLATFORM_TIMEOUT_SECONDS" },
-  maxRetries: { key: "voiceplatform:maxRetries", env: "VOICEPLATFORM_MAX_RETRIES" },
-  maxConcurrency: { key: "voiceplatform:maxConcurrency", env: "VOICEPLATFORM_MAX_CONCURRENCY" },
+  authScheme: {
+    key: "voiceplatform:authScheme",
+    env: "VOICEPLATFORM_AUTH_SCHEME",
+    description: "Scheme written before the key in the Authorization header, e.g. Bearer.",
+  },
+  timeoutSeconds: {
+    key: "voiceplatform:timeoutSeconds",
+    env: "VOICEPLATFORM_TIMEOUT_SECONDS",
+    description: "Deadline of one attempt of a call, in seconds (default 60).",
+  },
+  maxRetries: {
+    key: "voiceplatform:maxRetries",
+    env: "VOICEPLATFORM_MAX_RETRIES",
+    description: "How often a failed call is tried again when that is safe (default 5).",
+  },
+  maxConcurrency: {
+    key: "voiceplatform:maxConcurrency",
+    env: "VOICEPLATFORM_MAX_CONCURRENCY",
+    description: "Most calls to the platform in flight at once, per process (default 16).",
+  },
 } as const;
+
+function sourceOf(name: SettingName) {
+  return { setting: name, ...settingSources[name] };
+}
 
 export type SettingName = keyof typeof settingSources;
 
@@ -41,23 +79,16 @@ export interface Settings {
   readonly maxConcurrency: number;
 }
 
-/** What the engine passed to `configure`: stack config with secrets already decrypted. */
-let engineConfig: Readonly<Record<string, string | undefined>> = {};
-
 /** Called from the provider's `configure`; keeps only this provider's keys. */
 export function rememberEngineConfig(config: { get(key: string): string | undefined }): void {
   const kept: Record<string, string | undefined> = {};
   for (const { key } of Object.values(settingSources)) kept[key] = config.get(key);
-  engineConfig = kept;
-}
-
-export function forgetEngineConfig(): void {
-  engineConfig = {};
+  processState().engineConfig = kept;
 }
 
 function readRaw(name: SettingName, env: NodeJS.ProcessEnv): string | undefined {
   const { key, env: variable } = settingSources[name];
-  const value = engineConfig[key] ?? env[variable];
+  const value = processState().engineConfig[key] ?? env[variable];
   return value === undefined || value.trim() === "" ? undefined : value.trim();
 }
 
@@ -74,10 +105,11 @@ function readCount(
     value < minimum ||
     (name !== "timeoutSeconds" && !Number.isInteger(value))
   ) {
-    const { key, env: variable } = settingSources[name];
-    throw new Error(
-      `${key} (or ${variable}) is "${raw}", which is not a valid ${name}: ` +
-        `use a ${name === "timeoutSeconds" ? "number" : "whole number"} of at least ${minimum}.`,
+    throw ConfigurationError.invalid(
+      sourceOf(name),
+      raw,
+      `a valid ${name}`,
+      `use a ${name === "timeoutSeconds" ? "number" : "whole number"} of at least ${minimum}`,
     );
   }
   return value;
@@ -93,24 +125,24 @@ function readUrl(name: "baseUrl" | "campaignsBaseUrl", env: NodeJS.ProcessEnv): 
     parsed = new URL("invalid:");
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    const { key, env: variable } = settingSources[name];
-    throw new Error(
-      `${key} (or ${variable}) is "${raw}", which is not an absolute http(s) URL: ` +
-        `set it to the platform's address, e.g. https://api.example.com.`,
+    throw ConfigurationError.invalid(
+      sourceOf(name),
+      raw,
+      "an absolute http(s) URL",
+      "set it to the platform's address, e.g. https://api.example.com",
     );
   }
   return raw.replace(/\/+$/, "");
 }
-
-/** The settings parsed from the last raw values seen: parsing is skipped while they stay the same. */
-let lastParsed: { readonly raw: string; readonly settings: Settings } | undefined;
 
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   // Every raw value is read now; only the parsing of unchanged values is reused.
   const raw = (Object.keys(settingSources) as SettingName[])
     .map((name) => readRaw(name, env) ?? "\u0000")
     .join("\u0001");
-  if (lastParsed?.raw === raw) return lastParsed.settings;
+  // The settings parsed from the last raw values seen: parsing is skipped while they stay the same.
+  const last = processState().lastSettings;
+  if (last?.raw === raw) return last.settings as Settings;
   const settings: Settings = {
     apiKey: readRaw("apiKey", env),
     baseUrl: readUrl("baseUrl", env),
@@ -121,16 +153,21 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     maxRetries: readCount("maxRetries", env, 0),
     maxConcurrency: readCount("maxConcurrency", env, 1),
   };
-  lastParsed = { raw, settings };
+  processState().lastSettings = { raw, settings };
   return settings;
 }
 
-/** The message for a setting that a call needs and nobody set, naming both ways to set it. */
-export function missingSettingMessage(name: SettingName, neededFor: string): string {
-  const { key, env } = settingSources[name];
-  const secret = name === "apiKey" ? " --secret" : "";
-  return (
-    `${key} is not set, and ${neededFor} needs it. Set it with ` +
-    `\`pulumi config set${secret} ${key} <value>\`, or export ${env}.`
-  );
+/** The error for a setting that a call needs and nobody set, naming both ways to set it. */
+export function missingSetting(name: SettingName, neededFor: string): ConfigurationError {
+  return ConfigurationError.missing(sourceOf(name), neededFor);
+}
+
+/**
+ * A resource without its own subOrganizationId acts for the stack's default one, and the state
+ * records which: moving the default later replaces what lives in the old sub-organization.
+ */
+export function withDefaultSubOrganization(inputs: Inputs): Inputs {
+  if (inputs.subOrganizationId !== undefined) return inputs;
+  const fallback = readSettings().subOrganizationId;
+  return fallback === undefined ? inputs : { ...inputs, subOrganizationId: fallback };
 }

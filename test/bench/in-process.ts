@@ -6,14 +6,15 @@
 import { openAsBlob } from "node:fs";
 import { join } from "node:path";
 import { Agent, FormData, request } from "undici";
-import { forgetEngineConfig, rememberEngineConfig } from "../../provider/settings/config";
-import { callApi, closeHttpClient } from "../../provider/platform/http-client";
+import { rememberEngineConfig } from "../../provider/settings/config";
+import { resetProcessState } from "../../provider/settings/process-state";
+import { callApi } from "../../provider/platform/http-client";
 import * as runtime from "../../provider/runtime";
-import * as sipCarrier from "../../provider/resources/sip-carrier";
-import { toCarrierBody, SipCarrierInputs } from "../../provider/resources/sip-carrier";
+import { sipCarrier, toCarrierBody, SipCarrierInputs } from "../../provider/resources/sip-carrier";
 import { toSubscribeBody, CampaignWebhookInputs } from "../../provider/resources/campaign-webhook";
 import { toUpdateBody, VoiceInputs } from "../../provider/resources/voice";
-import { withoutProvider, type Inputs } from "../../provider/core/check-inputs";
+import type { Inputs } from "../../provider/core/resource-definition";
+import { withoutProvider } from "../support/provider-bags";
 import { startEmulatorProcess, type EmulatorProcess } from "./emulator-process";
 import {
   carrierInputs,
@@ -208,7 +209,7 @@ export async function measureInProcess(sizes: InProcessSizes): Promise<OverheadR
             idempotent: false,
           }),
       ],
-      ["  + validation, wire mapping (module)", () => sipCarrier.create(carrier)],
+      ["  + validation, wire mapping (module)", () => sipCarrier.create(withoutProvider(carrier))],
     ];
     for (const [operation, layer] of layers) {
       const times = await interleave(sizes.jsonIterations, layer, sendCarrier);
@@ -290,8 +291,7 @@ export async function measureInProcess(sizes: InProcessSizes): Promise<OverheadR
     );
     return rows;
   } finally {
-    forgetEngineConfig();
-    await closeHttpClient();
+    await resetProcessState();
     await direct.close();
     await emulator.close();
     await samples.remove();

@@ -5,7 +5,7 @@
  * Every run ends by counting the objects in the emulator's state: each resource exactly once.
  */
 import { readFileSync } from "node:fs";
-import type { Inputs } from "../../provider/core/check-inputs";
+import type { Inputs } from "../../provider/core/resource-definition";
 import type { EmulatorState } from "../emulator";
 import { join } from "node:path";
 import { CampaignWebhookInputs, toSubscribeBody } from "../../provider/resources/campaign-webhook";

@@ -108,6 +108,8 @@ withCli("examples on the real engine", () => {
         "team-a",
         "team-b",
       ]);
+      expect(stdout).toContain("[team-a] preflight: no interrupted operations");
+      expect(stdout).toContain("[team-b] preflight: no interrupted operations");
       expect(stdout).toMatch(/\[team-a\] succeeded in [\d.]+ s \(4 create\)/);
       expect(stdout).toMatch(/\[team-b\] succeeded in [\d.]+ s \(4 create\)/);
       expect(stdout).toMatch(/^stack +result +changes +seconds$/m);

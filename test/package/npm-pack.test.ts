@@ -4,6 +4,7 @@
  * where both entry points load. `prepare` must build the code, or users get an empty package.
  */
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -76,6 +77,12 @@ test("npm pack ships the built entry points, their types, and no sources or test
     expect(files).toContain(`dist/provider/${entry}.js`);
     expect(files).toContain(`dist/provider/${entry}.d.ts`);
   }
+  // Every bin of package.json (`npx pulumi-voice-platform preflight`, ...) is in the tarball.
+  const manifest = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as {
+    bin: Record<string, string>;
+  };
+  expect(Object.keys(manifest.bin)).toContain("pulumi-voice-platform");
+  for (const target of Object.values(manifest.bin)) expect(files).toContain(target);
   expect(files).toContain("package.json");
   expect(files).toContain("README.md");
   expect(files.filter((file) => /^(test|provider|examples)\//.test(file))).toEqual([]);

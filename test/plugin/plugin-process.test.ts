@@ -270,9 +270,13 @@ describe("resources through the plugin", () => {
     };
     const checked = await plugin.check(urn("CampaignWebhook", "w"), {}, webhook);
     expect(checked.failures).toEqual([]);
-    expect(checked.inputs.advancedWebhook).toEqual(secret(webhook.advancedWebhook));
+    const withSecretHeader = {
+      ...webhook.advancedWebhook,
+      headers: [{ name: "Authorization", value: secret(headerSecret) }],
+    };
+    expect(checked.inputs.advancedWebhook).toEqual(withSecretHeader);
     const created = await plugin.create(urn("CampaignWebhook", "w"), webhook);
-    expect(created.properties.advancedWebhook).toEqual(secret(webhook.advancedWebhook));
+    expect(created.properties.advancedWebhook).toEqual(withSecretHeader);
     expect(created.id).not.toContain(headerSecret);
   });
 

@@ -1,6 +1,6 @@
 import { startEmulator, type RunningEmulator, type StartEmulatorOptions } from "../emulator";
-import { forgetEngineConfig, rememberEngineConfig } from "../../provider/settings/config";
-import { closeHttpClient } from "../../provider/platform/http-client";
+import { rememberEngineConfig } from "../../provider/settings/config";
+import { resetProcessState } from "../../provider/settings/process-state";
 
 /**
  * Starts an emulator for a test file and points the provider at it through the same
@@ -18,8 +18,7 @@ export function useEmulator(
     context.emulator = await startEmulator(options);
   });
   afterAll(async () => {
-    forgetEngineConfig();
-    await closeHttpClient();
+    await resetProcessState();
     await context.emulator.close();
   });
   context.configure = (extra: Record<string, string> = {}) => {

@@ -1,7 +1,10 @@
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
-import { ApiError } from "../../provider/platform/api-error";
-import { IncompleteCreateError } from "../../provider/platform/incomplete-create-error";
+import {
+  ApiError,
+  IncompleteCreateError,
+  VoicePlatformError,
+} from "../../provider/platform/errors";
 import * as runtime from "../../provider/runtime";
 import { SampleChangedError, SampleUpload } from "../../provider/platform/sample-files";
 import {
@@ -205,6 +208,9 @@ describe("Voice handlers", () => {
         .then(() => undefined)
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(SampleChangedError);
+      // The package's own error, but no platform failure: nothing reached the platform whole.
+      expect(error).toBeInstanceOf(VoicePlatformError);
+      expect(error).not.toBeInstanceOf(ApiError);
       expect((error as Error).message).toMatch(
         /edited\.wav" changed while it was being uploaded \(262144 bytes when the upload began, 11 read\), so the upload was cut short and nothing was created/,
       );
@@ -354,9 +360,11 @@ describe("CampaignWebhook handlers", () => {
       action: { kind: "data-false" },
     });
     const inputs = await checked("CampaignWebhook", webhookInputs());
-    await expect(runtime.CampaignWebhook.create(inputs)).rejects.toThrow(
+    const failure = runtime.CampaignWebhook.create(inputs);
+    await expect(failure).rejects.toBeInstanceOf(ApiError);
+    await expect(failure).rejects.toThrow(
       new RegExp(
-        `^subscribe webhook https://hooks.example.com/calls to campaign ${inputs.campaignId}: the platform answered status "success" and data false`,
+        `^subscribe webhook https://hooks.example.com/calls to campaign ${inputs.campaignId} failed: 200 OK: the platform answered status "success" and data false`,
       ),
     );
   });

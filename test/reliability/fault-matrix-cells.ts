@@ -6,11 +6,17 @@
  * duplicate), where the created object is recorded, and what the error says.
  */
 import { join } from "node:path";
-import type { Inputs } from "../../provider/core/check-inputs";
-import { ApiError } from "../../provider/platform/api-error";
-import { forgetEngineConfig, rememberEngineConfig } from "../../provider/settings/config";
-import { closeHttpClient } from "../../provider/platform/http-client";
-import { IncompleteCreateError } from "../../provider/platform/incomplete-create-error";
+import type { Inputs } from "../../provider/core/resource-definition";
+import {
+  ApiConnectionError,
+  ApiError,
+  ApiResponseError,
+  ApiStatusError,
+  ApiTimeoutError,
+  IncompleteCreateError,
+} from "../../provider/platform/errors";
+import { rememberEngineConfig } from "../../provider/settings/config";
+import { resetProcessState } from "../../provider/settings/process-state";
 import * as runtime from "../../provider/runtime";
 import { pathMatches } from "../emulator/faults";
 import { startEmulator, type OrganizationState, type RunningEmulator } from "../emulator";
@@ -45,6 +51,8 @@ export type Kind = "Voice" | "SipCarrier" | "CampaignWebhook";
 
 /** A front end over the resource handlers: how the cells reach them. */
 export interface FrontEnd {
+  /** The handlers run in this process, so their errors keep their classes. */
+  readonly inProcess: boolean;
   configure(settings: Readonly<Record<string, string>>): Promise<void>;
   check(kind: Kind, news: Inputs): Promise<{ inputs: Inputs; failures: unknown[] }>;
   create(kind: Kind, news: Inputs): Promise<{ id: string; outs: Inputs }>;
@@ -64,6 +72,7 @@ function platformSettings(settings: Readonly<Record<string, string>>): Record<st
 /** The dynamic runtime's handlers, called in this process as the stubs call them. */
 export function inProcess(): FrontEnd {
   return {
+    inProcess: true,
     async configure(settings) {
       const values = platformSettings(settings);
       rememberEngineConfig({ get: (key) => values[key.replace(/^voiceplatform:/, "")] });
@@ -90,6 +99,7 @@ export function pluginProcess(): FrontEnd {
   let current: Promise<ProviderProcess> | undefined;
   const urn = (kind: Kind) => `urn:pulumi:matrix::matrix::voiceplatform:index:${kind}::cell`;
   return {
+    inProcess: false,
     async configure(settings) {
       const args = platformSettings(settings);
       const key = JSON.stringify(args);
@@ -296,6 +306,26 @@ function assertMessage(cell: Cell, observed: Observed): void {
   for (const pattern of cell.says) expect(message).toMatch(pattern);
 }
 
+/** The class each fault ends in: `instanceof ApiError` catches all of them. */
+function assertErrorKind(fault: FaultKey, observed: Observed): void {
+  const error = observed.error;
+  expect(error).toBeInstanceOf(ApiError);
+  if (error instanceof IncompleteCreateError) {
+    expect(error.cause).toBeInstanceOf(ApiStatusError);
+    return;
+  }
+  const kind = faults[fault].action.kind;
+  const expected =
+    kind === "status"
+      ? ApiStatusError
+      : kind === "latency"
+        ? ApiTimeoutError
+        : kind === "reset-before" || kind === "reset-after"
+          ? ApiConnectionError
+          : ApiResponseError;
+  expect(error).toBeInstanceOf(expected);
+}
+
 /** The whole matrix through one front end, against an emulator of its own. */
 export function describeFaultMatrix(makeFrontEnd: () => FrontEnd): void {
   const frontEnd = makeFrontEnd();
@@ -306,8 +336,7 @@ export function describeFaultMatrix(makeFrontEnd: () => FrontEnd): void {
 
   afterAll(async () => {
     await frontEnd.close();
-    forgetEngineConfig();
-    await closeHttpClient();
+    await resetProcessState();
     await emulator.close();
   }, 30_000);
 
@@ -328,6 +357,9 @@ export function describeFaultMatrix(makeFrontEnd: () => FrontEnd): void {
 
       if (cell.outcome === "error") {
         it("says what happened and what to do", () => assertMessage(cell, observed));
+        // Error classes live in a process: over gRPC only the message and the details travel.
+        if (frontEnd.inProcess)
+          it("is an ApiError of the fault's kind", () => assertErrorKind(fault, observed));
       }
     });
   });

@@ -221,7 +221,7 @@ function postLost(
 
 const timeout = /failed: no complete answer within the deadline/;
 const connection = /failed: connection failed \(\w+\)/;
-const malformed = /failed: the answer was not the JSON the API describes/;
+const malformed = /failed: 20[01] (OK|Created): the answer was not the JSON the API describes/;
 function postColumn(op: "clone" | "carrier" | "subscribe"): Partial<Record<FaultKey, Cell>> {
   return {
     "429-retry-after": retried(2, 1, ", waits the Retry-After"),
@@ -303,7 +303,7 @@ export const matrix: Record<OperationKey, Partial<Record<FaultKey, Cell>>> = {
       objects: 0,
       recorded: "none",
       says: [
-        /the platform answered status "success" and data false .*so the subscription is not confirmed\. Check the campaign on the platform, then run `pulumi up` again/,
+        /the platform answered status "success" and data false, so the subscription is not confirmed \(POST .*\)\. Check the campaign on the platform, then run `pulumi up` again/,
       ],
       doc: 'error: "answered status success and data false … not confirmed. Check the campaign …, then run `pulumi up` again"; 0 subscriptions',
     },

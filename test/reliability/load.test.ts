@@ -86,7 +86,7 @@ const failureShapes: { shape: string; pattern: RegExp; mayExist: boolean }[] = [
   {
     shape: "subscription not confirmed",
     pattern:
-      /the platform answered status "success" and data false .*so the subscription is not confirmed\. Check the campaign on the platform, then run `pulumi up` again/s,
+      /the platform answered status "success" and data false, so the subscription is not confirmed \(POST .*\)\. Check the campaign on the platform, then run `pulumi up` again/s,
     mayExist: true,
   },
   {
@@ -95,7 +95,7 @@ const failureShapes: { shape: string; pattern: RegExp; mayExist: boolean }[] = [
     // a lost object.
     shape: "unreadable answer (known bug: no hint)",
     pattern:
-      /^(clone voice|create SIP carrier|subscribe webhook) .* failed: the answer was not the JSON the API describes \(POST [^)]*\)$/s,
+      /^(clone voice|create SIP carrier|subscribe webhook) .* failed: 20[01] (OK|Created): the answer was not the JSON the API describes \(POST [^)]*\)$/s,
     mayExist: true,
   },
 ];

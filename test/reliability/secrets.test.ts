@@ -17,9 +17,9 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { inspect, promisify } from "node:util";
 import type { LocalWorkspace } from "@pulumi/pulumi/automation";
-import { ApiError } from "../../provider/platform/api-error";
-import { forgetEngineConfig, rememberEngineConfig } from "../../provider/settings/config";
-import { closeHttpClient } from "../../provider/platform/http-client";
+import { ApiError } from "../../provider/platform/errors";
+import { rememberEngineConfig } from "../../provider/settings/config";
+import { resetProcessState } from "../../provider/settings/process-state";
 import * as runtime from "../../provider/runtime";
 import { cli, E2EProject, errorText, recorder } from "../e2e/harness";
 import { startEmulator, type FaultAction, type RunningEmulator } from "../emulator";
@@ -150,8 +150,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  forgetEngineConfig();
-  await closeHttpClient();
+  await resetProcessState();
   await Promise.all([emulator?.close(), echo?.close()]);
 });
 

@@ -1,4 +1,4 @@
-import { ApiError, extractApiMessage } from "../../provider/platform/api-error";
+import { ApiError, extractApiMessage } from "../../provider/platform/errors";
 import { redactBody, redactSecrets, rememberSecret } from "../../provider/platform/redaction";
 
 const base = {

@@ -1,12 +1,13 @@
-import { UNKNOWN } from "../../provider/core/check-inputs";
+import { UNKNOWN } from "../../provider/core/engine-values";
 import {
   CampaignWebhookInputs,
-  check,
-  diff,
+  campaignWebhook,
   toSubscribeBody,
   webhookId,
 } from "../../provider/resources/campaign-webhook";
 import { advancedWebhook, campaignId, webhookInputs } from "../support/builders";
+
+const { check, diff } = campaignWebhook;
 
 describe("CampaignWebhook check", () => {
   it("accepts a simple and an advanced webhook, with events as a sorted set", async () => {

@@ -1,14 +1,16 @@
+import { ConfigurationError } from "../../provider/platform/errors";
 import {
-  forgetEngineConfig,
-  missingSettingMessage,
+  missingSetting,
   readSettings,
   rememberEngineConfig,
+  settingSources,
 } from "../../provider/settings/config";
+import { resetProcessState } from "../../provider/settings/process-state";
 
 const engine = (values: Record<string, string>) =>
   rememberEngineConfig({ get: (key) => values[key] });
 
-afterEach(forgetEngineConfig);
+afterEach(resetProcessState);
 
 describe("readSettings", () => {
   it("prefers stack config, falls back to the environment, then to defaults", () => {
@@ -53,9 +55,24 @@ describe("readSettings", () => {
   });
 
   it("names both ways to set a missing setting", () => {
-    expect(missingSettingMessage("apiKey", 'create SIP carrier "x"')).toBe(
+    const error = missingSetting("apiKey", 'create SIP carrier "x"');
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect(error.message).toBe(
       'voiceplatform:apiKey is not set, and create SIP carrier "x" needs it. Set it with ' +
         "`pulumi config set --secret voiceplatform:apiKey <value>`, or export VOICEPLATFORM_API_KEY.",
     );
+  });
+});
+
+describe("setting sources", () => {
+  it("describe every provider input in one line and mark the API key secret", () => {
+    for (const source of Object.values(settingSources)) {
+      expect(source.description).toMatch(/^[A-Z][^\n]+\.$/);
+    }
+    expect(
+      Object.entries(settingSources)
+        .filter(([, source]) => "secret" in source && source.secret)
+        .map(([name]) => name),
+    ).toEqual(["apiKey"]);
   });
 });

@@ -5,10 +5,11 @@
  */
 import type { z } from "zod";
 import { ProviderInputs } from "../../provider/plugin/provider-config";
-import { resourceDefinitions } from "../../provider/plugin/resource-definitions";
+import { pluginResources } from "../../provider/plugin/resource-definitions";
 import {
   packageSchema,
   resourceToken,
+  type ObjectTypeSpec,
   type PackageSchema,
   type TypeSpec,
 } from "../../provider/plugin/schema";
@@ -150,29 +151,29 @@ function expectSameProperties(
 }
 
 describe("package schema", () => {
-  it.each(resourceDefinitions.map((definition) => [definition.name, definition] as const))(
+  it.each(pluginResources.map(({ definition }) => [definition.type, definition] as const))(
     "%s: inputs match the zod schema by name, type, requiredness and description",
     (_name, definition) => {
-      const resource = schema.resources[resourceToken(definition.name)]!;
+      const resource = schema.resources[resourceToken(definition.type)]!;
       expect(resource).toBeDefined();
       expectSameProperties(
-        definition.inputs,
+        definition.inputSchema,
         resource.inputProperties,
         resource.requiredInputs,
         schema.types,
-        definition.name,
+        definition.type,
       );
     },
   );
 
-  it("marks the secrets secret, in inputs and outputs", () => {
+  it("marks the secrets secret where they are: inputs, outputs and nested types", () => {
     const secretsOf = (properties: Record<string, { secret?: boolean }>) =>
       Object.keys(properties).filter((name) => properties[name]!.secret === true);
     const secrets = Object.fromEntries(
-      resourceDefinitions.map((definition) => {
-        const resource = schema.resources[resourceToken(definition.name)]!;
+      pluginResources.map(({ definition }) => {
+        const resource = schema.resources[resourceToken(definition.type)]!;
         return [
-          definition.name,
+          definition.type,
           { inputs: secretsOf(resource.inputProperties), outputs: secretsOf(resource.properties) },
         ];
       }),
@@ -180,19 +181,38 @@ describe("package schema", () => {
     expect(secrets).toEqual({
       Voice: { inputs: [], outputs: [] },
       SipCarrier: { inputs: ["registerPassword"], outputs: ["registerPassword"] },
-      CampaignWebhook: { inputs: ["advancedWebhook"], outputs: ["advancedWebhook"] },
+      CampaignWebhook: { inputs: [], outputs: [] },
     });
+    const nested = Object.fromEntries(
+      Object.entries(schema.types)
+        .filter(([, type]) => "properties" in type)
+        .map(([token, type]) => [token, secretsOf((type as ObjectTypeSpec).properties)])
+        .filter(([, names]) => (names?.length ?? 0) > 0),
+    );
+    // Header values are secret; parameter values, on a type of their own, are not.
+    expect(nested).toEqual({ [resourceToken("WebhookHeader")]: ["value"] });
     expect(secretsOf(schema.provider.inputProperties)).toEqual(["apiKey"]);
     expect(secretsOf(schema.config.variables)).toEqual(["apiKey"]);
   });
 
+  it("every input of every resource has a one-line description", () => {
+    for (const resource of Object.values(schema.resources)) {
+      for (const [name, spec] of Object.entries(resource.inputProperties)) {
+        expect({ name, description: spec.description }).toEqual({
+          name,
+          description: expect.stringMatching(/^[^\n]+$/),
+        });
+      }
+    }
+  });
+
   it("outputs are the inputs plus what the provider writes, each described", () => {
-    for (const definition of resourceDefinitions) {
-      const resource = schema.resources[resourceToken(definition.name)]!;
+    for (const { definition, outputs } of pluginResources) {
+      const resource = schema.resources[resourceToken(definition.type)]!;
       expect(Object.keys(resource.properties).sort()).toEqual(
-        [...Object.keys(definition.inputs.shape), ...definition.outputs.map((o) => o.name)].sort(),
+        [...Object.keys(definition.inputSchema.shape), ...outputs.map((o) => o.name)].sort(),
       );
-      for (const output of definition.outputs)
+      for (const output of outputs)
         expect(resource.properties[output.name]!.description).toBeTruthy();
     }
   });

@@ -1,9 +1,11 @@
-import { UNKNOWN } from "../../provider/core/check-inputs";
-import { forgetEngineConfig } from "../../provider/settings/config";
-import { check, diff, SipCarrierInputs, toCarrierBody } from "../../provider/resources/sip-carrier";
+import { UNKNOWN } from "../../provider/core/engine-values";
+import { resetProcessState } from "../../provider/settings/process-state";
+import { sipCarrier, SipCarrierInputs, toCarrierBody } from "../../provider/resources/sip-carrier";
 import { carrierInputs, gateway } from "../support/builders";
 
-afterEach(forgetEngineConfig);
+const { check, diff } = sipCarrier;
+
+afterEach(resetProcessState);
 
 describe("SipCarrier check", () => {
   it("accepts valid inputs and sorts gateways and numbers into sets", async () => {

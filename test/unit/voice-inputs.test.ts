@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
-import { forgetEngineConfig, rememberEngineConfig } from "../../provider/settings/config";
-import { UNKNOWN } from "../../provider/core/check-inputs";
+import { rememberEngineConfig } from "../../provider/settings/config";
+import { resetProcessState } from "../../provider/settings/process-state";
+import { UNKNOWN } from "../../provider/core/engine-values";
 import {
-  check,
-  diff,
+  voice,
   pickCreatedVoice,
   toCloneForm,
   toUpdateBody,
@@ -14,7 +14,9 @@ import {
 import { SampleUpload } from "../../provider/platform/sample-files";
 import { voiceInputs, writeSample } from "../support/builders";
 
-afterEach(forgetEngineConfig);
+const { check, diff } = voice;
+
+afterEach(resetProcessState);
 
 describe("Voice check", () => {
   it("accepts valid inputs and normalizes locales into a sorted set", async () => {

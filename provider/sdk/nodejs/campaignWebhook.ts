@@ -37,14 +37,29 @@ export class CampaignWebhook extends pulumi.CustomResource {
         return obj['__pulumiType'] === CampaignWebhook.__pulumiType;
     }
 
+    /**
+     * The outgoing request, for an advanced webhook.
+     */
     declare public readonly advancedWebhook: pulumi.Output<outputs.AdvancedWebhook | undefined>;
+    /**
+     * Record an existing subscription without calling the API (the API can neither read nor list one).
+     */
     declare public readonly alreadySubscribed: pulumi.Output<boolean | undefined>;
+    /**
+     * The campaign's ObjectId (24 hexadecimal characters).
+     */
     declare public readonly campaignId: pulumi.Output<string>;
     /**
      * What the subscribe answered; absent for a recorded subscription.
      */
     declare public /*out*/ readonly data: pulumi.Output<boolean | undefined>;
+    /**
+     * Events to subscribe to; order does not matter.
+     */
     declare public readonly events: pulumi.Output<enums.WebhookEvent[] | undefined>;
+    /**
+     * Whether advancedWebhook describes the outgoing request.
+     */
     declare public readonly isAdvanced: pulumi.Output<boolean | undefined>;
     /**
      * Version of the stored state's shape.
@@ -54,7 +69,13 @@ export class CampaignWebhook extends pulumi.CustomResource {
      * What the subscribe answered; absent for a recorded subscription.
      */
     declare public /*out*/ readonly status: pulumi.Output<string | undefined>;
+    /**
+     * Sub-organization to act for; defaults to voiceplatform:subOrganizationId.
+     */
     declare public readonly subOrganizationId: pulumi.Output<string | undefined>;
+    /**
+     * URL that is called.
+     */
     declare public readonly url: pulumi.Output<string>;
 
     /**
@@ -74,7 +95,7 @@ export class CampaignWebhook extends pulumi.CustomResource {
             if (args?.url === undefined && !opts.urn) {
                 throw new Error("Missing required property 'url'");
             }
-            resourceInputs["advancedWebhook"] = args?.advancedWebhook ? pulumi.secret(args.advancedWebhook) : undefined;
+            resourceInputs["advancedWebhook"] = args?.advancedWebhook;
             resourceInputs["alreadySubscribed"] = args?.alreadySubscribed;
             resourceInputs["campaignId"] = args?.campaignId;
             resourceInputs["events"] = args?.events;
@@ -97,8 +118,6 @@ export class CampaignWebhook extends pulumi.CustomResource {
             resourceInputs["url"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
-        const secretOpts = { additionalSecretOutputs: ["advancedWebhook"] };
-        opts = pulumi.mergeOptions(opts, secretOpts);
         super(CampaignWebhook.__pulumiType, name, resourceInputs, opts);
     }
 }
@@ -107,11 +126,32 @@ export class CampaignWebhook extends pulumi.CustomResource {
  * The set of arguments for constructing a CampaignWebhook resource.
  */
 export interface CampaignWebhookArgs {
+    /**
+     * The outgoing request, for an advanced webhook.
+     */
     advancedWebhook?: pulumi.Input<inputs.AdvancedWebhookArgs | undefined>;
+    /**
+     * Record an existing subscription without calling the API (the API can neither read nor list one).
+     */
     alreadySubscribed?: pulumi.Input<boolean | undefined>;
+    /**
+     * The campaign's ObjectId (24 hexadecimal characters).
+     */
     campaignId: pulumi.Input<string>;
+    /**
+     * Events to subscribe to; order does not matter.
+     */
     events?: pulumi.Input<pulumi.Input<enums.WebhookEvent>[] | undefined>;
+    /**
+     * Whether advancedWebhook describes the outgoing request.
+     */
     isAdvanced?: pulumi.Input<boolean | undefined>;
+    /**
+     * Sub-organization to act for; defaults to voiceplatform:subOrganizationId.
+     */
     subOrganizationId?: pulumi.Input<string | undefined>;
+    /**
+     * URL that is called.
+     */
     url: pulumi.Input<string>;
 }

@@ -41,26 +41,77 @@ export class SipCarrier extends pulumi.CustomResource {
      * The carrier's id on the platform.
      */
     declare public /*out*/ readonly carrierId: pulumi.Output<string>;
+    /**
+     * Diversion header value for outbound calls.
+     */
     declare public readonly diversion: pulumi.Output<string | undefined>;
+    /**
+     * Whether outbound numbers get a leading plus (E.164).
+     */
     declare public readonly e164LeadingPlus: pulumi.Output<boolean | undefined>;
+    /**
+     * Record this existing carrier instead of creating one (no call is made: the API has no read).
+     */
     declare public readonly existingCarrierId: pulumi.Output<string | undefined>;
+    /**
+     * Gateways; order does not matter.
+     */
     declare public readonly gateways: pulumi.Output<outputs.SipGateway[] | undefined>;
+    /**
+     * Carrier name.
+     */
     declare public readonly name: pulumi.Output<string>;
+    /**
+     * SIP proxy for outbound calls.
+     */
     declare public readonly outboundSipProxy: pulumi.Output<string | undefined>;
+    /**
+     * Phone numbers; order does not matter.
+     */
     declare public readonly phoneNumbers: pulumi.Output<outputs.SipPhoneNumber[] | undefined>;
+    /**
+     * Domain of the From header of the registration.
+     */
     declare public readonly registerFromDomain: pulumi.Output<string | undefined>;
+    /**
+     * User part of the From header of the registration.
+     */
     declare public readonly registerFromUser: pulumi.Output<string | undefined>;
+    /**
+     * Registration password; stored encrypted as a secret.
+     */
     declare public readonly registerPassword: pulumi.Output<string | undefined>;
+    /**
+     * Whether the registration's Contact carries the public IP address.
+     */
     declare public readonly registerPublicIpInContact: pulumi.Output<boolean | undefined>;
+    /**
+     * SIP realm of the registration.
+     */
     declare public readonly registerSipRealm: pulumi.Output<string | undefined>;
+    /**
+     * Registration username.
+     */
     declare public readonly registerUsername: pulumi.Output<string | undefined>;
+    /**
+     * Whether the carrier needs SIP registration.
+     */
     declare public readonly requiresRegister: pulumi.Output<boolean | undefined>;
     /**
      * Version of the stored state's shape.
      */
     declare public /*out*/ readonly stateVersion: pulumi.Output<number>;
+    /**
+     * Sub-organization to act for; defaults to voiceplatform:subOrganizationId.
+     */
     declare public readonly subOrganizationId: pulumi.Output<string | undefined>;
+    /**
+     * Prefix dialled before outbound numbers.
+     */
     declare public readonly techPrefix: pulumi.Output<string | undefined>;
+    /**
+     * Who made the change, as the platform records it.
+     */
     declare public readonly updatedBy: pulumi.Output<string | undefined>;
 
     /**
@@ -128,21 +179,72 @@ export class SipCarrier extends pulumi.CustomResource {
  * The set of arguments for constructing a SipCarrier resource.
  */
 export interface SipCarrierArgs {
+    /**
+     * Diversion header value for outbound calls.
+     */
     diversion?: pulumi.Input<string | undefined>;
+    /**
+     * Whether outbound numbers get a leading plus (E.164).
+     */
     e164LeadingPlus?: pulumi.Input<boolean | undefined>;
+    /**
+     * Record this existing carrier instead of creating one (no call is made: the API has no read).
+     */
     existingCarrierId?: pulumi.Input<string | undefined>;
+    /**
+     * Gateways; order does not matter.
+     */
     gateways?: pulumi.Input<pulumi.Input<inputs.SipGatewayArgs>[] | undefined>;
+    /**
+     * Carrier name.
+     */
     name: pulumi.Input<string>;
+    /**
+     * SIP proxy for outbound calls.
+     */
     outboundSipProxy?: pulumi.Input<string | undefined>;
+    /**
+     * Phone numbers; order does not matter.
+     */
     phoneNumbers?: pulumi.Input<pulumi.Input<inputs.SipPhoneNumberArgs>[] | undefined>;
+    /**
+     * Domain of the From header of the registration.
+     */
     registerFromDomain?: pulumi.Input<string | undefined>;
+    /**
+     * User part of the From header of the registration.
+     */
     registerFromUser?: pulumi.Input<string | undefined>;
+    /**
+     * Registration password; stored encrypted as a secret.
+     */
     registerPassword?: pulumi.Input<string | undefined>;
+    /**
+     * Whether the registration's Contact carries the public IP address.
+     */
     registerPublicIpInContact?: pulumi.Input<boolean | undefined>;
+    /**
+     * SIP realm of the registration.
+     */
     registerSipRealm?: pulumi.Input<string | undefined>;
+    /**
+     * Registration username.
+     */
     registerUsername?: pulumi.Input<string | undefined>;
+    /**
+     * Whether the carrier needs SIP registration.
+     */
     requiresRegister?: pulumi.Input<boolean | undefined>;
+    /**
+     * Sub-organization to act for; defaults to voiceplatform:subOrganizationId.
+     */
     subOrganizationId?: pulumi.Input<string | undefined>;
+    /**
+     * Prefix dialled before outbound numbers.
+     */
     techPrefix?: pulumi.Input<string | undefined>;
+    /**
+     * Who made the change, as the platform records it.
+     */
     updatedBy?: pulumi.Input<string | undefined>;
 }

@@ -41,15 +41,33 @@ export class Voice extends pulumi.CustomResource {
      * Every voice the clone answered with, as the API gave them.
      */
     declare public /*out*/ readonly clonedVoices: pulumi.Output<{[key: string]: any}[]>;
+    /**
+     * Description sent with the clone. Changing it replaces the voice.
+     */
     declare public readonly description: pulumi.Output<string | undefined>;
+    /**
+     * Adopt this existing voice instead of cloning one. Changing it replaces the resource.
+     */
     declare public readonly existingVoiceId: pulumi.Output<string | undefined>;
+    /**
+     * Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice.
+     */
     declare public readonly files: pulumi.Output<(string | pulumi.asset.Asset | pulumi.asset.Archive)[] | undefined>;
+    /**
+     * Whether the voice is multilingual; set with an update right after the clone. Updates in place.
+     */
     declare public readonly isMultilingual: pulumi.Output<boolean | undefined>;
+    /**
+     * Display name. Updates in place.
+     */
     declare public readonly name: pulumi.Output<string>;
     /**
      * Organization that owns the voice.
      */
     declare public /*out*/ readonly organizationId: pulumi.Output<string | undefined>;
+    /**
+     * The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the voice.
+     */
     declare public readonly providerType: pulumi.Output<string | undefined>;
     /**
      * Name, sha256 and size of each uploaded sample, in upload order.
@@ -59,16 +77,37 @@ export class Voice extends pulumi.CustomResource {
      * Synthesis settings as the platform answered them.
      */
     declare public /*out*/ readonly settings: pulumi.Output<{[key: string]: any} | undefined>;
+    /**
+     * Synthesis similarity boost, 0–1. Updates in place.
+     */
     declare public readonly similarityBoost: pulumi.Output<number | undefined>;
+    /**
+     * Speech speed, 0.7–1.2. Updates in place.
+     */
     declare public readonly speed: pulumi.Output<number | undefined>;
+    /**
+     * Synthesis stability, 0–1. Updates in place.
+     */
     declare public readonly stability: pulumi.Output<number | undefined>;
     /**
      * Version of the stored state's shape.
      */
     declare public /*out*/ readonly stateVersion: pulumi.Output<number>;
+    /**
+     * Whether sub-accounts may use the voice; sent with the clone. Changing it replaces the voice.
+     */
     declare public readonly subAccounts: pulumi.Output<boolean | undefined>;
+    /**
+     * Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces.
+     */
     declare public readonly subOrganizationId: pulumi.Output<string | undefined>;
+    /**
+     * Locale codes such as en-US; order does not matter. Updates in place.
+     */
     declare public readonly supportedLocales: pulumi.Output<string[] | undefined>;
+    /**
+     * Whether the voice speaks every language; sent with the clone. Changing it replaces the voice.
+     */
     declare public readonly supportsAllLanguages: pulumi.Output<boolean | undefined>;
     /**
      * Synthesis client the platform uses for the voice.
@@ -144,17 +183,56 @@ export class Voice extends pulumi.CustomResource {
  * The set of arguments for constructing a Voice resource.
  */
 export interface VoiceArgs {
+    /**
+     * Description sent with the clone. Changing it replaces the voice.
+     */
     description?: pulumi.Input<string | undefined>;
+    /**
+     * Adopt this existing voice instead of cloning one. Changing it replaces the resource.
+     */
     existingVoiceId?: pulumi.Input<string | undefined>;
+    /**
+     * Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice.
+     */
     files?: pulumi.Input<pulumi.Input<string | pulumi.asset.Asset | pulumi.asset.Archive>[] | undefined>;
+    /**
+     * Whether the voice is multilingual; set with an update right after the clone. Updates in place.
+     */
     isMultilingual?: pulumi.Input<boolean | undefined>;
+    /**
+     * Display name. Updates in place.
+     */
     name: pulumi.Input<string>;
+    /**
+     * The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the voice.
+     */
     providerType?: pulumi.Input<string | undefined>;
+    /**
+     * Synthesis similarity boost, 0–1. Updates in place.
+     */
     similarityBoost?: pulumi.Input<number | undefined>;
+    /**
+     * Speech speed, 0.7–1.2. Updates in place.
+     */
     speed?: pulumi.Input<number | undefined>;
+    /**
+     * Synthesis stability, 0–1. Updates in place.
+     */
     stability?: pulumi.Input<number | undefined>;
+    /**
+     * Whether sub-accounts may use the voice; sent with the clone. Changing it replaces the voice.
+     */
     subAccounts?: pulumi.Input<boolean | undefined>;
+    /**
+     * Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces.
+     */
     subOrganizationId?: pulumi.Input<string | undefined>;
+    /**
+     * Locale codes such as en-US; order does not matter. Updates in place.
+     */
     supportedLocales?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Whether the voice speaks every language; sent with the clone. Changing it replaces the voice.
+     */
     supportsAllLanguages?: pulumi.Input<boolean | undefined>;
 }

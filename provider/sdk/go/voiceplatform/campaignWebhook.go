@@ -16,19 +16,26 @@ import (
 type CampaignWebhook struct {
 	pulumi.CustomResourceState
 
-	AdvancedWebhook   AdvancedWebhookPtrOutput `pulumi:"advancedWebhook"`
-	AlreadySubscribed pulumi.BoolPtrOutput     `pulumi:"alreadySubscribed"`
-	CampaignId        pulumi.StringOutput      `pulumi:"campaignId"`
+	// The outgoing request, for an advanced webhook.
+	AdvancedWebhook AdvancedWebhookPtrOutput `pulumi:"advancedWebhook"`
+	// Record an existing subscription without calling the API (the API can neither read nor list one).
+	AlreadySubscribed pulumi.BoolPtrOutput `pulumi:"alreadySubscribed"`
+	// The campaign's ObjectId (24 hexadecimal characters).
+	CampaignId pulumi.StringOutput `pulumi:"campaignId"`
 	// What the subscribe answered; absent for a recorded subscription.
-	Data       pulumi.BoolPtrOutput    `pulumi:"data"`
-	Events     WebhookEventArrayOutput `pulumi:"events"`
-	IsAdvanced pulumi.BoolPtrOutput    `pulumi:"isAdvanced"`
+	Data pulumi.BoolPtrOutput `pulumi:"data"`
+	// Events to subscribe to; order does not matter.
+	Events WebhookEventArrayOutput `pulumi:"events"`
+	// Whether advancedWebhook describes the outgoing request.
+	IsAdvanced pulumi.BoolPtrOutput `pulumi:"isAdvanced"`
 	// Version of the stored state's shape.
 	StateVersion pulumi.IntOutput `pulumi:"stateVersion"`
 	// What the subscribe answered; absent for a recorded subscription.
-	Status            pulumi.StringPtrOutput `pulumi:"status"`
+	Status pulumi.StringPtrOutput `pulumi:"status"`
+	// Sub-organization to act for; defaults to voiceplatform:subOrganizationId.
 	SubOrganizationId pulumi.StringPtrOutput `pulumi:"subOrganizationId"`
-	Url               pulumi.StringOutput    `pulumi:"url"`
+	// URL that is called.
+	Url pulumi.StringOutput `pulumi:"url"`
 }
 
 // NewCampaignWebhook registers a new resource with the given unique name, arguments, and options.
@@ -44,13 +51,6 @@ func NewCampaignWebhook(ctx *pulumi.Context,
 	if args.Url == nil {
 		return nil, errors.New("invalid value for required argument 'Url'")
 	}
-	if args.AdvancedWebhook != nil {
-		args.AdvancedWebhook = pulumi.ToSecret(args.AdvancedWebhook).(AdvancedWebhookPtrInput)
-	}
-	secrets := pulumi.AdditionalSecretOutputs([]string{
-		"advancedWebhook",
-	})
-	opts = append(opts, secrets)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource CampaignWebhook
 	err := ctx.RegisterResource("voiceplatform:index:CampaignWebhook", name, args, &resource, opts...)
@@ -84,24 +84,38 @@ func (CampaignWebhookState) ElementType() reflect.Type {
 }
 
 type campaignWebhookArgs struct {
-	AdvancedWebhook   *AdvancedWebhook `pulumi:"advancedWebhook"`
-	AlreadySubscribed *bool            `pulumi:"alreadySubscribed"`
-	CampaignId        string           `pulumi:"campaignId"`
-	Events            []WebhookEvent   `pulumi:"events"`
-	IsAdvanced        *bool            `pulumi:"isAdvanced"`
-	SubOrganizationId *string          `pulumi:"subOrganizationId"`
-	Url               string           `pulumi:"url"`
+	// The outgoing request, for an advanced webhook.
+	AdvancedWebhook *AdvancedWebhook `pulumi:"advancedWebhook"`
+	// Record an existing subscription without calling the API (the API can neither read nor list one).
+	AlreadySubscribed *bool `pulumi:"alreadySubscribed"`
+	// The campaign's ObjectId (24 hexadecimal characters).
+	CampaignId string `pulumi:"campaignId"`
+	// Events to subscribe to; order does not matter.
+	Events []WebhookEvent `pulumi:"events"`
+	// Whether advancedWebhook describes the outgoing request.
+	IsAdvanced *bool `pulumi:"isAdvanced"`
+	// Sub-organization to act for; defaults to voiceplatform:subOrganizationId.
+	SubOrganizationId *string `pulumi:"subOrganizationId"`
+	// URL that is called.
+	Url string `pulumi:"url"`
 }
 
 // The set of arguments for constructing a CampaignWebhook resource.
 type CampaignWebhookArgs struct {
-	AdvancedWebhook   AdvancedWebhookPtrInput
+	// The outgoing request, for an advanced webhook.
+	AdvancedWebhook AdvancedWebhookPtrInput
+	// Record an existing subscription without calling the API (the API can neither read nor list one).
 	AlreadySubscribed pulumi.BoolPtrInput
-	CampaignId        pulumi.StringInput
-	Events            WebhookEventArrayInput
-	IsAdvanced        pulumi.BoolPtrInput
+	// The campaign's ObjectId (24 hexadecimal characters).
+	CampaignId pulumi.StringInput
+	// Events to subscribe to; order does not matter.
+	Events WebhookEventArrayInput
+	// Whether advancedWebhook describes the outgoing request.
+	IsAdvanced pulumi.BoolPtrInput
+	// Sub-organization to act for; defaults to voiceplatform:subOrganizationId.
 	SubOrganizationId pulumi.StringPtrInput
-	Url               pulumi.StringInput
+	// URL that is called.
+	Url pulumi.StringInput
 }
 
 func (CampaignWebhookArgs) ElementType() reflect.Type {
@@ -141,14 +155,17 @@ func (o CampaignWebhookOutput) ToCampaignWebhookOutputWithContext(ctx context.Co
 	return o
 }
 
+// The outgoing request, for an advanced webhook.
 func (o CampaignWebhookOutput) AdvancedWebhook() AdvancedWebhookPtrOutput {
 	return o.ApplyT(func(v *CampaignWebhook) AdvancedWebhookPtrOutput { return v.AdvancedWebhook }).(AdvancedWebhookPtrOutput)
 }
 
+// Record an existing subscription without calling the API (the API can neither read nor list one).
 func (o CampaignWebhookOutput) AlreadySubscribed() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *CampaignWebhook) pulumi.BoolPtrOutput { return v.AlreadySubscribed }).(pulumi.BoolPtrOutput)
 }
 
+// The campaign's ObjectId (24 hexadecimal characters).
 func (o CampaignWebhookOutput) CampaignId() pulumi.StringOutput {
 	return o.ApplyT(func(v *CampaignWebhook) pulumi.StringOutput { return v.CampaignId }).(pulumi.StringOutput)
 }
@@ -158,10 +175,12 @@ func (o CampaignWebhookOutput) Data() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *CampaignWebhook) pulumi.BoolPtrOutput { return v.Data }).(pulumi.BoolPtrOutput)
 }
 
+// Events to subscribe to; order does not matter.
 func (o CampaignWebhookOutput) Events() WebhookEventArrayOutput {
 	return o.ApplyT(func(v *CampaignWebhook) WebhookEventArrayOutput { return v.Events }).(WebhookEventArrayOutput)
 }
 
+// Whether advancedWebhook describes the outgoing request.
 func (o CampaignWebhookOutput) IsAdvanced() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *CampaignWebhook) pulumi.BoolPtrOutput { return v.IsAdvanced }).(pulumi.BoolPtrOutput)
 }
@@ -176,10 +195,12 @@ func (o CampaignWebhookOutput) Status() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *CampaignWebhook) pulumi.StringPtrOutput { return v.Status }).(pulumi.StringPtrOutput)
 }
 
+// Sub-organization to act for; defaults to voiceplatform:subOrganizationId.
 func (o CampaignWebhookOutput) SubOrganizationId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *CampaignWebhook) pulumi.StringPtrOutput { return v.SubOrganizationId }).(pulumi.StringPtrOutput)
 }
 
+// URL that is called.
 func (o CampaignWebhookOutput) Url() pulumi.StringOutput {
 	return o.ApplyT(func(v *CampaignWebhook) pulumi.StringOutput { return v.Url }).(pulumi.StringOutput)
 }

@@ -13,12 +13,18 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
+// The outgoing request, for an advanced webhook.
 type AdvancedWebhook struct {
-	Body       *string       `pulumi:"body"`
-	Headers    []WebhookPair `pulumi:"headers"`
-	Method     *string       `pulumi:"method"`
-	Parameters []WebhookPair `pulumi:"parameters"`
-	Url        string        `pulumi:"url"`
+	// Body of the outgoing request.
+	Body *string `pulumi:"body"`
+	// Headers of the outgoing request.
+	Headers []WebhookHeader `pulumi:"headers"`
+	// HTTP method of the outgoing request, e.g. GET.
+	Method *string `pulumi:"method"`
+	// Query parameters of the outgoing request.
+	Parameters []WebhookParameter `pulumi:"parameters"`
+	// Target URL.
+	Url string `pulumi:"url"`
 }
 
 // AdvancedWebhookInput is an input type that accepts AdvancedWebhookArgs and AdvancedWebhookOutput values.
@@ -32,12 +38,18 @@ type AdvancedWebhookInput interface {
 	ToAdvancedWebhookOutputWithContext(context.Context) AdvancedWebhookOutput
 }
 
+// The outgoing request, for an advanced webhook.
 type AdvancedWebhookArgs struct {
-	Body       pulumi.StringPtrInput `pulumi:"body"`
-	Headers    WebhookPairArrayInput `pulumi:"headers"`
-	Method     pulumi.StringPtrInput `pulumi:"method"`
-	Parameters WebhookPairArrayInput `pulumi:"parameters"`
-	Url        pulumi.StringInput    `pulumi:"url"`
+	// Body of the outgoing request.
+	Body pulumi.StringPtrInput `pulumi:"body"`
+	// Headers of the outgoing request.
+	Headers WebhookHeaderArrayInput `pulumi:"headers"`
+	// HTTP method of the outgoing request, e.g. GET.
+	Method pulumi.StringPtrInput `pulumi:"method"`
+	// Query parameters of the outgoing request.
+	Parameters WebhookParameterArrayInput `pulumi:"parameters"`
+	// Target URL.
+	Url pulumi.StringInput `pulumi:"url"`
 }
 
 func (AdvancedWebhookArgs) ElementType() reflect.Type {
@@ -93,6 +105,7 @@ func (i *advancedWebhookPtrType) ToAdvancedWebhookPtrOutputWithContext(ctx conte
 	return pulumi.ToOutputWithContext(ctx, i).(AdvancedWebhookPtrOutput)
 }
 
+// The outgoing request, for an advanced webhook.
 type AdvancedWebhookOutput struct{ *pulumi.OutputState }
 
 func (AdvancedWebhookOutput) ElementType() reflect.Type {
@@ -117,22 +130,27 @@ func (o AdvancedWebhookOutput) ToAdvancedWebhookPtrOutputWithContext(ctx context
 	}).(AdvancedWebhookPtrOutput)
 }
 
+// Body of the outgoing request.
 func (o AdvancedWebhookOutput) Body() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v AdvancedWebhook) *string { return v.Body }).(pulumi.StringPtrOutput)
 }
 
-func (o AdvancedWebhookOutput) Headers() WebhookPairArrayOutput {
-	return o.ApplyT(func(v AdvancedWebhook) []WebhookPair { return v.Headers }).(WebhookPairArrayOutput)
+// Headers of the outgoing request.
+func (o AdvancedWebhookOutput) Headers() WebhookHeaderArrayOutput {
+	return o.ApplyT(func(v AdvancedWebhook) []WebhookHeader { return v.Headers }).(WebhookHeaderArrayOutput)
 }
 
+// HTTP method of the outgoing request, e.g. GET.
 func (o AdvancedWebhookOutput) Method() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v AdvancedWebhook) *string { return v.Method }).(pulumi.StringPtrOutput)
 }
 
-func (o AdvancedWebhookOutput) Parameters() WebhookPairArrayOutput {
-	return o.ApplyT(func(v AdvancedWebhook) []WebhookPair { return v.Parameters }).(WebhookPairArrayOutput)
+// Query parameters of the outgoing request.
+func (o AdvancedWebhookOutput) Parameters() WebhookParameterArrayOutput {
+	return o.ApplyT(func(v AdvancedWebhook) []WebhookParameter { return v.Parameters }).(WebhookParameterArrayOutput)
 }
 
+// Target URL.
 func (o AdvancedWebhookOutput) Url() pulumi.StringOutput {
 	return o.ApplyT(func(v AdvancedWebhook) string { return v.Url }).(pulumi.StringOutput)
 }
@@ -161,6 +179,7 @@ func (o AdvancedWebhookPtrOutput) Elem() AdvancedWebhookOutput {
 	}).(AdvancedWebhookOutput)
 }
 
+// Body of the outgoing request.
 func (o AdvancedWebhookPtrOutput) Body() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *AdvancedWebhook) *string {
 		if v == nil {
@@ -170,15 +189,17 @@ func (o AdvancedWebhookPtrOutput) Body() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o AdvancedWebhookPtrOutput) Headers() WebhookPairArrayOutput {
-	return o.ApplyT(func(v *AdvancedWebhook) []WebhookPair {
+// Headers of the outgoing request.
+func (o AdvancedWebhookPtrOutput) Headers() WebhookHeaderArrayOutput {
+	return o.ApplyT(func(v *AdvancedWebhook) []WebhookHeader {
 		if v == nil {
 			return nil
 		}
 		return v.Headers
-	}).(WebhookPairArrayOutput)
+	}).(WebhookHeaderArrayOutput)
 }
 
+// HTTP method of the outgoing request, e.g. GET.
 func (o AdvancedWebhookPtrOutput) Method() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *AdvancedWebhook) *string {
 		if v == nil {
@@ -188,15 +209,17 @@ func (o AdvancedWebhookPtrOutput) Method() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-func (o AdvancedWebhookPtrOutput) Parameters() WebhookPairArrayOutput {
-	return o.ApplyT(func(v *AdvancedWebhook) []WebhookPair {
+// Query parameters of the outgoing request.
+func (o AdvancedWebhookPtrOutput) Parameters() WebhookParameterArrayOutput {
+	return o.ApplyT(func(v *AdvancedWebhook) []WebhookParameter {
 		if v == nil {
 			return nil
 		}
 		return v.Parameters
-	}).(WebhookPairArrayOutput)
+	}).(WebhookParameterArrayOutput)
 }
 
+// Target URL.
 func (o AdvancedWebhookPtrOutput) Url() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *AdvancedWebhook) *string {
 		if v == nil {
@@ -207,16 +230,26 @@ func (o AdvancedWebhookPtrOutput) Url() pulumi.StringPtrOutput {
 }
 
 type SipGateway struct {
-	Inbound         *bool   `pulumi:"inbound"`
-	Ipv4            string  `pulumi:"ipv4"`
-	Netmask         *int    `pulumi:"netmask"`
-	Outbound        *bool   `pulumi:"outbound"`
-	PadCrypto       *bool   `pulumi:"padCrypto"`
-	Port            *int    `pulumi:"port"`
-	Protocol        *string `pulumi:"protocol"`
-	SendOptionsPing *bool   `pulumi:"sendOptionsPing"`
-	SipGatewaySid   *string `pulumi:"sipGatewaySid"`
-	UseSipsScheme   *bool   `pulumi:"useSipsScheme"`
+	// Used for inbound calls; an inbound gateway needs a literal IPv4 address.
+	Inbound *bool `pulumi:"inbound"`
+	// IPv4 address (an outbound-only gateway may use a hostname).
+	Ipv4 string `pulumi:"ipv4"`
+	// Network mask length in bits, 0–32.
+	Netmask *int `pulumi:"netmask"`
+	// Used for outbound calls.
+	Outbound *bool `pulumi:"outbound"`
+	// Whether to pad SRTP crypto attributes.
+	PadCrypto *bool `pulumi:"padCrypto"`
+	// SIP port, 1–65535.
+	Port *int `pulumi:"port"`
+	// Transport protocol, e.g. udp.
+	Protocol *string `pulumi:"protocol"`
+	// Whether to send SIP OPTIONS pings to the gateway.
+	SendOptionsPing *bool `pulumi:"sendOptionsPing"`
+	// Identifier of the gateway.
+	SipGatewaySid *string `pulumi:"sipGatewaySid"`
+	// Whether to use sips: URIs towards the gateway.
+	UseSipsScheme *bool `pulumi:"useSipsScheme"`
 }
 
 // SipGatewayInput is an input type that accepts SipGatewayArgs and SipGatewayOutput values.
@@ -231,16 +264,26 @@ type SipGatewayInput interface {
 }
 
 type SipGatewayArgs struct {
-	Inbound         pulumi.BoolPtrInput   `pulumi:"inbound"`
-	Ipv4            pulumi.StringInput    `pulumi:"ipv4"`
-	Netmask         pulumi.IntPtrInput    `pulumi:"netmask"`
-	Outbound        pulumi.BoolPtrInput   `pulumi:"outbound"`
-	PadCrypto       pulumi.BoolPtrInput   `pulumi:"padCrypto"`
-	Port            pulumi.IntPtrInput    `pulumi:"port"`
-	Protocol        pulumi.StringPtrInput `pulumi:"protocol"`
-	SendOptionsPing pulumi.BoolPtrInput   `pulumi:"sendOptionsPing"`
-	SipGatewaySid   pulumi.StringPtrInput `pulumi:"sipGatewaySid"`
-	UseSipsScheme   pulumi.BoolPtrInput   `pulumi:"useSipsScheme"`
+	// Used for inbound calls; an inbound gateway needs a literal IPv4 address.
+	Inbound pulumi.BoolPtrInput `pulumi:"inbound"`
+	// IPv4 address (an outbound-only gateway may use a hostname).
+	Ipv4 pulumi.StringInput `pulumi:"ipv4"`
+	// Network mask length in bits, 0–32.
+	Netmask pulumi.IntPtrInput `pulumi:"netmask"`
+	// Used for outbound calls.
+	Outbound pulumi.BoolPtrInput `pulumi:"outbound"`
+	// Whether to pad SRTP crypto attributes.
+	PadCrypto pulumi.BoolPtrInput `pulumi:"padCrypto"`
+	// SIP port, 1–65535.
+	Port pulumi.IntPtrInput `pulumi:"port"`
+	// Transport protocol, e.g. udp.
+	Protocol pulumi.StringPtrInput `pulumi:"protocol"`
+	// Whether to send SIP OPTIONS pings to the gateway.
+	SendOptionsPing pulumi.BoolPtrInput `pulumi:"sendOptionsPing"`
+	// Identifier of the gateway.
+	SipGatewaySid pulumi.StringPtrInput `pulumi:"sipGatewaySid"`
+	// Whether to use sips: URIs towards the gateway.
+	UseSipsScheme pulumi.BoolPtrInput `pulumi:"useSipsScheme"`
 }
 
 func (SipGatewayArgs) ElementType() reflect.Type {
@@ -294,42 +337,52 @@ func (o SipGatewayOutput) ToSipGatewayOutputWithContext(ctx context.Context) Sip
 	return o
 }
 
+// Used for inbound calls; an inbound gateway needs a literal IPv4 address.
 func (o SipGatewayOutput) Inbound() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v SipGateway) *bool { return v.Inbound }).(pulumi.BoolPtrOutput)
 }
 
+// IPv4 address (an outbound-only gateway may use a hostname).
 func (o SipGatewayOutput) Ipv4() pulumi.StringOutput {
 	return o.ApplyT(func(v SipGateway) string { return v.Ipv4 }).(pulumi.StringOutput)
 }
 
+// Network mask length in bits, 0–32.
 func (o SipGatewayOutput) Netmask() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v SipGateway) *int { return v.Netmask }).(pulumi.IntPtrOutput)
 }
 
+// Used for outbound calls.
 func (o SipGatewayOutput) Outbound() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v SipGateway) *bool { return v.Outbound }).(pulumi.BoolPtrOutput)
 }
 
+// Whether to pad SRTP crypto attributes.
 func (o SipGatewayOutput) PadCrypto() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v SipGateway) *bool { return v.PadCrypto }).(pulumi.BoolPtrOutput)
 }
 
+// SIP port, 1–65535.
 func (o SipGatewayOutput) Port() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v SipGateway) *int { return v.Port }).(pulumi.IntPtrOutput)
 }
 
+// Transport protocol, e.g. udp.
 func (o SipGatewayOutput) Protocol() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v SipGateway) *string { return v.Protocol }).(pulumi.StringPtrOutput)
 }
 
+// Whether to send SIP OPTIONS pings to the gateway.
 func (o SipGatewayOutput) SendOptionsPing() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v SipGateway) *bool { return v.SendOptionsPing }).(pulumi.BoolPtrOutput)
 }
 
+// Identifier of the gateway.
 func (o SipGatewayOutput) SipGatewaySid() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v SipGateway) *string { return v.SipGatewaySid }).(pulumi.StringPtrOutput)
 }
 
+// Whether to use sips: URIs towards the gateway.
 func (o SipGatewayOutput) UseSipsScheme() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v SipGateway) *bool { return v.UseSipsScheme }).(pulumi.BoolPtrOutput)
 }
@@ -355,7 +408,9 @@ func (o SipGatewayArrayOutput) Index(i pulumi.IntInput) SipGatewayOutput {
 }
 
 type SipPhoneNumber struct {
-	PhoneNumber    string  `pulumi:"phoneNumber"`
+	// The number, preferably E.164 (+14155550100).
+	PhoneNumber string `pulumi:"phoneNumber"`
+	// Identifier of the number.
 	PhoneNumberSid *string `pulumi:"phoneNumberSid"`
 }
 
@@ -371,7 +426,9 @@ type SipPhoneNumberInput interface {
 }
 
 type SipPhoneNumberArgs struct {
-	PhoneNumber    pulumi.StringInput    `pulumi:"phoneNumber"`
+	// The number, preferably E.164 (+14155550100).
+	PhoneNumber pulumi.StringInput `pulumi:"phoneNumber"`
+	// Identifier of the number.
 	PhoneNumberSid pulumi.StringPtrInput `pulumi:"phoneNumberSid"`
 }
 
@@ -426,10 +483,12 @@ func (o SipPhoneNumberOutput) ToSipPhoneNumberOutputWithContext(ctx context.Cont
 	return o
 }
 
+// The number, preferably E.164 (+14155550100).
 func (o SipPhoneNumberOutput) PhoneNumber() pulumi.StringOutput {
 	return o.ApplyT(func(v SipPhoneNumber) string { return v.PhoneNumber }).(pulumi.StringOutput)
 }
 
+// Identifier of the number.
 func (o SipPhoneNumberOutput) PhoneNumberSid() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v SipPhoneNumber) *string { return v.PhoneNumberSid }).(pulumi.StringPtrOutput)
 }
@@ -514,104 +573,216 @@ func (o VoiceSampleArrayOutput) Index(i pulumi.IntInput) VoiceSampleOutput {
 	}).(VoiceSampleOutput)
 }
 
-type WebhookPair struct {
-	Name  string `pulumi:"name"`
+type WebhookHeader struct {
+	// Name of the header or query parameter.
+	Name string `pulumi:"name"`
+	// Its value; a header's value is kept secret.
 	Value string `pulumi:"value"`
 }
 
-// WebhookPairInput is an input type that accepts WebhookPairArgs and WebhookPairOutput values.
-// You can construct a concrete instance of `WebhookPairInput` via:
+// WebhookHeaderInput is an input type that accepts WebhookHeaderArgs and WebhookHeaderOutput values.
+// You can construct a concrete instance of `WebhookHeaderInput` via:
 //
-//	WebhookPairArgs{...}
-type WebhookPairInput interface {
+//	WebhookHeaderArgs{...}
+type WebhookHeaderInput interface {
 	pulumi.Input
 
-	ToWebhookPairOutput() WebhookPairOutput
-	ToWebhookPairOutputWithContext(context.Context) WebhookPairOutput
+	ToWebhookHeaderOutput() WebhookHeaderOutput
+	ToWebhookHeaderOutputWithContext(context.Context) WebhookHeaderOutput
 }
 
-type WebhookPairArgs struct {
-	Name  pulumi.StringInput `pulumi:"name"`
+type WebhookHeaderArgs struct {
+	// Name of the header or query parameter.
+	Name pulumi.StringInput `pulumi:"name"`
+	// Its value; a header's value is kept secret.
 	Value pulumi.StringInput `pulumi:"value"`
 }
 
-func (WebhookPairArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*WebhookPair)(nil)).Elem()
+func (WebhookHeaderArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*WebhookHeader)(nil)).Elem()
 }
 
-func (i WebhookPairArgs) ToWebhookPairOutput() WebhookPairOutput {
-	return i.ToWebhookPairOutputWithContext(context.Background())
+func (i WebhookHeaderArgs) ToWebhookHeaderOutput() WebhookHeaderOutput {
+	return i.ToWebhookHeaderOutputWithContext(context.Background())
 }
 
-func (i WebhookPairArgs) ToWebhookPairOutputWithContext(ctx context.Context) WebhookPairOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(WebhookPairOutput)
+func (i WebhookHeaderArgs) ToWebhookHeaderOutputWithContext(ctx context.Context) WebhookHeaderOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(WebhookHeaderOutput)
 }
 
-// WebhookPairArrayInput is an input type that accepts WebhookPairArray and WebhookPairArrayOutput values.
-// You can construct a concrete instance of `WebhookPairArrayInput` via:
+// WebhookHeaderArrayInput is an input type that accepts WebhookHeaderArray and WebhookHeaderArrayOutput values.
+// You can construct a concrete instance of `WebhookHeaderArrayInput` via:
 //
-//	WebhookPairArray{ WebhookPairArgs{...} }
-type WebhookPairArrayInput interface {
+//	WebhookHeaderArray{ WebhookHeaderArgs{...} }
+type WebhookHeaderArrayInput interface {
 	pulumi.Input
 
-	ToWebhookPairArrayOutput() WebhookPairArrayOutput
-	ToWebhookPairArrayOutputWithContext(context.Context) WebhookPairArrayOutput
+	ToWebhookHeaderArrayOutput() WebhookHeaderArrayOutput
+	ToWebhookHeaderArrayOutputWithContext(context.Context) WebhookHeaderArrayOutput
 }
 
-type WebhookPairArray []WebhookPairInput
+type WebhookHeaderArray []WebhookHeaderInput
 
-func (WebhookPairArray) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]WebhookPair)(nil)).Elem()
+func (WebhookHeaderArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]WebhookHeader)(nil)).Elem()
 }
 
-func (i WebhookPairArray) ToWebhookPairArrayOutput() WebhookPairArrayOutput {
-	return i.ToWebhookPairArrayOutputWithContext(context.Background())
+func (i WebhookHeaderArray) ToWebhookHeaderArrayOutput() WebhookHeaderArrayOutput {
+	return i.ToWebhookHeaderArrayOutputWithContext(context.Background())
 }
 
-func (i WebhookPairArray) ToWebhookPairArrayOutputWithContext(ctx context.Context) WebhookPairArrayOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(WebhookPairArrayOutput)
+func (i WebhookHeaderArray) ToWebhookHeaderArrayOutputWithContext(ctx context.Context) WebhookHeaderArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(WebhookHeaderArrayOutput)
 }
 
-type WebhookPairOutput struct{ *pulumi.OutputState }
+type WebhookHeaderOutput struct{ *pulumi.OutputState }
 
-func (WebhookPairOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*WebhookPair)(nil)).Elem()
+func (WebhookHeaderOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*WebhookHeader)(nil)).Elem()
 }
 
-func (o WebhookPairOutput) ToWebhookPairOutput() WebhookPairOutput {
+func (o WebhookHeaderOutput) ToWebhookHeaderOutput() WebhookHeaderOutput {
 	return o
 }
 
-func (o WebhookPairOutput) ToWebhookPairOutputWithContext(ctx context.Context) WebhookPairOutput {
+func (o WebhookHeaderOutput) ToWebhookHeaderOutputWithContext(ctx context.Context) WebhookHeaderOutput {
 	return o
 }
 
-func (o WebhookPairOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v WebhookPair) string { return v.Name }).(pulumi.StringOutput)
+// Name of the header or query parameter.
+func (o WebhookHeaderOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v WebhookHeader) string { return v.Name }).(pulumi.StringOutput)
 }
 
-func (o WebhookPairOutput) Value() pulumi.StringOutput {
-	return o.ApplyT(func(v WebhookPair) string { return v.Value }).(pulumi.StringOutput)
+// Its value; a header's value is kept secret.
+func (o WebhookHeaderOutput) Value() pulumi.StringOutput {
+	return o.ApplyT(func(v WebhookHeader) string { return v.Value }).(pulumi.StringOutput)
 }
 
-type WebhookPairArrayOutput struct{ *pulumi.OutputState }
+type WebhookHeaderArrayOutput struct{ *pulumi.OutputState }
 
-func (WebhookPairArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]WebhookPair)(nil)).Elem()
+func (WebhookHeaderArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]WebhookHeader)(nil)).Elem()
 }
 
-func (o WebhookPairArrayOutput) ToWebhookPairArrayOutput() WebhookPairArrayOutput {
+func (o WebhookHeaderArrayOutput) ToWebhookHeaderArrayOutput() WebhookHeaderArrayOutput {
 	return o
 }
 
-func (o WebhookPairArrayOutput) ToWebhookPairArrayOutputWithContext(ctx context.Context) WebhookPairArrayOutput {
+func (o WebhookHeaderArrayOutput) ToWebhookHeaderArrayOutputWithContext(ctx context.Context) WebhookHeaderArrayOutput {
 	return o
 }
 
-func (o WebhookPairArrayOutput) Index(i pulumi.IntInput) WebhookPairOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) WebhookPair {
-		return vs[0].([]WebhookPair)[vs[1].(int)]
-	}).(WebhookPairOutput)
+func (o WebhookHeaderArrayOutput) Index(i pulumi.IntInput) WebhookHeaderOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) WebhookHeader {
+		return vs[0].([]WebhookHeader)[vs[1].(int)]
+	}).(WebhookHeaderOutput)
+}
+
+type WebhookParameter struct {
+	// Name of the header or query parameter.
+	Name string `pulumi:"name"`
+	// Its value; a header's value is kept secret.
+	Value string `pulumi:"value"`
+}
+
+// WebhookParameterInput is an input type that accepts WebhookParameterArgs and WebhookParameterOutput values.
+// You can construct a concrete instance of `WebhookParameterInput` via:
+//
+//	WebhookParameterArgs{...}
+type WebhookParameterInput interface {
+	pulumi.Input
+
+	ToWebhookParameterOutput() WebhookParameterOutput
+	ToWebhookParameterOutputWithContext(context.Context) WebhookParameterOutput
+}
+
+type WebhookParameterArgs struct {
+	// Name of the header or query parameter.
+	Name pulumi.StringInput `pulumi:"name"`
+	// Its value; a header's value is kept secret.
+	Value pulumi.StringInput `pulumi:"value"`
+}
+
+func (WebhookParameterArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*WebhookParameter)(nil)).Elem()
+}
+
+func (i WebhookParameterArgs) ToWebhookParameterOutput() WebhookParameterOutput {
+	return i.ToWebhookParameterOutputWithContext(context.Background())
+}
+
+func (i WebhookParameterArgs) ToWebhookParameterOutputWithContext(ctx context.Context) WebhookParameterOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(WebhookParameterOutput)
+}
+
+// WebhookParameterArrayInput is an input type that accepts WebhookParameterArray and WebhookParameterArrayOutput values.
+// You can construct a concrete instance of `WebhookParameterArrayInput` via:
+//
+//	WebhookParameterArray{ WebhookParameterArgs{...} }
+type WebhookParameterArrayInput interface {
+	pulumi.Input
+
+	ToWebhookParameterArrayOutput() WebhookParameterArrayOutput
+	ToWebhookParameterArrayOutputWithContext(context.Context) WebhookParameterArrayOutput
+}
+
+type WebhookParameterArray []WebhookParameterInput
+
+func (WebhookParameterArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]WebhookParameter)(nil)).Elem()
+}
+
+func (i WebhookParameterArray) ToWebhookParameterArrayOutput() WebhookParameterArrayOutput {
+	return i.ToWebhookParameterArrayOutputWithContext(context.Background())
+}
+
+func (i WebhookParameterArray) ToWebhookParameterArrayOutputWithContext(ctx context.Context) WebhookParameterArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(WebhookParameterArrayOutput)
+}
+
+type WebhookParameterOutput struct{ *pulumi.OutputState }
+
+func (WebhookParameterOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*WebhookParameter)(nil)).Elem()
+}
+
+func (o WebhookParameterOutput) ToWebhookParameterOutput() WebhookParameterOutput {
+	return o
+}
+
+func (o WebhookParameterOutput) ToWebhookParameterOutputWithContext(ctx context.Context) WebhookParameterOutput {
+	return o
+}
+
+// Name of the header or query parameter.
+func (o WebhookParameterOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v WebhookParameter) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Its value; a header's value is kept secret.
+func (o WebhookParameterOutput) Value() pulumi.StringOutput {
+	return o.ApplyT(func(v WebhookParameter) string { return v.Value }).(pulumi.StringOutput)
+}
+
+type WebhookParameterArrayOutput struct{ *pulumi.OutputState }
+
+func (WebhookParameterArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]WebhookParameter)(nil)).Elem()
+}
+
+func (o WebhookParameterArrayOutput) ToWebhookParameterArrayOutput() WebhookParameterArrayOutput {
+	return o
+}
+
+func (o WebhookParameterArrayOutput) ToWebhookParameterArrayOutputWithContext(ctx context.Context) WebhookParameterArrayOutput {
+	return o
+}
+
+func (o WebhookParameterArrayOutput) Index(i pulumi.IntInput) WebhookParameterOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) WebhookParameter {
+		return vs[0].([]WebhookParameter)[vs[1].(int)]
+	}).(WebhookParameterOutput)
 }
 
 func init() {
@@ -621,8 +792,10 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*SipGatewayArrayInput)(nil)).Elem(), SipGatewayArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SipPhoneNumberInput)(nil)).Elem(), SipPhoneNumberArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SipPhoneNumberArrayInput)(nil)).Elem(), SipPhoneNumberArray{})
-	pulumi.RegisterInputType(reflect.TypeOf((*WebhookPairInput)(nil)).Elem(), WebhookPairArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*WebhookPairArrayInput)(nil)).Elem(), WebhookPairArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*WebhookHeaderInput)(nil)).Elem(), WebhookHeaderArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*WebhookHeaderArrayInput)(nil)).Elem(), WebhookHeaderArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*WebhookParameterInput)(nil)).Elem(), WebhookParameterArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*WebhookParameterArrayInput)(nil)).Elem(), WebhookParameterArray{})
 	pulumi.RegisterOutputType(AdvancedWebhookOutput{})
 	pulumi.RegisterOutputType(AdvancedWebhookPtrOutput{})
 	pulumi.RegisterOutputType(SipGatewayOutput{})
@@ -631,6 +804,8 @@ func init() {
 	pulumi.RegisterOutputType(SipPhoneNumberArrayOutput{})
 	pulumi.RegisterOutputType(VoiceSampleOutput{})
 	pulumi.RegisterOutputType(VoiceSampleArrayOutput{})
-	pulumi.RegisterOutputType(WebhookPairOutput{})
-	pulumi.RegisterOutputType(WebhookPairArrayOutput{})
+	pulumi.RegisterOutputType(WebhookHeaderOutput{})
+	pulumi.RegisterOutputType(WebhookHeaderArrayOutput{})
+	pulumi.RegisterOutputType(WebhookParameterOutput{})
+	pulumi.RegisterOutputType(WebhookParameterArrayOutput{})
 }

@@ -17,26 +17,43 @@ type SipCarrier struct {
 	pulumi.CustomResourceState
 
 	// The carrier's id on the platform.
-	CarrierId                 pulumi.StringOutput       `pulumi:"carrierId"`
-	Diversion                 pulumi.StringPtrOutput    `pulumi:"diversion"`
-	E164LeadingPlus           pulumi.BoolPtrOutput      `pulumi:"e164LeadingPlus"`
-	ExistingCarrierId         pulumi.StringPtrOutput    `pulumi:"existingCarrierId"`
-	Gateways                  SipGatewayArrayOutput     `pulumi:"gateways"`
-	Name                      pulumi.StringOutput       `pulumi:"name"`
-	OutboundSipProxy          pulumi.StringPtrOutput    `pulumi:"outboundSipProxy"`
-	PhoneNumbers              SipPhoneNumberArrayOutput `pulumi:"phoneNumbers"`
-	RegisterFromDomain        pulumi.StringPtrOutput    `pulumi:"registerFromDomain"`
-	RegisterFromUser          pulumi.StringPtrOutput    `pulumi:"registerFromUser"`
-	RegisterPassword          pulumi.StringPtrOutput    `pulumi:"registerPassword"`
-	RegisterPublicIpInContact pulumi.BoolPtrOutput      `pulumi:"registerPublicIpInContact"`
-	RegisterSipRealm          pulumi.StringPtrOutput    `pulumi:"registerSipRealm"`
-	RegisterUsername          pulumi.StringPtrOutput    `pulumi:"registerUsername"`
-	RequiresRegister          pulumi.BoolPtrOutput      `pulumi:"requiresRegister"`
+	CarrierId pulumi.StringOutput `pulumi:"carrierId"`
+	// Diversion header value for outbound calls.
+	Diversion pulumi.StringPtrOutput `pulumi:"diversion"`
+	// Whether outbound numbers get a leading plus (E.164).
+	E164LeadingPlus pulumi.BoolPtrOutput `pulumi:"e164LeadingPlus"`
+	// Record this existing carrier instead of creating one (no call is made: the API has no read).
+	ExistingCarrierId pulumi.StringPtrOutput `pulumi:"existingCarrierId"`
+	// Gateways; order does not matter.
+	Gateways SipGatewayArrayOutput `pulumi:"gateways"`
+	// Carrier name.
+	Name pulumi.StringOutput `pulumi:"name"`
+	// SIP proxy for outbound calls.
+	OutboundSipProxy pulumi.StringPtrOutput `pulumi:"outboundSipProxy"`
+	// Phone numbers; order does not matter.
+	PhoneNumbers SipPhoneNumberArrayOutput `pulumi:"phoneNumbers"`
+	// Domain of the From header of the registration.
+	RegisterFromDomain pulumi.StringPtrOutput `pulumi:"registerFromDomain"`
+	// User part of the From header of the registration.
+	RegisterFromUser pulumi.StringPtrOutput `pulumi:"registerFromUser"`
+	// Registration password; stored encrypted as a secret.
+	RegisterPassword pulumi.StringPtrOutput `pulumi:"registerPassword"`
+	// Whether the registration's Contact carries the public IP address.
+	RegisterPublicIpInContact pulumi.BoolPtrOutput `pulumi:"registerPublicIpInContact"`
+	// SIP realm of the registration.
+	RegisterSipRealm pulumi.StringPtrOutput `pulumi:"registerSipRealm"`
+	// Registration username.
+	RegisterUsername pulumi.StringPtrOutput `pulumi:"registerUsername"`
+	// Whether the carrier needs SIP registration.
+	RequiresRegister pulumi.BoolPtrOutput `pulumi:"requiresRegister"`
 	// Version of the stored state's shape.
-	StateVersion      pulumi.IntOutput       `pulumi:"stateVersion"`
+	StateVersion pulumi.IntOutput `pulumi:"stateVersion"`
+	// Sub-organization to act for; defaults to voiceplatform:subOrganizationId.
 	SubOrganizationId pulumi.StringPtrOutput `pulumi:"subOrganizationId"`
-	TechPrefix        pulumi.StringPtrOutput `pulumi:"techPrefix"`
-	UpdatedBy         pulumi.StringPtrOutput `pulumi:"updatedBy"`
+	// Prefix dialled before outbound numbers.
+	TechPrefix pulumi.StringPtrOutput `pulumi:"techPrefix"`
+	// Who made the change, as the platform records it.
+	UpdatedBy pulumi.StringPtrOutput `pulumi:"updatedBy"`
 }
 
 // NewSipCarrier registers a new resource with the given unique name, arguments, and options.
@@ -89,44 +106,78 @@ func (SipCarrierState) ElementType() reflect.Type {
 }
 
 type sipCarrierArgs struct {
-	Diversion                 *string          `pulumi:"diversion"`
-	E164LeadingPlus           *bool            `pulumi:"e164LeadingPlus"`
-	ExistingCarrierId         *string          `pulumi:"existingCarrierId"`
-	Gateways                  []SipGateway     `pulumi:"gateways"`
-	Name                      string           `pulumi:"name"`
-	OutboundSipProxy          *string          `pulumi:"outboundSipProxy"`
-	PhoneNumbers              []SipPhoneNumber `pulumi:"phoneNumbers"`
-	RegisterFromDomain        *string          `pulumi:"registerFromDomain"`
-	RegisterFromUser          *string          `pulumi:"registerFromUser"`
-	RegisterPassword          *string          `pulumi:"registerPassword"`
-	RegisterPublicIpInContact *bool            `pulumi:"registerPublicIpInContact"`
-	RegisterSipRealm          *string          `pulumi:"registerSipRealm"`
-	RegisterUsername          *string          `pulumi:"registerUsername"`
-	RequiresRegister          *bool            `pulumi:"requiresRegister"`
-	SubOrganizationId         *string          `pulumi:"subOrganizationId"`
-	TechPrefix                *string          `pulumi:"techPrefix"`
-	UpdatedBy                 *string          `pulumi:"updatedBy"`
+	// Diversion header value for outbound calls.
+	Diversion *string `pulumi:"diversion"`
+	// Whether outbound numbers get a leading plus (E.164).
+	E164LeadingPlus *bool `pulumi:"e164LeadingPlus"`
+	// Record this existing carrier instead of creating one (no call is made: the API has no read).
+	ExistingCarrierId *string `pulumi:"existingCarrierId"`
+	// Gateways; order does not matter.
+	Gateways []SipGateway `pulumi:"gateways"`
+	// Carrier name.
+	Name string `pulumi:"name"`
+	// SIP proxy for outbound calls.
+	OutboundSipProxy *string `pulumi:"outboundSipProxy"`
+	// Phone numbers; order does not matter.
+	PhoneNumbers []SipPhoneNumber `pulumi:"phoneNumbers"`
+	// Domain of the From header of the registration.
+	RegisterFromDomain *string `pulumi:"registerFromDomain"`
+	// User part of the From header of the registration.
+	RegisterFromUser *string `pulumi:"registerFromUser"`
+	// Registration password; stored encrypted as a secret.
+	RegisterPassword *string `pulumi:"registerPassword"`
+	// Whether the registration's Contact carries the public IP address.
+	RegisterPublicIpInContact *bool `pulumi:"registerPublicIpInContact"`
+	// SIP realm of the registration.
+	RegisterSipRealm *string `pulumi:"registerSipRealm"`
+	// Registration username.
+	RegisterUsername *string `pulumi:"registerUsername"`
+	// Whether the carrier needs SIP registration.
+	RequiresRegister *bool `pulumi:"requiresRegister"`
+	// Sub-organization to act for; defaults to voiceplatform:subOrganizationId.
+	SubOrganizationId *string `pulumi:"subOrganizationId"`
+	// Prefix dialled before outbound numbers.
+	TechPrefix *string `pulumi:"techPrefix"`
+	// Who made the change, as the platform records it.
+	UpdatedBy *string `pulumi:"updatedBy"`
 }
 
 // The set of arguments for constructing a SipCarrier resource.
 type SipCarrierArgs struct {
-	Diversion                 pulumi.StringPtrInput
-	E164LeadingPlus           pulumi.BoolPtrInput
-	ExistingCarrierId         pulumi.StringPtrInput
-	Gateways                  SipGatewayArrayInput
-	Name                      pulumi.StringInput
-	OutboundSipProxy          pulumi.StringPtrInput
-	PhoneNumbers              SipPhoneNumberArrayInput
-	RegisterFromDomain        pulumi.StringPtrInput
-	RegisterFromUser          pulumi.StringPtrInput
-	RegisterPassword          pulumi.StringPtrInput
+	// Diversion header value for outbound calls.
+	Diversion pulumi.StringPtrInput
+	// Whether outbound numbers get a leading plus (E.164).
+	E164LeadingPlus pulumi.BoolPtrInput
+	// Record this existing carrier instead of creating one (no call is made: the API has no read).
+	ExistingCarrierId pulumi.StringPtrInput
+	// Gateways; order does not matter.
+	Gateways SipGatewayArrayInput
+	// Carrier name.
+	Name pulumi.StringInput
+	// SIP proxy for outbound calls.
+	OutboundSipProxy pulumi.StringPtrInput
+	// Phone numbers; order does not matter.
+	PhoneNumbers SipPhoneNumberArrayInput
+	// Domain of the From header of the registration.
+	RegisterFromDomain pulumi.StringPtrInput
+	// User part of the From header of the registration.
+	RegisterFromUser pulumi.StringPtrInput
+	// Registration password; stored encrypted as a secret.
+	RegisterPassword pulumi.StringPtrInput
+	// Whether the registration's Contact carries the public IP address.
 	RegisterPublicIpInContact pulumi.BoolPtrInput
-	RegisterSipRealm          pulumi.StringPtrInput
-	RegisterUsername          pulumi.StringPtrInput
-	RequiresRegister          pulumi.BoolPtrInput
-	SubOrganizationId         pulumi.StringPtrInput
-	TechPrefix                pulumi.StringPtrInput
-	UpdatedBy                 pulumi.StringPtrInput
+	// SIP realm of the registration.
+	RegisterSipRealm pulumi.StringPtrInput
+	// Registration username.
+	RegisterUsername pulumi.StringPtrInput
+	// Whether the carrier needs SIP registration.
+	RequiresRegister pulumi.BoolPtrInput
+	// Sub-organization to act for; defaults to voiceplatform:subOrganizationId.
+	SubOrganizationId pulumi.StringPtrInput
+	// Prefix dialled before outbound numbers.
+	TechPrefix pulumi.StringPtrInput
+	// Who made the change, as the platform records it.
+	UpdatedBy pulumi.StringPtrInput
 }
 
 func (SipCarrierArgs) ElementType() reflect.Type {
@@ -171,58 +222,72 @@ func (o SipCarrierOutput) CarrierId() pulumi.StringOutput {
 	return o.ApplyT(func(v *SipCarrier) pulumi.StringOutput { return v.CarrierId }).(pulumi.StringOutput)
 }
 
+// Diversion header value for outbound calls.
 func (o SipCarrierOutput) Diversion() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *SipCarrier) pulumi.StringPtrOutput { return v.Diversion }).(pulumi.StringPtrOutput)
 }
 
+// Whether outbound numbers get a leading plus (E.164).
 func (o SipCarrierOutput) E164LeadingPlus() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *SipCarrier) pulumi.BoolPtrOutput { return v.E164LeadingPlus }).(pulumi.BoolPtrOutput)
 }
 
+// Record this existing carrier instead of creating one (no call is made: the API has no read).
 func (o SipCarrierOutput) ExistingCarrierId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *SipCarrier) pulumi.StringPtrOutput { return v.ExistingCarrierId }).(pulumi.StringPtrOutput)
 }
 
+// Gateways; order does not matter.
 func (o SipCarrierOutput) Gateways() SipGatewayArrayOutput {
 	return o.ApplyT(func(v *SipCarrier) SipGatewayArrayOutput { return v.Gateways }).(SipGatewayArrayOutput)
 }
 
+// Carrier name.
 func (o SipCarrierOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *SipCarrier) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
+// SIP proxy for outbound calls.
 func (o SipCarrierOutput) OutboundSipProxy() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *SipCarrier) pulumi.StringPtrOutput { return v.OutboundSipProxy }).(pulumi.StringPtrOutput)
 }
 
+// Phone numbers; order does not matter.
 func (o SipCarrierOutput) PhoneNumbers() SipPhoneNumberArrayOutput {
 	return o.ApplyT(func(v *SipCarrier) SipPhoneNumberArrayOutput { return v.PhoneNumbers }).(SipPhoneNumberArrayOutput)
 }
 
+// Domain of the From header of the registration.
 func (o SipCarrierOutput) RegisterFromDomain() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *SipCarrier) pulumi.StringPtrOutput { return v.RegisterFromDomain }).(pulumi.StringPtrOutput)
 }
 
+// User part of the From header of the registration.
 func (o SipCarrierOutput) RegisterFromUser() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *SipCarrier) pulumi.StringPtrOutput { return v.RegisterFromUser }).(pulumi.StringPtrOutput)
 }
 
+// Registration password; stored encrypted as a secret.
 func (o SipCarrierOutput) RegisterPassword() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *SipCarrier) pulumi.StringPtrOutput { return v.RegisterPassword }).(pulumi.StringPtrOutput)
 }
 
+// Whether the registration's Contact carries the public IP address.
 func (o SipCarrierOutput) RegisterPublicIpInContact() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *SipCarrier) pulumi.BoolPtrOutput { return v.RegisterPublicIpInContact }).(pulumi.BoolPtrOutput)
 }
 
+// SIP realm of the registration.
 func (o SipCarrierOutput) RegisterSipRealm() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *SipCarrier) pulumi.StringPtrOutput { return v.RegisterSipRealm }).(pulumi.StringPtrOutput)
 }
 
+// Registration username.
 func (o SipCarrierOutput) RegisterUsername() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *SipCarrier) pulumi.StringPtrOutput { return v.RegisterUsername }).(pulumi.StringPtrOutput)
 }
 
+// Whether the carrier needs SIP registration.
 func (o SipCarrierOutput) RequiresRegister() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *SipCarrier) pulumi.BoolPtrOutput { return v.RequiresRegister }).(pulumi.BoolPtrOutput)
 }
@@ -232,14 +297,17 @@ func (o SipCarrierOutput) StateVersion() pulumi.IntOutput {
 	return o.ApplyT(func(v *SipCarrier) pulumi.IntOutput { return v.StateVersion }).(pulumi.IntOutput)
 }
 
+// Sub-organization to act for; defaults to voiceplatform:subOrganizationId.
 func (o SipCarrierOutput) SubOrganizationId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *SipCarrier) pulumi.StringPtrOutput { return v.SubOrganizationId }).(pulumi.StringPtrOutput)
 }
 
+// Prefix dialled before outbound numbers.
 func (o SipCarrierOutput) TechPrefix() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *SipCarrier) pulumi.StringPtrOutput { return v.TechPrefix }).(pulumi.StringPtrOutput)
 }
 
+// Who made the change, as the platform records it.
 func (o SipCarrierOutput) UpdatedBy() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *SipCarrier) pulumi.StringPtrOutput { return v.UpdatedBy }).(pulumi.StringPtrOutput)
 }

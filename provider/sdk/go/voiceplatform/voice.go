@@ -17,28 +17,41 @@ type Voice struct {
 	pulumi.CustomResourceState
 
 	// Every voice the clone answered with, as the API gave them.
-	ClonedVoices    pulumi.MapArrayOutput  `pulumi:"clonedVoices"`
-	Description     pulumi.StringPtrOutput `pulumi:"description"`
+	ClonedVoices pulumi.MapArrayOutput `pulumi:"clonedVoices"`
+	// Description sent with the clone. Changing it replaces the voice.
+	Description pulumi.StringPtrOutput `pulumi:"description"`
+	// Adopt this existing voice instead of cloning one. Changing it replaces the resource.
 	ExistingVoiceId pulumi.StringPtrOutput `pulumi:"existingVoiceId"`
-	Files           pulumi.ArrayOutput     `pulumi:"files"`
-	IsMultilingual  pulumi.BoolPtrOutput   `pulumi:"isMultilingual"`
-	Name            pulumi.StringOutput    `pulumi:"name"`
+	// Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice.
+	Files pulumi.ArrayOutput `pulumi:"files"`
+	// Whether the voice is multilingual; set with an update right after the clone. Updates in place.
+	IsMultilingual pulumi.BoolPtrOutput `pulumi:"isMultilingual"`
+	// Display name. Updates in place.
+	Name pulumi.StringOutput `pulumi:"name"`
 	// Organization that owns the voice.
 	OrganizationId pulumi.StringPtrOutput `pulumi:"organizationId"`
-	ProviderType   pulumi.StringPtrOutput `pulumi:"providerType"`
+	// The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the voice.
+	ProviderType pulumi.StringPtrOutput `pulumi:"providerType"`
 	// Name, sha256 and size of each uploaded sample, in upload order.
 	Samples VoiceSampleArrayOutput `pulumi:"samples"`
 	// Synthesis settings as the platform answered them.
-	Settings        pulumi.MapOutput        `pulumi:"settings"`
+	Settings pulumi.MapOutput `pulumi:"settings"`
+	// Synthesis similarity boost, 0–1. Updates in place.
 	SimilarityBoost pulumi.Float64PtrOutput `pulumi:"similarityBoost"`
-	Speed           pulumi.Float64PtrOutput `pulumi:"speed"`
-	Stability       pulumi.Float64PtrOutput `pulumi:"stability"`
+	// Speech speed, 0.7–1.2. Updates in place.
+	Speed pulumi.Float64PtrOutput `pulumi:"speed"`
+	// Synthesis stability, 0–1. Updates in place.
+	Stability pulumi.Float64PtrOutput `pulumi:"stability"`
 	// Version of the stored state's shape.
-	StateVersion         pulumi.IntOutput         `pulumi:"stateVersion"`
-	SubAccounts          pulumi.BoolPtrOutput     `pulumi:"subAccounts"`
-	SubOrganizationId    pulumi.StringPtrOutput   `pulumi:"subOrganizationId"`
-	SupportedLocales     pulumi.StringArrayOutput `pulumi:"supportedLocales"`
-	SupportsAllLanguages pulumi.BoolPtrOutput     `pulumi:"supportsAllLanguages"`
+	StateVersion pulumi.IntOutput `pulumi:"stateVersion"`
+	// Whether sub-accounts may use the voice; sent with the clone. Changing it replaces the voice.
+	SubAccounts pulumi.BoolPtrOutput `pulumi:"subAccounts"`
+	// Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces.
+	SubOrganizationId pulumi.StringPtrOutput `pulumi:"subOrganizationId"`
+	// Locale codes such as en-US; order does not matter. Updates in place.
+	SupportedLocales pulumi.StringArrayOutput `pulumi:"supportedLocales"`
+	// Whether the voice speaks every language; sent with the clone. Changing it replaces the voice.
+	SupportsAllLanguages pulumi.BoolPtrOutput `pulumi:"supportsAllLanguages"`
 	// Synthesis client the platform uses for the voice.
 	TtsClient pulumi.StringPtrOutput `pulumi:"ttsClient"`
 	// The voice's id at the synthesis provider.
@@ -88,35 +101,61 @@ func (VoiceState) ElementType() reflect.Type {
 }
 
 type voiceArgs struct {
-	Description          *string       `pulumi:"description"`
-	ExistingVoiceId      *string       `pulumi:"existingVoiceId"`
-	Files                []interface{} `pulumi:"files"`
-	IsMultilingual       *bool         `pulumi:"isMultilingual"`
-	Name                 string        `pulumi:"name"`
-	ProviderType         *string       `pulumi:"providerType"`
-	SimilarityBoost      *float64      `pulumi:"similarityBoost"`
-	Speed                *float64      `pulumi:"speed"`
-	Stability            *float64      `pulumi:"stability"`
-	SubAccounts          *bool         `pulumi:"subAccounts"`
-	SubOrganizationId    *string       `pulumi:"subOrganizationId"`
-	SupportedLocales     []string      `pulumi:"supportedLocales"`
-	SupportsAllLanguages *bool         `pulumi:"supportsAllLanguages"`
+	// Description sent with the clone. Changing it replaces the voice.
+	Description *string `pulumi:"description"`
+	// Adopt this existing voice instead of cloning one. Changing it replaces the resource.
+	ExistingVoiceId *string `pulumi:"existingVoiceId"`
+	// Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice.
+	Files []interface{} `pulumi:"files"`
+	// Whether the voice is multilingual; set with an update right after the clone. Updates in place.
+	IsMultilingual *bool `pulumi:"isMultilingual"`
+	// Display name. Updates in place.
+	Name string `pulumi:"name"`
+	// The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the voice.
+	ProviderType *string `pulumi:"providerType"`
+	// Synthesis similarity boost, 0–1. Updates in place.
+	SimilarityBoost *float64 `pulumi:"similarityBoost"`
+	// Speech speed, 0.7–1.2. Updates in place.
+	Speed *float64 `pulumi:"speed"`
+	// Synthesis stability, 0–1. Updates in place.
+	Stability *float64 `pulumi:"stability"`
+	// Whether sub-accounts may use the voice; sent with the clone. Changing it replaces the voice.
+	SubAccounts *bool `pulumi:"subAccounts"`
+	// Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces.
+	SubOrganizationId *string `pulumi:"subOrganizationId"`
+	// Locale codes such as en-US; order does not matter. Updates in place.
+	SupportedLocales []string `pulumi:"supportedLocales"`
+	// Whether the voice speaks every language; sent with the clone. Changing it replaces the voice.
+	SupportsAllLanguages *bool `pulumi:"supportsAllLanguages"`
 }
 
 // The set of arguments for constructing a Voice resource.
 type VoiceArgs struct {
-	Description          pulumi.StringPtrInput
-	ExistingVoiceId      pulumi.StringPtrInput
-	Files                pulumi.ArrayInput
-	IsMultilingual       pulumi.BoolPtrInput
-	Name                 pulumi.StringInput
-	ProviderType         pulumi.StringPtrInput
-	SimilarityBoost      pulumi.Float64PtrInput
-	Speed                pulumi.Float64PtrInput
-	Stability            pulumi.Float64PtrInput
-	SubAccounts          pulumi.BoolPtrInput
-	SubOrganizationId    pulumi.StringPtrInput
-	SupportedLocales     pulumi.StringArrayInput
+	// Description sent with the clone. Changing it replaces the voice.
+	Description pulumi.StringPtrInput
+	// Adopt this existing voice instead of cloning one. Changing it replaces the resource.
+	ExistingVoiceId pulumi.StringPtrInput
+	// Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice.
+	Files pulumi.ArrayInput
+	// Whether the voice is multilingual; set with an update right after the clone. Updates in place.
+	IsMultilingual pulumi.BoolPtrInput
+	// Display name. Updates in place.
+	Name pulumi.StringInput
+	// The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the voice.
+	ProviderType pulumi.StringPtrInput
+	// Synthesis similarity boost, 0–1. Updates in place.
+	SimilarityBoost pulumi.Float64PtrInput
+	// Speech speed, 0.7–1.2. Updates in place.
+	Speed pulumi.Float64PtrInput
+	// Synthesis stability, 0–1. Updates in place.
+	Stability pulumi.Float64PtrInput
+	// Whether sub-accounts may use the voice; sent with the clone. Changing it replaces the voice.
+	SubAccounts pulumi.BoolPtrInput
+	// Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces.
+	SubOrganizationId pulumi.StringPtrInput
+	// Locale codes such as en-US; order does not matter. Updates in place.
+	SupportedLocales pulumi.StringArrayInput
+	// Whether the voice speaks every language; sent with the clone. Changing it replaces the voice.
 	SupportsAllLanguages pulumi.BoolPtrInput
 }
 
@@ -162,22 +201,27 @@ func (o VoiceOutput) ClonedVoices() pulumi.MapArrayOutput {
 	return o.ApplyT(func(v *Voice) pulumi.MapArrayOutput { return v.ClonedVoices }).(pulumi.MapArrayOutput)
 }
 
+// Description sent with the clone. Changing it replaces the voice.
 func (o VoiceOutput) Description() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Voice) pulumi.StringPtrOutput { return v.Description }).(pulumi.StringPtrOutput)
 }
 
+// Adopt this existing voice instead of cloning one. Changing it replaces the resource.
 func (o VoiceOutput) ExistingVoiceId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Voice) pulumi.StringPtrOutput { return v.ExistingVoiceId }).(pulumi.StringPtrOutput)
 }
 
+// Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice.
 func (o VoiceOutput) Files() pulumi.ArrayOutput {
 	return o.ApplyT(func(v *Voice) pulumi.ArrayOutput { return v.Files }).(pulumi.ArrayOutput)
 }
 
+// Whether the voice is multilingual; set with an update right after the clone. Updates in place.
 func (o VoiceOutput) IsMultilingual() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Voice) pulumi.BoolPtrOutput { return v.IsMultilingual }).(pulumi.BoolPtrOutput)
 }
 
+// Display name. Updates in place.
 func (o VoiceOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Voice) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
@@ -187,6 +231,7 @@ func (o VoiceOutput) OrganizationId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Voice) pulumi.StringPtrOutput { return v.OrganizationId }).(pulumi.StringPtrOutput)
 }
 
+// The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the voice.
 func (o VoiceOutput) ProviderType() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Voice) pulumi.StringPtrOutput { return v.ProviderType }).(pulumi.StringPtrOutput)
 }
@@ -201,14 +246,17 @@ func (o VoiceOutput) Settings() pulumi.MapOutput {
 	return o.ApplyT(func(v *Voice) pulumi.MapOutput { return v.Settings }).(pulumi.MapOutput)
 }
 
+// Synthesis similarity boost, 0–1. Updates in place.
 func (o VoiceOutput) SimilarityBoost() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *Voice) pulumi.Float64PtrOutput { return v.SimilarityBoost }).(pulumi.Float64PtrOutput)
 }
 
+// Speech speed, 0.7–1.2. Updates in place.
 func (o VoiceOutput) Speed() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *Voice) pulumi.Float64PtrOutput { return v.Speed }).(pulumi.Float64PtrOutput)
 }
 
+// Synthesis stability, 0–1. Updates in place.
 func (o VoiceOutput) Stability() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *Voice) pulumi.Float64PtrOutput { return v.Stability }).(pulumi.Float64PtrOutput)
 }
@@ -218,18 +266,22 @@ func (o VoiceOutput) StateVersion() pulumi.IntOutput {
 	return o.ApplyT(func(v *Voice) pulumi.IntOutput { return v.StateVersion }).(pulumi.IntOutput)
 }
 
+// Whether sub-accounts may use the voice; sent with the clone. Changing it replaces the voice.
 func (o VoiceOutput) SubAccounts() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Voice) pulumi.BoolPtrOutput { return v.SubAccounts }).(pulumi.BoolPtrOutput)
 }
 
+// Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces.
 func (o VoiceOutput) SubOrganizationId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Voice) pulumi.StringPtrOutput { return v.SubOrganizationId }).(pulumi.StringPtrOutput)
 }
 
+// Locale codes such as en-US; order does not matter. Updates in place.
 func (o VoiceOutput) SupportedLocales() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Voice) pulumi.StringArrayOutput { return v.SupportedLocales }).(pulumi.StringArrayOutput)
 }
 
+// Whether the voice speaks every language; sent with the clone. Changing it replaces the voice.
 func (o VoiceOutput) SupportsAllLanguages() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Voice) pulumi.BoolPtrOutput { return v.SupportsAllLanguages }).(pulumi.BoolPtrOutput)
 }

@@ -6,33 +6,104 @@ import * as inputs from "../types/input";
 import * as outputs from "../types/output";
 import * as enums from "../types/enums";
 
+/**
+ * The outgoing request, for an advanced webhook.
+ */
 export interface AdvancedWebhookArgs {
+    /**
+     * Body of the outgoing request.
+     */
     body?: pulumi.Input<string | undefined>;
-    headers?: pulumi.Input<pulumi.Input<inputs.WebhookPairArgs>[] | undefined>;
+    /**
+     * Headers of the outgoing request.
+     */
+    headers?: pulumi.Input<pulumi.Input<inputs.WebhookHeaderArgs>[] | undefined>;
+    /**
+     * HTTP method of the outgoing request, e.g. GET.
+     */
     method?: pulumi.Input<string | undefined>;
-    parameters?: pulumi.Input<pulumi.Input<inputs.WebhookPairArgs>[] | undefined>;
+    /**
+     * Query parameters of the outgoing request.
+     */
+    parameters?: pulumi.Input<pulumi.Input<inputs.WebhookParameterArgs>[] | undefined>;
+    /**
+     * Target URL.
+     */
     url: pulumi.Input<string>;
 }
 
 export interface SipGatewayArgs {
+    /**
+     * Used for inbound calls; an inbound gateway needs a literal IPv4 address.
+     */
     inbound?: pulumi.Input<boolean | undefined>;
+    /**
+     * IPv4 address (an outbound-only gateway may use a hostname).
+     */
     ipv4: pulumi.Input<string>;
+    /**
+     * Network mask length in bits, 0–32.
+     */
     netmask?: pulumi.Input<number | undefined>;
+    /**
+     * Used for outbound calls.
+     */
     outbound?: pulumi.Input<boolean | undefined>;
+    /**
+     * Whether to pad SRTP crypto attributes.
+     */
     padCrypto?: pulumi.Input<boolean | undefined>;
+    /**
+     * SIP port, 1–65535.
+     */
     port?: pulumi.Input<number | undefined>;
+    /**
+     * Transport protocol, e.g. udp.
+     */
     protocol?: pulumi.Input<string | undefined>;
+    /**
+     * Whether to send SIP OPTIONS pings to the gateway.
+     */
     sendOptionsPing?: pulumi.Input<boolean | undefined>;
+    /**
+     * Identifier of the gateway.
+     */
     sipGatewaySid?: pulumi.Input<string | undefined>;
+    /**
+     * Whether to use sips: URIs towards the gateway.
+     */
     useSipsScheme?: pulumi.Input<boolean | undefined>;
 }
 
 export interface SipPhoneNumberArgs {
+    /**
+     * The number, preferably E.164 (+14155550100).
+     */
     phoneNumber: pulumi.Input<string>;
+    /**
+     * Identifier of the number.
+     */
     phoneNumberSid?: pulumi.Input<string | undefined>;
 }
 
-export interface WebhookPairArgs {
+export interface WebhookHeaderArgs {
+    /**
+     * Name of the header or query parameter.
+     */
     name: pulumi.Input<string>;
+    /**
+     * Its value; a header's value is kept secret.
+     */
+    value: pulumi.Input<string>;
+}
+
+export interface WebhookParameterArgs {
+    /**
+     * Name of the header or query parameter.
+     */
+    name: pulumi.Input<string>;
+    /**
+     * Its value; a header's value is kept secret.
+     */
     value: pulumi.Input<string>;
 }

@@ -6,29 +6,83 @@ import * as inputs from "../types/input";
 import * as outputs from "../types/output";
 import * as enums from "../types/enums";
 
+/**
+ * The outgoing request, for an advanced webhook.
+ */
 export interface AdvancedWebhook {
+    /**
+     * Body of the outgoing request.
+     */
     body?: string;
-    headers?: outputs.WebhookPair[];
+    /**
+     * Headers of the outgoing request.
+     */
+    headers?: outputs.WebhookHeader[];
+    /**
+     * HTTP method of the outgoing request, e.g. GET.
+     */
     method?: string;
-    parameters?: outputs.WebhookPair[];
+    /**
+     * Query parameters of the outgoing request.
+     */
+    parameters?: outputs.WebhookParameter[];
+    /**
+     * Target URL.
+     */
     url: string;
 }
 
 export interface SipGateway {
+    /**
+     * Used for inbound calls; an inbound gateway needs a literal IPv4 address.
+     */
     inbound?: boolean;
+    /**
+     * IPv4 address (an outbound-only gateway may use a hostname).
+     */
     ipv4: string;
+    /**
+     * Network mask length in bits, 0–32.
+     */
     netmask?: number;
+    /**
+     * Used for outbound calls.
+     */
     outbound?: boolean;
+    /**
+     * Whether to pad SRTP crypto attributes.
+     */
     padCrypto?: boolean;
+    /**
+     * SIP port, 1–65535.
+     */
     port?: number;
+    /**
+     * Transport protocol, e.g. udp.
+     */
     protocol?: string;
+    /**
+     * Whether to send SIP OPTIONS pings to the gateway.
+     */
     sendOptionsPing?: boolean;
+    /**
+     * Identifier of the gateway.
+     */
     sipGatewaySid?: string;
+    /**
+     * Whether to use sips: URIs towards the gateway.
+     */
     useSipsScheme?: boolean;
 }
 
 export interface SipPhoneNumber {
+    /**
+     * The number, preferably E.164 (+14155550100).
+     */
     phoneNumber: string;
+    /**
+     * Identifier of the number.
+     */
     phoneNumberSid?: string;
 }
 
@@ -50,8 +104,25 @@ export interface VoiceSample {
     size: number;
 }
 
-export interface WebhookPair {
+export interface WebhookHeader {
+    /**
+     * Name of the header or query parameter.
+     */
     name: string;
+    /**
+     * Its value; a header's value is kept secret.
+     */
+    value: string;
+}
+
+export interface WebhookParameter {
+    /**
+     * Name of the header or query parameter.
+     */
+    name: string;
+    /**
+     * Its value; a header's value is kept secret.
+     */
     value: string;
 }
 

@@ -22,25 +22,54 @@ __all__ = [
     'SipGatewayArgsDict',
     'SipPhoneNumberArgs',
     'SipPhoneNumberArgsDict',
-    'WebhookPairArgs',
-    'WebhookPairArgsDict',
+    'WebhookHeaderArgs',
+    'WebhookHeaderArgsDict',
+    'WebhookParameterArgs',
+    'WebhookParameterArgsDict',
 ]
 
 class AdvancedWebhookArgsDict(TypedDict):
+    """
+    The outgoing request, for an advanced webhook.
+    """
     url: pulumi.Input[_builtins.str]
+    """
+    Target URL.
+    """
     body: NotRequired[pulumi.Input[Optional[_builtins.str]]]
-    headers: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['WebhookPairArgsDict']]]]]
+    """
+    Body of the outgoing request.
+    """
+    headers: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['WebhookHeaderArgsDict']]]]]
+    """
+    Headers of the outgoing request.
+    """
     method: NotRequired[pulumi.Input[Optional[_builtins.str]]]
-    parameters: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['WebhookPairArgsDict']]]]]
+    """
+    HTTP method of the outgoing request, e.g. GET.
+    """
+    parameters: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['WebhookParameterArgsDict']]]]]
+    """
+    Query parameters of the outgoing request.
+    """
 
 @pulumi.input_type
 class AdvancedWebhookArgs:
     def __init__(__self__, *,
                  url: pulumi.Input[_builtins.str],
                  body: pulumi.Input[Optional[_builtins.str]] = None,
-                 headers: pulumi.Input[Optional[Sequence[pulumi.Input['WebhookPairArgs']]]] = None,
+                 headers: pulumi.Input[Optional[Sequence[pulumi.Input['WebhookHeaderArgs']]]] = None,
                  method: pulumi.Input[Optional[_builtins.str]] = None,
-                 parameters: pulumi.Input[Optional[Sequence[pulumi.Input['WebhookPairArgs']]]] = None):
+                 parameters: pulumi.Input[Optional[Sequence[pulumi.Input['WebhookParameterArgs']]]] = None):
+        """
+        The outgoing request, for an advanced webhook.
+
+        :param pulumi.Input[_builtins.str] url: Target URL.
+        :param pulumi.Input[_builtins.str] body: Body of the outgoing request.
+        :param pulumi.Input[Sequence[pulumi.Input['WebhookHeaderArgs']]] headers: Headers of the outgoing request.
+        :param pulumi.Input[_builtins.str] method: HTTP method of the outgoing request, e.g. GET.
+        :param pulumi.Input[Sequence[pulumi.Input['WebhookParameterArgs']]] parameters: Query parameters of the outgoing request.
+        """
         pulumi.set(__self__, "url", url)
         if body is not None:
             pulumi.set(__self__, "body", body)
@@ -54,6 +83,9 @@ class AdvancedWebhookArgs:
     @_builtins.property
     @pulumi.getter
     def url(self) -> pulumi.Input[_builtins.str]:
+        """
+        Target URL.
+        """
         return pulumi.get(self, "url")
 
     @url.setter
@@ -63,6 +95,9 @@ class AdvancedWebhookArgs:
     @_builtins.property
     @pulumi.getter
     def body(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Body of the outgoing request.
+        """
         return pulumi.get(self, "body")
 
     @body.setter
@@ -71,16 +106,22 @@ class AdvancedWebhookArgs:
 
     @_builtins.property
     @pulumi.getter
-    def headers(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['WebhookPairArgs']]]]:
+    def headers(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['WebhookHeaderArgs']]]]:
+        """
+        Headers of the outgoing request.
+        """
         return pulumi.get(self, "headers")
 
     @headers.setter
-    def headers(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['WebhookPairArgs']]]]):
+    def headers(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['WebhookHeaderArgs']]]]):
         pulumi.set(self, "headers", value)
 
     @_builtins.property
     @pulumi.getter
     def method(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        HTTP method of the outgoing request, e.g. GET.
+        """
         return pulumi.get(self, "method")
 
     @method.setter
@@ -89,25 +130,58 @@ class AdvancedWebhookArgs:
 
     @_builtins.property
     @pulumi.getter
-    def parameters(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['WebhookPairArgs']]]]:
+    def parameters(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['WebhookParameterArgs']]]]:
+        """
+        Query parameters of the outgoing request.
+        """
         return pulumi.get(self, "parameters")
 
     @parameters.setter
-    def parameters(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['WebhookPairArgs']]]]):
+    def parameters(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['WebhookParameterArgs']]]]):
         pulumi.set(self, "parameters", value)
 
 
 class SipGatewayArgsDict(TypedDict):
     ipv4: pulumi.Input[_builtins.str]
+    """
+    IPv4 address (an outbound-only gateway may use a hostname).
+    """
     inbound: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Used for inbound calls; an inbound gateway needs a literal IPv4 address.
+    """
     netmask: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Network mask length in bits, 0–32.
+    """
     outbound: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Used for outbound calls.
+    """
     pad_crypto: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether to pad SRTP crypto attributes.
+    """
     port: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    SIP port, 1–65535.
+    """
     protocol: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Transport protocol, e.g. udp.
+    """
     send_options_ping: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether to send SIP OPTIONS pings to the gateway.
+    """
     sip_gateway_sid: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Identifier of the gateway.
+    """
     use_sips_scheme: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether to use sips: URIs towards the gateway.
+    """
 
 @pulumi.input_type
 class SipGatewayArgs:
@@ -122,6 +196,18 @@ class SipGatewayArgs:
                  send_options_ping: pulumi.Input[Optional[_builtins.bool]] = None,
                  sip_gateway_sid: pulumi.Input[Optional[_builtins.str]] = None,
                  use_sips_scheme: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        :param pulumi.Input[_builtins.str] ipv4: IPv4 address (an outbound-only gateway may use a hostname).
+        :param pulumi.Input[_builtins.bool] inbound: Used for inbound calls; an inbound gateway needs a literal IPv4 address.
+        :param pulumi.Input[_builtins.int] netmask: Network mask length in bits, 0–32.
+        :param pulumi.Input[_builtins.bool] outbound: Used for outbound calls.
+        :param pulumi.Input[_builtins.bool] pad_crypto: Whether to pad SRTP crypto attributes.
+        :param pulumi.Input[_builtins.int] port: SIP port, 1–65535.
+        :param pulumi.Input[_builtins.str] protocol: Transport protocol, e.g. udp.
+        :param pulumi.Input[_builtins.bool] send_options_ping: Whether to send SIP OPTIONS pings to the gateway.
+        :param pulumi.Input[_builtins.str] sip_gateway_sid: Identifier of the gateway.
+        :param pulumi.Input[_builtins.bool] use_sips_scheme: Whether to use sips: URIs towards the gateway.
+        """
         pulumi.set(__self__, "ipv4", ipv4)
         if inbound is not None:
             pulumi.set(__self__, "inbound", inbound)
@@ -145,6 +231,9 @@ class SipGatewayArgs:
     @_builtins.property
     @pulumi.getter
     def ipv4(self) -> pulumi.Input[_builtins.str]:
+        """
+        IPv4 address (an outbound-only gateway may use a hostname).
+        """
         return pulumi.get(self, "ipv4")
 
     @ipv4.setter
@@ -154,6 +243,9 @@ class SipGatewayArgs:
     @_builtins.property
     @pulumi.getter
     def inbound(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Used for inbound calls; an inbound gateway needs a literal IPv4 address.
+        """
         return pulumi.get(self, "inbound")
 
     @inbound.setter
@@ -163,6 +255,9 @@ class SipGatewayArgs:
     @_builtins.property
     @pulumi.getter
     def netmask(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Network mask length in bits, 0–32.
+        """
         return pulumi.get(self, "netmask")
 
     @netmask.setter
@@ -172,6 +267,9 @@ class SipGatewayArgs:
     @_builtins.property
     @pulumi.getter
     def outbound(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Used for outbound calls.
+        """
         return pulumi.get(self, "outbound")
 
     @outbound.setter
@@ -181,6 +279,9 @@ class SipGatewayArgs:
     @_builtins.property
     @pulumi.getter(name="padCrypto")
     def pad_crypto(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether to pad SRTP crypto attributes.
+        """
         return pulumi.get(self, "pad_crypto")
 
     @pad_crypto.setter
@@ -190,6 +291,9 @@ class SipGatewayArgs:
     @_builtins.property
     @pulumi.getter
     def port(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        SIP port, 1–65535.
+        """
         return pulumi.get(self, "port")
 
     @port.setter
@@ -199,6 +303,9 @@ class SipGatewayArgs:
     @_builtins.property
     @pulumi.getter
     def protocol(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Transport protocol, e.g. udp.
+        """
         return pulumi.get(self, "protocol")
 
     @protocol.setter
@@ -208,6 +315,9 @@ class SipGatewayArgs:
     @_builtins.property
     @pulumi.getter(name="sendOptionsPing")
     def send_options_ping(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether to send SIP OPTIONS pings to the gateway.
+        """
         return pulumi.get(self, "send_options_ping")
 
     @send_options_ping.setter
@@ -217,6 +327,9 @@ class SipGatewayArgs:
     @_builtins.property
     @pulumi.getter(name="sipGatewaySid")
     def sip_gateway_sid(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Identifier of the gateway.
+        """
         return pulumi.get(self, "sip_gateway_sid")
 
     @sip_gateway_sid.setter
@@ -226,6 +339,9 @@ class SipGatewayArgs:
     @_builtins.property
     @pulumi.getter(name="useSipsScheme")
     def use_sips_scheme(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether to use sips: URIs towards the gateway.
+        """
         return pulumi.get(self, "use_sips_scheme")
 
     @use_sips_scheme.setter
@@ -235,13 +351,23 @@ class SipGatewayArgs:
 
 class SipPhoneNumberArgsDict(TypedDict):
     phone_number: pulumi.Input[_builtins.str]
+    """
+    The number, preferably E.164 (+14155550100).
+    """
     phone_number_sid: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Identifier of the number.
+    """
 
 @pulumi.input_type
 class SipPhoneNumberArgs:
     def __init__(__self__, *,
                  phone_number: pulumi.Input[_builtins.str],
                  phone_number_sid: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        :param pulumi.Input[_builtins.str] phone_number: The number, preferably E.164 (+14155550100).
+        :param pulumi.Input[_builtins.str] phone_number_sid: Identifier of the number.
+        """
         pulumi.set(__self__, "phone_number", phone_number)
         if phone_number_sid is not None:
             pulumi.set(__self__, "phone_number_sid", phone_number_sid)
@@ -249,6 +375,9 @@ class SipPhoneNumberArgs:
     @_builtins.property
     @pulumi.getter(name="phoneNumber")
     def phone_number(self) -> pulumi.Input[_builtins.str]:
+        """
+        The number, preferably E.164 (+14155550100).
+        """
         return pulumi.get(self, "phone_number")
 
     @phone_number.setter
@@ -258,6 +387,9 @@ class SipPhoneNumberArgs:
     @_builtins.property
     @pulumi.getter(name="phoneNumberSid")
     def phone_number_sid(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Identifier of the number.
+        """
         return pulumi.get(self, "phone_number_sid")
 
     @phone_number_sid.setter
@@ -265,21 +397,34 @@ class SipPhoneNumberArgs:
         pulumi.set(self, "phone_number_sid", value)
 
 
-class WebhookPairArgsDict(TypedDict):
+class WebhookHeaderArgsDict(TypedDict):
     name: pulumi.Input[_builtins.str]
+    """
+    Name of the header or query parameter.
+    """
     value: pulumi.Input[_builtins.str]
+    """
+    Its value; a header's value is kept secret.
+    """
 
 @pulumi.input_type
-class WebhookPairArgs:
+class WebhookHeaderArgs:
     def __init__(__self__, *,
                  name: pulumi.Input[_builtins.str],
                  value: pulumi.Input[_builtins.str]):
+        """
+        :param pulumi.Input[_builtins.str] name: Name of the header or query parameter.
+        :param pulumi.Input[_builtins.str] value: Its value; a header's value is kept secret.
+        """
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "value", value)
 
     @_builtins.property
     @pulumi.getter
     def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        Name of the header or query parameter.
+        """
         return pulumi.get(self, "name")
 
     @name.setter
@@ -289,6 +434,56 @@ class WebhookPairArgs:
     @_builtins.property
     @pulumi.getter
     def value(self) -> pulumi.Input[_builtins.str]:
+        """
+        Its value; a header's value is kept secret.
+        """
+        return pulumi.get(self, "value")
+
+    @value.setter
+    def value(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "value", value)
+
+
+class WebhookParameterArgsDict(TypedDict):
+    name: pulumi.Input[_builtins.str]
+    """
+    Name of the header or query parameter.
+    """
+    value: pulumi.Input[_builtins.str]
+    """
+    Its value; a header's value is kept secret.
+    """
+
+@pulumi.input_type
+class WebhookParameterArgs:
+    def __init__(__self__, *,
+                 name: pulumi.Input[_builtins.str],
+                 value: pulumi.Input[_builtins.str]):
+        """
+        :param pulumi.Input[_builtins.str] name: Name of the header or query parameter.
+        :param pulumi.Input[_builtins.str] value: Its value; a header's value is kept secret.
+        """
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "value", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        Name of the header or query parameter.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> pulumi.Input[_builtins.str]:
+        """
+        Its value; a header's value is kept secret.
+        """
         return pulumi.get(self, "value")
 
     @value.setter

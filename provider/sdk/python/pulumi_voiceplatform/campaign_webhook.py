@@ -31,6 +31,14 @@ class CampaignWebhookArgs:
                  sub_organization_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a CampaignWebhook resource.
+
+        :param pulumi.Input[_builtins.str] campaign_id: The campaign's ObjectId (24 hexadecimal characters).
+        :param pulumi.Input[_builtins.str] url: URL that is called.
+        :param pulumi.Input['AdvancedWebhookArgs'] advanced_webhook: The outgoing request, for an advanced webhook.
+        :param pulumi.Input[_builtins.bool] already_subscribed: Record an existing subscription without calling the API (the API can neither read nor list one).
+        :param pulumi.Input[Sequence[pulumi.Input['WebhookEvent']]] events: Events to subscribe to; order does not matter.
+        :param pulumi.Input[_builtins.bool] is_advanced: Whether advancedWebhook describes the outgoing request.
+        :param pulumi.Input[_builtins.str] sub_organization_id: Sub-organization to act for; defaults to voiceplatform:subOrganizationId.
         """
         pulumi.set(__self__, "campaign_id", campaign_id)
         pulumi.set(__self__, "url", url)
@@ -48,6 +56,9 @@ class CampaignWebhookArgs:
     @_builtins.property
     @pulumi.getter(name="campaignId")
     def campaign_id(self) -> pulumi.Input[_builtins.str]:
+        """
+        The campaign's ObjectId (24 hexadecimal characters).
+        """
         return pulumi.get(self, "campaign_id")
 
     @campaign_id.setter
@@ -57,6 +68,9 @@ class CampaignWebhookArgs:
     @_builtins.property
     @pulumi.getter
     def url(self) -> pulumi.Input[_builtins.str]:
+        """
+        URL that is called.
+        """
         return pulumi.get(self, "url")
 
     @url.setter
@@ -66,6 +80,9 @@ class CampaignWebhookArgs:
     @_builtins.property
     @pulumi.getter(name="advancedWebhook")
     def advanced_webhook(self) -> pulumi.Input[Optional['AdvancedWebhookArgs']]:
+        """
+        The outgoing request, for an advanced webhook.
+        """
         return pulumi.get(self, "advanced_webhook")
 
     @advanced_webhook.setter
@@ -75,6 +92,9 @@ class CampaignWebhookArgs:
     @_builtins.property
     @pulumi.getter(name="alreadySubscribed")
     def already_subscribed(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Record an existing subscription without calling the API (the API can neither read nor list one).
+        """
         return pulumi.get(self, "already_subscribed")
 
     @already_subscribed.setter
@@ -84,6 +104,9 @@ class CampaignWebhookArgs:
     @_builtins.property
     @pulumi.getter
     def events(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['WebhookEvent']]]]:
+        """
+        Events to subscribe to; order does not matter.
+        """
         return pulumi.get(self, "events")
 
     @events.setter
@@ -93,6 +116,9 @@ class CampaignWebhookArgs:
     @_builtins.property
     @pulumi.getter(name="isAdvanced")
     def is_advanced(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether advancedWebhook describes the outgoing request.
+        """
         return pulumi.get(self, "is_advanced")
 
     @is_advanced.setter
@@ -102,6 +128,9 @@ class CampaignWebhookArgs:
     @_builtins.property
     @pulumi.getter(name="subOrganizationId")
     def sub_organization_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Sub-organization to act for; defaults to voiceplatform:subOrganizationId.
+        """
         return pulumi.get(self, "sub_organization_id")
 
     @sub_organization_id.setter
@@ -128,6 +157,13 @@ class CampaignWebhook(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[Union['AdvancedWebhookArgs', 'AdvancedWebhookArgsDict']] advanced_webhook: The outgoing request, for an advanced webhook.
+        :param pulumi.Input[_builtins.bool] already_subscribed: Record an existing subscription without calling the API (the API can neither read nor list one).
+        :param pulumi.Input[_builtins.str] campaign_id: The campaign's ObjectId (24 hexadecimal characters).
+        :param pulumi.Input[Sequence[pulumi.Input['WebhookEvent']]] events: Events to subscribe to; order does not matter.
+        :param pulumi.Input[_builtins.bool] is_advanced: Whether advancedWebhook describes the outgoing request.
+        :param pulumi.Input[_builtins.str] sub_organization_id: Sub-organization to act for; defaults to voiceplatform:subOrganizationId.
+        :param pulumi.Input[_builtins.str] url: URL that is called.
         """
         ...
     @overload
@@ -169,7 +205,7 @@ class CampaignWebhook(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = CampaignWebhookArgs.__new__(CampaignWebhookArgs)
 
-            __props__.__dict__["advanced_webhook"] = None if advanced_webhook is None else pulumi.Output.secret(advanced_webhook)
+            __props__.__dict__["advanced_webhook"] = advanced_webhook
             __props__.__dict__["already_subscribed"] = already_subscribed
             if campaign_id is None and not opts.urn:
                 raise TypeError("Missing required property 'campaign_id'")
@@ -183,8 +219,6 @@ class CampaignWebhook(pulumi.CustomResource):
             __props__.__dict__["data"] = None
             __props__.__dict__["state_version"] = None
             __props__.__dict__["status"] = None
-        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["advancedWebhook"])
-        opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         super(CampaignWebhook, __self__).__init__(
             'voiceplatform:index:CampaignWebhook',
             resource_name,
@@ -222,16 +256,25 @@ class CampaignWebhook(pulumi.CustomResource):
     @_builtins.property
     @pulumi.getter(name="advancedWebhook")
     def advanced_webhook(self) -> pulumi.Output[Optional['outputs.AdvancedWebhook']]:
+        """
+        The outgoing request, for an advanced webhook.
+        """
         return pulumi.get(self, "advanced_webhook")
 
     @_builtins.property
     @pulumi.getter(name="alreadySubscribed")
     def already_subscribed(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Record an existing subscription without calling the API (the API can neither read nor list one).
+        """
         return pulumi.get(self, "already_subscribed")
 
     @_builtins.property
     @pulumi.getter(name="campaignId")
     def campaign_id(self) -> pulumi.Output[_builtins.str]:
+        """
+        The campaign's ObjectId (24 hexadecimal characters).
+        """
         return pulumi.get(self, "campaign_id")
 
     @_builtins.property
@@ -245,11 +288,17 @@ class CampaignWebhook(pulumi.CustomResource):
     @_builtins.property
     @pulumi.getter
     def events(self) -> pulumi.Output[Optional[Sequence['WebhookEvent']]]:
+        """
+        Events to subscribe to; order does not matter.
+        """
         return pulumi.get(self, "events")
 
     @_builtins.property
     @pulumi.getter(name="isAdvanced")
     def is_advanced(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Whether advancedWebhook describes the outgoing request.
+        """
         return pulumi.get(self, "is_advanced")
 
     @_builtins.property
@@ -271,10 +320,16 @@ class CampaignWebhook(pulumi.CustomResource):
     @_builtins.property
     @pulumi.getter(name="subOrganizationId")
     def sub_organization_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Sub-organization to act for; defaults to voiceplatform:subOrganizationId.
+        """
         return pulumi.get(self, "sub_organization_id")
 
     @_builtins.property
     @pulumi.getter
     def url(self) -> pulumi.Output[_builtins.str]:
+        """
+        URL that is called.
+        """
         return pulumi.get(self, "url")
 

@@ -21,17 +21,30 @@ __all__ = [
     'SipGateway',
     'SipPhoneNumber',
     'VoiceSample',
-    'WebhookPair',
+    'WebhookHeader',
+    'WebhookParameter',
 ]
 
 @pulumi.output_type
 class AdvancedWebhook(dict):
+    """
+    The outgoing request, for an advanced webhook.
+    """
     def __init__(__self__, *,
                  url: _builtins.str,
                  body: Optional[_builtins.str] = None,
-                 headers: Optional[Sequence['outputs.WebhookPair']] = None,
+                 headers: Optional[Sequence['outputs.WebhookHeader']] = None,
                  method: Optional[_builtins.str] = None,
-                 parameters: Optional[Sequence['outputs.WebhookPair']] = None):
+                 parameters: Optional[Sequence['outputs.WebhookParameter']] = None):
+        """
+        The outgoing request, for an advanced webhook.
+
+        :param _builtins.str url: Target URL.
+        :param _builtins.str body: Body of the outgoing request.
+        :param Sequence['WebhookHeader'] headers: Headers of the outgoing request.
+        :param _builtins.str method: HTTP method of the outgoing request, e.g. GET.
+        :param Sequence['WebhookParameter'] parameters: Query parameters of the outgoing request.
+        """
         pulumi.set(__self__, "url", url)
         if body is not None:
             pulumi.set(__self__, "body", body)
@@ -45,26 +58,41 @@ class AdvancedWebhook(dict):
     @_builtins.property
     @pulumi.getter
     def url(self) -> _builtins.str:
+        """
+        Target URL.
+        """
         return pulumi.get(self, "url")
 
     @_builtins.property
     @pulumi.getter
     def body(self) -> Optional[_builtins.str]:
+        """
+        Body of the outgoing request.
+        """
         return pulumi.get(self, "body")
 
     @_builtins.property
     @pulumi.getter
-    def headers(self) -> Optional[Sequence['outputs.WebhookPair']]:
+    def headers(self) -> Optional[Sequence['outputs.WebhookHeader']]:
+        """
+        Headers of the outgoing request.
+        """
         return pulumi.get(self, "headers")
 
     @_builtins.property
     @pulumi.getter
     def method(self) -> Optional[_builtins.str]:
+        """
+        HTTP method of the outgoing request, e.g. GET.
+        """
         return pulumi.get(self, "method")
 
     @_builtins.property
     @pulumi.getter
-    def parameters(self) -> Optional[Sequence['outputs.WebhookPair']]:
+    def parameters(self) -> Optional[Sequence['outputs.WebhookParameter']]:
+        """
+        Query parameters of the outgoing request.
+        """
         return pulumi.get(self, "parameters")
 
 
@@ -104,6 +132,18 @@ class SipGateway(dict):
                  send_options_ping: Optional[_builtins.bool] = None,
                  sip_gateway_sid: Optional[_builtins.str] = None,
                  use_sips_scheme: Optional[_builtins.bool] = None):
+        """
+        :param _builtins.str ipv4: IPv4 address (an outbound-only gateway may use a hostname).
+        :param _builtins.bool inbound: Used for inbound calls; an inbound gateway needs a literal IPv4 address.
+        :param _builtins.int netmask: Network mask length in bits, 0–32.
+        :param _builtins.bool outbound: Used for outbound calls.
+        :param _builtins.bool pad_crypto: Whether to pad SRTP crypto attributes.
+        :param _builtins.int port: SIP port, 1–65535.
+        :param _builtins.str protocol: Transport protocol, e.g. udp.
+        :param _builtins.bool send_options_ping: Whether to send SIP OPTIONS pings to the gateway.
+        :param _builtins.str sip_gateway_sid: Identifier of the gateway.
+        :param _builtins.bool use_sips_scheme: Whether to use sips: URIs towards the gateway.
+        """
         pulumi.set(__self__, "ipv4", ipv4)
         if inbound is not None:
             pulumi.set(__self__, "inbound", inbound)
@@ -127,51 +167,81 @@ class SipGateway(dict):
     @_builtins.property
     @pulumi.getter
     def ipv4(self) -> _builtins.str:
+        """
+        IPv4 address (an outbound-only gateway may use a hostname).
+        """
         return pulumi.get(self, "ipv4")
 
     @_builtins.property
     @pulumi.getter
     def inbound(self) -> Optional[_builtins.bool]:
+        """
+        Used for inbound calls; an inbound gateway needs a literal IPv4 address.
+        """
         return pulumi.get(self, "inbound")
 
     @_builtins.property
     @pulumi.getter
     def netmask(self) -> Optional[_builtins.int]:
+        """
+        Network mask length in bits, 0–32.
+        """
         return pulumi.get(self, "netmask")
 
     @_builtins.property
     @pulumi.getter
     def outbound(self) -> Optional[_builtins.bool]:
+        """
+        Used for outbound calls.
+        """
         return pulumi.get(self, "outbound")
 
     @_builtins.property
     @pulumi.getter(name="padCrypto")
     def pad_crypto(self) -> Optional[_builtins.bool]:
+        """
+        Whether to pad SRTP crypto attributes.
+        """
         return pulumi.get(self, "pad_crypto")
 
     @_builtins.property
     @pulumi.getter
     def port(self) -> Optional[_builtins.int]:
+        """
+        SIP port, 1–65535.
+        """
         return pulumi.get(self, "port")
 
     @_builtins.property
     @pulumi.getter
     def protocol(self) -> Optional[_builtins.str]:
+        """
+        Transport protocol, e.g. udp.
+        """
         return pulumi.get(self, "protocol")
 
     @_builtins.property
     @pulumi.getter(name="sendOptionsPing")
     def send_options_ping(self) -> Optional[_builtins.bool]:
+        """
+        Whether to send SIP OPTIONS pings to the gateway.
+        """
         return pulumi.get(self, "send_options_ping")
 
     @_builtins.property
     @pulumi.getter(name="sipGatewaySid")
     def sip_gateway_sid(self) -> Optional[_builtins.str]:
+        """
+        Identifier of the gateway.
+        """
         return pulumi.get(self, "sip_gateway_sid")
 
     @_builtins.property
     @pulumi.getter(name="useSipsScheme")
     def use_sips_scheme(self) -> Optional[_builtins.bool]:
+        """
+        Whether to use sips: URIs towards the gateway.
+        """
         return pulumi.get(self, "use_sips_scheme")
 
 
@@ -199,6 +269,10 @@ class SipPhoneNumber(dict):
     def __init__(__self__, *,
                  phone_number: _builtins.str,
                  phone_number_sid: Optional[_builtins.str] = None):
+        """
+        :param _builtins.str phone_number: The number, preferably E.164 (+14155550100).
+        :param _builtins.str phone_number_sid: Identifier of the number.
+        """
         pulumi.set(__self__, "phone_number", phone_number)
         if phone_number_sid is not None:
             pulumi.set(__self__, "phone_number_sid", phone_number_sid)
@@ -206,11 +280,17 @@ class SipPhoneNumber(dict):
     @_builtins.property
     @pulumi.getter(name="phoneNumber")
     def phone_number(self) -> _builtins.str:
+        """
+        The number, preferably E.164 (+14155550100).
+        """
         return pulumi.get(self, "phone_number")
 
     @_builtins.property
     @pulumi.getter(name="phoneNumberSid")
     def phone_number_sid(self) -> Optional[_builtins.str]:
+        """
+        Identifier of the number.
+        """
         return pulumi.get(self, "phone_number_sid")
 
 
@@ -260,21 +340,60 @@ class VoiceSample(dict):
 
 
 @pulumi.output_type
-class WebhookPair(dict):
+class WebhookHeader(dict):
     def __init__(__self__, *,
                  name: _builtins.str,
                  value: _builtins.str):
+        """
+        :param _builtins.str name: Name of the header or query parameter.
+        :param _builtins.str value: Its value; a header's value is kept secret.
+        """
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "value", value)
 
     @_builtins.property
     @pulumi.getter
     def name(self) -> _builtins.str:
+        """
+        Name of the header or query parameter.
+        """
         return pulumi.get(self, "name")
 
     @_builtins.property
     @pulumi.getter
     def value(self) -> _builtins.str:
+        """
+        Its value; a header's value is kept secret.
+        """
+        return pulumi.get(self, "value")
+
+
+@pulumi.output_type
+class WebhookParameter(dict):
+    def __init__(__self__, *,
+                 name: _builtins.str,
+                 value: _builtins.str):
+        """
+        :param _builtins.str name: Name of the header or query parameter.
+        :param _builtins.str value: Its value; a header's value is kept secret.
+        """
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "value", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Name of the header or query parameter.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> _builtins.str:
+        """
+        Its value; a header's value is kept secret.
+        """
         return pulumi.get(self, "value")
 
 

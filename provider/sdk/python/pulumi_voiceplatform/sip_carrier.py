@@ -40,6 +40,24 @@ class SipCarrierArgs:
                  updated_by: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a SipCarrier resource.
+
+        :param pulumi.Input[_builtins.str] name: Carrier name.
+        :param pulumi.Input[_builtins.str] diversion: Diversion header value for outbound calls.
+        :param pulumi.Input[_builtins.bool] e164_leading_plus: Whether outbound numbers get a leading plus (E.164).
+        :param pulumi.Input[_builtins.str] existing_carrier_id: Record this existing carrier instead of creating one (no call is made: the API has no read).
+        :param pulumi.Input[Sequence[pulumi.Input['SipGatewayArgs']]] gateways: Gateways; order does not matter.
+        :param pulumi.Input[_builtins.str] outbound_sip_proxy: SIP proxy for outbound calls.
+        :param pulumi.Input[Sequence[pulumi.Input['SipPhoneNumberArgs']]] phone_numbers: Phone numbers; order does not matter.
+        :param pulumi.Input[_builtins.str] register_from_domain: Domain of the From header of the registration.
+        :param pulumi.Input[_builtins.str] register_from_user: User part of the From header of the registration.
+        :param pulumi.Input[_builtins.str] register_password: Registration password; stored encrypted as a secret.
+        :param pulumi.Input[_builtins.bool] register_public_ip_in_contact: Whether the registration's Contact carries the public IP address.
+        :param pulumi.Input[_builtins.str] register_sip_realm: SIP realm of the registration.
+        :param pulumi.Input[_builtins.str] register_username: Registration username.
+        :param pulumi.Input[_builtins.bool] requires_register: Whether the carrier needs SIP registration.
+        :param pulumi.Input[_builtins.str] sub_organization_id: Sub-organization to act for; defaults to voiceplatform:subOrganizationId.
+        :param pulumi.Input[_builtins.str] tech_prefix: Prefix dialled before outbound numbers.
+        :param pulumi.Input[_builtins.str] updated_by: Who made the change, as the platform records it.
         """
         pulumi.set(__self__, "name", name)
         if diversion is not None:
@@ -78,6 +96,9 @@ class SipCarrierArgs:
     @_builtins.property
     @pulumi.getter
     def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        Carrier name.
+        """
         return pulumi.get(self, "name")
 
     @name.setter
@@ -87,6 +108,9 @@ class SipCarrierArgs:
     @_builtins.property
     @pulumi.getter
     def diversion(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Diversion header value for outbound calls.
+        """
         return pulumi.get(self, "diversion")
 
     @diversion.setter
@@ -96,6 +120,9 @@ class SipCarrierArgs:
     @_builtins.property
     @pulumi.getter(name="e164LeadingPlus")
     def e164_leading_plus(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether outbound numbers get a leading plus (E.164).
+        """
         return pulumi.get(self, "e164_leading_plus")
 
     @e164_leading_plus.setter
@@ -105,6 +132,9 @@ class SipCarrierArgs:
     @_builtins.property
     @pulumi.getter(name="existingCarrierId")
     def existing_carrier_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Record this existing carrier instead of creating one (no call is made: the API has no read).
+        """
         return pulumi.get(self, "existing_carrier_id")
 
     @existing_carrier_id.setter
@@ -114,6 +144,9 @@ class SipCarrierArgs:
     @_builtins.property
     @pulumi.getter
     def gateways(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['SipGatewayArgs']]]]:
+        """
+        Gateways; order does not matter.
+        """
         return pulumi.get(self, "gateways")
 
     @gateways.setter
@@ -123,6 +156,9 @@ class SipCarrierArgs:
     @_builtins.property
     @pulumi.getter(name="outboundSipProxy")
     def outbound_sip_proxy(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        SIP proxy for outbound calls.
+        """
         return pulumi.get(self, "outbound_sip_proxy")
 
     @outbound_sip_proxy.setter
@@ -132,6 +168,9 @@ class SipCarrierArgs:
     @_builtins.property
     @pulumi.getter(name="phoneNumbers")
     def phone_numbers(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['SipPhoneNumberArgs']]]]:
+        """
+        Phone numbers; order does not matter.
+        """
         return pulumi.get(self, "phone_numbers")
 
     @phone_numbers.setter
@@ -141,6 +180,9 @@ class SipCarrierArgs:
     @_builtins.property
     @pulumi.getter(name="registerFromDomain")
     def register_from_domain(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Domain of the From header of the registration.
+        """
         return pulumi.get(self, "register_from_domain")
 
     @register_from_domain.setter
@@ -150,6 +192,9 @@ class SipCarrierArgs:
     @_builtins.property
     @pulumi.getter(name="registerFromUser")
     def register_from_user(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        User part of the From header of the registration.
+        """
         return pulumi.get(self, "register_from_user")
 
     @register_from_user.setter
@@ -159,6 +204,9 @@ class SipCarrierArgs:
     @_builtins.property
     @pulumi.getter(name="registerPassword")
     def register_password(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Registration password; stored encrypted as a secret.
+        """
         return pulumi.get(self, "register_password")
 
     @register_password.setter
@@ -168,6 +216,9 @@ class SipCarrierArgs:
     @_builtins.property
     @pulumi.getter(name="registerPublicIpInContact")
     def register_public_ip_in_contact(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the registration's Contact carries the public IP address.
+        """
         return pulumi.get(self, "register_public_ip_in_contact")
 
     @register_public_ip_in_contact.setter
@@ -177,6 +228,9 @@ class SipCarrierArgs:
     @_builtins.property
     @pulumi.getter(name="registerSipRealm")
     def register_sip_realm(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        SIP realm of the registration.
+        """
         return pulumi.get(self, "register_sip_realm")
 
     @register_sip_realm.setter
@@ -186,6 +240,9 @@ class SipCarrierArgs:
     @_builtins.property
     @pulumi.getter(name="registerUsername")
     def register_username(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Registration username.
+        """
         return pulumi.get(self, "register_username")
 
     @register_username.setter
@@ -195,6 +252,9 @@ class SipCarrierArgs:
     @_builtins.property
     @pulumi.getter(name="requiresRegister")
     def requires_register(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the carrier needs SIP registration.
+        """
         return pulumi.get(self, "requires_register")
 
     @requires_register.setter
@@ -204,6 +264,9 @@ class SipCarrierArgs:
     @_builtins.property
     @pulumi.getter(name="subOrganizationId")
     def sub_organization_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Sub-organization to act for; defaults to voiceplatform:subOrganizationId.
+        """
         return pulumi.get(self, "sub_organization_id")
 
     @sub_organization_id.setter
@@ -213,6 +276,9 @@ class SipCarrierArgs:
     @_builtins.property
     @pulumi.getter(name="techPrefix")
     def tech_prefix(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Prefix dialled before outbound numbers.
+        """
         return pulumi.get(self, "tech_prefix")
 
     @tech_prefix.setter
@@ -222,6 +288,9 @@ class SipCarrierArgs:
     @_builtins.property
     @pulumi.getter(name="updatedBy")
     def updated_by(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Who made the change, as the platform records it.
+        """
         return pulumi.get(self, "updated_by")
 
     @updated_by.setter
@@ -258,6 +327,23 @@ class SipCarrier(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.str] diversion: Diversion header value for outbound calls.
+        :param pulumi.Input[_builtins.bool] e164_leading_plus: Whether outbound numbers get a leading plus (E.164).
+        :param pulumi.Input[_builtins.str] existing_carrier_id: Record this existing carrier instead of creating one (no call is made: the API has no read).
+        :param pulumi.Input[Sequence[pulumi.Input[Union['SipGatewayArgs', 'SipGatewayArgsDict']]]] gateways: Gateways; order does not matter.
+        :param pulumi.Input[_builtins.str] name: Carrier name.
+        :param pulumi.Input[_builtins.str] outbound_sip_proxy: SIP proxy for outbound calls.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['SipPhoneNumberArgs', 'SipPhoneNumberArgsDict']]]] phone_numbers: Phone numbers; order does not matter.
+        :param pulumi.Input[_builtins.str] register_from_domain: Domain of the From header of the registration.
+        :param pulumi.Input[_builtins.str] register_from_user: User part of the From header of the registration.
+        :param pulumi.Input[_builtins.str] register_password: Registration password; stored encrypted as a secret.
+        :param pulumi.Input[_builtins.bool] register_public_ip_in_contact: Whether the registration's Contact carries the public IP address.
+        :param pulumi.Input[_builtins.str] register_sip_realm: SIP realm of the registration.
+        :param pulumi.Input[_builtins.str] register_username: Registration username.
+        :param pulumi.Input[_builtins.bool] requires_register: Whether the carrier needs SIP registration.
+        :param pulumi.Input[_builtins.str] sub_organization_id: Sub-organization to act for; defaults to voiceplatform:subOrganizationId.
+        :param pulumi.Input[_builtins.str] tech_prefix: Prefix dialled before outbound numbers.
+        :param pulumi.Input[_builtins.str] updated_by: Who made the change, as the platform records it.
         """
         ...
     @overload
@@ -386,71 +472,113 @@ class SipCarrier(pulumi.CustomResource):
     @_builtins.property
     @pulumi.getter
     def diversion(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Diversion header value for outbound calls.
+        """
         return pulumi.get(self, "diversion")
 
     @_builtins.property
     @pulumi.getter(name="e164LeadingPlus")
     def e164_leading_plus(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Whether outbound numbers get a leading plus (E.164).
+        """
         return pulumi.get(self, "e164_leading_plus")
 
     @_builtins.property
     @pulumi.getter(name="existingCarrierId")
     def existing_carrier_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Record this existing carrier instead of creating one (no call is made: the API has no read).
+        """
         return pulumi.get(self, "existing_carrier_id")
 
     @_builtins.property
     @pulumi.getter
     def gateways(self) -> pulumi.Output[Optional[Sequence['outputs.SipGateway']]]:
+        """
+        Gateways; order does not matter.
+        """
         return pulumi.get(self, "gateways")
 
     @_builtins.property
     @pulumi.getter
     def name(self) -> pulumi.Output[_builtins.str]:
+        """
+        Carrier name.
+        """
         return pulumi.get(self, "name")
 
     @_builtins.property
     @pulumi.getter(name="outboundSipProxy")
     def outbound_sip_proxy(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        SIP proxy for outbound calls.
+        """
         return pulumi.get(self, "outbound_sip_proxy")
 
     @_builtins.property
     @pulumi.getter(name="phoneNumbers")
     def phone_numbers(self) -> pulumi.Output[Optional[Sequence['outputs.SipPhoneNumber']]]:
+        """
+        Phone numbers; order does not matter.
+        """
         return pulumi.get(self, "phone_numbers")
 
     @_builtins.property
     @pulumi.getter(name="registerFromDomain")
     def register_from_domain(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Domain of the From header of the registration.
+        """
         return pulumi.get(self, "register_from_domain")
 
     @_builtins.property
     @pulumi.getter(name="registerFromUser")
     def register_from_user(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        User part of the From header of the registration.
+        """
         return pulumi.get(self, "register_from_user")
 
     @_builtins.property
     @pulumi.getter(name="registerPassword")
     def register_password(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Registration password; stored encrypted as a secret.
+        """
         return pulumi.get(self, "register_password")
 
     @_builtins.property
     @pulumi.getter(name="registerPublicIpInContact")
     def register_public_ip_in_contact(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Whether the registration's Contact carries the public IP address.
+        """
         return pulumi.get(self, "register_public_ip_in_contact")
 
     @_builtins.property
     @pulumi.getter(name="registerSipRealm")
     def register_sip_realm(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        SIP realm of the registration.
+        """
         return pulumi.get(self, "register_sip_realm")
 
     @_builtins.property
     @pulumi.getter(name="registerUsername")
     def register_username(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Registration username.
+        """
         return pulumi.get(self, "register_username")
 
     @_builtins.property
     @pulumi.getter(name="requiresRegister")
     def requires_register(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Whether the carrier needs SIP registration.
+        """
         return pulumi.get(self, "requires_register")
 
     @_builtins.property
@@ -464,15 +592,24 @@ class SipCarrier(pulumi.CustomResource):
     @_builtins.property
     @pulumi.getter(name="subOrganizationId")
     def sub_organization_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Sub-organization to act for; defaults to voiceplatform:subOrganizationId.
+        """
         return pulumi.get(self, "sub_organization_id")
 
     @_builtins.property
     @pulumi.getter(name="techPrefix")
     def tech_prefix(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Prefix dialled before outbound numbers.
+        """
         return pulumi.get(self, "tech_prefix")
 
     @_builtins.property
     @pulumi.getter(name="updatedBy")
     def updated_by(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Who made the change, as the platform records it.
+        """
         return pulumi.get(self, "updated_by")
 

@@ -35,6 +35,20 @@ class VoiceArgs:
                  supports_all_languages: pulumi.Input[Optional[_builtins.bool]] = None):
         """
         The set of arguments for constructing a Voice resource.
+
+        :param pulumi.Input[_builtins.str] name: Display name. Updates in place.
+        :param pulumi.Input[_builtins.str] description: Description sent with the clone. Changing it replaces the voice.
+        :param pulumi.Input[_builtins.str] existing_voice_id: Adopt this existing voice instead of cloning one. Changing it replaces the resource.
+        :param pulumi.Input[Sequence[pulumi.Input[Union[_builtins.str, Union[pulumi.Asset, pulumi.Archive]]]]] files: Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice.
+        :param pulumi.Input[_builtins.bool] is_multilingual: Whether the voice is multilingual; set with an update right after the clone. Updates in place.
+        :param pulumi.Input[_builtins.str] provider_type: The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the voice.
+        :param pulumi.Input[_builtins.float] similarity_boost: Synthesis similarity boost, 0–1. Updates in place.
+        :param pulumi.Input[_builtins.float] speed: Speech speed, 0.7–1.2. Updates in place.
+        :param pulumi.Input[_builtins.float] stability: Synthesis stability, 0–1. Updates in place.
+        :param pulumi.Input[_builtins.bool] sub_accounts: Whether sub-accounts may use the voice; sent with the clone. Changing it replaces the voice.
+        :param pulumi.Input[_builtins.str] sub_organization_id: Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] supported_locales: Locale codes such as en-US; order does not matter. Updates in place.
+        :param pulumi.Input[_builtins.bool] supports_all_languages: Whether the voice speaks every language; sent with the clone. Changing it replaces the voice.
         """
         pulumi.set(__self__, "name", name)
         if description is not None:
@@ -65,6 +79,9 @@ class VoiceArgs:
     @_builtins.property
     @pulumi.getter
     def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        Display name. Updates in place.
+        """
         return pulumi.get(self, "name")
 
     @name.setter
@@ -74,6 +91,9 @@ class VoiceArgs:
     @_builtins.property
     @pulumi.getter
     def description(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Description sent with the clone. Changing it replaces the voice.
+        """
         return pulumi.get(self, "description")
 
     @description.setter
@@ -83,6 +103,9 @@ class VoiceArgs:
     @_builtins.property
     @pulumi.getter(name="existingVoiceId")
     def existing_voice_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Adopt this existing voice instead of cloning one. Changing it replaces the resource.
+        """
         return pulumi.get(self, "existing_voice_id")
 
     @existing_voice_id.setter
@@ -92,6 +115,9 @@ class VoiceArgs:
     @_builtins.property
     @pulumi.getter
     def files(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[Union[_builtins.str, Union[pulumi.Asset, pulumi.Archive]]]]]]:
+        """
+        Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice.
+        """
         return pulumi.get(self, "files")
 
     @files.setter
@@ -101,6 +127,9 @@ class VoiceArgs:
     @_builtins.property
     @pulumi.getter(name="isMultilingual")
     def is_multilingual(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the voice is multilingual; set with an update right after the clone. Updates in place.
+        """
         return pulumi.get(self, "is_multilingual")
 
     @is_multilingual.setter
@@ -110,6 +139,9 @@ class VoiceArgs:
     @_builtins.property
     @pulumi.getter(name="providerType")
     def provider_type(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the voice.
+        """
         return pulumi.get(self, "provider_type")
 
     @provider_type.setter
@@ -119,6 +151,9 @@ class VoiceArgs:
     @_builtins.property
     @pulumi.getter(name="similarityBoost")
     def similarity_boost(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        Synthesis similarity boost, 0–1. Updates in place.
+        """
         return pulumi.get(self, "similarity_boost")
 
     @similarity_boost.setter
@@ -128,6 +163,9 @@ class VoiceArgs:
     @_builtins.property
     @pulumi.getter
     def speed(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        Speech speed, 0.7–1.2. Updates in place.
+        """
         return pulumi.get(self, "speed")
 
     @speed.setter
@@ -137,6 +175,9 @@ class VoiceArgs:
     @_builtins.property
     @pulumi.getter
     def stability(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        Synthesis stability, 0–1. Updates in place.
+        """
         return pulumi.get(self, "stability")
 
     @stability.setter
@@ -146,6 +187,9 @@ class VoiceArgs:
     @_builtins.property
     @pulumi.getter(name="subAccounts")
     def sub_accounts(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether sub-accounts may use the voice; sent with the clone. Changing it replaces the voice.
+        """
         return pulumi.get(self, "sub_accounts")
 
     @sub_accounts.setter
@@ -155,6 +199,9 @@ class VoiceArgs:
     @_builtins.property
     @pulumi.getter(name="subOrganizationId")
     def sub_organization_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces.
+        """
         return pulumi.get(self, "sub_organization_id")
 
     @sub_organization_id.setter
@@ -164,6 +211,9 @@ class VoiceArgs:
     @_builtins.property
     @pulumi.getter(name="supportedLocales")
     def supported_locales(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Locale codes such as en-US; order does not matter. Updates in place.
+        """
         return pulumi.get(self, "supported_locales")
 
     @supported_locales.setter
@@ -173,6 +223,9 @@ class VoiceArgs:
     @_builtins.property
     @pulumi.getter(name="supportsAllLanguages")
     def supports_all_languages(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the voice speaks every language; sent with the clone. Changing it replaces the voice.
+        """
         return pulumi.get(self, "supports_all_languages")
 
     @supports_all_languages.setter
@@ -205,6 +258,19 @@ class Voice(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.str] description: Description sent with the clone. Changing it replaces the voice.
+        :param pulumi.Input[_builtins.str] existing_voice_id: Adopt this existing voice instead of cloning one. Changing it replaces the resource.
+        :param pulumi.Input[Sequence[pulumi.Input[Union[_builtins.str, Union[pulumi.Asset, pulumi.Archive]]]]] files: Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice.
+        :param pulumi.Input[_builtins.bool] is_multilingual: Whether the voice is multilingual; set with an update right after the clone. Updates in place.
+        :param pulumi.Input[_builtins.str] name: Display name. Updates in place.
+        :param pulumi.Input[_builtins.str] provider_type: The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the voice.
+        :param pulumi.Input[_builtins.float] similarity_boost: Synthesis similarity boost, 0–1. Updates in place.
+        :param pulumi.Input[_builtins.float] speed: Speech speed, 0.7–1.2. Updates in place.
+        :param pulumi.Input[_builtins.float] stability: Synthesis stability, 0–1. Updates in place.
+        :param pulumi.Input[_builtins.bool] sub_accounts: Whether sub-accounts may use the voice; sent with the clone. Changing it replaces the voice.
+        :param pulumi.Input[_builtins.str] sub_organization_id: Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] supported_locales: Locale codes such as en-US; order does not matter. Updates in place.
+        :param pulumi.Input[_builtins.bool] supports_all_languages: Whether the voice speaks every language; sent with the clone. Changing it replaces the voice.
         """
         ...
     @overload
@@ -329,26 +395,41 @@ class Voice(pulumi.CustomResource):
     @_builtins.property
     @pulumi.getter
     def description(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Description sent with the clone. Changing it replaces the voice.
+        """
         return pulumi.get(self, "description")
 
     @_builtins.property
     @pulumi.getter(name="existingVoiceId")
     def existing_voice_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Adopt this existing voice instead of cloning one. Changing it replaces the resource.
+        """
         return pulumi.get(self, "existing_voice_id")
 
     @_builtins.property
     @pulumi.getter
     def files(self) -> pulumi.Output[Optional[Sequence[Any]]]:
+        """
+        Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice.
+        """
         return pulumi.get(self, "files")
 
     @_builtins.property
     @pulumi.getter(name="isMultilingual")
     def is_multilingual(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Whether the voice is multilingual; set with an update right after the clone. Updates in place.
+        """
         return pulumi.get(self, "is_multilingual")
 
     @_builtins.property
     @pulumi.getter
     def name(self) -> pulumi.Output[_builtins.str]:
+        """
+        Display name. Updates in place.
+        """
         return pulumi.get(self, "name")
 
     @_builtins.property
@@ -362,6 +443,9 @@ class Voice(pulumi.CustomResource):
     @_builtins.property
     @pulumi.getter(name="providerType")
     def provider_type(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the voice.
+        """
         return pulumi.get(self, "provider_type")
 
     @_builtins.property
@@ -383,16 +467,25 @@ class Voice(pulumi.CustomResource):
     @_builtins.property
     @pulumi.getter(name="similarityBoost")
     def similarity_boost(self) -> pulumi.Output[Optional[_builtins.float]]:
+        """
+        Synthesis similarity boost, 0–1. Updates in place.
+        """
         return pulumi.get(self, "similarity_boost")
 
     @_builtins.property
     @pulumi.getter
     def speed(self) -> pulumi.Output[Optional[_builtins.float]]:
+        """
+        Speech speed, 0.7–1.2. Updates in place.
+        """
         return pulumi.get(self, "speed")
 
     @_builtins.property
     @pulumi.getter
     def stability(self) -> pulumi.Output[Optional[_builtins.float]]:
+        """
+        Synthesis stability, 0–1. Updates in place.
+        """
         return pulumi.get(self, "stability")
 
     @_builtins.property
@@ -406,21 +499,33 @@ class Voice(pulumi.CustomResource):
     @_builtins.property
     @pulumi.getter(name="subAccounts")
     def sub_accounts(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Whether sub-accounts may use the voice; sent with the clone. Changing it replaces the voice.
+        """
         return pulumi.get(self, "sub_accounts")
 
     @_builtins.property
     @pulumi.getter(name="subOrganizationId")
     def sub_organization_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces.
+        """
         return pulumi.get(self, "sub_organization_id")
 
     @_builtins.property
     @pulumi.getter(name="supportedLocales")
     def supported_locales(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        Locale codes such as en-US; order does not matter. Updates in place.
+        """
         return pulumi.get(self, "supported_locales")
 
     @_builtins.property
     @pulumi.getter(name="supportsAllLanguages")
     def supports_all_languages(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Whether the voice speaks every language; sent with the clone. Changing it replaces the voice.
+        """
         return pulumi.get(self, "supports_all_languages")
 
     @_builtins.property

@@ -1,34 +1,55 @@
-import type { z } from "zod";
-import { readSettings } from "../settings/config";
+/**
+ * The check every resource shares: zod issues become `{property, reason}` failures with Pulumi
+ * property paths, values unknown during preview pass until they are known, and warnings (advice
+ * from outside the spec) are said only about inputs that are valid and wholly known.
+ */
+import { z } from "zod";
+import { withDefaultSubOrganization } from "../settings/config";
+import { containsUnknown, UNKNOWN } from "./engine-values";
+import { warn } from "./provider-log";
+import type { CheckAnswer, CheckFailure, Inputs } from "./resource-definition";
 
-/** What the engine sends for a value not known yet during preview. */
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
-
-export const PROVIDER_KEY = "__provider";
-
-export interface CheckFailure {
-  readonly property: string;
-  readonly reason: string;
+export interface CheckRules<Valid> {
+  readonly type: string;
+  readonly schema: z.ZodObject;
+  /** Problems zod cannot see, such as a sample file that cannot be read. */
+  readonly moreFailures?: (news: Inputs) => Promise<CheckFailure[]>;
+  /** Advice about valid, wholly known inputs: said, never enforced. */
+  readonly warnings: (inputs: Valid) => string[];
+  /** The inputs as they are stored and compared (sets sorted, case fixed). */
+  readonly normalize: (news: Inputs) => Inputs;
 }
 
-export type Inputs = Record<string, unknown>;
-
-/** What check answers: the inputs to use from now on, and every problem found. */
-export interface CheckAnswer {
-  readonly inputs: Inputs;
-  readonly failures: CheckFailure[];
+export async function checkResource<Valid>(
+  rules: CheckRules<Valid>,
+  news: Inputs,
+): Promise<CheckAnswer> {
+  // Validated in the user's order, so every index in a message points at what they wrote.
+  const failures = checkInputs(rules.schema, news, rules.type, fieldNames(rules.schema));
+  if (rules.moreFailures) failures.push(...(await rules.moreFailures(news)));
+  if (failures.length === 0 && !containsUnknown(news)) {
+    for (const warning of rules.warnings(news as Valid)) warn(warning);
+  }
+  return { inputs: withDefaultSubOrganization(rules.normalize(news)), failures };
 }
 
-export function isUnknown(value: unknown): boolean {
-  return value === UNKNOWN;
-}
-
-export function containsUnknown(value: unknown): boolean {
-  if (value === UNKNOWN) return true;
-  if (Array.isArray(value)) return value.some(containsUnknown);
-  if (value !== null && typeof value === "object")
-    return Object.values(value).some(containsUnknown);
-  return false;
+/** Every field name at any depth of a schema, for "did you mean" suggestions. */
+export function fieldNames(schema: z.ZodType): string[] {
+  const names = new Set<string>();
+  const walk = (node: z.ZodType) => {
+    if (node instanceof z.ZodOptional) walk(node.unwrap() as z.ZodType);
+    else if (node instanceof z.ZodArray) walk(node.element as z.ZodType);
+    else if (node instanceof z.ZodUnion)
+      for (const option of node.options) walk(option as z.ZodType);
+    else if (node instanceof z.ZodObject) {
+      for (const [key, field] of Object.entries(node.shape as Record<string, z.ZodType>)) {
+        names.add(key);
+        walk(field);
+      }
+    }
+  };
+  walk(schema);
+  return [...names];
 }
 
 /**
@@ -81,11 +102,10 @@ function valueAt(
  */
 export function checkInputs(
   schema: z.ZodType,
-  news: Inputs,
+  inputs: Inputs,
   resourceType: string,
   knownNames: readonly string[],
 ): CheckFailure[] {
-  const { [PROVIDER_KEY]: _provider, ...inputs } = news;
   const result = schema.safeParse(inputs);
   if (result.success) return [];
   const failures: CheckFailure[] = [];
@@ -192,91 +212,4 @@ function article(expected: string): string {
     int: "a whole number",
   };
   return names[expected] ?? expected;
-}
-
-/** Canonical text of a value for comparison: object keys sorted, null and undefined alike. */
-export function canonical(value: unknown): string {
-  return JSON.stringify(sortKeys(value)) ?? "null";
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value !== null && typeof value === "object") {
-    // fromEntries keeps a `__proto__` key as an own key: assigning it would set the prototype
-    // and drop the key from the canonical text.
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((key) => [key, (value as Record<string, unknown>)[key]] as const)
-        .filter(([, field]) => field !== undefined && field !== null)
-        .map(([key, field]) => [key, sortKeys(field)]),
-    );
-  }
-  return value ?? null;
-}
-
-/** A list treated as a set: deduplicated and in canonical order. */
-export function sortedSet<T>(items: readonly T[]): T[] {
-  const byKey = new Map<string, T>();
-  for (const item of items) byKey.set(canonical(item), item);
-  return [...byKey.keys()].sort().map((key) => byKey.get(key)!);
-}
-
-export interface DiffPlan {
-  /** Every input key of the resource. */
-  readonly keys: readonly string[];
-  /** Keys that cannot change in place. */
-  readonly replaceKeys: ReadonlySet<string>;
-  /** Lists whose order means nothing. */
-  readonly setKeys: ReadonlySet<string>;
-  /** Keys where leaving the input out means "keep whatever the platform has". */
-  readonly optionalInPlaceKeys?: ReadonlySet<string>;
-}
-
-export interface DiffAnswer {
-  readonly changes: boolean;
-  readonly replaces: string[];
-  readonly deleteBeforeReplace: boolean;
-}
-
-/** Compares stored outputs with new inputs; always a yes or a no, never "unknown". */
-export function diffInputs(olds: object, news: Inputs, plan: DiffPlan): DiffAnswer {
-  const changed: string[] = [];
-  for (const key of plan.keys) {
-    const next = news[key];
-    if (plan.optionalInPlaceKeys?.has(key) && (next === undefined || next === null)) continue;
-    if (containsUnknown(next)) {
-      changed.push(key);
-      continue;
-    }
-    const previous = (olds as Inputs)[key];
-    const same = plan.setKeys.has(key)
-      ? canonical(asSet(previous)) === canonical(asSet(next))
-      : canonical(previous) === canonical(next);
-    if (!same) changed.push(key);
-  }
-  return {
-    changes: changed.length > 0,
-    replaces: changed.filter((key) => plan.replaceKeys.has(key)),
-    deleteBeforeReplace: false,
-  };
-}
-
-function asSet(value: unknown): unknown {
-  return Array.isArray(value) ? sortedSet(value) : value;
-}
-
-export function withoutProvider(news: Inputs): Inputs {
-  const { [PROVIDER_KEY]: _provider, ...inputs } = news;
-  return inputs;
-}
-
-/**
- * A resource without its own subOrganizationId acts for the stack's default one, and the state
- * records which: moving the default later replaces what lives in the old sub-organization.
- */
-export function withDefaultSubOrganization(inputs: Inputs): Inputs {
-  if (inputs.subOrganizationId !== undefined) return inputs;
-  const fallback = readSettings().subOrganizationId;
-  return fallback === undefined ? inputs : { ...inputs, subOrganizationId: fallback };
 }

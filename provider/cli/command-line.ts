@@ -1,0 +1,103 @@
+import { parseArgs } from "node:util";
+
+export const USAGE = `Usage:
+  pulumi-voice-platform preflight [--stack NAME] [--cwd DIR]
+      Exits 0 when the stack has no pending operation on this package's resources. Otherwise
+      lists each one (what to look for on the platform) with the command that records it, and
+      exits 1.
+  pulumi-voice-platform recover [--stack NAME] [--cwd DIR] URN=ID... [--forget URN]...
+      Records each interrupted create URN as the object ID that the platform holds, with the
+      state a finished create would have written. --forget drops an interrupted create that
+      never reached the platform, so the next \`pulumi up\` creates it. Every interrupted create
+      of this package must be named once. The replaced state is saved to a backup file first.
+
+Both run the \`pulumi\` CLI on PATH (stack export / stack import), so they work with any backend
+it is logged into. --stack and --cwd are passed on to it. Exit codes: 0 done, 1 pending
+operations found or refused, 2 bad command line.`;
+
+export type CommandLine =
+  | { readonly command: "help" }
+  | { readonly command: "preflight"; readonly stack?: string; readonly cwd?: string }
+  | {
+      readonly command: "recover";
+      readonly stack?: string;
+      readonly cwd?: string;
+      /** `URN=ID` as given; split against the stack's pending URNs, since either may hold "=". */
+      readonly assignments: string[];
+      readonly forget: string[];
+    };
+
+/** A command line that cannot run; the message names the argument and the fix. */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+export function parseCommandLine(argv: readonly string[]): CommandLine {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        stack: { type: "string", short: "s" },
+        cwd: { type: "string", short: "C" },
+        forget: { type: "string", multiple: true },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  const [command, ...rest] = positionals;
+  if (values.help === true || command === "help") return { command: "help" };
+  const common = {
+    ...(values.stack === undefined ? {} : { stack: nonEmpty("--stack", values.stack) }),
+    ...(values.cwd === undefined ? {} : { cwd: nonEmpty("--cwd", values.cwd) }),
+  };
+  if (command === "preflight") {
+    if (rest.length > 0)
+      throw new UsageError(`preflight takes no arguments, got ${JSON.stringify(rest[0])}`);
+    if (values.forget !== undefined)
+      throw new UsageError("--forget belongs to recover, not preflight");
+    return { command: "preflight", ...common };
+  }
+  if (command === "recover") {
+    const forget = (values.forget ?? []).map((urn) => urnArgument("--forget", urn));
+    for (const assignment of rest) {
+      urnArgument("recover", assignment);
+      if (!assignment.includes("=")) {
+        throw new UsageError(
+          `recover: ${JSON.stringify(assignment)} has no "=ID": write URN=ID with the id the platform shows, or use --forget URN if nothing was created`,
+        );
+      }
+    }
+    if (rest.length === 0 && forget.length === 0) {
+      throw new UsageError(
+        "recover needs at least one URN=ID or --forget URN: run `pulumi-voice-platform preflight` to list them",
+      );
+    }
+    return { command: "recover", ...common, assignments: rest, forget };
+  }
+  throw new UsageError(
+    command === undefined
+      ? "no command given: use preflight or recover"
+      : `unknown command ${JSON.stringify(command)}: use preflight or recover`,
+  );
+}
+
+function nonEmpty(flag: string, value: string): string {
+  if (value.trim() === "")
+    throw new UsageError(`${flag} is empty: give a value or leave the flag out`);
+  return value;
+}
+
+function urnArgument(where: string, value: string): string {
+  if (!value.startsWith("urn:pulumi:")) {
+    throw new UsageError(
+      `${where}: ${JSON.stringify(value)} is not a resource URN (urn:pulumi:...): copy it from the preflight output`,
+    );
+  }
+  return value;
+}

@@ -1,0 +1,153 @@
+/**
+ * The parts of `pulumi stack export` output (an untyped deployment, version 3) that preflight and
+ * recover read and write, and how this package's resources are recognized in it. Everything the
+ * commands do not understand is carried through untouched.
+ */
+
+/** The key and value the engine uses to mark a secret in serialized state. */
+const SECRET_SIG_KEY = "4dabf18193072939515e22adb298388d";
+const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+
+/** A secret as `pulumi stack export` writes it: ciphertext, or plaintext with --show-secrets. */
+export interface SecretEnvelope {
+  readonly [SECRET_SIG_KEY]: typeof SECRET_SIG;
+  readonly ciphertext?: string;
+  /** The JSON text of the value. */
+  readonly plaintext?: string;
+}
+
+export interface StateResource {
+  urn: string;
+  type: string;
+  custom?: boolean;
+  id?: string;
+  delete?: boolean;
+  inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+  provider?: string;
+  additionalSecretOutputs?: string[];
+  [other: string]: unknown;
+}
+
+export type OperationKind = "creating" | "updating" | "deleting" | "reading" | "importing";
+
+export interface PendingOperation {
+  resource: StateResource;
+  type: OperationKind | string;
+  [other: string]: unknown;
+}
+
+export interface Deployment {
+  resources?: StateResource[];
+  pending_operations?: PendingOperation[];
+  [other: string]: unknown;
+}
+
+export interface ExportedStack {
+  version: number;
+  deployment: Deployment;
+}
+
+export type ResourceKind = "Voice" | "SipCarrier" | "CampaignWebhook";
+
+/** Which front end wrote a resource: the dynamic provider (state holds `__provider`) or the plugin. */
+export type FrontEnd = "dynamic" | "plugin";
+
+const kinds: readonly ResourceKind[] = ["Voice", "SipCarrier", "CampaignWebhook"];
+
+/**
+ * `new dynamic.Resource(..., "voiceplatform", "SipCarrier")` is stored as
+ * `pulumi-nodejs:dynamic/voiceplatform:SipCarrier`; the plugin's tokens are fixed by issue 13.
+ */
+export function resourceKindOf(
+  type: string,
+): { kind: ResourceKind; frontEnd: FrontEnd } | undefined {
+  for (const kind of kinds) {
+    if (type === `pulumi-nodejs:dynamic/voiceplatform:${kind}`)
+      return { kind, frontEnd: "dynamic" };
+    if (type === `voiceplatform:index:${kind}`) return { kind, frontEnd: "plugin" };
+  }
+  return undefined;
+}
+
+export function isSecretEnvelope(value: unknown): value is SecretEnvelope {
+  return (
+    value !== null &&
+    typeof value === "object" &&
+    (value as Record<string, unknown>)[SECRET_SIG_KEY] === SECRET_SIG
+  );
+}
+
+export function containsSecret(value: unknown): boolean {
+  if (isSecretEnvelope(value)) return true;
+  if (Array.isArray(value)) return value.some(containsSecret);
+  if (value !== null && typeof value === "object") return Object.values(value).some(containsSecret);
+  return false;
+}
+
+/** A secret the import encrypts with the stack's secrets provider (`stack import` re-encrypts every secret). */
+export function plaintextSecret(value: unknown): SecretEnvelope {
+  return { [SECRET_SIG_KEY]: SECRET_SIG, plaintext: JSON.stringify(value) };
+}
+
+/**
+ * The values of a `--show-secrets` export with every secret replaced by its value. A ciphertext
+ * here means the export was made without --show-secrets: that is a mistake of the caller.
+ */
+export function revealed(value: unknown): unknown {
+  if (isSecretEnvelope(value)) {
+    if (value.plaintext === undefined) {
+      throw new Error(
+        "internal: a secret is still encrypted; the state was not exported with --show-secrets",
+      );
+    }
+    return revealed(JSON.parse(value.plaintext));
+  }
+  if (Array.isArray(value)) return value.map(revealed);
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, revealed(inner)]));
+  }
+  return value;
+}
+
+/** One pending operation on a resource of this package. */
+export interface PendingOfPackage {
+  readonly urn: string;
+  readonly operation: string;
+  readonly kind: ResourceKind;
+  readonly frontEnd: FrontEnd;
+  readonly resource: StateResource;
+}
+
+export interface PendingOperations {
+  /** This package's, in the order the engine recorded them. */
+  readonly ours: PendingOfPackage[];
+  /** Other packages' pending operations: `stack import` drops these too. */
+  readonly others: { urn: string; operation: string; type: string }[];
+}
+
+export function pendingOperations(deployment: Deployment): PendingOperations {
+  const ours: PendingOfPackage[] = [];
+  const others: PendingOperations["others"] = [];
+  for (const operation of deployment.pending_operations ?? []) {
+    const resource = operation.resource;
+    const known = resourceKindOf(resource.type);
+    if (known === undefined) {
+      others.push({ urn: resource.urn, operation: operation.type, type: resource.type });
+    } else {
+      ours.push({ urn: resource.urn, operation: operation.type, ...known, resource });
+    }
+  }
+  return { ours, others };
+}
+
+/** The name the program gave the resource: the last `::` segment of its URN. */
+export function declaredName(urn: string): string {
+  const at = urn.lastIndexOf("::");
+  return at === -1 ? urn : urn.slice(at + 2);
+}
+
+/** The stack name in a URN (`urn:pulumi:<stack>::<project>::...`). */
+export function stackOfUrn(urn: string): string | undefined {
+  return /^urn:pulumi:([^:]+)::/.exec(urn)?.[1];
+}

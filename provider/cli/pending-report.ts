@@ -1,0 +1,199 @@
+/**
+ * What preflight prints: for each interrupted operation on this package's resources, what to look
+ * for on the platform and the command that settles it. Built from an export without
+ * --show-secrets, so a secret can only appear as ciphertext, which is shown as "[secret]".
+ */
+import {
+  declaredName,
+  isSecretEnvelope,
+  type PendingOfPackage,
+  type PendingOperations,
+} from "./exported-state";
+import { shellQuote } from "./pulumi-stack";
+
+export const COMMAND = "npx pulumi-voice-platform";
+
+function shown(value: unknown): string {
+  if (isSecretEnvelope(value)) return "[secret]";
+  if (typeof value === "string") return value;
+  if (Array.isArray(value)) return value.map(shown).join(", ");
+  if (value !== null && typeof value === "object") {
+    if (typeof (value as { path?: unknown }).path === "string")
+      return (value as { path: string }).path;
+    return `{ ${Object.entries(value)
+      .map(([key, inner]) => `${key}: ${shown(inner)}`)
+      .join(", ")} }`;
+  }
+  return String(value);
+}
+
+function gateway(value: unknown): string {
+  if (isSecretEnvelope(value) || value === null || typeof value !== "object") return shown(value);
+  const g = value as Record<string, unknown>;
+  const roles = [g.inbound === true ? "inbound" : "", g.outbound === true ? "outbound" : ""].filter(
+    Boolean,
+  );
+  return `${shown(g.ipv4)}:${shown(g.port ?? 5060)}/${shown(g.protocol ?? "udp")}${roles.length > 0 ? ` (${roles.join(", ")})` : ""}`;
+}
+
+/** The declared fields that tell this object apart on the platform, as label and value. */
+export function identifyingFields(op: PendingOfPackage): [string, string][] {
+  const inputs = op.resource.inputs ?? {};
+  const fields: [string, string][] = [];
+  const add = (label: string, value: unknown, format: (v: unknown) => string = shown) => {
+    if (value !== undefined) fields.push([label, format(value)]);
+  };
+  switch (op.kind) {
+    case "SipCarrier":
+      add("name", inputs.name);
+      add("gateways", inputs.gateways, (list) =>
+        Array.isArray(list) ? list.map(gateway).join("; ") : shown(list),
+      );
+      add("phoneNumbers", inputs.phoneNumbers, (list) =>
+        Array.isArray(list)
+          ? list.map((n) => shown((n as { phoneNumber?: unknown })?.phoneNumber ?? n)).join(", ")
+          : shown(list),
+      );
+      add("registerUsername", inputs.registerUsername);
+      add("existingCarrierId", inputs.existingCarrierId);
+      break;
+    case "Voice":
+      add("name", inputs.name);
+      add("providerType", inputs.providerType);
+      add("files", inputs.files);
+      add("supportedLocales", inputs.supportedLocales);
+      add("existingVoiceId", inputs.existingVoiceId);
+      break;
+    case "CampaignWebhook": {
+      add("campaignId", inputs.campaignId);
+      add("url", inputs.url);
+      add("events", inputs.events);
+      add("isAdvanced", inputs.isAdvanced);
+      const advanced = inputs.advancedWebhook;
+      if (isSecretEnvelope(advanced)) fields.push(["advancedWebhook", "[secret]"]);
+      else if (advanced !== null && typeof advanced === "object") {
+        const a = advanced as Record<string, unknown>;
+        add("advancedWebhook.url", a.url);
+        add("advancedWebhook.method", a.method);
+      }
+      add("alreadySubscribed", inputs.alreadySubscribed);
+      break;
+    }
+  }
+  add("subOrganizationId", inputs.subOrganizationId);
+  return fields;
+}
+
+const where: Record<PendingOfPackage["kind"], string> = {
+  SipCarrier: "a SIP carrier on the platform with",
+  Voice: "a voice on the platform with",
+  CampaignWebhook: "a webhook subscription of the campaign with",
+};
+
+const idLabel: Record<PendingOfPackage["kind"], string> = {
+  SipCarrier: "carrier id",
+  Voice: "voice record id",
+  CampaignWebhook: "webhook id",
+};
+
+const operationNames: Record<string, string> = {
+  creating: "create",
+  updating: "update",
+  deleting: "delete",
+  reading: "read",
+  importing: "import",
+};
+
+/** The id a create would record when the inputs decide it (undefined: the platform's id is needed). */
+export type KnownIds = ReadonlyMap<string, string>;
+
+function otherOperationNote(op: PendingOfPackage): string {
+  if (op.operation === "updating") {
+    return op.kind === "Voice"
+      ? "The update (one PUT of the declared name, locales and settings) may or may not have reached the platform. The stack still holds the voice with its previous outputs, so the next `pulumi up` sends the same PUT again, which is safe to repeat."
+      : "An update of this resource only records new inputs and calls nothing on the platform; the next `pulumi up` records them again.";
+  }
+  if (op.operation === "deleting") {
+    return "A delete calls nothing on the platform (the API cannot remove this object, which stays there); the stack still holds it, so the next `pulumi up` or `destroy` removes it from the stack again.";
+  }
+  return `An interrupted ${op.operation}: the stack's recorded resources are unchanged by it.`;
+}
+
+export interface ReportOptions {
+  readonly stackLabel: string;
+  /** `--stack …` / `--cwd …` as the user should repeat them. */
+  readonly flags: string;
+  readonly knownIds: KnownIds;
+  /** Why some ids could not be worked out, when they could not. */
+  readonly idNote?: string;
+}
+
+export function preflightReport(pending: PendingOperations, options: ReportOptions): string {
+  const lines: string[] = [];
+  const { ours, others } = pending;
+  if (ours.length === 0) {
+    lines.push(`${options.stackLabel}: no pending operation on pulumi-voice-platform resources.`);
+    if (others.length > 0) {
+      lines.push(
+        `(${others.length} pending operation(s) on other packages' resources, not checked here: ${others.map((o) => `${o.operation} ${o.urn}`).join("; ")})`,
+      );
+    }
+    return lines.join("\n");
+  }
+  const creates = ours.filter((op) => op.operation === "creating");
+  lines.push(
+    `${options.stackLabel}: ${ours.length} interrupted operation(s) on pulumi-voice-platform resources, ${creates.length} of them create(s).`,
+    "A `pulumi up` stopped (killed, cancelled or out of memory) before it recorded them. The platform may hold",
+    "objects that the stack does not know about, and a plain `pulumi up` would create each of them a second time.",
+    "",
+  );
+  ours.forEach((op, index) => {
+    const frontEnd = op.frontEnd === "dynamic" ? "dynamic resource" : "provider plugin";
+    lines.push(
+      `${index + 1}. ${operationNames[op.operation] ?? op.operation} of ${op.kind} "${declaredName(op.urn)}" (${frontEnd})`,
+    );
+    lines.push(`   ${op.urn}`);
+    if (op.operation === "creating") {
+      lines.push(`   Look for ${where[op.kind]}:`);
+      for (const [label, value] of identifyingFields(op)) lines.push(`     ${label}: ${value}`);
+      const known = options.knownIds.get(op.urn);
+      if (known !== undefined)
+        lines.push(`   Its id would be ${known} (the provider derives it from the inputs).`);
+      lines.push(
+        `   Found: record it with ${shellQuote(`${op.urn}=${known ?? `<${idLabel[op.kind]}>`}`)}`,
+        `   Not there: --forget ${shellQuote(op.urn)} (the next \`pulumi up\` creates it)`,
+      );
+      if (op.kind === "Voice") {
+        lines.push(
+          "   A recovered voice has no platform fields (voiceId, settings, ttsClient) until its next update brings them in.",
+        );
+      }
+    } else {
+      lines.push(`   ${otherOperationNote(op)} Clear it with --forget ${shellQuote(op.urn)}.`);
+    }
+    lines.push("");
+  });
+  if (options.idNote !== undefined) lines.push(options.idNote, "");
+  const parts = ours.map((op) =>
+    op.operation === "creating"
+      ? shellQuote(`${op.urn}=${options.knownIds.get(op.urn) ?? `<${idLabel[op.kind]}>`}`)
+      : `--forget ${shellQuote(op.urn)}`,
+  );
+  lines.push(
+    "Settle them all with one command (replace each <...> by the id the platform shows, and write",
+    "--forget URN instead for an object that is not on the platform):",
+    "",
+    `  ${[`${COMMAND} recover${options.flags === "" ? "" : ` ${options.flags}`}`, ...parts].join(" \\\n    ")}`,
+    "",
+    "recover records each object with the state a finished create writes, so the next `pulumi up` changes",
+    "nothing. A killed run also leaves the stack locked; recover releases that lock (pulumi cancel) when",
+    "it stands in the way.",
+  );
+  if (others.length > 0) {
+    lines.push(
+      "",
+      `Also pending, on other packages' resources (importing the state drops these too, as the next \`pulumi up\` would): ${others.map((o) => `${o.operation} ${o.urn}`).join("; ")}`,
+    );
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,112 @@
+/**
+ * The Pulumi CLI on PATH, for the three commands preflight and recover need. Going through the
+ * CLI (not the backend's files) is what makes them work with every backend it can log into.
+ */
+import { spawn } from "node:child_process";
+import type { ExportedStack } from "./exported-state";
+
+export interface StackTarget {
+  readonly stack?: string;
+  readonly cwd?: string;
+}
+
+/** A `pulumi` run that failed; the message carries what it printed. */
+export class PulumiCliError extends Error {
+  override readonly name = "PulumiCliError";
+  constructor(
+    readonly args: readonly string[],
+    readonly stderr: string,
+    exit: string,
+  ) {
+    super(`\`pulumi ${args.join(" ")}\` failed (${exit}): ${stderr.trim() || "no output"}`);
+  }
+
+  /** A lock (file backends) or an update in progress (Pulumi Cloud) stood in the way. */
+  get isLocked(): boolean {
+    return /currently locked|currently in progress/i.test(this.stderr);
+  }
+}
+
+function targetArgs(target: StackTarget): string[] {
+  return [
+    ...(target.cwd === undefined ? [] : ["--cwd", target.cwd]),
+    ...(target.stack === undefined ? [] : ["--stack", target.stack]),
+    "--non-interactive",
+  ];
+}
+
+function runPulumi(args: string[], stdin?: string): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn("pulumi", args, {
+      stdio: ["pipe", "pipe", "pipe"],
+      env: { PULUMI_SKIP_UPDATE_CHECK: "true", ...process.env },
+    });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
+    child.on("error", (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === "ENOENT"
+          ? new Error(
+              "the `pulumi` CLI is not on PATH: install it, or run this where `pulumi up` runs",
+            )
+          : error,
+      ),
+    );
+    child.on("close", (code, signal) => {
+      if (code === 0) resolvePromise(Buffer.concat(stdout).toString("utf8"));
+      else {
+        const exit = signal === null ? `exit code ${code}` : `signal ${signal}`;
+        reject(new PulumiCliError(args, Buffer.concat(stderr).toString("utf8"), exit));
+      }
+    });
+    child.stdin.end(stdin ?? "");
+  });
+}
+
+/**
+ * `pulumi stack export`. Without `showSecrets` every secret stays ciphertext, and nothing needs
+ * the passphrase; with it the caller holds secrets in memory and must never print or write them.
+ */
+export async function exportStack(
+  target: StackTarget,
+  options: { showSecrets?: boolean } = {},
+): Promise<ExportedStack> {
+  const args = ["stack", "export", ...targetArgs(target)];
+  if (options.showSecrets === true) args.push("--show-secrets");
+  const text = await runPulumi(args);
+  const parsed = JSON.parse(text) as ExportedStack;
+  if (parsed.version !== 3 || typeof parsed.deployment !== "object" || parsed.deployment === null) {
+    throw new Error(
+      `\`pulumi stack export\` wrote a deployment of version ${String(parsed.version)}; this command reads version 3`,
+    );
+  }
+  return parsed;
+}
+
+/** `pulumi stack import`, reading the deployment from standard input so it never sits in a file. */
+export async function importStack(target: StackTarget, exported: ExportedStack): Promise<void> {
+  await runPulumi(["stack", "import", ...targetArgs(target)], JSON.stringify(exported));
+}
+
+/**
+ * `pulumi cancel --yes`: on a file backend it deletes the stack's lock files, which a killed CLI
+ * leaves behind; on Pulumi Cloud it ends the update the killed CLI started.
+ */
+export async function cancelUpdate(target: StackTarget): Promise<void> {
+  await runPulumi(["cancel", "--yes", ...targetArgs(target)]);
+}
+
+/** How to repeat `--stack` and `--cwd` in a printed command. */
+export function targetFlags(target: StackTarget): string {
+  return [
+    ...(target.stack === undefined ? [] : [`--stack ${shellQuote(target.stack)}`]),
+    ...(target.cwd === undefined ? [] : [`--cwd ${shellQuote(target.cwd)}`]),
+  ].join(" ");
+}
+
+/** URNs hold `$` and `:`: single quotes keep a pasted command intact in sh, bash and zsh. */
+export function shellQuote(text: string): string {
+  return /^[\w@%+=,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,162 @@
+/**
+ * `recover`: records interrupted creates as the objects the platform holds, drops the ones named
+ * with --forget, and imports the result, after saving the state it replaces.
+ */
+import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import type { Inputs } from "../core/resource-definition";
+import {
+  declaredName,
+  pendingOperations,
+  revealed,
+  stackOfUrn,
+  type ExportedStack,
+  type StateResource,
+} from "./exported-state";
+import type { CommandResult } from "./preflight";
+import { idProblem, outputsAfterCreate, recordedResource, sealOutputs } from "./recovered-resource";
+import { editedDeployment, planRecovery, RecoveryRefused } from "./recovery-plan";
+import {
+  cancelUpdate,
+  exportStack,
+  importStack,
+  PulumiCliError,
+  type StackTarget,
+} from "./pulumi-stack";
+
+export interface RecoverOptions extends StackTarget {
+  readonly assignments: readonly string[];
+  readonly forget: readonly string[];
+}
+
+/** The folder holding Pulumi.yaml, where the engine runs the provider: sample paths resolve here. */
+export function projectDirectory(start: string): string {
+  for (let dir = resolve(start); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, "Pulumi.yaml")) || existsSync(join(dir, "Pulumi.yml"))) return dir;
+    if (dirname(dir) === dir) return resolve(start);
+  }
+}
+
+export async function recover(options: RecoverOptions, now = new Date()): Promise<CommandResult> {
+  const target: StackTarget = {
+    ...(options.stack === undefined ? {} : { stack: options.stack }),
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+  };
+  const stored = await exportStack(target);
+  const plan = planRecovery(stored.deployment, options.assignments, options.forget);
+
+  let plain: ExportedStack | undefined;
+  if (plan.record.length > 0) {
+    // Secret inputs (a SIP password, webhook headers) are needed in plain text to run the same
+    // mapping a create runs. They stay in this process: the imported state reuses the stored
+    // ciphertext, and nothing of this export is printed or written.
+    plain = await exportStack(target, { showSecrets: true });
+  }
+  const plainInputsOf = (urn: string): Inputs => {
+    const match = plain?.deployment.pending_operations?.find(
+      (op) => op.resource.urn === urn && op.type === "creating",
+    );
+    if (match === undefined) {
+      throw new RecoveryRefused(
+        `${urn} is no longer a pending create: the stack changed while recover ran. Run preflight again`,
+      );
+    }
+    return revealed(match.resource.inputs ?? {}) as Inputs;
+  };
+
+  const problems: string[] = [];
+  for (const { pending, id } of plan.record) {
+    const problem = idProblem(pending.kind, id, plainInputsOf(pending.urn));
+    if (problem !== undefined) problems.push(`the id for ${pending.urn} ${problem}`);
+  }
+  if (problems.length > 0) throw new RecoveryRefused(problems.join("\n"));
+
+  const projectDir = projectDirectory(options.cwd ?? process.cwd());
+  const recorded: StateResource[] = [];
+  for (const { pending, id } of plan.record) {
+    const plainInputs = plainInputsOf(pending.urn);
+    const outputs = await outputsAfterCreate(pending.kind, plainInputs, id, projectDir).catch(
+      (error: Error) => {
+        throw new RecoveryRefused(
+          `${pending.urn}: its state cannot be built from the stored inputs (${error.message})`,
+        );
+      },
+    );
+    const sealed = sealOutputs(
+      outputs,
+      pending.resource.inputs ?? {},
+      plainInputs,
+      pending.resource.additionalSecretOutputs,
+    );
+    recorded.push(recordedResource(pending, id, sealed, now));
+  }
+
+  const anyUrn =
+    plan.record[0]?.pending.urn ?? plan.forget[0]?.urn ?? stored.deployment.resources?.[0]?.urn;
+  const stackName =
+    options.stack ?? (anyUrn === undefined ? "stack" : (stackOfUrn(anyUrn) ?? "stack"));
+  const backup = join(
+    projectDir,
+    ".pulumi-voice-platform",
+    "backups",
+    `${stackName.replace(/[^\w.-]/g, "_")}-${now.toISOString().replace(/[:.]/g, "-")}.json`,
+  );
+  await mkdir(dirname(backup), { recursive: true });
+  // Keeps the backups out of git without touching the project's own .gitignore.
+  await writeFile(join(projectDir, ".pulumi-voice-platform", ".gitignore"), "*\n");
+  // The export made without --show-secrets: its secrets are ciphertext.
+  await writeFile(backup, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
+
+  const edited: ExportedStack = {
+    ...stored,
+    deployment: editedDeployment(stored.deployment, recorded),
+  };
+  const lines: string[] = [`Saved the state being replaced to ${backup}`];
+  try {
+    await importStack(target, edited);
+  } catch (error) {
+    if (!(error instanceof PulumiCliError && error.isLocked)) throw error;
+    // The interrupted run's lock: recover exists because that run is dead.
+    await cancelUpdate(target);
+    lines.push("Released the lock the interrupted run left on the stack (pulumi cancel --yes).");
+    await importStack(target, edited);
+  }
+
+  const after = await exportStack(target);
+  const left = pendingOperations(after.deployment);
+  const missing = recorded.filter(
+    (r) => !(after.deployment.resources ?? []).some((a) => a.urn === r.urn && a.id === r.id),
+  );
+  if (missing.length > 0 || (after.deployment.pending_operations ?? []).length > 0) {
+    throw new Error(
+      `the imported state does not hold what recover wrote (${missing.length} recovered resource(s) missing, ${left.ours.length + left.others.length} pending operation(s) left); restore it with \`pulumi stack import --file ${backup}\``,
+    );
+  }
+
+  for (const { pending, id } of plan.record) {
+    lines.push(`Recorded ${pending.kind} "${declaredName(pending.urn)}" as ${id}`);
+  }
+  for (const op of plan.forget) {
+    lines.push(
+      op.operation === "creating"
+        ? `Forgot the interrupted create of ${op.kind} "${declaredName(op.urn)}": the next \`pulumi up\` creates it`
+        : `Cleared the interrupted ${op.operation} of ${op.kind} "${declaredName(op.urn)}"`,
+    );
+  }
+  for (const op of plan.alsoDropped) {
+    lines.push(
+      `Also dropped the pending ${op.operation} of ${op.urn} (stack import drops every pending operation)`,
+    );
+  }
+  const voices = plan.record.filter(({ pending }) => pending.kind === "Voice");
+  if (voices.length > 0) {
+    lines.push(
+      "A recovered voice has only its id: voiceId, organizationId, settings and ttsClient come in with its next",
+      "update. A voice declaring isMultilingual gets that update from the next `pulumi up` (one PUT), since the",
+      "interrupted create may not have set it; every other resource shows no change.",
+    );
+  }
+  lines.push("Run `pulumi preview`: it should create nothing that was recorded here.");
+  return { exitCode: 0, text: lines.join("\n") };
+}

@@ -1,0 +1,131 @@
+/**
+ * What `recover` will do, decided from the command line and the exported state before anything is
+ * written, and the edit of the deployment itself. Pure: the command runs the CLI around it.
+ */
+import {
+  pendingOperations,
+  resourceKindOf,
+  type Deployment,
+  type PendingOfPackage,
+  type StateResource,
+} from "./exported-state";
+
+export interface Recovery {
+  readonly pending: PendingOfPackage;
+  readonly id: string;
+}
+
+export interface RecoveryPlan {
+  readonly record: Recovery[];
+  readonly forget: PendingOfPackage[];
+  /** Pending operations `stack import` drops although nobody named them: other packages' only. */
+  readonly alsoDropped: { urn: string; operation: string; type: string }[];
+}
+
+/** Refused: nothing was written. The message names the argument and what to do. */
+export class RecoveryRefused extends Error {
+  override readonly name = "RecoveryRefused";
+}
+
+/**
+ * Splits each `URN=ID` against the pending URNs (a URN's name and an id may both hold "="), and
+ * checks that every interrupted create of this package is named exactly once: `stack import`
+ * drops every pending operation, so one left out would be created again by the next `up`.
+ */
+export function planRecovery(
+  deployment: Deployment,
+  assignments: readonly string[],
+  forget: readonly string[],
+): RecoveryPlan {
+  const { ours, others } = pendingOperations(deployment);
+  const problems: string[] = [];
+  const named = new Map<string, string>();
+  const name = (urn: string, as: string) => {
+    const before = named.get(urn);
+    if (before !== undefined)
+      problems.push(`${urn} is named twice (${before} and ${as}): name it once`);
+    named.set(urn, as);
+  };
+
+  const record: Recovery[] = [];
+  for (const assignment of assignments) {
+    const pending = ours
+      .filter((op) => assignment.startsWith(`${op.urn}=`))
+      .sort((a, b) => b.urn.length - a.urn.length)[0];
+    if (pending === undefined) {
+      problems.push(notPendingCreate(deployment, assignment));
+      continue;
+    }
+    if (pending.operation !== "creating") {
+      problems.push(
+        `${pending.urn} is a pending ${pending.operation}, not a create: nothing to record; use --forget ${pending.urn} to clear it`,
+      );
+      continue;
+    }
+    name(pending.urn, "URN=ID");
+    record.push({ pending, id: assignment.slice(pending.urn.length + 1) });
+  }
+
+  const forgotten: PendingOfPackage[] = [];
+  for (const urn of forget) {
+    const pending = ours.find((op) => op.urn === urn);
+    if (pending === undefined) {
+      problems.push(notPendingCreate(deployment, urn));
+      continue;
+    }
+    name(urn, "--forget");
+    forgotten.push(pending);
+  }
+
+  const missing = ours.filter((op) => op.operation === "creating" && !named.has(op.urn));
+  for (const op of missing) {
+    problems.push(
+      `${op.urn} is an interrupted create not named on the command line: importing the state drops every pending ` +
+        `operation, so the next \`pulumi up\` would create it again. Add ${op.urn}=<id> if the platform has it, or --forget ${op.urn} if not`,
+    );
+  }
+  if (problems.length > 0) throw new RecoveryRefused(problems.join("\n"));
+  const unnamed = ours
+    .filter((op) => op.operation !== "creating" && !named.has(op.urn))
+    .map((op) => ({ urn: op.urn, operation: op.operation, type: op.resource.type }));
+  return { record, forget: forgotten, alsoDropped: [...unnamed, ...others] };
+}
+
+function notPendingCreate(deployment: Deployment, argument: string): string {
+  const stored = (deployment.resources ?? []).find(
+    (resource) => argument === resource.urn || argument.startsWith(`${resource.urn}=`),
+  );
+  const other = (deployment.pending_operations ?? []).find(
+    (op) => argument === op.resource.urn || argument.startsWith(`${op.resource.urn}=`),
+  );
+  if (other !== undefined) {
+    return `${other.resource.urn} is a pending ${other.type} of ${other.resource.type}, not a resource of pulumi-voice-platform: recover only records this package's creates`;
+  }
+  if (stored !== undefined) {
+    return resourceKindOf(stored.type) === undefined
+      ? `${stored.urn} is a recorded ${stored.type}, not a pending create of pulumi-voice-platform`
+      : `${stored.urn} is already recorded (id ${JSON.stringify(stored.id)}), not a pending create: nothing to recover`;
+  }
+  return `${JSON.stringify(argument)} names no pending create of this stack: run \`pulumi-voice-platform preflight\` for the exact URNs`;
+}
+
+/**
+ * The deployment with each recovery recorded and every pending operation gone. A recovered
+ * resource goes after everything it may refer to (its provider and parent are recorded before any
+ * create starts); when a live resource already holds the URN (an interrupted replacement), the old
+ * one is marked for deletion, as the engine records a finished create-before-replace, and the next
+ * `up` deletes it from the stack.
+ */
+export function editedDeployment(deployment: Deployment, recorded: StateResource[]): Deployment {
+  const resources = [...(deployment.resources ?? [])];
+  for (const resource of recorded) {
+    const live = resources.findIndex((r) => r.urn === resource.urn && r.delete !== true);
+    if (live === -1) {
+      resources.push(resource);
+    } else {
+      resources[live] = { ...resources[live]!, delete: true };
+      resources.splice(live + 1, 0, resource);
+    }
+  }
+  return { ...deployment, resources, pending_operations: [] };
+}

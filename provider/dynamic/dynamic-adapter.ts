@@ -1,0 +1,69 @@
+/**
+ * The dynamic provider's front end: adapts a resource definition to what
+ * `@pulumi/pulumi/cmd/dynamic-provider` calls. The only place that knows `__provider`: it is
+ * taken off every property bag on the way in and put back where the engine needs it on the way
+ * out. Every secret in the inputs is remembered before anything can fail, and every error and
+ * failure leaves with secrets redacted.
+ */
+import { secretValues, type Inputs, type ResourceDefinition } from "../core/resource-definition";
+import { IncompleteCreateError } from "../platform/errors";
+import { redactSecrets, rememberSecret } from "../platform/redaction";
+
+/** Where the engine keeps the serialized provider, in inputs and outputs alike. */
+export const PROVIDER_KEY = "__provider";
+
+function withoutProvider(bag: Inputs): Inputs {
+  const { [PROVIDER_KEY]: _provider, ...rest } = bag;
+  return rest;
+}
+
+export function dynamicHandlers<State extends object>(definition: ResourceDefinition<State>) {
+  const plain = (bag: Inputs) => {
+    const inputs = withoutProvider(bag);
+    secretValues(inputs, definition.secretInputs).forEach(rememberSecret);
+    return inputs;
+  };
+  return Object.freeze({
+    async check(olds: Inputs, news: Inputs) {
+      // The engine puts `__provider` back into the inputs check returns.
+      const result = await definition.check(plain(olds), plain(news)).catch(rethrowRedacted);
+      return {
+        inputs: result.inputs,
+        failures: result.failures.map((f) => ({
+          property: f.property,
+          reason: redactSecrets(f.reason),
+        })),
+      };
+    },
+    diff: (id: string, olds: Inputs, news: Inputs) =>
+      definition.diff(id, plain(olds), plain(news)).catch(rethrowRedacted),
+    create: (news: Inputs) =>
+      definition.create(plain(news)).then(
+        ({ id, state }) => ({ id, outs: state }),
+        (error: unknown) => {
+          // The engine stores these properties as the resource's outputs, and delete and read
+          // run the provider found there: without it the recorded resource could never be destroyed.
+          if (error instanceof IncompleteCreateError)
+            error.properties[PROVIDER_KEY] = news[PROVIDER_KEY];
+          return rethrowRedacted(error);
+        },
+      ),
+    update: (id: string, olds: Inputs, news: Inputs) =>
+      definition
+        .update(id, plain(olds), plain(news))
+        .then((state) => ({ outs: state }), rethrowRedacted),
+    delete: (id: string, olds: Inputs) => definition.delete(id, plain(olds)).catch(rethrowRedacted),
+  });
+}
+
+/** Every error leaves the provider with secrets redacted (a `.catch` costs no extra async step). */
+function rethrowRedacted(error: unknown): never {
+  if (error instanceof Error) {
+    // The engine reads `id`, `properties` and `reasons` off a partly created resource's error.
+    if (!(error instanceof IncompleteCreateError)) error.message = redactSecrets(error.message);
+    // The dynamic-provider process prints the stack of a failed check, diff or delete.
+    if (error.stack) error.stack = redactSecrets(error.stack);
+    throw error;
+  }
+  throw new Error(redactSecrets(String(error)));
+}

@@ -1,0 +1,99 @@
+/**
+ * The resource classes a TypeScript program declares: dynamic resources whose provider is a tiny
+ * stub (provider-stubs.ts) that loads the runtime entry. Inputs named secret by a definition are
+ * made secret here, so the engine encrypts them (and the outputs of the same name) in state.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { ResourceDefinition } from "../core/resource-definition";
+import type { SampleFacts } from "../platform/sample-files";
+import {
+  campaignWebhook,
+  type CampaignWebhookArgs,
+  type WebhookEvent,
+} from "../resources/campaign-webhook";
+import { sipCarrier, type SipCarrierArgs } from "../resources/sip-carrier";
+import { voice, type VoiceArgs } from "../resources/voice";
+import { campaignWebhookStub, sipCarrierStub, voiceStub } from "./provider-stubs";
+
+/** The type token's module: `pulumi-nodejs:dynamic/voiceplatform:<type>`. Fixed: it is in every URN. */
+const MODULE = "voiceplatform";
+
+/**
+ * The arguments of `dynamic.Resource` for one resource: the declared inputs with the outputs it
+ * adds left undefined, and each input holding a secret at any depth made secret whole, as are the
+ * outputs of the same name.
+ */
+function dynamicArgs(
+  stub: pulumi.dynamic.ResourceProvider,
+  definition: ResourceDefinition<object>,
+  name: string,
+  args: object,
+  outputs: readonly string[],
+  opts: pulumi.CustomResourceOptions | undefined,
+): ConstructorParameters<typeof pulumi.dynamic.Resource> {
+  const secrets = [...new Set(definition.secretInputs.map((path) => path.split(/[.[]/)[0]!))];
+  const props: Record<string, unknown> = { ...args };
+  for (const key of [...outputs, "stateVersion"]) props[key] = undefined;
+  for (const key of secrets) if (props[key] !== undefined) props[key] = pulumi.secret(props[key]);
+  const options =
+    secrets.length === 0
+      ? opts
+      : {
+          ...opts,
+          additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secrets],
+        };
+  return [stub, name, props, options, MODULE, definition.type];
+}
+
+/** A voice cloned from audio samples, or an existing voice adopted with `existingVoiceId`. */
+export class Voice extends pulumi.dynamic.Resource {
+  declare readonly name: pulumi.Output<string>;
+  declare readonly voiceId: pulumi.Output<string | undefined>;
+  declare readonly organizationId: pulumi.Output<string | undefined>;
+  declare readonly settings: pulumi.Output<Record<string, unknown> | undefined>;
+  declare readonly ttsClient: pulumi.Output<string | undefined>;
+  declare readonly supportedLocales: pulumi.Output<string[] | undefined>;
+  declare readonly isMultilingual: pulumi.Output<boolean | undefined>;
+  declare readonly clonedVoices: pulumi.Output<Record<string, unknown>[]>;
+  declare readonly samples: pulumi.Output<SampleFacts[]>;
+
+  constructor(name: string, args: VoiceArgs, opts?: pulumi.CustomResourceOptions) {
+    const outputs = [
+      "voiceId",
+      "organizationId",
+      "settings",
+      "ttsClient",
+      "clonedVoices",
+      "samples",
+    ];
+    super(...dynamicArgs(voiceStub, voice, name, args, outputs, opts));
+  }
+}
+
+/** A SIP carrier (trunk) with registration credentials, gateways and phone numbers. */
+export class SipCarrier extends pulumi.dynamic.Resource {
+  declare readonly name: pulumi.Output<string>;
+  declare readonly carrierId: pulumi.Output<string>;
+  declare readonly registerPassword: pulumi.Output<string | undefined>;
+  declare readonly gateways: pulumi.Output<Record<string, unknown>[] | undefined>;
+  declare readonly phoneNumbers: pulumi.Output<Record<string, unknown>[] | undefined>;
+
+  constructor(name: string, args: SipCarrierArgs, opts?: pulumi.CustomResourceOptions) {
+    super(...dynamicArgs(sipCarrierStub, sipCarrier, name, args, ["carrierId"], opts));
+  }
+}
+
+/** A webhook subscribed to a campaign's post-processing events: a simple URL or a full advanced request. */
+export class CampaignWebhook extends pulumi.dynamic.Resource {
+  declare readonly campaignId: pulumi.Output<string>;
+  declare readonly url: pulumi.Output<string>;
+  declare readonly events: pulumi.Output<WebhookEvent[] | undefined>;
+  declare readonly advancedWebhook: pulumi.Output<Record<string, unknown> | undefined>;
+  declare readonly status: pulumi.Output<string | undefined>;
+  declare readonly data: pulumi.Output<boolean | undefined>;
+
+  constructor(name: string, args: CampaignWebhookArgs, opts?: pulumi.CustomResourceOptions) {
+    const outputs = ["status", "data"];
+    super(...dynamicArgs(campaignWebhookStub, campaignWebhook, name, args, outputs, opts));
+  }
+}

@@ -1,0 +1,246 @@
+/**
+ * One hierarchy for everything the provider throws at a program, openai-node style: a base
+ * class, `ApiError` for every way a platform call can end badly (a subclass per kind), and
+ * `ConfigurationError` for a setting that is missing or malformed. Every message is built here.
+ */
+import { redactBody, redactSecrets } from "./redaction";
+
+const MAX_BODY_CHARS = 2048;
+
+/** The base of every error this package throws on purpose. */
+export class VoicePlatformError extends Error {}
+
+export interface ApiErrorDetails {
+  /** What the provider was doing, e.g. `create SIP carrier "main-trunk"`. */
+  readonly operation: string;
+  readonly method: string;
+  readonly url: string;
+  /** Undefined when no HTTP answer arrived (connection error, deadline). */
+  readonly status?: number;
+  readonly requestId?: string;
+  /** The raw response body, if any; it is redacted and truncated before it is kept. */
+  readonly body?: string;
+  /** Why there was no answer, or why the answer was unusable, when there is no API message. */
+  readonly problem?: string;
+  /** What the user can do about it. */
+  readonly hint?: string;
+  readonly cause?: unknown;
+}
+
+/**
+ * Everything that goes wrong talking to the platform. Its message names the operation, the
+ * status, the platform's own message, the request and what to do, with secrets redacted; the
+ * fields carry the same facts for programs. The subclasses say which kind of failure it was.
+ */
+export class ApiError extends VoicePlatformError {
+  override readonly name: string = "ApiError";
+  readonly operation: string;
+  readonly method: string;
+  readonly url: string;
+  readonly status: number | undefined;
+  readonly requestId: string | undefined;
+  /** Redacted and truncated response body. */
+  readonly body: string | undefined;
+  /** The platform's own message, when the body carried one. */
+  readonly apiMessage: string | undefined;
+
+  constructor(details: ApiErrorDetails, message?: string) {
+    const body = details.body === undefined ? undefined : redactAndTruncate(details.body);
+    const apiMessage = body === undefined ? undefined : extractApiMessage(body);
+    super(
+      message ?? formatMessage(details, apiMessage),
+      details.cause === undefined ? undefined : { cause: details.cause },
+    );
+    this.operation = details.operation;
+    this.method = details.method;
+    this.url = redactSecrets(details.url);
+    this.status = details.status;
+    this.requestId = details.requestId;
+    this.body = body;
+    this.apiMessage = apiMessage;
+  }
+}
+
+/** The platform answered with an error status (after any retries). */
+export class ApiStatusError extends ApiError {
+  override readonly name: string = "ApiStatusError";
+  declare readonly status: number;
+}
+
+/** No answer: the connection failed. `code` is Node's or undici's error code. */
+export class ApiConnectionError extends ApiError {
+  override readonly name: string = "ApiConnectionError";
+  constructor(
+    details: ApiErrorDetails,
+    readonly code: string,
+  ) {
+    super(details);
+  }
+}
+
+/** No complete answer before the deadline. */
+export class ApiTimeoutError extends ApiError {
+  override readonly name: string = "ApiTimeoutError";
+}
+
+/** A success status whose body is not the JSON the API describes, or not of the shape it gives. */
+export class ApiResponseError extends ApiError {
+  override readonly name: string = "ApiResponseError";
+}
+
+/**
+ * Thrown when the platform created an object but a later step failed (the follow-up PUT). The
+ * engine reads `id`, `properties` and `reasons` from a create error and records the resource as
+ * created, so the object is neither lost nor created again.
+ */
+export class IncompleteCreateError extends ApiError {
+  override readonly name: string = "IncompleteCreateError";
+  readonly id: string;
+  readonly properties: Record<string, unknown>;
+  readonly reasons: string[];
+
+  constructor(id: string, properties: Record<string, unknown>, cause: Error) {
+    const reason = redactSecrets(
+      `created ${id} on the platform, then: ${cause.message}. The resource is recorded in the ` +
+        `stack; the next \`pulumi up\` finishes it`,
+    );
+    const details: ApiErrorDetails =
+      cause instanceof ApiError
+        ? { ...cause, body: undefined, cause }
+        : { operation: "create", method: "", url: "", cause };
+    super(details, reason);
+    if (cause instanceof ApiError)
+      Object.assign(this, { body: cause.body, apiMessage: cause.apiMessage });
+    this.id = id;
+    this.properties = properties;
+    this.reasons = [reason];
+  }
+}
+
+/** Where a setting comes from: its stack config key and its environment variable. */
+export interface SettingSource {
+  readonly setting: string;
+  readonly key: string;
+  readonly env: string;
+}
+
+/** A setting that a call needs is missing, or its value cannot be used. */
+export class ConfigurationError extends VoicePlatformError {
+  override readonly name = "ConfigurationError";
+  readonly setting: string;
+  readonly key: string;
+  readonly env: string;
+
+  private constructor(source: SettingSource, message: string) {
+    super(redactSecrets(message));
+    this.setting = source.setting;
+    this.key = source.key;
+    this.env = source.env;
+  }
+
+  /** Nobody set it, and `neededFor` needs it: both ways to set it. */
+  static missing(
+    source: SettingSource & { secret?: boolean },
+    neededFor: string,
+  ): ConfigurationError {
+    const secret = source.secret ? " --secret" : "";
+    return new ConfigurationError(
+      source,
+      `${source.key} is not set, and ${neededFor} needs it. Set it with ` +
+        `\`pulumi config set${secret} ${source.key} <value>\`, or export ${source.env}.`,
+    );
+  }
+
+  /** Set to `raw`, which is not `what`: `fix` says what to set instead. */
+  static invalid(
+    source: SettingSource,
+    raw: string,
+    what: string,
+    fix: string,
+  ): ConfigurationError {
+    return new ConfigurationError(
+      source,
+      `${source.key} (or ${source.env}) is "${raw}", which is not ${what}: ${fix}.`,
+    );
+  }
+}
+
+function formatMessage(details: ApiErrorDetails, apiMessage: string | undefined): string {
+  const answered = details.status !== undefined;
+  const what = answered
+    ? `${details.status} ${statusText(details.status!)}`.trim()
+    : (details.problem ?? "no answer");
+  // With a status, the problem (e.g. how many attempts were made) follows the platform's message.
+  const said = [apiMessage, answered ? details.problem : undefined].filter(Boolean).join("; ");
+  const where = `${details.method} ${details.url}${details.requestId ? `, request id ${details.requestId}` : ""}`;
+  const message =
+    `${details.operation} failed: ${what}${said ? `: ${said}` : ""} (${where})` +
+    (details.hint ? `. ${details.hint}` : "");
+  return redactSecrets(message);
+}
+
+function redactAndTruncate(body: string): string {
+  let text: string;
+  try {
+    text = JSON.stringify(redactBody(JSON.parse(body)));
+  } catch {
+    text = redactSecrets(body);
+  }
+  return text.length > MAX_BODY_CHARS ? `${text.slice(0, MAX_BODY_CHARS)}… (truncated)` : text;
+}
+
+/** The platform shows no error shape, so the usual places for a message are tried in turn. */
+export function extractApiMessage(body: string): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    const text = body.replace(/\s+/g, " ").trim();
+    return text === "" ? undefined : text.slice(0, 300);
+  }
+  for (const candidate of [
+    pick(parsed, "error", "message"),
+    pick(parsed, "message"),
+    pick(parsed, "error"),
+    pick(parsed, "detail"),
+    pick(parsed, "errors", "0", "message"),
+  ]) {
+    if (typeof candidate === "string" && candidate.trim() !== "") return candidate.trim();
+  }
+  return undefined;
+}
+
+function pick(value: unknown, ...path: string[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (current === null || typeof current !== "object") return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+const statusTexts: Record<number, string> = {
+  200: "OK",
+  201: "Created",
+  202: "Accepted",
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  408: "Request Timeout",
+  409: "Conflict",
+  413: "Payload Too Large",
+  415: "Unsupported Media Type",
+  422: "Unprocessable Entity",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  501: "Not Implemented",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+};
+
+function statusText(status: number): string {
+  return statusTexts[status] ?? "";
+}

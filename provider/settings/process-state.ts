@@ -1,0 +1,94 @@
+/**
+ * Everything the provider process keeps between calls, in one place with one reset. The engine
+ * runs many resource operations in one process: they share the settings `configure` was given,
+ * the connection pool and its concurrency limit, the pacing learned from 429s, the secrets to
+ * keep out of messages, the warnings already said and the sample hashes already computed.
+ */
+import { Agent } from "undici";
+import { ConcurrencyLimit } from "../platform/concurrency-limit";
+import { Pacer } from "../platform/rate-pacer";
+
+export interface SampleHashEntry {
+  /** Size, modification time and inode of the file the entry is for. */
+  readonly stamp: string;
+  readonly facts: Promise<{
+    readonly name: string;
+    readonly sha256: string;
+    readonly size: number;
+  }>;
+  /** Set once the hash is known, for callers that cannot wait for it. */
+  sha256?: string;
+}
+
+interface ProcessState {
+  /** What the engine passed to `configure`: stack config with secrets already decrypted. */
+  engineConfig: Readonly<Record<string, string | undefined>>;
+  /** The settings last parsed, with the raw values they came from. */
+  lastSettings: { readonly raw: string; readonly settings: object } | undefined;
+  /** The connection pool, sized for `connections` at once. */
+  agent: { readonly dispatcher: Agent; readonly connections: number } | undefined;
+  limit: ConcurrencyLimit | undefined;
+  pacer: Pacer;
+  /** Every form of every secret seen, and the same sorted longest first (built on demand). */
+  readonly secrets: Set<string>;
+  secretsBySize: string[] | undefined;
+  readonly warningsSaid: Set<string>;
+  readonly sampleHashes: Map<string, SampleHashEntry>;
+}
+
+function fresh(): ProcessState {
+  return {
+    engineConfig: {},
+    lastSettings: undefined,
+    agent: undefined,
+    limit: undefined,
+    pacer: new Pacer(),
+    secrets: new Set(),
+    secretsBySize: undefined,
+    warningsSaid: new Set(),
+    sampleHashes: new Map(),
+  };
+}
+
+let state = fresh();
+
+/** The state of this process; modules read and update it, never keep their own. */
+export function processState(): ProcessState {
+  return state;
+}
+
+/**
+ * Connections for `connections` calls at once. A new count (maxConcurrency changed) opens a new
+ * pool; the old one finishes the calls it carries and closes.
+ */
+export function sharedAgent(connections: number): Agent {
+  const current = state.agent;
+  if (current?.connections === connections) return current.dispatcher;
+  const dispatcher = new Agent({
+    connections,
+    keepAliveTimeout: 30_000,
+    // Deadlines come from a timer per attempt, which fires on time; undici's own timers are coarse.
+    headersTimeout: 0,
+    bodyTimeout: 0,
+  });
+  state.agent = { dispatcher, connections };
+  void current?.dispatcher.close();
+  return dispatcher;
+}
+
+/** The process-wide cap on calls in flight, following the current maxConcurrency. */
+export function sharedLimit(maxConcurrency: number): ConcurrencyLimit {
+  if (state.limit === undefined) state.limit = new ConcurrencyLimit(maxConcurrency);
+  else if (state.limit.limit !== maxConcurrency) state.limit.setLimit(maxConcurrency);
+  return state.limit;
+}
+
+/**
+ * Forgets everything at once, as a new process would start: for tests and benchmarks. Calls in
+ * flight finish on the old connections, which close once they are done; the promise resolves then.
+ */
+export async function resetProcessState(): Promise<void> {
+  const closing = state.agent?.dispatcher;
+  state = fresh();
+  await closing?.close();
+}

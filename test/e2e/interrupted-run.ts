@@ -1,0 +1,159 @@
+/**
+ * Pieces of the interrupted-`up` tests (issue 15): a `pulumi up` killed with SIGKILL while creates
+ * are in flight, the package's own bin, and the file backend's lock and checkpoint files.
+ */
+import { execFile, spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import type { RequestLogEntry, RunningEmulator } from "../emulator";
+import { cli, type E2EProject } from "./harness";
+
+const run = promisify(execFile);
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Every process below `pid`, read from /proc (Linux, where CI runs). */
+function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // Gone while listing.
+    }
+  }
+  const found: number[] = [];
+  const walk = (parent: number) => {
+    for (const child of children.get(parent) ?? []) {
+      found.push(child);
+      walk(child);
+    }
+  };
+  walk(pid);
+  return found;
+}
+
+export interface KilledUp {
+  /** Create requests the platform had received but not answered when the CLI was killed. */
+  inFlightWhenKilled: number;
+}
+
+/**
+ * Starts `pulumi up` and kills the CLI process alone with SIGKILL once `ready` says so, as in the
+ * measurement that opened the issue. The provider process it started is orphaned and finishes
+ * the creates it had begun, which is how objects end up on the platform without being in state.
+ * Once the platform has been quiet for three latency periods (a request held by a "hang" fault
+ * aside), the orphans are ended.
+ */
+export async function killUpDuringCreates(options: {
+  project: E2EProject;
+  env: Record<string, string>;
+  emulator: RunningEmulator;
+  latencyMs: number;
+  isCreate: (entry: RequestLogEntry) => boolean;
+  ready: (creates: RequestLogEntry[]) => boolean;
+}): Promise<KilledUp> {
+  const { emulator } = options;
+  const up = spawn(
+    cli!.pulumi,
+    ["up", "--yes", "--skip-preview", "--non-interactive", "--stack", "dev"],
+    { cwd: options.project.dir, env: options.env, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let output = "";
+  up.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  up.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+    up.on("exit", (_code, signal) => resolve(signal)),
+  );
+  const creates = async () => (await emulator.client.requests()).filter(options.isCreate);
+  const started = Date.now();
+  while (!options.ready(await creates())) {
+    if (up.exitCode !== null) throw new Error(`pulumi up ended before it was killed:\n${output}`);
+    if (Date.now() - started > 120_000)
+      throw new Error(`no creates in flight after 120 s:\n${output}`);
+    await sleep(50);
+  }
+  const orphans = descendants(up.pid!);
+  const inFlightWhenKilled = (await creates()).filter((r) => r.status === null).length;
+  up.kill("SIGKILL");
+  if ((await exited) !== "SIGKILL") throw new Error(`pulumi up was not killed:\n${output}`);
+
+  let settled = -1;
+  for (let quiet = 0; quiet < 3;) {
+    await sleep(options.latencyMs);
+    const all = await creates();
+    const pending = all.filter((r) => r.status === null && r.fault?.kind !== "hang").length;
+    quiet = pending === 0 && all.length === settled ? quiet + 1 : 0;
+    settled = all.length;
+  }
+  for (const pid of orphans) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+  return { inFlightWhenKilled };
+}
+
+/** The package's own bin, as `npx pulumi-voice-platform` runs it in the project. */
+export async function voicePlatform(
+  project: E2EProject,
+  env: Record<string, string>,
+  args: string[],
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const bin = join(project.dir, "node_modules", ".bin", "pulumi-voice-platform");
+  try {
+    const { stdout, stderr } = await run(bin, args, {
+      cwd: project.dir,
+      env,
+      maxBuffer: 16 << 20,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
+    return { code, stdout, stderr };
+  }
+}
+
+/** Lock files of the file backend (`.pulumi/locks/...`). */
+export function lockFiles(project: E2EProject): string[] {
+  const locks = join(project.root, "backend", ".pulumi", "locks");
+  if (!existsSync(locks)) return [];
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) walk(join(dir, entry.name));
+      // The file backend's blob store writes a .attrs file beside each object.
+      else if (!entry.name.endsWith(".attrs")) files.push(join(dir, entry.name));
+    }
+  };
+  walk(locks);
+  return files;
+}
+
+/** The file backend's own checkpoint of the stack `dev`, as stored (not through `stack export`). */
+export function checkpointText(project: E2EProject, projectName: string): string {
+  return readFileSync(
+    join(project.root, "backend", ".pulumi", "stacks", projectName, "dev.json"),
+    "utf8",
+  );
+}
+
+/**
+ * The `URN=ID` arguments of the recover command that preflight printed, in order; an id preflight
+ * could not know is left as its `<...>` placeholder.
+ */
+export function printedAssignments(preflightOutput: string): { urn: string; id: string }[] {
+  const command = preflightOutput.slice(
+    preflightOutput.indexOf("npx pulumi-voice-platform recover"),
+  );
+  return [...command.matchAll(/^\s+'(urn:pulumi:[^']+)'/gm)].map(([, assignment]) => {
+    const at = assignment!.lastIndexOf("=");
+    return { urn: assignment!.slice(0, at), id: assignment!.slice(at + 1) };
+  });
+}

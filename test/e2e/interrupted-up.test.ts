@@ -1,0 +1,294 @@
+/**
+ * Issue 15 on the real engine: `pulumi up` of 20 SIP carriers against a slow platform (emulator
+ * latency) is killed with SIGKILL while creates are in flight, as a cancelled CI job or an
+ * out-of-memory runner does. Then `preflight` (the package's own bin, installed from npm pack)
+ * must fail naming every interrupted create; `recover` records them with the ids the emulator
+ * holds; preflight passes; a preview shows no change and the next `up` creates nothing twice.
+ *
+ * Only the CLI process is killed, as in the measurement that opened the issue: the provider
+ * process it started is orphaned and finishes the creates it had begun, which is how objects end
+ * up on the platform without being in state. Once the platform is quiet, those orphans are ended.
+ */
+import { execFile, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { promisify } from "node:util";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { startEmulator, type RunningEmulator, type StoredCarrier } from "../emulator";
+import { cli, describeE2E, E2EProject, recorder } from "./harness";
+import {
+  checkpointText as storedCheckpoint,
+  killUpDuringCreates,
+  lockFiles as backendLocks,
+  voicePlatform as runBin,
+} from "./interrupted-run";
+
+const run = promisify(execFile);
+
+const API_KEY = "e2e-interrupted-api-key-7f3a1c";
+const SIP_PASSWORD = "e2e-interrupted-sip-password-Xw83q";
+const CARRIERS = 20;
+const LATENCY_MS = 1500;
+const CONCURRENCY = 4;
+const TYPE = "pulumi-nodejs:dynamic/voiceplatform:SipCarrier";
+
+const PROGRAM_JS = `"use strict";
+const pulumi = require("@pulumi/pulumi");
+const { SipCarrier } = require("pulumi-voice-platform");
+
+const config = new pulumi.Config("e2e");
+for (let i = 0; i < ${CARRIERS}; i++) {
+  const name = "carrier-" + String(i).padStart(2, "0");
+  new SipCarrier(name, {
+    name,
+    requiresRegister: true,
+    registerUsername: "trunk-" + i,
+    registerPassword: config.requireSecret("sipPassword"),
+    gateways: [{ inbound: true, outbound: true, ipv4: "203.0.113." + (10 + i), port: 5060, protocol: "udp" }],
+    phoneNumbers: [{ phoneNumber: "+1415555" + String(1000 + i) }],
+  });
+}
+`;
+
+const urnOf = (name: string) => `urn:pulumi:dev::voice-platform-e2e::${TYPE}::${name}`;
+
+describeE2E("an interrupted `pulumi up` recovered without duplicates (issue 15)", () => {
+  let emulator: RunningEmulator;
+  let project: E2EProject;
+  let stack: Stack;
+  let env: Record<string, string>;
+
+  const voicePlatform = (args: string[]) => runBin(project, env, args);
+  const lockFiles = () => backendLocks(project);
+  const checkpointText = () => storedCheckpoint(project, "voice-platform-e2e");
+
+  async function carriersOnPlatform(): Promise<StoredCarrier[]> {
+    const state = await emulator.client.state();
+    return state.organizations.org_emulator?.carriers ?? [];
+  }
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ apiKey: API_KEY, latencyMs: LATENCY_MS });
+    project = await E2EProject.create();
+    await project.writeFile("index.js", PROGRAM_JS);
+    const platform = {
+      VOICEPLATFORM_BASE_URL: emulator.baseUrl,
+      VOICEPLATFORM_CAMPAIGNS_BASE_URL: emulator.campaignsBaseUrl,
+    };
+    stack = await project.stack("dev", {
+      env: platform,
+      config: {
+        "voiceplatform:apiKey": { value: API_KEY, secret: true },
+        "voiceplatform:maxConcurrency": { value: String(CONCURRENCY) },
+        "e2e:sipPassword": { value: SIP_PASSWORD, secret: true },
+      },
+    });
+    env = { ...project.env(platform), PULUMI_HOME: project.pulumiHome };
+  });
+
+  afterAll(async () => {
+    await emulator?.close();
+    await project?.remove();
+  });
+
+  test("kill, preflight, recover, preflight, preview and up: nothing created twice", async () => {
+    // The platform never answers the first create and never stores it: an interrupted create
+    // that did not reach the platform, for --forget.
+    await emulator.client.addFault({
+      method: "POST",
+      path: "/organization/sip",
+      times: 1,
+      action: { kind: "hang" },
+    });
+
+    // 1. `pulumi up`, killed with SIGKILL once some creates are recorded and others are in flight.
+    const { inFlightWhenKilled } = await killUpDuringCreates({
+      project,
+      env,
+      emulator,
+      latencyMs: LATENCY_MS,
+      isCreate: (r) => r.method === "POST" && r.path === "/organization/sip",
+      ready: (posts) => {
+        const done = posts.filter((r) => r.status !== null).length;
+        return done >= CONCURRENCY - 1 && posts.length - done >= 2;
+      },
+    });
+    const onPlatform = await carriersOnPlatform();
+    expect(onPlatform.length).toBeLessThan(CARRIERS);
+    expect(new Set(onPlatform.map((c) => c.name)).size).toBe(onPlatform.length);
+
+    // The killed CLI left its lock on the file backend; export works through it (preflight below).
+    const locksAfterKill = lockFiles().length;
+    expect(locksAfterKill).toBe(1);
+
+    // 2. preflight fails and names every interrupted create.
+    const exported = JSON.parse(await project.exportStackText("dev")) as {
+      deployment: {
+        resources?: { urn: string; id?: string }[];
+        pending_operations?: { type: string; resource: { urn: string; type: string } }[];
+      };
+    };
+    const pendingUrns = (exported.deployment.pending_operations ?? [])
+      .filter((op) => op.type === "creating")
+      .map((op) => op.resource.urn);
+    const recordedBefore = (exported.deployment.resources ?? []).filter((r) =>
+      r.urn.includes(TYPE),
+    );
+    expect(pendingUrns.length).toBeGreaterThan(0);
+    expect(exported.deployment.pending_operations?.every((op) => op.resource.type === TYPE)).toBe(
+      true,
+    );
+
+    const failed = await voicePlatform(["preflight", "--stack", "dev"]);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toMatch(
+      `${pendingUrns.length} interrupted operation(s) on pulumi-voice-platform resources`,
+    );
+    for (const urn of pendingUrns) {
+      const name = urn.split("::").at(-1)!;
+      expect(failed.stdout).toMatch(`create of SipCarrier "${name}" (dynamic resource)`);
+      expect(failed.stdout).toMatch(`'${urn}=<carrier id>'`);
+      expect(failed.stdout).toMatch(`name: ${name}\n`);
+    }
+    expect(failed.stdout).toMatch("npx pulumi-voice-platform recover --stack dev");
+    expect(failed.stdout + failed.stderr).not.toMatch(SIP_PASSWORD);
+
+    // 3. recover with the ids from the emulator's state; a pending create it never got is forgotten.
+    const byName = new Map(onPlatform.map((c) => [c.name, c.id]));
+    const assignments: string[] = [];
+    const forget: string[] = [];
+    for (const urn of pendingUrns) {
+      const id = byName.get(urn.split("::").at(-1)!);
+      if (id === undefined) forget.push("--forget", urn);
+      else assignments.push(`${urn}=${id}`);
+    }
+    expect(forget).toHaveLength(2);
+    const refused = await voicePlatform([
+      "recover",
+      "--stack",
+      "dev",
+      `${urnOf("carrier-99")}=x`,
+      ...assignments,
+      ...forget,
+    ]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch("refused, nothing was changed");
+    expect(refused.stderr).toMatch(
+      `"${urnOf("carrier-99")}=x" names no pending create of this stack`,
+    );
+
+    const recovered = await voicePlatform(["recover", "--stack", "dev", ...assignments, ...forget]);
+    expect(recovered.stderr).toBe("");
+    expect(recovered.code).toBe(0);
+    const backupPath = /Saved the state being replaced to (.+)/.exec(recovered.stdout)?.[1];
+    expect(backupPath).toBeDefined();
+    const backup = readFileSync(backupPath!, "utf8");
+    expect(JSON.parse(backup).deployment.pending_operations).toHaveLength(pendingUrns.length);
+    // The stale lock made `stack import` refuse; recover released it and said so.
+    expect(recovered.stdout).toMatch("Released the lock the interrupted run left on the stack");
+    expect(lockFiles()).toEqual([]);
+
+    // 4. preflight passes.
+    const passed = await voicePlatform(["preflight", "--stack", "dev"]);
+    expect(passed).toMatchObject({ code: 0, stderr: "" });
+    expect(passed.stdout).toMatch(
+      "Stack dev: no pending operation on pulumi-voice-platform resources.",
+    );
+
+    // The state holds every recovered carrier with the platform's id, and no secret in plaintext.
+    const state = await project.exportStackText("dev");
+    for (const text of [state, backup, recovered.stdout, failed.stdout]) {
+      expect(text).not.toMatch(SIP_PASSWORD);
+      expect(text).not.toMatch(API_KEY);
+    }
+    expect(checkpointText()).not.toMatch(SIP_PASSWORD);
+    const after = JSON.parse(state) as {
+      deployment: {
+        resources: { urn: string; id?: string; outputs?: Record<string, unknown> }[];
+      };
+    };
+    // A recovered carrier is stored with the same fields and outputs as one the engine recorded.
+    const shape = (r: (typeof after.deployment.resources)[number] | undefined) => [
+      Object.keys(r ?? {}).sort(),
+      Object.keys(r?.outputs ?? {}).sort(),
+    ];
+    const byEngine = after.deployment.resources.find((r) => r.urn === recordedBefore[0]?.urn);
+    const firstRecovered = assignments[0]!.slice(0, assignments[0]!.lastIndexOf("="));
+    const byRecover = after.deployment.resources.find((r) => r.urn === firstRecovered);
+    expect(byEngine).toBeDefined();
+    expect(shape(byRecover)).toEqual(shape(byEngine));
+    for (const assignment of assignments) {
+      const [urn, id] = [
+        assignment.slice(0, assignment.lastIndexOf("=")),
+        assignment.slice(assignment.lastIndexOf("=") + 1),
+      ];
+      const resource = after.deployment.resources.find((r) => r.urn === urn);
+      expect(resource?.id).toBe(id);
+      expect(resource?.outputs?.carrierId).toBe(id);
+      expect(typeof resource?.outputs?.__provider).toBe("string");
+      expect(resource?.outputs?.registerPassword).toEqual(
+        expect.objectContaining({ ciphertext: expect.any(String) }),
+      );
+    }
+
+    // 5. A preview changes nothing that was recorded; the next up creates only what never reached the platform.
+    const preview = await stack.preview(recorder().options);
+    const toCreate = forget.length / 2 + (CARRIERS - recordedBefore.length - pendingUrns.length);
+    expect(preview.changeSummary).toEqual({
+      same: 1 + recordedBefore.length + assignments.length,
+      ...(toCreate > 0 ? { create: toCreate } : {}),
+    });
+    const final = await stack.up(recorder().options);
+    expect(final.summary.resourceChanges).toEqual({
+      same: 1 + recordedBefore.length + assignments.length,
+      ...(toCreate > 0 ? { create: toCreate } : {}),
+    });
+    const again = await stack.preview(recorder().options);
+    expect(again.changeSummary).toEqual({ same: CARRIERS + 1 });
+
+    // `stack import` encrypts a secret given in plaintext (recover only falls back to that when
+    // it cannot reuse a stored ciphertext): a whole --show-secrets export imported back.
+    const revealedState = await run(
+      cli!.pulumi,
+      ["stack", "export", "--show-secrets", "--stack", "dev"],
+      {
+        cwd: project.dir,
+        env,
+        maxBuffer: 64 << 20,
+      },
+    );
+    expect(revealedState.stdout).toMatch(SIP_PASSWORD);
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(cli!.pulumi, ["stack", "import", "--stack", "dev"], {
+        cwd: project.dir,
+        env,
+      });
+      child.on("exit", (code) =>
+        code === 0 ? resolve() : reject(new Error(`stack import: ${code}`)),
+      );
+      child.stdin.end(revealedState.stdout);
+    });
+    expect(checkpointText()).not.toMatch(SIP_PASSWORD);
+    expect(checkpointText()).toMatch(/"ciphertext"/);
+
+    const carriers = await carriersOnPlatform();
+    const names = carriers.map((c) => c.name);
+    const createdTwice = names.length - new Set(names).size;
+    expect(createdTwice).toBe(0);
+    expect(carriers).toHaveLength(CARRIERS);
+
+    console.log(
+      [
+        "interrupted up (issue 15):",
+        `  carriers declared: ${CARRIERS}, emulator latency ${LATENCY_MS} ms, provider concurrency ${CONCURRENCY}`,
+        `  create requests in flight at the platform when the CLI was killed: ${inFlightWhenKilled}`,
+        `  recorded in state by the killed run: ${recordedBefore.length}`,
+        `  creates in flight (pending creates left in state): ${pendingUrns.length}`,
+        `  objects on the platform after the kill: ${onPlatform.length}`,
+        `  recovered with the platform's ids: ${assignments.length}, forgotten (never reached the platform): ${forget.length / 2}`,
+        `  created by the next up: ${toCreate}; carriers on the platform at the end: ${carriers.length}`,
+        `  created twice: ${createdTwice}`,
+        `  lock files after the kill: ${locksAfterKill}, after recover: ${lockFiles().length}`,
+      ].join("\n"),
+    );
+  });
+});

@@ -1,0 +1,8 @@
+import type { Inputs } from "../../provider/core/resource-definition";
+import { PROVIDER_KEY } from "../../provider/dynamic/dynamic-adapter";
+
+/** A dynamic provider's property bag as the resource definitions take it: without `__provider`. */
+export function withoutProvider(bag: Inputs): Inputs {
+  const { [PROVIDER_KEY]: _provider, ...inputs } = bag;
+  return inputs;
+}

@@ -1,0 +1,68 @@
+/**
+ * The resource definitions are what every front end adapts: they take plain inputs (no
+ * `__provider`), name their secret inputs, and build the state a create stores from the id alone,
+ * which a diff against the same inputs finds unchanged.
+ */
+import type { Inputs, ResourceDefinition } from "../../provider/core/resource-definition";
+import { secretValues } from "../../provider/core/resource-definition";
+import { campaignWebhook } from "../../provider/resources/campaign-webhook";
+import { sipCarrier } from "../../provider/resources/sip-carrier";
+import { voice } from "../../provider/resources/voice";
+import * as runtime from "../../provider/runtime";
+import { resetProcessState } from "../../provider/settings/process-state";
+import { advancedWebhook, carrierInputs, voiceInputs, webhookInputs } from "../support/builders";
+
+afterEach(resetProcessState);
+
+const cases: Array<[string, ResourceDefinition<object>, () => Inputs, string]> = [
+  ["Voice", voice, () => voiceInputs(), "v-recovered"],
+  ["SipCarrier", sipCarrier, () => carrierInputs(), "c-recovered"],
+  [
+    "CampaignWebhook",
+    campaignWebhook,
+    () => webhookInputs(),
+    "65a1f0c2e4b0a1b2c3d4e5f6/0123456789abcdef",
+  ],
+];
+
+describe.each(cases)("%s", (type, definition, inputs, id) => {
+  test("knows nothing of __provider: the dynamic runtime takes it off", async () => {
+    const news = { ...inputs(), __provider: "serialized stub text" };
+    expect((await definition.check({}, news)).failures).toEqual([
+      expect.objectContaining({ property: "__provider" }),
+    ]);
+    const checked = await runtime[type as "Voice"].check({}, news);
+    expect(checked.failures).toEqual([]);
+    expect(checked.inputs).not.toHaveProperty("__provider");
+  });
+
+  test("the state after create, from the id alone, diffs as unchanged", async () => {
+    const { inputs: checked, failures } = await definition.check({}, inputs());
+    expect(failures).toEqual([]);
+    const state = await definition.stateAfterCreate(id, checked);
+    expect(state).toMatchObject({ stateVersion: 1 });
+    expect(await definition.diff(id, state as Inputs, checked)).toEqual({
+      changes: false,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
+  });
+
+  test("its type and schema describe it", () => {
+    expect(definition.type).toBe(type);
+    expect(Object.keys(definition.inputSchema.shape)).toContain("subOrganizationId");
+  });
+});
+
+test("secret inputs are named by path, items of lists included", () => {
+  expect(sipCarrier.secretInputs).toEqual(["registerPassword"]);
+  expect(campaignWebhook.secretInputs).toEqual(["advancedWebhook.headers[].value"]);
+  expect(voice.secretInputs).toEqual([]);
+  const webhook = webhookInputs({ isAdvanced: true, advancedWebhook: advancedWebhook() });
+  const values = secretValues(webhook, campaignWebhook.secretInputs);
+  expect(values.length).toBeGreaterThan(0);
+  expect(values).toEqual(
+    (webhook.advancedWebhook as { headers: Array<{ value: string }> }).headers.map((h) => h.value),
+  );
+  expect(secretValues(carrierInputs(), sipCarrier.secretInputs)).toEqual(["s3cret-sip-password"]);
+});
