@@ -8,6 +8,7 @@ export default tseslint.config(
       ".pulumi-cli/**",
       "coverage/**",
       "**/node_modules/**",
+      "provider/sdk/nodejs/**",
       "test/e2e/golden/*/**",
     ],
   },

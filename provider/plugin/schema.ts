@@ -50,7 +50,7 @@ export interface PackageSchema {
   keywords: string[];
   license: string;
   repository?: string;
-  meta: { moduleFormat: string };
+  meta: { moduleFormat: string; supportPack?: boolean };
   config: { variables: Record<string, PropertySpec> };
   provider: {
     description: string;
@@ -62,8 +62,29 @@ export interface PackageSchema {
   language?: Record<string, unknown>;
 }
 
-/** Per-language settings of the generated SDKs (package names, import paths). */
-export const languageSettings: Record<string, unknown> = {};
+/**
+ * Per-language settings of the generated SDKs (package names, import paths). The Go module has
+ * no public path yet: a program requires it through a `replace` directive (README).
+ */
+export const languageSettings: Record<string, unknown> = {
+  nodejs: {
+    packageName: "pulumi-voice-platform-sdk",
+    packageDescription:
+      "Generated SDK of the voiceplatform provider plugin (pulumi-voice-platform).",
+    respectSchemaVersion: true,
+  },
+  python: {
+    packageName: "pulumi_voiceplatform",
+    respectSchemaVersion: true,
+    pyproject: { enabled: true },
+  },
+  go: {
+    importBasePath: "pulumi-voice-platform/sdk/go/voiceplatform",
+    modulePath: "pulumi-voice-platform/sdk/go",
+    respectSchemaVersion: true,
+  },
+  csharp: { rootNamespace: "VoicePlatform", respectSchemaVersion: true },
+};
 
 export function resourceToken(name: string): string {
   return `${PACKAGE_NAME}:index:${name}`;
@@ -278,7 +299,8 @@ export function packageSchema(): PackageSchema {
       "Cloned voices, SIP carriers and campaign webhooks of a voice-calling platform as code.",
     keywords: ["pulumi", "voiceplatform", "category/utility", "kind/native"],
     license: "Apache-2.0",
-    meta: { moduleFormat: "(.*)" },
+    // supportPack: the SDKs are complete packages (the Go one with its own go.mod).
+    meta: { moduleFormat: "(.*)", supportPack: true },
     config: {
       variables: providerInputs,
     },

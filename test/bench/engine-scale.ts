@@ -1,12 +1,14 @@
 /**
  * Section 4 through the real engine: `pulumi up --parallel N` of a program declaring the same mix
- * of resources, against the emulator at the same latency, with the Pulumi CLI. The control is
- * the same program with an empty dynamic provider in place of this package (the engine, the
- * language host, the program and the SDK's provider process alone).
+ * of resources, against the emulator at the same latency, with the Pulumi CLI: once with the
+ * dynamic resources, once with the plugin's resources (the generated SDK and
+ * `pulumi-resource-voiceplatform` from the package's bin). The control is the same program with
+ * an empty dynamic provider in place of this package (the engine, the language host, the program
+ * and the SDK's provider process alone).
  */
 import { locatePulumi } from "../pulumi-cli/locate";
 import { startEmulatorProcess } from "./emulator-process";
-import type { BenchProject } from "./fixture";
+import { pluginEnv, resourceModules, type BenchProject } from "./fixture";
 import { pulumiStack } from "./pulumi-stack";
 import { countObjects, planStack, type Planned } from "./scale";
 import { round, since } from "./stats";
@@ -36,17 +38,25 @@ export interface EngineScaleResult extends EngineScaleOptions {
   readonly duplicated: number;
   /** The same `pulumi up` with an empty dynamic provider. */
   readonly emptyProviderUpSeconds: number;
+  /** The same `pulumi up` through the plugin. */
+  readonly pluginUpSeconds: number;
+  readonly pluginMissing: number;
+  readonly pluginDuplicated: number;
 }
+
+/** Which resources the program declares. */
+type Arm = "dynamic" | "plugin" | "empty";
 
 export type EngineScaleMeasurement =
   | { readonly results: EngineScaleResult[]; readonly cliVersion: string }
   | { readonly results: []; readonly cliNote: string };
 
-/** A program declaring the planned resources; with `empty`, each as an empty dynamic resource. */
-function program(plan: readonly Planned[], empty: boolean): string {
+/** A program declaring the planned resources; with "empty", each as an empty dynamic resource. */
+function program(plan: readonly Planned[], arm: Arm): string {
+  const empty = arm === "empty";
   return `"use strict";
 const pulumi = require("@pulumi/pulumi");
-const voicePlatform = require("pulumi-voice-platform");
+const voicePlatform = require(${JSON.stringify(resourceModules[arm === "plugin" ? "plugin" : "dynamic"])});
 const plan = ${JSON.stringify(plan.map(({ kind, name, inputs }) => ({ kind, name, inputs })))};
 const empty = { async create(inputs) { return { id: "empty-" + Math.random().toString(36).slice(2), outs: inputs }; } };
 for (const { kind, name, inputs } of plan) {
@@ -59,17 +69,15 @@ for (const { kind, name, inputs } of plan) {
 async function up(
   project: BenchProject,
   options: EngineScaleOptions,
-  empty: boolean,
+  arm: Arm,
 ): Promise<{ seconds: number; creates: number[]; census: ReturnType<typeof countObjects> }> {
   const emulator = await startEmulatorProcess({ latencyMs: options.latencyMs });
   try {
     const plan = planStack(project, options.resources);
-    const stack = await pulumiStack(
-      project,
-      emulator,
-      program(plan, empty),
-      options.skipCheckpoints ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {},
-    );
+    const stack = await pulumiStack(project, emulator, program(plan, arm), {
+      ...(arm === "plugin" ? pluginEnv(project) : {}),
+      ...(options.skipCheckpoints ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {}),
+    });
     try {
       const started = performance.now();
       await stack.pulumi("up", "--yes", "--skip-preview", "--parallel", String(options.parallel));
@@ -94,8 +102,9 @@ export async function measureEngineScale(
   if (cli === undefined) return { results: [], cliNote: "CLI not available" };
   const results: EngineScaleResult[] = [];
   for (const options of runs) {
-    const measured = await up(project, options, false);
-    const control = await up(project, options, true);
+    const measured = await up(project, options, "dynamic");
+    const plugin = await up(project, options, "plugin");
+    const control = await up(project, options, "empty");
     const first = Math.min(...measured.creates);
     const last = Math.max(...measured.creates);
     const createSeconds = (last - first + options.latencyMs) / 1000;
@@ -111,6 +120,9 @@ export async function measureEngineScale(
       missing: measured.census.missing,
       duplicated: measured.census.duplicated,
       emptyProviderUpSeconds: round(control.seconds, 2),
+      pluginUpSeconds: round(plugin.seconds, 2),
+      pluginMissing: plugin.census.missing,
+      pluginDuplicated: plugin.census.duplicated,
     });
   }
   return { results, cliVersion: cli.version };

@@ -2,6 +2,7 @@
  * The package as users get it (built, packed, installed into a throwaway project) and the real
  * dynamic-provider process the engine starts, from the shared test support.
  */
+import { delimiter, join } from "node:path";
 import type { Inputs } from "../../provider/core/resource-definition";
 import {
   createFixtureProject,
@@ -14,6 +15,7 @@ import {
   serializedProviders,
   type ResourceKind,
 } from "../support/serialized-provider";
+import { nodeSdk, runTool } from "../languages/toolchains";
 import { track } from "./children";
 import type { EmulatorProcess } from "./emulator-process";
 
@@ -27,8 +29,31 @@ export interface BenchProject {
 
 export const SMALL_SAMPLE = "samples/small.wav";
 
+/** The module each path's program requires: the dynamic resources, or the plugin's generated SDK. */
+export const resourceModules = {
+  dynamic: "pulumi-voice-platform",
+  plugin: "pulumi-voice-platform-sdk",
+} as const;
+
+/**
+ * The environment that puts the package's plugin, `pulumi-resource-voiceplatform`, on PATH as a
+ * user's project would (node_modules/.bin).
+ */
+export function pluginEnv(project: BenchProject): NodeJS.ProcessEnv {
+  return {
+    PATH: `${join(project.dir, "node_modules", ".bin")}${delimiter}${process.env.PATH ?? ""}`,
+  };
+}
+
 export async function benchProject(): Promise<BenchProject> {
   const dir = await createFixtureProject({ name: "voice-platform-bench" });
+  // The plugin's SDK beside the package, for the plugin arms of sections 4 and 6.
+  const sdk = await nodeSdk();
+  await runTool(
+    "npm",
+    ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", sdk.tarball],
+    { cwd: dir },
+  );
   await writeFixtureFile(dir, SMALL_SAMPLE, sampleBytes(1024));
   const providers = await serializedProviders(dir);
   return { dir, providers, smallSample: SMALL_SAMPLE, remove: () => removeFixtureProject(dir) };

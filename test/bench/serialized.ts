@@ -1,16 +1,21 @@
 /**
  * Section 6: what each resource costs in state. The `__provider` text the SDK serializes (stored
  * twice per resource: in inputs and in outputs), and, with a Pulumi CLI at hand, the bytes of each
- * resource in a real `pulumi stack export` after `pulumi up` against the emulator.
+ * resource in a real `pulumi stack export` after `pulumi up` against the emulator, for the same
+ * program through the dynamic resources and through the plugin (which stores no code).
  */
 import { locatePulumi } from "../pulumi-cli/locate";
 import { resourceKinds, resourceType, type ResourceKind } from "../support/serialized-provider";
 import { startEmulatorProcess } from "./emulator-process";
-import type { BenchProject } from "./fixture";
+import { pluginEnv, resourceModules, type BenchProject } from "./fixture";
 import { pulumiStack } from "./pulumi-stack";
+
+/** Which resources the program declares. */
+export type StatePath = keyof typeof resourceModules;
 
 export interface StateRow {
   readonly kind: ResourceKind;
+  readonly path: StatePath;
   /** Bytes of the `__provider` text. */
   readonly providerBytes: number;
   /** Mean bytes of one resource in `pulumi stack export`, or undefined without a CLI. */
@@ -32,9 +37,9 @@ export interface StateMeasurement {
   readonly cliVersion?: string;
 }
 
-const program = (count: number) => `"use strict";
+const program = (count: number, path: StatePath) => `"use strict";
 const pulumi = require("@pulumi/pulumi");
-const { CampaignWebhook, SipCarrier, Voice } = require("pulumi-voice-platform");
+const { CampaignWebhook, SipCarrier, Voice } = require(${JSON.stringify(resourceModules[path])});
 for (let i = 0; i < ${count}; i++) {
   new Voice("voice-" + i, {
     name: "Bench voice " + i,
@@ -66,37 +71,52 @@ interface ExportedResource {
   outputs?: Record<string, unknown>;
 }
 
+/** The state type of a kind on each path. */
+const stateType = (kind: ResourceKind, path: StatePath) =>
+  path === "dynamic" ? resourceType(kind) : `voiceplatform:index:${kind}`;
+
 export async function measureState(
   project: BenchProject,
   resourcesPerKind: number,
 ): Promise<StateMeasurement> {
-  const providerBytes = (kind: ResourceKind) => Buffer.byteLength(project.providers[kind]);
+  const providerBytes = (kind: ResourceKind, path: StatePath) =>
+    path === "dynamic" ? Buffer.byteLength(project.providers[kind]) : 0;
+  const paths: StatePath[] = ["dynamic", "plugin"];
   const cli = locatePulumi();
   if (cli === undefined) {
     return {
-      rows: resourceKinds.map((kind) => ({ kind, providerBytes: providerBytes(kind) })),
+      rows: paths.flatMap((path) =>
+        resourceKinds.map((kind) => ({ kind, path, providerBytes: providerBytes(kind, path) })),
+      ),
       cliNote: "CLI not available",
     };
   }
-  const exported = await stackExport(project, resourcesPerKind);
-  const rows = resourceKinds.map((kind): StateRow => {
-    const ofKind = exported.filter((resource) => resource.type === resourceType(kind));
-    const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value ?? null));
-    const sum = (of: (resource: ExportedResource) => number) =>
-      Math.round(
-        ofKind.reduce((all, resource) => all + of(resource), 0) / Math.max(1, ofKind.length),
-      );
-    return {
-      kind,
-      providerBytes: providerBytes(kind),
-      resources: ofKind.length,
-      stateBytes: sum(bytes),
-      stateProviderBytes: sum((r) => bytes(r.inputs?.__provider) + bytes(r.outputs?.__provider)),
-      inputsBytes: sum((r) => bytes(r.inputs)),
-      outputsBytes: sum((r) => bytes(r.outputs)),
-      secretsBytes: sum((r) => secretBytes(r.inputs) + secretBytes(r.outputs)),
-    };
-  });
+  const rows: StateRow[] = [];
+  for (const path of paths) {
+    const exported = await stackExport(project, resourcesPerKind, path);
+    for (const kind of resourceKinds) {
+      const ofKind = exported.filter((resource) => resource.type === stateType(kind, path));
+      const bytes = (value: unknown) =>
+        value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value));
+      const perResource = (of: (resource: ExportedResource) => number) =>
+        Math.round(
+          ofKind.reduce((all, resource) => all + of(resource), 0) / Math.max(1, ofKind.length),
+        );
+      rows.push({
+        kind,
+        path,
+        providerBytes: providerBytes(kind, path),
+        resources: ofKind.length,
+        stateBytes: perResource(bytes),
+        stateProviderBytes: perResource(
+          (r) => bytes(r.inputs?.__provider) + bytes(r.outputs?.__provider),
+        ),
+        inputsBytes: perResource((r) => bytes(r.inputs)),
+        outputsBytes: perResource((r) => bytes(r.outputs)),
+        secretsBytes: perResource((r) => secretBytes(r.inputs) + secretBytes(r.outputs)),
+      });
+    }
+  }
   return { rows, cliVersion: cli.version };
 }
 
@@ -109,10 +129,19 @@ function secretBytes(value: unknown): number {
 }
 
 /** `pulumi up` of the program in the project with a file backend, then `pulumi stack export`. */
-async function stackExport(project: BenchProject, count: number): Promise<ExportedResource[]> {
+async function stackExport(
+  project: BenchProject,
+  count: number,
+  path: StatePath,
+): Promise<ExportedResource[]> {
   const emulator = await startEmulatorProcess();
   try {
-    const stack = await pulumiStack(project, emulator, program(count));
+    const stack = await pulumiStack(
+      project,
+      emulator,
+      program(count, path),
+      path === "plugin" ? pluginEnv(project) : {},
+    );
     try {
       await stack.pulumi("up", "--yes", "--skip-preview");
       const state = JSON.parse(await stack.pulumi("stack", "export")) as {

@@ -147,6 +147,16 @@ export class E2EProject {
     }
   }
 
+  /**
+   * A project around a program prepared elsewhere (a Python or Go program, say), with its backend
+   * and Pulumi home under `root`.
+   */
+  static async forDirectory(dir: string, root: string): Promise<E2EProject> {
+    await mkdir(join(root, "backend"), { recursive: true });
+    await mkdir(join(root, "home"), { recursive: true });
+    return new E2EProject(dir, root);
+  }
+
   get backendUrl(): string {
     return `file://${join(this.root, "backend")}`;
   }

@@ -1,0 +1,5 @@
+module pulumi-voice-platform/sdk/go
+
+go 1.25
+
+require github.com/pulumi/pulumi/sdk/v3 v3.30.0

@@ -1,0 +1,2 @@
+// Cloned voices, SIP carriers and campaign webhooks of a voice-calling platform as code.
+package voiceplatform

@@ -1,0 +1,46 @@
+/**
+ * The plugin's examples as a user runs them: `npm run example -- yaml` (examples/run-example.ts)
+ * against the emulator with this checkout's plugin on PATH, twice (the second run changes
+ * nothing), then destroyed. The Python, Go and TypeScript examples go through the whole scenario
+ * under test/languages (up, update, replacement, import, refresh, destroy).
+ */
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { runExample } from "../../examples/run-example";
+import { locatePulumi, REPO_ROOT } from "../pulumi-cli/locate";
+
+const cli = locatePulumi();
+const MISSING = "No Pulumi CLI found: run `npm run pulumi:install` to run the plugin's examples.";
+const yamlHost = cli !== undefined && existsSync(join(cli.binDir, "pulumi-language-yaml"));
+if (!yamlHost && process.env.CI) {
+  test("the Pulumi CLI and its YAML host are installed", () => {
+    throw new Error(MISSING);
+  });
+} else if (!yamlHost) {
+  console.warn(`Skipping the plugin's YAML example. ${MISSING}`);
+}
+const withYaml = yamlHost ? describe : describe.skip;
+
+withYaml("examples/yaml through the plugin", () => {
+  jest.setTimeout(600_000);
+
+  beforeAll(() => rmSync(join(REPO_ROOT, ".demo", "yaml"), { recursive: true, force: true }));
+
+  test("npm run example -- yaml creates the three resources; a second run changes nothing", async () => {
+    let text = "";
+    const output = (chunk: string) => (text += chunk);
+    const outputs = await runExample("yaml", { output });
+    expect(text).toMatch(/\+ 4 created/);
+    expect(outputs.voiceId).toEqual(expect.any(String));
+    expect(outputs.carrierId).toEqual(expect.any(String));
+    expect(text).not.toContain("example-sip-password");
+
+    text = "";
+    await runExample("yaml", { output });
+    expect(text).toMatch(/4 unchanged/);
+
+    text = "";
+    await runExample("yaml", { destroy: true, output });
+    expect(text).toMatch(/4 deleted/);
+  });
+});

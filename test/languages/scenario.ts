@@ -1,0 +1,278 @@
+/**
+ * One scenario for every language's program (examples/python, examples/go,
+ * examples/plugin-typescript), run under the real CLI and Pulumi's own language hosts against the
+ * emulator, through the plugin `pulumi-resource-voiceplatform` of the packed package:
+ *
+ * up (a voice, a carrier, a webhook) → a preview without changes → an in-place voice update →
+ * a carrier replacement → import of a carrier made outside Pulumi → refresh → destroy,
+ * checking the emulator's request log at each step and that exported state holds no secret.
+ *
+ * The programs read the same stack config: voiceName, carrierPort, adoptCarrierId, sipPassword.
+ * A language file only says how its program is prepared (`LanguageProgram`).
+ */
+import { cp, mkdir, mkdtemp, readFile, rename, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../emulator";
+import { describeE2E, E2EProject, errorText, recorder, type Transcript } from "../e2e/harness";
+import { createFixtureProject } from "../support/packed-package";
+import { REPO_ROOT } from "../pulumi-cli/locate";
+import { timings } from "./toolchains";
+
+export const API_KEY = "languages-api-key-7b1e";
+export const SIP_PASSWORD = "languages-sip-password-Hq2v";
+
+/** Where a program was put and what its runs need besides the plugin on PATH. */
+export interface PreparedProgram {
+  /** The project directory (Pulumi.yaml). */
+  dir: string;
+  /** Extra environment of every CLI run. */
+  env?: Record<string, string>;
+}
+
+export interface LanguageProgram {
+  /** Shown in test names. */
+  language: string;
+  /** The example folder under examples/. */
+  example: string;
+  /**
+   * Gets the program ready in `dir` (a copy of the example, with the samples at ../basic/samples).
+   * `fixture` is a project with the packed package installed (its node_modules/.bin holds the
+   * plugin); the TypeScript program runs inside it.
+   */
+  prepare(dir: string, fixture: string): Promise<PreparedProgram>;
+}
+
+/**
+ * Copies examples/<example> into a fresh root beside a copy of the samples, and installs the
+ * packed package into a fixture project that provides the plugin. Returns the root, the program
+ * directory and the fixture directory.
+ */
+async function layOut(
+  program: LanguageProgram,
+): Promise<{ root: string; dir: string; fixture: string }> {
+  const root = await mkdtemp(join(tmpdir(), `voiceplatform-${program.example}-`));
+  await mkdir(join(root, "basic"), { recursive: true });
+  await cp(join(REPO_ROOT, "examples/basic/samples"), join(root, "basic/samples"), {
+    recursive: true,
+  });
+  const fixture = await createFixtureProject({ name: `voiceplatform-${program.example}` });
+  const dir = join(root, program.example);
+  await cp(join(REPO_ROOT, "examples", program.example), dir, {
+    recursive: true,
+    filter: (source) => !/(node_modules|venv|Pulumi\.[^/]+\.yaml)$/.test(source),
+  });
+  // The fixture moves under the root, so removing the root removes everything.
+  const fixtureDir = join(root, ".fixture");
+  await rename(fixture, fixtureDir);
+  return { root, dir, fixture: fixtureDir };
+}
+
+/** The project name of a Pulumi.yaml (its config namespace). */
+async function projectName(dir: string): Promise<string> {
+  const text = await readFile(join(dir, "Pulumi.yaml"), "utf8");
+  const name = /^name:\s*(\S+)/m.exec(text)?.[1];
+  if (name === undefined) throw new Error(`no name in ${dir}/Pulumi.yaml`);
+  return name;
+}
+
+const requestLine = (r: RequestLogEntry) => `${r.method} ${r.path} ${r.status}`;
+
+/** The engine's change counts, failing with what the CLI printed when they are not `expected`. */
+function expectChanges(
+  result: { stdout: string; summary: { resourceChanges?: Record<string, number> } },
+  expected: Record<string, number>,
+): void {
+  const actual = result.summary.resourceChanges ?? {};
+  const sorted = (counts: Record<string, number>) => JSON.stringify(Object.entries(counts).sort());
+  if (sorted(actual) === sorted(expected)) return;
+  throw new Error(
+    `expected changes ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}:\n${result.stdout}`,
+  );
+}
+
+/** Registers the scenario's tests, in order, on one stack. */
+export function describeScenario(program: LanguageProgram): void {
+  describeE2E(`${program.language}: the scenario through the plugin on the real engine`, () => {
+    let emulator: RunningEmulator;
+    let project: E2EProject;
+    let root: string;
+    let stack: Stack;
+    let namespace: string;
+    let logged = 0;
+    const transcripts: Transcript[] = [];
+
+    async function newRequests(): Promise<RequestLogEntry[]> {
+      const all = await emulator.client.requests();
+      const fresh = all.slice(logged);
+      logged = all.length;
+      return fresh;
+    }
+
+    function record() {
+      const transcript = recorder();
+      transcripts.push(transcript);
+      return transcript.options;
+    }
+
+    async function outputs(): Promise<Record<string, unknown>> {
+      const all = await stack.outputs();
+      return Object.fromEntries(Object.entries(all).map(([name, o]) => [name, o.value]));
+    }
+
+    async function held() {
+      return (await emulator.client.state()).organizations.org_emulator!;
+    }
+
+    beforeAll(async () => {
+      const started = Date.now();
+      emulator = await startEmulator({ apiKey: API_KEY });
+      const laid = await layOut(program);
+      root = laid.root;
+      const prepared = await program.prepare(laid.dir, laid.fixture);
+      project = await E2EProject.forDirectory(prepared.dir, root);
+      namespace = await projectName(prepared.dir);
+      const env = {
+        ...prepared.env,
+        // The plugin as users get it: the package's bin directory on PATH.
+        PATH: `${join(laid.fixture, "node_modules/.bin")}:${process.env.PATH ?? ""}`,
+        VOICEPLATFORM_BASE_URL: emulator.baseUrl,
+        VOICEPLATFORM_CAMPAIGNS_BASE_URL: emulator.campaignsBaseUrl,
+      };
+      stack = await project.stack("dev", {
+        env,
+        config: {
+          "voiceplatform:apiKey": { value: API_KEY, secret: true },
+          [`${namespace}:sipPassword`]: { value: SIP_PASSWORD, secret: true },
+        },
+      });
+      timings[`${program.language}: prepare`] = Date.now() - started;
+    });
+
+    afterAll(async () => {
+      console.log(`${program.language} timings (ms): ${JSON.stringify(timings)}`);
+      await emulator?.close();
+      if (root !== undefined) await rm(root, { recursive: true, force: true });
+    });
+
+    test("up creates the voice, the carrier and the webhook; a preview then has no changes", async () => {
+      const started = Date.now();
+      const up = await stack.up(record()).catch((error: unknown) => {
+        throw new Error(errorText(error));
+      });
+      timings[`${program.language}: first up`] = Date.now() - started;
+      expectChanges(up, { create: 4 });
+      expect((await newRequests()).map(requestLine).sort()).toEqual([
+        "POST /campaigns/65a1f0c2e4b0a1b2c3d4e5f6/webhook/subscribe 200",
+        "POST /organization/sip 201",
+        "POST /voices/voice-clone 200",
+      ]);
+      const platform = await held();
+      expect(platform.voices.map((v) => v.name)).toEqual(["Support agent"]);
+      expect(platform.voices[0]!.samples.map((s) => s.filename).sort()).toEqual([
+        "closing.wav",
+        "greeting.wav",
+      ]);
+      expect(platform.carriers.map((c) => c.name)).toEqual(["main-trunk"]);
+      const out = await outputs();
+      expect(out.carrierId).toBe(platform.carriers[0]!.id);
+      expect(out.voiceId).toBe(platform.voices[0]!.voiceId);
+
+      const preview = await stack.preview(record());
+      expect(preview.changeSummary).toEqual({ same: 4 });
+      expect(await newRequests()).toEqual([]);
+    });
+
+    test("a new voice name updates the voice in place: one PUT, no clone", async () => {
+      const voiceRecordId = (await held()).voices[0]!.id;
+      await stack.setConfig(`${namespace}:voiceName`, { value: "Support agent v2" });
+      const up = await stack.up(record());
+      expectChanges(up, { update: 1, same: 3 });
+      const requests = await newRequests();
+      expect(requests.map(requestLine)).toEqual([`PUT /voices/${voiceRecordId} 200`]);
+      expect(requests[0]!.body).toMatchObject({ name: "Support agent v2" });
+      expect((await held()).voices.map((v) => [v.id, v.name])).toEqual([
+        [voiceRecordId, "Support agent v2"],
+      ]);
+    });
+
+    test("a new gateway port replaces the carrier: one create, the old one left on the platform", async () => {
+      const before = await outputs();
+      await stack.setConfig(`${namespace}:carrierPort`, { value: "5080" });
+      const up = await stack.up(record());
+      expectChanges(up, { replace: 1, same: 3 });
+      const requests = await newRequests();
+      expect(requests.map(requestLine)).toEqual(["POST /organization/sip 201"]);
+      expect(requests[0]!.body).toMatchObject({
+        name: "main-trunk",
+        gateways: [expect.objectContaining({ port: 5080 })],
+      });
+      const after = await outputs();
+      expect(after.carrierId).not.toBe(before.carrierId);
+      expect((await held()).carriers.map((c) => c.id)).toEqual([before.carrierId, after.carrierId]);
+    });
+
+    test("a carrier made outside Pulumi is imported by id without a call", async () => {
+      const adoptId = await createCarrierThroughApi(emulator);
+      await newRequests();
+      await stack.setConfig(`${namespace}:adoptCarrierId`, { value: adoptId });
+      const up = await stack.up(record());
+      // Read cannot confirm the declared inputs (the API has no read), so the plugin adopts them
+      // in an update that makes no call.
+      expectChanges(up, { import: 1, update: 1, same: 4 });
+      expect(up.stdout).toMatch(/adopted-trunk imported/);
+      expect(up.stdout).toMatch(/adopted-trunk updated/);
+      expect(await newRequests()).toEqual([]);
+      expect((await outputs()).adoptedCarrierId).toBe(adoptId);
+
+      const preview = await stack.preview(record());
+      expect(preview.changeSummary).toEqual({ same: 5 });
+      expect(await newRequests()).toEqual([]);
+    });
+
+    test("refresh changes nothing and calls nothing; state holds no secret and no code", async () => {
+      const refresh = await stack.refresh(record());
+      expectChanges(refresh, { same: 5 });
+      expect(await newRequests()).toEqual([]);
+
+      const state = await project.exportStackText("dev");
+      expect(state).not.toContain("__provider");
+      expect(state).toContain("pulumi:providers:voiceplatform");
+      for (const secret of [API_KEY, SIP_PASSWORD]) expect(state).not.toContain(secret);
+      for (const transcript of transcripts) {
+        for (const secret of [API_KEY, SIP_PASSWORD]) expect(transcript.text).not.toContain(secret);
+      }
+    });
+
+    test("destroy removes every resource from the stack", async () => {
+      const destroy = await stack.destroy(record());
+      expectChanges(destroy, { delete: 5 });
+      const state = JSON.parse(await project.exportStackText("dev")) as {
+        deployment: { resources?: unknown[] };
+      };
+      expect(state.deployment.resources ?? []).toEqual([]);
+      // Nothing on the platform is deleted: the API has no delete for these objects.
+      expect((await newRequests()).filter((r) => r.method !== "GET")).toEqual([]);
+    });
+  });
+}
+
+/** Creates a carrier the way another tool would: straight through the API. */
+async function createCarrierThroughApi(emulator: RunningEmulator): Promise<string> {
+  const response = await fetch(`${emulator.baseUrl}/organization/sip`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${API_KEY}` },
+    body: JSON.stringify({
+      name: "legacy-trunk",
+      gateways: [{ ipv4: "198.51.100.20", port: 5060, outbound: true }],
+    }),
+  });
+  const body = (await response.json()) as { id?: string };
+  if (response.status !== 201 || typeof body.id !== "string") {
+    throw new Error(
+      `creating the carrier to import failed: ${response.status} ${JSON.stringify(body)}`,
+    );
+  }
+  return body.id;
+}
