@@ -42,18 +42,21 @@ export interface PluginResource {
 
 const anyObject = { type: "object", additionalProperties: { $ref: "pulumi.json#/Any" } };
 
+/** Every resource's state says which shape it is, so later versions can read older ones. */
+const stateVersion: OutputProperty = {
+  name: "stateVersion",
+  description: "Version of the stored state's shape.",
+  type: { type: "integer" },
+  always: true,
+};
+
 export const pluginResources: readonly PluginResource[] = [
   {
     definition: voice as ResourceDefinition<object>,
     description:
       "A voice cloned from audio samples, or an existing voice adopted with existingVoiceId.",
     outputs: [
-      {
-        name: "stateVersion",
-        description: "Version of the stored state's shape.",
-        type: { type: "integer" },
-        always: true,
-      },
+      stateVersion,
       {
         name: "voiceId",
         description: "The voice's id at the synthesis provider.",
@@ -94,12 +97,7 @@ export const pluginResources: readonly PluginResource[] = [
     description:
       "A SIP carrier (trunk) with registration credentials, gateways and phone numbers. The API has no update, so changing any input replaces it.",
     outputs: [
-      {
-        name: "stateVersion",
-        description: "Version of the stored state's shape.",
-        type: { type: "integer" },
-        always: true,
-      },
+      stateVersion,
       {
         name: "carrierId",
         description: "The carrier's id on the platform.",
@@ -114,12 +112,7 @@ export const pluginResources: readonly PluginResource[] = [
     description:
       "A webhook subscribed to a campaign's post-processing events: a simple URL or a full advanced request. The API has no update, so any change replaces it.",
     outputs: [
-      {
-        name: "stateVersion",
-        description: "Version of the stored state's shape.",
-        type: { type: "integer" },
-        always: true,
-      },
+      stateVersion,
       {
         name: "status",
         description: "What the subscribe answered; absent for a recorded subscription.",

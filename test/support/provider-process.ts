@@ -341,22 +341,8 @@ export class ProviderProcess {
   }
 
   /** CheckConfig of a provider plugin: the provider's old and new inputs. */
-  async checkConfig(urn: string, olds: PropertyMap, news: PropertyMap): Promise<CheckResult> {
-    const request = new this.sdk.provider.CheckRequest();
-    request.setUrn(urn);
-    this.nameAndType(urn, request);
-    request.setOlds(this.toStruct(olds));
-    request.setNews(this.toStruct(news));
-    const response = await this.call<ProviderPb.CheckResponse>("checkConfig", (...rest) =>
-      this.client.checkConfig(request, ...rest),
-    );
-    return {
-      inputs: response.getInputs()?.toJavaScript() ?? {},
-      failures: response.getFailuresList().map((failure) => ({
-        property: failure.getProperty(),
-        reason: failure.getReason(),
-      })),
-    };
+  checkConfig(urn: string, olds: PropertyMap, news: PropertyMap): Promise<CheckResult> {
+    return this.checkWith("checkConfig", urn, olds, news);
   }
 
   /** DiffConfig of a provider plugin: `olds` the stored provider outputs, `news` the checked inputs. */
@@ -383,14 +369,24 @@ export class ProviderProcess {
     return JSON.parse(response.getSchema()) as Record<string, unknown>;
   }
 
-  async check(urn: string, olds: PropertyMap, news: PropertyMap): Promise<CheckResult> {
+  check(urn: string, olds: PropertyMap, news: PropertyMap): Promise<CheckResult> {
+    return this.checkWith("check", urn, olds, news);
+  }
+
+  /** Check and CheckConfig take the same request and give the same answer. */
+  private async checkWith(
+    method: "check" | "checkConfig",
+    urn: string,
+    olds: PropertyMap,
+    news: PropertyMap,
+  ): Promise<CheckResult> {
     const request = new this.sdk.provider.CheckRequest();
     request.setUrn(urn);
     this.nameAndType(urn, request);
     request.setOlds(this.toStruct(olds));
     request.setNews(this.toStruct(news));
-    const response = await this.call<ProviderPb.CheckResponse>("check", (...rest) =>
-      this.client.check(request, ...rest),
+    const response = await this.call<ProviderPb.CheckResponse>(method, (...rest) =>
+      this.client[method](request, ...rest),
     );
     return {
       inputs: response.getInputs()?.toJavaScript() ?? {},
