@@ -10,6 +10,7 @@
  * test/unit/test-tiers.test.ts fails when a test file belongs to no tier, or to two.
  */
 const common = {
+  roots: ["<rootDir>/test"],
   testEnvironment: "node",
   transform: {
     "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }],

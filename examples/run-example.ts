@@ -1,7 +1,7 @@
 /**
  * `npm run example -- <python|go|yaml|plugin-typescript> [--destroy]`: runs one of the plugin's
  * examples against the platform emulator, the way `npm run demo` runs examples/basic. The plugin
- * is this checkout's `bin/pulumi-resource-voiceplatform` (after `npm run build`), put on PATH as
+ * is this checkout's `provider/plugin/bin/pulumi-resource-voiceplatform` (after `npm run build`), put on PATH as
  * a global install would. Per language:
  *
  * - python: `pulumi install` makes examples/python/venv with `pulumi` and the generated SDK;
@@ -71,7 +71,7 @@ export async function runExample(
   try {
     const env = pulumiEnv({
       ...process.env,
-      PATH: `${join(REPO_ROOT, "bin")}${delimiter}${process.env.PATH ?? ""}`,
+      PATH: `${join(REPO_ROOT, "provider", "plugin", "bin")}${delimiter}${process.env.PATH ?? ""}`,
       PULUMI_BACKEND_URL: `file://${join(demoDir, "backend")}`,
       PULUMI_CONFIG_PASSPHRASE: "example-passphrase",
       VOICEPLATFORM_BASE_URL: emulator.baseUrl,

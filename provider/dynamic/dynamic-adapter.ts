@@ -6,7 +6,7 @@
  * failure leaves with secrets redacted.
  */
 import { secretValues, type Inputs, type ResourceDefinition } from "../core/resource-definition";
-import { IncompleteCreateError } from "../platform/errors";
+import { IncompleteCreateError, rethrowRedacted } from "../platform/errors";
 import { redactSecrets, rememberSecret } from "../platform/redaction";
 
 /** Where the engine keeps the serialized provider, in inputs and outputs alike. */
@@ -54,16 +54,4 @@ export function dynamicHandlers<State extends object>(definition: ResourceDefini
         .then((state) => ({ outs: state }), rethrowRedacted),
     delete: (id: string, olds: Inputs) => definition.delete(id, plain(olds)).catch(rethrowRedacted),
   });
-}
-
-/** Every error leaves the provider with secrets redacted (a `.catch` costs no extra async step). */
-function rethrowRedacted(error: unknown): never {
-  if (error instanceof Error) {
-    // The engine reads `id`, `properties` and `reasons` off a partly created resource's error.
-    if (!(error instanceof IncompleteCreateError)) error.message = redactSecrets(error.message);
-    // The dynamic-provider process prints the stack of a failed check, diff or delete.
-    if (error.stack) error.stack = redactSecrets(error.stack);
-    throw error;
-  }
-  throw new Error(redactSecrets(String(error)));
 }

@@ -138,7 +138,7 @@ export class ConfigurationError extends VoicePlatformError {
     this.env = source.env;
   }
 
-  /** Nobody set it, and `neededFor` needs it: both ways to set it. */
+  /** Nobody set it, and `neededFor` needs it: every way to set it. */
   static missing(
     source: SettingSource & { secret?: boolean },
     neededFor: string,
@@ -147,7 +147,8 @@ export class ConfigurationError extends VoicePlatformError {
     return new ConfigurationError(
       source,
       `${source.key} is not set, and ${neededFor} needs it. Set it with ` +
-        `\`pulumi config set${secret} ${source.key} <value>\`, or export ${source.env}.`,
+        `\`pulumi config set${secret} ${source.key} <value>\` (an explicit provider: its ` +
+        `\`${source.setting}\` input), or export ${source.env}.`,
     );
   }
 
@@ -243,4 +244,19 @@ const statusTexts: Record<number, string> = {
 
 function statusText(status: number): string {
   return statusTexts[status] ?? "";
+}
+
+/**
+ * Every error leaves a front end with secrets redacted (a `.catch` costs no extra async step).
+ * A partly created resource's message was redacted where it was built, and stays as it is: the
+ * engine records the resource from its `id`, `properties` and `reasons`. The stack is redacted
+ * too, because provider processes print it for a failed call.
+ */
+export function rethrowRedacted(error: unknown): never {
+  if (error instanceof Error) {
+    if (!(error instanceof IncompleteCreateError)) error.message = redactSecrets(error.message);
+    if (error.stack) error.stack = redactSecrets(error.stack);
+    throw error;
+  }
+  throw new Error(redactSecrets(String(error)));
 }

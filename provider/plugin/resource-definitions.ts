@@ -13,7 +13,7 @@ import {
   type Inputs,
   type ResourceDefinition,
 } from "../core/resource-definition";
-import { IncompleteCreateError } from "../platform/errors";
+import { rethrowRedacted } from "../platform/errors";
 import { redactSecrets, rememberSecret } from "../platform/redaction";
 import { campaignWebhook } from "../resources/campaign-webhook";
 import { sipCarrier } from "../resources/sip-carrier";
@@ -182,15 +182,4 @@ export function redactingHandlers(definition: ResourceDefinition<object>) {
       return definition.stateAfterCreate(id, news).catch(rethrowRedacted);
     },
   };
-}
-
-function rethrowRedacted(error: unknown): never {
-  if (error instanceof Error) {
-    // A partly created resource's error carries the state the engine records; its message is
-    // redacted where it is built.
-    if (!(error instanceof IncompleteCreateError)) error.message = redactSecrets(error.message);
-    if (error.stack) error.stack = redactSecrets(error.stack);
-    throw error;
-  }
-  throw new Error(redactSecrets(String(error)));
 }

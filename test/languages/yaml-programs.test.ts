@@ -457,7 +457,7 @@ describeYaml("the plugin's other install routes (nothing on PATH)", () => {
       recordOnlyProgram(`plugins:
   providers:
     - name: voiceplatform
-      path: ./node_modules/pulumi-voice-platform/plugin`),
+      path: ./node_modules/pulumi-voice-platform/provider/plugin/pulumi-plugin`),
       {},
       { ambient: false },
     );
@@ -473,9 +473,13 @@ describeYaml("the plugin's other install routes (nothing on PATH)", () => {
   it("`pulumi package add` of the package's plugin folder", async () => {
     const stack = await YamlStack.create(recordOnlyProgram(""), {}, { ambient: false });
     try {
-      await stack.must(["package", "add", "./node_modules/pulumi-voice-platform/plugin"]);
+      await stack.must([
+        "package",
+        "add",
+        "./node_modules/pulumi-voice-platform/provider/plugin/pulumi-plugin",
+      ]);
       expect(await readFile(join(stack.dir, "Pulumi.yaml"), "utf8")).toMatch(
-        /packages:\n\s+voiceplatform: \.\/node_modules\/pulumi-voice-platform\/plugin/,
+        /packages:\n\s+voiceplatform: \.\/node_modules\/pulumi-voice-platform\/provider\/plugin\/pulumi-plugin\n/,
       );
       await stack.up();
       expect((await stack.outputs()).carrierId).toBe("carrier-made-elsewhere");

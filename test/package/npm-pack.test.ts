@@ -85,7 +85,14 @@ test("npm pack ships the built entry points, their types, and no sources or test
   for (const target of Object.values(manifest.bin)) expect(files).toContain(target);
   expect(files).toContain("package.json");
   expect(files).toContain("README.md");
-  expect(files.filter((file) => /^(test|provider|examples)\//.test(file))).toEqual([]);
+  // Of provider/, only the plugin's launcher and its PulumiPlugin.yaml folder, which are not built.
+  expect(files.filter((file) => /^(test|examples)\//.test(file))).toEqual([]);
+  expect(
+    files
+      .filter((file) => file.startsWith("provider/"))
+      .every((file) => /^provider\/plugin\/(bin|pulumi-plugin)\//.test(file)),
+  ).toBe(true);
+  expect(files).toContain("provider/plugin/pulumi-plugin/PulumiPlugin.yaml");
   expect(files.filter((file) => file.endsWith(".ts") && !file.endsWith(".d.ts"))).toEqual([]);
 });
 

@@ -396,7 +396,7 @@ describe("HTTP behaviour", () => {
       await expect(
         runtime.SipCarrier.create(await checked("SipCarrier", carrierInputs())),
       ).rejects.toThrow(
-        'voiceplatform:apiKey is not set, and create SIP carrier "main-trunk" needs it. Set it with `pulumi config set --secret voiceplatform:apiKey <value>`, or export VOICEPLATFORM_API_KEY.',
+        'voiceplatform:apiKey is not set, and create SIP carrier "main-trunk" needs it. Set it with `pulumi config set --secret voiceplatform:apiKey <value>` (an explicit provider: its `apiKey` input), or export VOICEPLATFORM_API_KEY.',
       );
       expect(await requests()).toEqual([]);
     } finally {

@@ -59,7 +59,7 @@ describe("readSettings", () => {
     expect(error).toBeInstanceOf(ConfigurationError);
     expect(error.message).toBe(
       'voiceplatform:apiKey is not set, and create SIP carrier "x" needs it. Set it with ' +
-        "`pulumi config set --secret voiceplatform:apiKey <value>`, or export VOICEPLATFORM_API_KEY.",
+        "`pulumi config set --secret voiceplatform:apiKey <value>` (an explicit provider: its `apiKey` input), or export VOICEPLATFORM_API_KEY.",
     );
   });
 });
