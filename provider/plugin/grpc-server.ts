@@ -166,6 +166,28 @@ function answer<Res>(
   );
 }
 
+/**
+ * Create and update: the resource's definition found from the request, and an error that carries
+ * a partly created resource's state answered with that state, its secrets marked.
+ */
+function answerWithState<Res>(
+  call: Call<{ getType(): string; getUrn(): string }>,
+  done: Done<Res>,
+  work: (definition: Served) => Promise<Res>,
+): void {
+  let secrets: readonly string[] = [];
+  answer(
+    call,
+    done,
+    async () => {
+      const definition = definitionOf(call.request.getType(), call.request.getUrn());
+      secrets = definition.secretInputs;
+      return work(definition);
+    },
+    (error) => failedWithState(error, secrets),
+  );
+}
+
 function checkResponse(
   inputs: Inputs,
   failures: { property: string; reason: string }[],
@@ -314,46 +336,30 @@ export const providerService = {
   },
 
   create(call: Call<ProviderPb.CreateRequest>, done: Done<ProviderPb.CreateResponse>) {
-    let secrets: readonly string[] = [];
-    answer(
-      call,
-      done,
-      async () => {
-        const definition = definitionOf(call.request.getType(), call.request.getUrn());
-        secrets = definition.secretInputs;
-        const { id, state: outs } = await definition.handlers.create(
-          fromStruct(call.request.getProperties()),
-        );
-        const response = new providerPb.CreateResponse();
-        response.setId(id);
-        response.setProperties(toStruct(outs, secrets));
-        return response;
-      },
-      (error) => failedWithState(error, secrets),
-    );
+    answerWithState(call, done, async (definition) => {
+      const { id, state: outs } = await definition.handlers.create(
+        fromStruct(call.request.getProperties()),
+      );
+      const response = new providerPb.CreateResponse();
+      response.setId(id);
+      response.setProperties(toStruct(outs, definition.secretInputs));
+      return response;
+    });
   },
 
   update(call: Call<ProviderPb.UpdateRequest>, done: Done<ProviderPb.UpdateResponse>) {
-    let secrets: readonly string[] = [];
-    answer(
-      call,
-      done,
-      async () => {
-        const definition = definitionOf(call.request.getType(), call.request.getUrn());
-        secrets = definition.secretInputs;
-        const id = call.request.getId();
-        const olds = fromStruct(call.request.getOlds());
-        const news = fromStruct(call.request.getNews());
-        const outs =
-          olds[IMPORTED_WITHOUT_READ] === true
-            ? await definition.handlers.adopt(id, news)
-            : await definition.handlers.update(id, olds, news);
-        const response = new providerPb.UpdateResponse();
-        response.setProperties(toStruct(outs, secrets));
-        return response;
-      },
-      (error) => failedWithState(error, secrets),
-    );
+    answerWithState(call, done, async (definition) => {
+      const id = call.request.getId();
+      const olds = fromStruct(call.request.getOlds());
+      const news = fromStruct(call.request.getNews());
+      const outs =
+        olds[IMPORTED_WITHOUT_READ] === true
+          ? await definition.handlers.adopt(id, news)
+          : await definition.handlers.update(id, olds, news);
+      const response = new providerPb.UpdateResponse();
+      response.setProperties(toStruct(outs, definition.secretInputs));
+      return response;
+    });
   },
 
   delete(call: Call<ProviderPb.DeleteRequest>, done: Done<EmptyPb.Empty>) {
