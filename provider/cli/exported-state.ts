@@ -4,13 +4,14 @@
  * commands do not understand is carried through untouched.
  */
 
-/** The key and value the engine uses to mark a secret in serialized state. */
-const SECRET_SIG_KEY = "4dabf18193072939515e22adb298388d";
-const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+import { SECRET_SIG, SIG_KEY } from "../core/engine-values";
 
-/** A secret as `pulumi stack export` writes it: ciphertext, or plaintext with --show-secrets. */
+/**
+ * A secret as `pulumi stack export` writes it: the engine's secret signature under its signature
+ * key, and ciphertext, or plaintext with --show-secrets.
+ */
 export interface SecretEnvelope {
-  readonly [SECRET_SIG_KEY]: typeof SECRET_SIG;
+  readonly [sigKey: string]: string | undefined;
   readonly ciphertext?: string;
   /** The JSON text of the value. */
   readonly plaintext?: string;
@@ -74,7 +75,7 @@ export function isSecretEnvelope(value: unknown): value is SecretEnvelope {
   return (
     value !== null &&
     typeof value === "object" &&
-    (value as Record<string, unknown>)[SECRET_SIG_KEY] === SECRET_SIG
+    (value as Record<string, unknown>)[SIG_KEY] === SECRET_SIG
   );
 }
 
@@ -87,7 +88,7 @@ export function containsSecret(value: unknown): boolean {
 
 /** A secret the import encrypts with the stack's secrets provider (`stack import` re-encrypts every secret). */
 export function plaintextSecret(value: unknown): SecretEnvelope {
-  return { [SECRET_SIG_KEY]: SECRET_SIG, plaintext: JSON.stringify(value) };
+  return { [SIG_KEY]: SECRET_SIG, plaintext: JSON.stringify(value) };
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * The CampaignWebhook provider the SDK serializes into state as `__provider`: see
- * `stub-module.ts`. This module's exports are the provider itself, so it must export nothing else
+ * `provider-stubs.ts`. This module's exports are the provider itself, so it must export nothing else
  * and be reachable as `pulumi-voice-platform/dynamic/campaign-webhook` in every version.
  */
 export = Object.preventExtensions({

@@ -1,5 +1,5 @@
 /**
- * The SipCarrier provider the SDK serializes into state as `__provider`: see `stub-module.ts`.
+ * The SipCarrier provider the SDK serializes into state as `__provider`: see `provider-stubs.ts`.
  * This module's exports are the provider itself, so it must export nothing else and be reachable
  * as `pulumi-voice-platform/dynamic/sip-carrier` in every version.
  */

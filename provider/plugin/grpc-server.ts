@@ -16,7 +16,7 @@ import type * as StatusPb from "@pulumi/pulumi/proto/status_pb";
 import type * as AnyPb from "google-protobuf/google/protobuf/any_pb";
 import type * as EmptyPb from "google-protobuf/google/protobuf/empty_pb";
 import type * as StructPb from "google-protobuf/google/protobuf/struct_pb";
-import { specialSecretSig, specialSigKey, unknownValue } from "@pulumi/pulumi/runtime";
+import { SECRET_SIG, SIG_KEY, UNKNOWN } from "../core/engine-values";
 import { checkProviderConfig, diffProviderConfig, toRuntimeSettings } from "./provider-config";
 import {
   configureRuntime,
@@ -64,7 +64,7 @@ function unwrapSecrets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(unwrapSecrets);
   if (value === null || typeof value !== "object") return value;
   const record = value as Record<string, unknown>;
-  if (record[specialSigKey] === specialSecretSig) return unwrapSecrets(record.value);
+  if (record[SIG_KEY] === SECRET_SIG) return unwrapSecrets(record.value);
   return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, unwrapSecrets(v)]));
 }
 
@@ -81,9 +81,9 @@ function wrapSecret(holder: Record<string, unknown>, segments: readonly string[]
   const list = head.endsWith("[]");
   const key = list ? head.slice(0, -2) : head;
   const value = holder[key];
-  if (value === undefined || value === null || value === unknownValue) return;
+  if (value === undefined || value === null || value === UNKNOWN) return;
   if (rest.length === 0) {
-    holder[key] = { [specialSigKey]: specialSecretSig, value };
+    holder[key] = { [SIG_KEY]: SECRET_SIG, value };
     return;
   }
   const children = list ? (Array.isArray(value) ? value : []) : [value];
@@ -269,7 +269,7 @@ export const providerService = {
       const { inputs, failures, warnings } = checkProviderConfig(
         news,
         process.env,
-        (v) => v === unknownValue,
+        (v) => v === UNKNOWN,
       );
       for (const warning of warnings) console.warn(`warning: ${warning}`);
       return checkResponse(inputs, failures, ["apiKey"]);

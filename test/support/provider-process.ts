@@ -299,17 +299,7 @@ export class ProviderProcess {
     const variables = request.getVariablesMap();
     for (const [key, value] of Object.entries(config)) variables.set(key, value);
     request.setArgs(this.toStruct(config));
-    request.setAcceptsecrets(true);
-    request.setAcceptresources(true);
-    request.setSendsOldInputs(true);
-    request.setSendsOldInputsToDelete(true);
-    const response = await this.call<ProviderPb.ConfigureResponse>("configure", (...rest) =>
-      this.client.configure(request, ...rest),
-    );
-    return {
-      acceptSecrets: response.getAcceptsecrets(),
-      supportsPreview: response.getSupportspreview(),
-    };
+    return this.sendConfigure(request);
   }
 
   /**
@@ -327,6 +317,10 @@ export class ProviderProcess {
     }
     request.setArgs(this.toStruct(args));
     request.setType("pulumi:providers:voiceplatform");
+    return this.sendConfigure(request);
+  }
+  /** Configure as the engine sends it, whatever configured the request. */
+  private async sendConfigure(request: ProviderPb.ConfigureRequest): Promise<ConfigureResult> {
     request.setAcceptsecrets(true);
     request.setAcceptresources(true);
     request.setSendsOldInputs(true);

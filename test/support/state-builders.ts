@@ -9,6 +9,7 @@ import type {
   SecretEnvelope,
   StateResource,
 } from "../../provider/cli/exported-state";
+import { gateway } from "./builders";
 
 export const STACK = "dev";
 export const PROJECT = "voice-app";
@@ -56,16 +57,7 @@ export function carrierInputs(
     requiresRegister: true,
     registerUsername: "acme-trunk",
     registerPassword: cipher(`password-of-${name}`),
-    gateways: [
-      {
-        inbound: true,
-        outbound: true,
-        ipv4: "203.0.113.10",
-        netmask: 32,
-        port: 5060,
-        protocol: "udp",
-      },
-    ],
+    gateways: [gateway()],
     phoneNumbers: [{ phoneNumber: "+14155550100" }],
     ...overrides,
   };

@@ -56,9 +56,9 @@ const emptySample = join(sampleDir, "empty.wav");
 writeFileSync(emptySample, "");
 const missingSamples = [join(sampleDir, "missing.wav"), join(sampleDir, "nope", "x.mp3")];
 
-const ASSET_SIG_KEY = "4dabf18193072939515e22adb298388d";
+const SIG_KEY = "4dabf18193072939515e22adb298388d";
 const ASSET_SIG = "c44067f5952c0a294b673a41bacd8c17";
-const isAsset = (value: unknown) => isRecord(value) && Object.hasOwn(value, ASSET_SIG_KEY);
+const isAsset = (value: unknown) => isRecord(value) && Object.hasOwn(value, SIG_KEY);
 
 beforeAll(() => {
   // Warnings are expected for odd but valid inputs; they are said once each and not checked here.
@@ -386,7 +386,7 @@ function voiceViolations(input: Inputs): string[] {
     const path =
       typeof file === "string"
         ? file
-        : isRecord(file) && file[ASSET_SIG_KEY] === ASSET_SIG && typeof file.path === "string"
+        : isRecord(file) && file[SIG_KEY] === ASSET_SIG && typeof file.path === "string"
           ? file.path
           : undefined;
     if (path === undefined) v.add(`${at}: neither a path nor a FileAsset`);
@@ -511,7 +511,7 @@ const validWebhook: fc.Arbitrary<Inputs> = fc
 
 const sample = fc.oneof(
   fc.constantFrom(...samples),
-  fc.constantFrom(...samples).map((path) => ({ [ASSET_SIG_KEY]: ASSET_SIG, path })),
+  fc.constantFrom(...samples).map((path) => ({ [SIG_KEY]: ASSET_SIG, path })),
 );
 const locale = fc.stringMatching(/^[A-Za-z]{2,3}-([A-Za-z]{2}|[0-9]{3})$/);
 const voiceSettings = {
