@@ -1,55 +1,77 @@
 /**
- * What the resource classes hand the SDK as their provider. The SDK serializes it into state as
- * `__provider`, once in the inputs and once in the outputs of every resource, and sends it with
- * every check, diff and create.
+ * The `__provider` text of each resource kind: what the Node.js dynamic-provider process
+ * evaluates to find the provider. State holds it twice per resource (inputs and outputs) and every
+ * check, diff and create sends it, so it is kept to one line wherever that line works.
  *
- * Each provider is the whole `exports` object of a module of its own (`voice-stub.ts`, …). When
- * that module was loaded from the project's `node_modules`, Pulumi's serializer writes a
- * `require("pulumi-voice-platform/dynamic/<kind>")` of it instead of its code (~250 bytes,
- * `findNormalizedModuleNameAsync` and `captureModuleAsync` in `@pulumi/pulumi/runtime/closure`),
- * which is why those subpaths are in the package's `exports` and must stay there, meaning the
- * same, in every version: states hold the text.
+ * The process evaluates the text as a module whose `handler()` returns the provider, with
+ * `require` resolving from its working directory, the project's. So when the program, from that
+ * same directory, resolves `pulumi-voice-platform/dynamic/<kind>` to this very package (an
+ * install, npm link, a workspace, pnpm's store), the text is a `require` of that subpath, ~70
+ * bytes, the same in every version. Otherwise (a copy nested inside another package, which the
+ * project cannot name) Pulumi's serializer copies the stub by value, ~1.8 KB, byte for byte the text
+ * of the first releases, whose stubs each load `pulumi-voice-platform/runtime`.
  *
- * Loaded from anywhere else (npm link, a monorepo), the serializer copies the object by value: its
- * methods each load `pulumi-voice-platform/runtime` by name, capture nothing, and come to ~1.8 KB.
- * That is also what states written before the subpaths existed hold, so the runtime entry keeps
- * serving them.
+ * Each stub module (`voice-stub.ts`, …) must therefore export exactly the provider, keep its
+ * subpath in the package's `exports`, and mean the same in every version: states hold the text.
+ * States from before this text (the serializer's own `require` wrapper, or by value) keep working:
+ * the process evaluates whatever text a state holds, and a changed text is no diff.
  */
-import { relative, sep } from "node:path";
+import * as pulumi from "@pulumi/pulumi";
+import { createRequire } from "node:module";
+import { join } from "node:path";
 import campaignWebhook = require("./campaign-webhook-stub");
 import sipCarrier = require("./sip-carrier-stub");
 import voice = require("./voice-stub");
 
 export type ProviderStub = typeof voice;
 
-const PACKAGE_NAME = "pulumi-voice-platform";
-
 const stubs = {
-  Voice: { module: voice, file: () => require.resolve("./voice-stub") },
-  SipCarrier: { module: sipCarrier, file: () => require.resolve("./sip-carrier-stub") },
+  Voice: { module: voice, subpath: "voice", file: () => require.resolve("./voice-stub") },
+  SipCarrier: {
+    module: sipCarrier,
+    subpath: "sip-carrier",
+    file: () => require.resolve("./sip-carrier-stub"),
+  },
   CampaignWebhook: {
     module: campaignWebhook,
+    subpath: "campaign-webhook",
     file: () => require.resolve("./campaign-webhook-stub"),
   },
 } as const;
 
-const copies = new Map<ProviderStub, ProviderStub>();
+export type StubKind = keyof typeof stubs;
 
-/**
- * The provider of a resource kind. The serializer turns a module under `node_modules` into
- * `require(<path after the first node_modules>)`, checked against that package's `exports`; when
- * that path would not start with this package's name (pnpm's `.pnpm/…` store, a copy nested in
- * another package), it would fail or name a version's own path, so a plain copy goes by value.
- */
-export function providerStub(kind: keyof typeof stubs): ProviderStub {
-  const { module, file } = stubs[kind];
-  const parts = relative(process.cwd(), file()).split(sep);
-  const at = parts.indexOf("node_modules");
-  if (at < 0 || parts[at + 1] === PACKAGE_NAME) return module;
-  let copy = copies.get(module);
-  if (copy === undefined) {
-    copy = Object.preventExtensions({ ...module });
-    copies.set(module, copy);
+/** The one-line text for a kind, whether or not the project resolves it. */
+export function requireText(kind: StubKind): string {
+  return `exports.handler = () => require("pulumi-voice-platform/dynamic/${stubs[kind].subpath}");\n`;
+}
+
+const byValue = new Map<StubKind, Promise<string>>();
+
+/** The `__provider` text of a kind, for a program whose working directory is the project's. */
+export function providerText(kind: StubKind): pulumi.Input<string> {
+  if (resolvesHere(kind)) return requireText(kind);
+  let text = byValue.get(kind);
+  if (text === undefined) {
+    // A plain copy: the serializer turns a module it finds under node_modules into a require of
+    // its own path, which is the very path the project cannot name.
+    const provider = Object.preventExtensions({ ...stubs[kind].module });
+    text = pulumi.runtime
+      .serializeFunction(() => provider, { allowSecrets: true })
+      .then((serialized) => serialized.text);
+    byValue.set(kind, text);
   }
-  return copy;
+  return text;
+}
+
+function resolvesHere(kind: StubKind): boolean {
+  const { subpath, file } = stubs[kind];
+  try {
+    // As a module of the project resolves it; this module's own `require` would find this very
+    // package by its name (a package may require itself through its `exports`).
+    const fromProject = createRequire(join(process.cwd(), "index.js"));
+    return fromProject.resolve(`pulumi-voice-platform/dynamic/${subpath}`) === file();
+  } catch {
+    return false;
+  }
 }

@@ -1,7 +1,13 @@
 /**
- * The resource classes a TypeScript program declares: dynamic resources whose provider is a tiny
- * stub (provider-stubs.ts) that loads the runtime entry. Inputs named secret by a definition are
- * made secret here, so the engine encrypts them (and the outputs of the same name) in state.
+ * The resource classes a TypeScript program declares: dynamic resources, served by Pulumi's
+ * Node.js dynamic-provider process, whose `__provider` is a one-line stub (provider-stubs.ts) that
+ * loads the runtime entry. Inputs named secret by a definition are made secret here, so the engine
+ * encrypts them (and the outputs of the same name) in state.
+ *
+ * They extend `CustomResource` and register what `pulumi.dynamic.Resource` would (its type token
+ * and a `__provider` input), because that class serializes any provider through the closure
+ * serializer's ~250-byte wrapper and adds a stack frame of its own, which would make every
+ * resource's recorded source position this file instead of the program's line.
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { ResourceDefinition } from "../core/resource-definition";
@@ -13,28 +19,36 @@ import {
 } from "../resources/campaign-webhook";
 import { sipCarrier, type SipCarrierArgs } from "../resources/sip-carrier";
 import { voice, type VoiceArgs } from "../resources/voice";
-import { providerStub } from "./provider-stubs";
+import { PROVIDER_KEY } from "./dynamic-adapter";
+import { providerText, type StubKind } from "./provider-stubs";
 
 /** The type token's module: `pulumi-nodejs:dynamic/voiceplatform:<type>`. Fixed: it is in every URN. */
 const MODULE = "voiceplatform";
 
 /**
- * The arguments of `dynamic.Resource` for one resource: the declared inputs with the outputs it
- * adds left undefined, and each input holding a secret at any depth made secret whole, as are the
- * outputs of the same name.
+ * The arguments of `CustomResource` for one resource: the dynamic type token; the declared
+ * inputs with `__provider` and the outputs it adds left undefined; each given input holding a
+ * secret at any depth made secret whole, as is the output of the same name.
  */
 function dynamicArgs(
-  stub: pulumi.dynamic.ResourceProvider,
   definition: ResourceDefinition<object>,
   name: string,
   args: object,
   outputs: readonly string[],
   opts: pulumi.CustomResourceOptions | undefined,
-): ConstructorParameters<typeof pulumi.dynamic.Resource> {
-  const secrets = [...new Set(definition.secretInputs.map((path) => path.split(/[.[]/)[0]!))];
+): ConstructorParameters<typeof pulumi.CustomResource> {
+  if (PROVIDER_KEY in args) {
+    throw new Error(
+      `${definition.type} "${name}": ${PROVIDER_KEY} is not an input; it is reserved for the dynamic provider. Remove it`,
+    );
+  }
   const props: Record<string, unknown> = { ...args };
   for (const key of [...outputs, "stateVersion"]) props[key] = undefined;
-  for (const key of secrets) if (props[key] !== undefined) props[key] = pulumi.secret(props[key]);
+  const secrets = [
+    ...new Set(definition.secretInputs.map((path) => path.split(/[.[]/)[0]!)),
+  ].filter((key) => props[key] !== undefined);
+  for (const key of secrets) props[key] = pulumi.secret(props[key]);
+  props[PROVIDER_KEY] = providerText(definition.type as StubKind);
   const options =
     secrets.length === 0
       ? opts
@@ -42,11 +56,11 @@ function dynamicArgs(
           ...opts,
           additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secrets],
         };
-  return [stub, name, props, options, MODULE, definition.type];
+  return [`pulumi-nodejs:dynamic/${MODULE}:${definition.type}`, name, props, options];
 }
 
 /** A voice cloned from audio samples, or an existing voice adopted with `existingVoiceId`. */
-export class Voice extends pulumi.dynamic.Resource {
+export class Voice extends pulumi.CustomResource {
   declare readonly name: pulumi.Output<string>;
   declare readonly voiceId: pulumi.Output<string | undefined>;
   declare readonly organizationId: pulumi.Output<string | undefined>;
@@ -66,12 +80,12 @@ export class Voice extends pulumi.dynamic.Resource {
       "clonedVoices",
       "samples",
     ];
-    super(...dynamicArgs(providerStub("Voice"), voice, name, args, outputs, opts));
+    super(...dynamicArgs(voice, name, args, outputs, opts));
   }
 }
 
 /** A SIP carrier (trunk) with registration credentials, gateways and phone numbers. */
-export class SipCarrier extends pulumi.dynamic.Resource {
+export class SipCarrier extends pulumi.CustomResource {
   declare readonly name: pulumi.Output<string>;
   declare readonly carrierId: pulumi.Output<string>;
   declare readonly registerPassword: pulumi.Output<string | undefined>;
@@ -79,12 +93,12 @@ export class SipCarrier extends pulumi.dynamic.Resource {
   declare readonly phoneNumbers: pulumi.Output<Record<string, unknown>[] | undefined>;
 
   constructor(name: string, args: SipCarrierArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...dynamicArgs(providerStub("SipCarrier"), sipCarrier, name, args, ["carrierId"], opts));
+    super(...dynamicArgs(sipCarrier, name, args, ["carrierId"], opts));
   }
 }
 
 /** A webhook subscribed to a campaign's post-processing events: a simple URL or a full advanced request. */
-export class CampaignWebhook extends pulumi.dynamic.Resource {
+export class CampaignWebhook extends pulumi.CustomResource {
   declare readonly campaignId: pulumi.Output<string>;
   declare readonly url: pulumi.Output<string>;
   declare readonly events: pulumi.Output<WebhookEvent[] | undefined>;
@@ -94,8 +108,6 @@ export class CampaignWebhook extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: CampaignWebhookArgs, opts?: pulumi.CustomResourceOptions) {
     const outputs = ["status", "data"];
-    super(
-      ...dynamicArgs(providerStub("CampaignWebhook"), campaignWebhook, name, args, outputs, opts),
-    );
+    super(...dynamicArgs(campaignWebhook, name, args, outputs, opts));
   }
 }

@@ -27,7 +27,7 @@ export function resourceUrn(
 }
 
 /** Runs in the fixture project, so every require resolves to its node_modules. */
-const captureScript = `
+const captureScript = (from: string) => `
 const pulumi = require("@pulumi/pulumi");
 const captured = {};
 pulumi.runtime.setMocks(
@@ -44,7 +44,7 @@ pulumi.runtime.setMocks(
   "test",
   false,
 );
-const platform = require("pulumi-voice-platform");
+const platform = require(${JSON.stringify(from)});
 const resources = [
   new platform.Voice("voice", { name: "Serialized voice", files: ["samples/a.wav"] }),
   new platform.SipCarrier("carrier", { name: "serialized-trunk" }),
@@ -60,13 +60,20 @@ pulumi.all(resources.map((resource) => resource.urn)).apply(() => {
 
 const cache = new Map<string, Promise<Record<ResourceKind, string>>>();
 
-/** The `__provider` text of every resource kind, computed once per project directory. */
-export function serializedProviders(projectDir: string): Promise<Record<ResourceKind, string>> {
-  let texts = cache.get(projectDir);
+/**
+ * The `__provider` text of every resource kind, computed once per project directory, with the
+ * package the program loads (`from`, a specifier or a path) resolved from that directory.
+ */
+export function serializedProviders(
+  projectDir: string,
+  from = "pulumi-voice-platform",
+): Promise<Record<ResourceKind, string>> {
+  const key = `${projectDir}\0${from}`;
+  let texts = cache.get(key);
   if (texts === undefined) {
-    texts = captureProviders(projectDir);
-    texts.catch(() => cache.delete(projectDir));
-    cache.set(projectDir, texts);
+    texts = captureProviders(projectDir, from);
+    texts.catch(() => cache.delete(key));
+    cache.set(key, texts);
   }
   return texts;
 }
@@ -75,8 +82,11 @@ export async function serializedProvider(kind: ResourceKind, projectDir: string)
   return (await serializedProviders(projectDir))[kind];
 }
 
-async function captureProviders(projectDir: string): Promise<Record<ResourceKind, string>> {
-  const { stdout } = await run(process.execPath, ["-e", captureScript], {
+async function captureProviders(
+  projectDir: string,
+  from: string,
+): Promise<Record<ResourceKind, string>> {
+  const { stdout } = await run(process.execPath, ["-e", captureScript(from)], {
     cwd: projectDir,
     timeout: 60_000,
     maxBuffer: 16 * 1024 * 1024,

@@ -140,3 +140,12 @@ describe("the serialized provider of the source tree (by value)", () => {
     );
   });
 });
+
+describe("a __provider the program passes", () => {
+  it("is refused, naming the resource, the key and the fix", () => {
+    const args = { name: "Voice x", files: [writeSample()], __provider: "exports.handler = 1;" };
+    expect(() => new Voice("voice-x", args)).toThrow(
+      'Voice "voice-x": __provider is not an input; it is reserved for the dynamic provider. Remove it',
+    );
+  });
+});
