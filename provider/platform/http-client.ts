@@ -1,7 +1,6 @@
 import { EventEmitter } from "node:events";
 import type { Readable } from "node:stream";
 import { encodeMultipart, PartSourceError, type MultipartForm } from "./multipart-form";
-import { request } from "undici";
 import type { z } from "zod";
 import {
   ApiConnectionError,
@@ -170,7 +169,7 @@ async function attemptOnce(
   const timer = setTimeout(() => signal.fire(deadlineMs), deadlineMs);
   try {
     const form = call.form ? encodeMultipart(call.form()) : undefined;
-    const res = await request(url, {
+    const res = await undiciRequest(url, {
       method: call.method,
       headers: form ? { ...headers, ...form.headers } : headers,
       // undici's docs take any AsyncIterable as a body; its type declarations list only Readable.
@@ -314,6 +313,11 @@ function resolveUrl(call: ApiCall, settings: Settings): string {
   const base = settings[name];
   if (base === undefined) throw missingSetting(name, call.operation);
   return `${base}${call.path}`;
+}
+
+/** undici's `request`, loaded with the first call's agent (`sharedAgent`). */
+function undiciRequest(...args: Parameters<typeof import("undici").request>) {
+  return (require("undici") as typeof import("undici")).request(...args);
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

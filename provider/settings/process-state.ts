@@ -4,7 +4,7 @@
  * the connection pool and its concurrency limit, the pacing learned from 429s, the secrets to
  * keep out of messages, the warnings already said and the sample hashes already computed.
  */
-import { Agent } from "undici";
+import type { Agent } from "undici";
 import { ConcurrencyLimit } from "../platform/concurrency-limit";
 import { Pacer } from "../platform/rate-pacer";
 
@@ -64,7 +64,9 @@ export function processState(): ProcessState {
 export function sharedAgent(connections: number): Agent {
   const current = state.agent;
   if (current?.connections === connections) return current.dispatcher;
-  const dispatcher = new Agent({
+  // Loaded on the first call: a program and a preview never send one, and undici is ~80 ms to load.
+  const undici = require("undici") as typeof import("undici");
+  const dispatcher = new undici.Agent({
     connections,
     keepAliveTimeout: 30_000,
     // Deadlines come from a timer per attempt, which fires on time; undici's own timers are coarse.

@@ -5,6 +5,7 @@
  * Every run ends by counting the objects in the emulator's state: each resource exactly once.
  */
 import { readFileSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
 import type { Inputs } from "../../provider/core/resource-definition";
 import type { EmulatorState } from "../emulator";
 import { join } from "node:path";
@@ -12,7 +13,7 @@ import { CampaignWebhookInputs, toSubscribeBody } from "../../provider/resources
 import { SipCarrierInputs, toCarrierBody } from "../../provider/resources/sip-carrier";
 import { startProviderProcess, type ProviderProcess } from "../support/provider-process";
 import { resourceUrn, type ResourceKind } from "../support/serialized-provider";
-import { startEmulatorProcess } from "./emulator-process";
+import { startEmulatorProcess, type EmulatorProcess } from "./emulator-process";
 import { track } from "./children";
 import { configuredProvider, engineCheck, type BenchProject } from "./fixture";
 import { DirectClient, directCloneForm } from "./in-process";
@@ -170,6 +171,16 @@ export interface ScaleControls {
     readonly cpuPerCreateMs: number;
   };
   /**
+   * Through the same process and driver, a handler that sends each create's request with plain
+   * undici (the same bodies, its own connection pool) and answers with the inputs: the floor of
+   * any dynamic provider that calls a platform once per create.
+   */
+  readonly requestOnlyHandler: {
+    readonly throughput: number;
+    readonly ratio: number;
+    readonly cpuPerCreateMs: number;
+  };
+  /**
    * The same HTTP requests with plain undici from one process, no Pulumi at all;
    * `cpuPerCreateMs` is what sending them costs that process, the HTTP client's share.
    */
@@ -188,6 +199,100 @@ const EMPTY_PROVIDER =
   "exports.handler = () => { let next = 0; " +
   "return { create: async (inputs) => ({ id: String(++next), outs: inputs }) }; };";
 
+/** The request each planned create sends, as a JSON file in the project; returns its path. */
+async function writeRequests(
+  project: BenchProject,
+  emulator: Pick<EmulatorProcess, "baseUrl" | "campaignsBaseUrl">,
+  plan: readonly Planned[],
+): Promise<string> {
+  // Keyed by what makes each planned resource's inputs unique.
+  const requests: Record<string, { url: string; json?: unknown; form?: Record<string, string> }> =
+    {};
+  for (const item of plan) {
+    const key = String(item.inputs.name ?? item.inputs.url);
+    switch (item.kind) {
+      case "SipCarrier":
+        requests[key] = {
+          url: `${emulator.baseUrl}/organization/sip`,
+          json: toCarrierBody(SipCarrierInputs.parse(item.inputs)),
+        };
+        break;
+      case "CampaignWebhook":
+        requests[key] = {
+          url: `${emulator.campaignsBaseUrl}/campaigns/${String(item.inputs.campaignId)}/webhook/subscribe`,
+          json: toSubscribeBody(CampaignWebhookInputs.parse(item.inputs)),
+        };
+        break;
+      case "Voice":
+        requests[key] = {
+          url: `${emulator.baseUrl}/voices/voice-clone`,
+          form: {
+            name: String(item.inputs.name),
+            supportedLocales: JSON.stringify(item.inputs.supportedLocales),
+            stability: String(item.inputs.stability),
+            similarityBoost: String(item.inputs.similarityBoost),
+            speed: String(item.inputs.speed),
+          },
+        };
+        break;
+    }
+  }
+  const file = join(project.dir, "bench-requests.json");
+  await writeFile(file, JSON.stringify(requests));
+  return file;
+}
+
+/** The package `installRequestOnlyProvider` writes into a project. */
+export const REQUEST_ONLY_PACKAGE = "bench-request-only";
+
+/**
+ * Writes, into the project's node_modules, a module whose exports are a dynamic provider: its
+ * create sends the planned request with plain undici, as `DirectClient` does, and answers with the
+ * inputs. No validation, mapping, settings, retries, limits or secrets bookkeeping: the floor of any
+ * provider that calls the platform once per create. Programs `require` it; its `__provider` is the
+ * serializer's `require` of it.
+ */
+export async function installRequestOnlyProvider(
+  project: BenchProject,
+  emulator: Pick<EmulatorProcess, "apiKey" | "baseUrl" | "campaignsBaseUrl">,
+  plan: readonly Planned[],
+): Promise<void> {
+  const requests = await writeRequests(project, emulator, plan);
+  const dir = join(project.dir, "node_modules", REQUEST_ONLY_PACKAGE);
+  await mkdir(dir, { recursive: true });
+  await writeFile(
+    join(dir, "package.json"),
+    JSON.stringify({ name: REQUEST_ONLY_PACKAGE, version: "1.0.0", main: "index.js" }),
+  );
+  const sample = join(project.dir, project.smallSample);
+  await writeFile(
+    join(dir, "index.js"),
+    `"use strict";
+const { Agent, FormData, request } = require("undici");
+const { openAsBlob } = require("node:fs");
+const requests = require(${JSON.stringify(requests)});
+const agent = new Agent({ connections: 64, keepAliveTimeout: 30000, headersTimeout: 0, bodyTimeout: 0 });
+const base = { authorization: ${JSON.stringify(emulator.apiKey)}, accept: "application/json", "user-agent": "pulumi-voice-platform" };
+let next = 0;
+exports.create = async (inputs) => {
+  const planned = requests[inputs.name ?? inputs.url];
+  let body = JSON.stringify(planned.json);
+  let headers = { ...base, "content-type": "application/json" };
+  if (planned.form) {
+    body = new FormData();
+    for (const [name, value] of Object.entries(planned.form)) body.append(name, value);
+    body.append("files", await openAsBlob(${JSON.stringify(sample)}, { type: "audio/wav" }), "small.wav");
+    headers = base;
+  }
+  const res = await request(planned.url, { method: "POST", headers, body, dispatcher: agent });
+  const text = await res.body.text();
+  if (res.statusCode >= 300) throw new Error("request-only provider: " + res.statusCode + " " + text);
+  return { id: JSON.parse(text).id ?? "request-only-" + ++next, outs: inputs };
+};
+`,
+  );
+}
+
 export async function measureScaleControls(
   project: BenchProject,
   options: ScaleOptions,
@@ -199,26 +304,46 @@ export async function measureScaleControls(
   };
   const plan = planStack(project, options.resources);
 
-  const provider = await startProviderProcess(project.dir);
-  void provider.exited.then(track(provider.pid));
-  let emptyHandler: ScaleControls["emptyHandler"];
+  /** CPU per create of the SDK's process running `handlerText` for every planned create. */
+  const throughHandler = async (handlerText: string) => {
+    const provider = await startProviderProcess(project.dir);
+    void provider.exited.then(track(provider.pid));
+    try {
+      await provider.configure({});
+      const checked = await pool(plan, options.inFlight, async (item) => {
+        const urn = resourceUrn(item.kind, item.name);
+        return (await provider.check(urn, {}, { ...item.inputs, __provider: handlerText })).inputs;
+      });
+      const cpuBefore = cpuMs(provider.pid);
+      const started = performance.now();
+      await pool(plan, options.inFlight, (item, index) =>
+        provider.create(resourceUrn(item.kind, item.name), checked[index]!),
+      );
+      return {
+        ...rate(plan.length, since(started)),
+        cpuPerCreateMs: round((cpuMs(provider.pid) - cpuBefore) / plan.length, 2),
+      };
+    } finally {
+      await provider.close();
+    }
+  };
+  const emptyHandler = await throughHandler(EMPTY_PROVIDER);
+
+  const requestsTo = await startEmulatorProcess({ latencyMs: options.latencyMs });
+  let requestOnlyHandler: ScaleControls["requestOnlyHandler"];
   try {
-    await provider.configure({});
-    const checked = await pool(plan, options.inFlight, async (item) => {
-      const urn = resourceUrn(item.kind, item.name);
-      return (await provider.check(urn, {}, { ...item.inputs, __provider: EMPTY_PROVIDER })).inputs;
-    });
-    const cpuBefore = cpuMs(provider.pid);
-    const started = performance.now();
-    await pool(plan, options.inFlight, (item, index) =>
-      provider.create(resourceUrn(item.kind, item.name), checked[index]!),
+    await installRequestOnlyProvider(project, requestsTo, plan);
+    requestOnlyHandler = await throughHandler(
+      `exports.handler = () => require(${JSON.stringify(REQUEST_ONLY_PACKAGE)});`,
     );
-    emptyHandler = {
-      ...rate(plan.length, since(started)),
-      cpuPerCreateMs: round((cpuMs(provider.pid) - cpuBefore) / plan.length, 2),
-    };
+    const answered = (await requestsTo.client.requests()).filter(
+      (entry) => entry.status !== null && entry.status < 300,
+    );
+    if (answered.length !== plan.length) {
+      throw new Error(`the request-only handler got ${answered.length} of ${plan.length} answers`);
+    }
   } finally {
-    await provider.close();
+    await requestsTo.close();
   }
 
   const emulator = await startEmulatorProcess({ latencyMs: options.latencyMs });
@@ -254,6 +379,7 @@ export async function measureScaleControls(
     const cpu = process.cpuUsage(cpuBefore);
     return {
       emptyHandler,
+      requestOnlyHandler,
       plainHttp: {
         ...rate(plan.length, elapsed),
         cpuPerCreateMs: round((cpu.user + cpu.system) / 1000 / plan.length, 2),

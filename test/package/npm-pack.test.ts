@@ -117,6 +117,7 @@ test("an empty project installs the tarball and loads both entry points", async 
   );
   const probe = `
     const main = require("pulumi-voice-platform");
+    const undiciWithMain = Object.keys(require.cache).some((file) => file.includes("/node_modules/undici/"));
     const runtime = require("pulumi-voice-platform/runtime");
     import("pulumi-voice-platform/runtime").then((esm) => {
       console.log(JSON.stringify({
@@ -124,6 +125,7 @@ test("an empty project installs the tarball and loads both entry points", async 
         runtime: Object.keys(runtime).sort(),
         voiceHandlers: Object.keys(runtime.Voice).sort(),
         esmRuntime: typeof esm.default.configure,
+        undiciWithMain,
       }));
     });`;
   const { stdout } = await run(process.execPath, ["-e", probe], { cwd: project });
@@ -136,4 +138,6 @@ test("an empty project installs the tarball and loads both entry points", async 
   );
   expect(loaded.voiceHandlers).toEqual(["check", "create", "delete", "diff", "update"]);
   expect(loaded.esmRuntime).toBe("function");
+  // A program (and a preview) sends no request: the HTTP client loads with the first call.
+  expect(loaded.undiciWithMain).toBe(false);
 });
