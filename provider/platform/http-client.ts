@@ -11,7 +11,7 @@ import {
   type ApiErrorDetails,
 } from "./errors";
 import { missingSetting, readSettings, type Settings } from "../settings/config";
-import { processState, sharedAgent, sharedLimit } from "../settings/process-state";
+import { processState, sharedAgent, sharedLimit, undici } from "../settings/process-state";
 import { rememberSecret } from "./redaction";
 import {
   defaultRetryLimits,
@@ -169,7 +169,7 @@ async function attemptOnce(
   const timer = setTimeout(() => signal.fire(deadlineMs), deadlineMs);
   try {
     const form = call.form ? encodeMultipart(call.form()) : undefined;
-    const res = await undiciRequest(url, {
+    const res = await undici().request(url, {
       method: call.method,
       headers: form ? { ...headers, ...form.headers } : headers,
       // undici's docs take any AsyncIterable as a body; its type declarations list only Readable.
@@ -313,11 +313,6 @@ function resolveUrl(call: ApiCall, settings: Settings): string {
   const base = settings[name];
   if (base === undefined) throw missingSetting(name, call.operation);
   return `${base}${call.path}`;
-}
-
-/** undici's `request`, loaded with the first call's agent (`sharedAgent`). */
-function undiciRequest(...args: Parameters<typeof import("undici").request>) {
-  return (require("undici") as typeof import("undici")).request(...args);
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

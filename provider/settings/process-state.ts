@@ -57,6 +57,17 @@ export function processState(): ProcessState {
   return state;
 }
 
+let loadedUndici: typeof import("undici") | undefined;
+
+/**
+ * The HTTP client library, loaded with the first call: a program and a preview never make one,
+ * and undici takes ~80 ms to load. A loaded module, not state: no reset clears it.
+ */
+export function undici(): typeof import("undici") {
+  loadedUndici ??= require("undici") as typeof import("undici");
+  return loadedUndici;
+}
+
 /**
  * Connections for `connections` calls at once. A new count (maxConcurrency changed) opens a new
  * pool; the old one finishes the calls it carries and closes.
@@ -64,9 +75,7 @@ export function processState(): ProcessState {
 export function sharedAgent(connections: number): Agent {
   const current = state.agent;
   if (current?.connections === connections) return current.dispatcher;
-  // Loaded on the first call: a program and a preview never send one, and undici is ~80 ms to load.
-  const undici = require("undici") as typeof import("undici");
-  const dispatcher = new undici.Agent({
+  const dispatcher = new (undici().Agent)({
     connections,
     keepAliveTimeout: 30_000,
     // Deadlines come from a timer per attempt, which fires on time; undici's own timers are coarse.

@@ -4,7 +4,7 @@
  * `npm run bench -- --smoke` (or BENCH_SMOKE=1) runs each section at a tiny size in well under a
  * minute and fails only when something is functionally broken (a resource missing, created twice
  * or failed, a section that cannot run), never because a figure missed its target.
- * `--only 1,4` runs the listed sections.
+ * `--only 1,4` runs the listed sections; `--no-engine` leaves out section 4's `pulumi up` runs.
  */
 import { availableParallelism, cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
@@ -120,11 +120,15 @@ interface Verdict {
 function options() {
   const { values } = parseArgs({
     args: process.argv.slice(2),
-    options: { smoke: { type: "boolean", default: false }, only: { type: "string" } },
+    options: {
+      smoke: { type: "boolean", default: false },
+      only: { type: "string" },
+      "no-engine": { type: "boolean", default: false },
+    },
   });
   const smoke = values.smoke || process.env.BENCH_SMOKE === "1";
   const only = values.only?.split(",").map((part) => Number(part.trim()));
-  return { smoke, sections: new Set(only ?? [1, 2, 3, 4, 5, 6]) };
+  return { smoke, sections: new Set(only ?? [1, 2, 3, 4, 5, 6]), engine: !values["no-engine"] };
 }
 
 function machine() {
@@ -570,7 +574,7 @@ function functionalProblems(results: Results): string[] {
 }
 
 async function main(): Promise<void> {
-  const { smoke, sections } = options();
+  const { smoke, sections, engine } = options();
   const plan = smoke ? smokePlan : fullPlan;
   const before = machine();
   console.log(
@@ -619,8 +623,10 @@ async function main(): Promise<void> {
         results.scale,
       );
       printScaleControls(results.scale);
-      results.engineScale = await measureEngineScale(project!, plan.engineScale);
-      printEngineScale(results.engineScale);
+      if (engine) {
+        results.engineScale = await measureEngineScale(project!, plan.engineScale);
+        printEngineScale(results.engineScale);
+      }
     });
     await attempt(5, async () => {
       results.rateLimited = [];
