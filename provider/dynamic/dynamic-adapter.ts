@@ -2,8 +2,8 @@
  * The dynamic provider's front end: adapts a resource definition to what
  * `@pulumi/pulumi/cmd/dynamic-provider` calls. Besides the resource classes, which set it, the
  * only place that knows `__provider`: it is taken off every property bag on the way in and put
- * back where the engine needs it on the way out. Every secret in the inputs is remembered before anything can fail, and every error and
- * failure leaves with secrets redacted.
+ * back where the engine needs it on the way out. Every secret in the inputs is remembered before
+ * anything can fail, and every error and failure leaves with secrets redacted.
  */
 import { secretValues, type Inputs, type ResourceDefinition } from "../core/resource-definition";
 import { IncompleteCreateError, rethrowRedacted } from "../platform/errors";

@@ -23,8 +23,6 @@ import campaignWebhook = require("./campaign-webhook-stub");
 import sipCarrier = require("./sip-carrier-stub");
 import voice = require("./voice-stub");
 
-export type ProviderStub = typeof voice;
-
 const stubs = {
   Voice: { module: voice, subpath: "voice", file: () => require.resolve("./voice-stub") },
   SipCarrier: {
@@ -41,36 +39,40 @@ const stubs = {
 
 export type StubKind = keyof typeof stubs;
 
-/** The one-line text for a kind, whether or not the project resolves it. */
-export function requireText(kind: StubKind): string {
-  return `exports.handler = () => require("pulumi-voice-platform/dynamic/${stubs[kind].subpath}");\n`;
-}
+const specifier = (kind: StubKind) => `pulumi-voice-platform/dynamic/${stubs[kind].subpath}`;
 
-const byValue = new Map<StubKind, Promise<string>>();
+// One answer per kind: a program's working directory, where it is resolved from, does not change.
+const texts = new Map<StubKind, pulumi.Input<string>>();
 
 /** The `__provider` text of a kind, for a program whose working directory is the project's. */
 export function providerText(kind: StubKind): pulumi.Input<string> {
-  if (resolvesHere(kind)) return requireText(kind);
-  let text = byValue.get(kind);
+  let text = texts.get(kind);
   if (text === undefined) {
-    // A plain copy: the serializer turns a module it finds under node_modules into a require of
-    // its own path, which is the very path the project cannot name.
-    const provider = Object.preventExtensions({ ...stubs[kind].module });
-    text = pulumi.runtime
-      .serializeFunction(() => provider, { allowSecrets: true })
-      .then((serialized) => serialized.text);
-    byValue.set(kind, text);
+    text = resolvesHere(kind)
+      ? `exports.handler = () => require("${specifier(kind)}");\n`
+      : serializedByValue(kind);
+    texts.set(kind, text);
   }
   return text;
 }
 
+/**
+ * A plain copy of the stub through Pulumi's serializer: given the module itself, it would write a
+ * require of its own path under node_modules, the very path the project cannot name.
+ */
+function serializedByValue(kind: StubKind): Promise<string> {
+  const provider = Object.preventExtensions({ ...stubs[kind].module });
+  return pulumi.runtime
+    .serializeFunction(() => provider, { allowSecrets: true })
+    .then((serialized) => serialized.text);
+}
+
 function resolvesHere(kind: StubKind): boolean {
-  const { subpath, file } = stubs[kind];
   try {
     // As a module of the project resolves it; this module's own `require` would find this very
     // package by its name (a package may require itself through its `exports`).
     const fromProject = createRequire(join(process.cwd(), "index.js"));
-    return fromProject.resolve(`pulumi-voice-platform/dynamic/${subpath}`) === file();
+    return fromProject.resolve(specifier(kind)) === stubs[kind].file();
   } catch {
     return false;
   }

@@ -142,14 +142,21 @@ export class DirectClient {
   }
 }
 
+/** The text fields of the clone form the bench's voices send. */
+export function cloneFormFields(inputs: Inputs): Record<string, string> {
+  return {
+    name: String(inputs.name),
+    supportedLocales: JSON.stringify(inputs.supportedLocales),
+    stability: String(inputs.stability),
+    similarityBoost: String(inputs.similarityBoost),
+    speed: String(inputs.speed),
+  };
+}
+
 /** The clone form the provider sends, built with undici's FormData and openAsBlob. */
 export async function directCloneForm(inputs: Inputs, files: readonly string[]): Promise<FormData> {
   const form = new FormData();
-  form.append("name", String(inputs.name));
-  form.append("supportedLocales", JSON.stringify(inputs.supportedLocales));
-  form.append("stability", String(inputs.stability));
-  form.append("similarityBoost", String(inputs.similarityBoost));
-  form.append("speed", String(inputs.speed));
+  for (const [name, value] of Object.entries(cloneFormFields(inputs))) form.append(name, value);
   for (const file of files) {
     form.append("files", await openAsBlob(file, { type: "audio/wav" }), file.split("/").pop());
   }

@@ -16,7 +16,7 @@ import { resourceUrn, type ResourceKind } from "../support/serialized-provider";
 import { startEmulatorProcess, type EmulatorProcess } from "./emulator-process";
 import { track } from "./children";
 import { configuredProvider, engineCheck, type BenchProject } from "./fixture";
-import { DirectClient, directCloneForm } from "./in-process";
+import { cloneFormFields, DirectClient, directCloneForm } from "./in-process";
 import { inputsFor, kindOf } from "./resources";
 import { median, p90, round, since } from "./stats";
 
@@ -204,44 +204,46 @@ const EMPTY_PROVIDER =
   "exports.handler = () => { let next = 0; " +
   "return { create: async (inputs) => ({ id: String(++next), outs: inputs }) }; };";
 
-/** The request each planned create sends, as a JSON file in the project; returns its path. */
+interface PlannedRequest {
+  readonly url: string;
+  readonly json?: unknown;
+  /** The clone form's text fields; the sample is added where the form is sent. */
+  readonly form?: Record<string, string>;
+}
+
+/** The request a planned create sends, as plain undici sends it. */
+function plannedRequest(
+  item: Planned,
+  emulator: Pick<EmulatorProcess, "baseUrl" | "campaignsBaseUrl">,
+): PlannedRequest {
+  switch (item.kind) {
+    case "SipCarrier":
+      return {
+        url: `${emulator.baseUrl}/organization/sip`,
+        json: toCarrierBody(SipCarrierInputs.parse(item.inputs)),
+      };
+    case "CampaignWebhook":
+      return {
+        url: `${emulator.campaignsBaseUrl}/campaigns/${String(item.inputs.campaignId)}/webhook/subscribe`,
+        json: toSubscribeBody(CampaignWebhookInputs.parse(item.inputs)),
+      };
+    case "Voice":
+      return { url: `${emulator.baseUrl}/voices/voice-clone`, form: cloneFormFields(item.inputs) };
+  }
+}
+
+/** Every planned request as a JSON file in the project, keyed by the inputs' name or url; its path. */
 async function writeRequests(
   project: BenchProject,
   emulator: Pick<EmulatorProcess, "baseUrl" | "campaignsBaseUrl">,
   plan: readonly Planned[],
 ): Promise<string> {
-  // Keyed by what makes each planned resource's inputs unique.
-  const requests: Record<string, { url: string; json?: unknown; form?: Record<string, string> }> =
-    {};
-  for (const item of plan) {
-    const key = String(item.inputs.name ?? item.inputs.url);
-    switch (item.kind) {
-      case "SipCarrier":
-        requests[key] = {
-          url: `${emulator.baseUrl}/organization/sip`,
-          json: toCarrierBody(SipCarrierInputs.parse(item.inputs)),
-        };
-        break;
-      case "CampaignWebhook":
-        requests[key] = {
-          url: `${emulator.campaignsBaseUrl}/campaigns/${String(item.inputs.campaignId)}/webhook/subscribe`,
-          json: toSubscribeBody(CampaignWebhookInputs.parse(item.inputs)),
-        };
-        break;
-      case "Voice":
-        requests[key] = {
-          url: `${emulator.baseUrl}/voices/voice-clone`,
-          form: {
-            name: String(item.inputs.name),
-            supportedLocales: JSON.stringify(item.inputs.supportedLocales),
-            stability: String(item.inputs.stability),
-            similarityBoost: String(item.inputs.similarityBoost),
-            speed: String(item.inputs.speed),
-          },
-        };
-        break;
-    }
-  }
+  const requests = Object.fromEntries(
+    plan.map((item) => [
+      String(item.inputs.name ?? item.inputs.url),
+      plannedRequest(item, emulator),
+    ]),
+  );
   const file = join(project.dir, "bench-requests.json");
   await writeFile(file, JSON.stringify(requests));
   return file;
@@ -355,27 +357,13 @@ export async function measureScaleControls(
   const direct = new DirectClient(emulator, options.inFlight);
   try {
     const sample = join(project.dir, project.smallSample);
-    const send = async (item: (typeof plan)[number]) => {
-      switch (item.kind) {
-        case "SipCarrier":
-          return direct.send(
-            "POST",
-            `${emulator.baseUrl}/organization/sip`,
-            toCarrierBody(SipCarrierInputs.parse(item.inputs)),
-          );
-        case "CampaignWebhook":
-          return direct.send(
-            "POST",
-            `${emulator.campaignsBaseUrl}/campaigns/${String(item.inputs.campaignId)}/webhook/subscribe`,
-            toSubscribeBody(CampaignWebhookInputs.parse(item.inputs)),
-          );
-        case "Voice":
-          return direct.send(
-            "POST",
-            `${emulator.baseUrl}/voices/voice-clone`,
-            await directCloneForm(item.inputs, [sample]),
-          );
-      }
+    const send = async (item: Planned) => {
+      const { url, json, form } = plannedRequest(item, emulator);
+      return direct.send(
+        "POST",
+        url,
+        form ? await directCloneForm(item.inputs, [sample]) : (json as object),
+      );
     };
     const cpuBefore = process.cpuUsage();
     const started = performance.now();

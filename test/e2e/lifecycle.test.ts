@@ -8,7 +8,7 @@
  * VOICEPLATFORM_* variables the engine and provider see.
  */
 import type { Stack } from "@pulumi/pulumi/automation";
-import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../emulator";
 import {
   describeE2E,
   E2EProject,
@@ -18,6 +18,7 @@ import {
   type Transcript,
 } from "./harness";
 import { repoPulumiVersion } from "../support/packed-package";
+import { oneLineProviderText, type ResourceKind } from "../support/serialized-provider";
 import { sampleBytes } from "./program";
 
 const API_KEY = "e2e-lifecycle-api-key-5d0c7e";
@@ -31,15 +32,6 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
   let stack: Stack;
   /** Everything the CLI printed, for the check that no secret is ever shown. */
   const transcripts: Transcript[] = [];
-  let logged = 0;
-
-  /** Requests the emulator received since the last call. */
-  async function newRequests(): Promise<RequestLogEntry[]> {
-    const all = await emulator.client.requests();
-    const fresh = all.slice(logged);
-    logged = all.length;
-    return fresh;
-  }
 
   function record() {
     const transcript = recorder();
@@ -85,7 +77,7 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
     expect(up.summary.result).toBe("succeeded");
     expect(up.summary.resourceChanges).toEqual({ create: 5 });
 
-    const requests = await newRequests();
+    const requests = await emulator.client.newRequests();
     expect(requests.map((r) => `${r.method} ${r.path} ${r.status}`).sort()).toEqual([
       "POST /campaigns/65a1f0c2e4b0a1b2c3d4e5f6/webhook/subscribe 200",
       "POST /campaigns/65a1f0c2e4b0a1b2c3d4e5f6/webhook/subscribe 200",
@@ -118,7 +110,7 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
 
     const preview = await stack.preview(record().options);
     expect(preview.changeSummary).toEqual({ same: 5 });
-    expect(await newRequests()).toEqual([]);
+    expect(await emulator.client.newRequests()).toEqual([]);
   });
 
   test("renaming the voice updates it in place: exactly one PUT, no new clone", async () => {
@@ -127,7 +119,7 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
     const up = await stack.up(record().options);
     expect(up.summary.resourceChanges).toEqual({ update: 1, same: 4 });
 
-    const requests = await newRequests();
+    const requests = await emulator.client.newRequests();
     expect(requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
       `PUT /voices/${String(before.voiceRecordId)} 200`,
     ]);
@@ -145,7 +137,7 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
     const up = await stack.up(record().options);
     expect(up.summary.resourceChanges).toEqual({ update: 1, same: 4 });
 
-    const requests = await newRequests();
+    const requests = await emulator.client.newRequests();
     expect(requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
       `PUT /voices/${String(before.voiceRecordId)} 200`,
     ]);
@@ -165,7 +157,7 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
     const up = await stack.up(transcript.options);
     expect(up.summary.resourceChanges).toEqual({ replace: 1, same: 4 });
 
-    const requests = await newRequests();
+    const requests = await emulator.client.newRequests();
     expect(requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
       "POST /voices/voice-clone 200",
     ]);
@@ -190,7 +182,7 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
     const transcript = record();
     const up = await stack.up(transcript.options);
     expect(up.summary.resourceChanges).toEqual({ replace: 1, same: 4 });
-    const requests = await newRequests();
+    const requests = await emulator.client.newRequests();
     expect(requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
       "POST /voices/voice-clone 200",
     ]);
@@ -209,13 +201,13 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
     const preview = await stack.preview({ ...detailed.options, diff: true });
     expect(preview.changeSummary).toEqual({ replace: 1, same: 4 });
     expect(detailed.text).toMatch(/registerPassword\s*: \[secret\]/);
-    expect(await newRequests()).toEqual([]);
+    expect(await emulator.client.newRequests()).toEqual([]);
 
     const transcript = record();
     const up = await stack.up(transcript.options);
     expect(up.summary.resourceChanges).toEqual({ replace: 1, same: 4 });
 
-    const requests = await newRequests();
+    const requests = await emulator.client.newRequests();
     expect(requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
       "POST /organization/sip 201",
     ]);
@@ -238,7 +230,7 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
     expect(refresh.summary.result).toBe("succeeded");
     const changes = refresh.summary.resourceChanges ?? {};
     expect(Object.keys(changes).filter((kind) => kind !== "same")).toEqual([]);
-    expect(await newRequests()).toEqual([]);
+    expect(await emulator.client.newRequests()).toEqual([]);
     expect(await emulator.client.state()).toEqual(stateBefore);
 
     const preview = await stack.preview(record().options);
@@ -288,14 +280,9 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
     const providerResource = resources.find((r) => r.type === "pulumi:providers:pulumi-nodejs");
     encrypted(providerResource?.inputs?.["voiceplatform:apiKey"]);
     for (const resource of dynamic) {
-      const subpath = resource.type
-        .split(":")
-        .at(-1)!
-        .replace(/[A-Z]/g, (letter, at: number) => (at > 0 ? "-" : "") + letter.toLowerCase());
+      const kind = resource.type.split(":").at(-1) as ResourceKind;
       for (const bag of [resource.inputs, resource.outputs]) {
-        expect(bag?.__provider).toBe(
-          `exports.handler = () => require("pulumi-voice-platform/dynamic/${subpath}");\n`,
-        );
+        expect(bag?.__provider).toBe(oneLineProviderText(kind));
       }
       // Where the program declared it, as for any package's resources, not the class's file.
       expect(resource.sourcePosition).toMatch(/^project:\/\/\/index\.js#\d+,\d+$/);
@@ -328,7 +315,7 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
     const destroy = await stack.destroy(transcript.options);
     expect(destroy.summary.result).toBe("succeeded");
     expect(destroy.summary.resourceChanges).toEqual({ delete: 5 });
-    expect(await newRequests()).toEqual([]);
+    expect(await emulator.client.newRequests()).toEqual([]);
 
     const warnings = providerWarnings(transcript);
     expect(warnings).toHaveLength(4);

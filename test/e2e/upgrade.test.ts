@@ -17,15 +17,7 @@ for (const golden of goldens) {
     `upgrade from ${golden.meta.label} (package ${golden.meta.package.version}: ${golden.meta.covers})`,
     () => {
       let restored: RestoredStack;
-      let logged = 0;
       const platformResources = golden.meta.created - 1;
-
-      async function newRequests() {
-        const all = await restored.emulator.client.requests();
-        const fresh = all.slice(logged);
-        logged = all.length;
-        return fresh;
-      }
 
       beforeAll(async () => {
         restored = await restoreGoldenStack(golden);
@@ -38,7 +30,7 @@ for (const golden of goldens) {
       test("the current build previews the old stack: nothing to change, nothing asked of the platform", async () => {
         const preview = await restored.stack.preview(recorder().options);
         expect(preview.changeSummary).toEqual({ same: golden.meta.created });
-        expect(await newRequests()).toEqual([]);
+        expect(await restored.emulator.client.newRequests()).toEqual([]);
       });
 
       test("the current build updates the old stack in place", async () => {
@@ -51,7 +43,7 @@ for (const golden of goldens) {
           update: 1,
           same: golden.meta.created - 1,
         });
-        const requests = await newRequests();
+        const requests = await restored.emulator.client.newRequests();
         expect(requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
           `PUT /voices/${String(voiceRecordId)} 200`,
         ]);
@@ -64,7 +56,7 @@ for (const golden of goldens) {
         expect(refresh.summary.result).toBe("succeeded");
         const changes = Object.keys(refresh.summary.resourceChanges ?? {});
         expect(changes.filter((kind) => kind !== "same")).toEqual([]);
-        expect(await newRequests()).toEqual([]);
+        expect(await restored.emulator.client.newRequests()).toEqual([]);
         const preview = await restored.stack.preview(recorder().options);
         expect(preview.changeSummary).toEqual({ same: golden.meta.created });
       });
@@ -79,7 +71,7 @@ for (const golden of goldens) {
           expect(warning).toMatch(/stays (subscribed )?on the platform/);
         }
         expect(await restored.stack.outputs()).toEqual({});
-        expect(await newRequests()).toEqual([]);
+        expect(await restored.emulator.client.newRequests()).toEqual([]);
       });
     },
   );

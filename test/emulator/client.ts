@@ -10,6 +10,9 @@ import type {
 
 /** Typed access to the emulator's `/__emulator/` control surface. */
 export class EmulatorClient {
+  /** How much of the request log `newRequests` has handed out. */
+  private handedOut = 0;
+
   constructor(readonly baseUrl: string) {}
 
   state(): Promise<EmulatorState> {
@@ -20,8 +23,17 @@ export class EmulatorClient {
     return this.call("GET", "requests");
   }
 
+  /** The requests received since the last call (the first call: since the start or a reset). */
+  async newRequests(): Promise<RequestLogEntry[]> {
+    const all = await this.requests();
+    const fresh = all.slice(this.handedOut);
+    this.handedOut = all.length;
+    return fresh;
+  }
+
   async reset(): Promise<void> {
     await this.call("POST", "reset");
+    this.handedOut = 0;
   }
 
   async addFault(rule: FaultRule): Promise<string> {

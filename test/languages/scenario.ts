@@ -100,15 +100,7 @@ export function describeScenario(program: LanguageProgram): void {
     let root: string;
     let stack: Stack;
     let namespace: string;
-    let logged = 0;
     const transcripts: Transcript[] = [];
-
-    async function newRequests(): Promise<RequestLogEntry[]> {
-      const all = await emulator.client.requests();
-      const fresh = all.slice(logged);
-      logged = all.length;
-      return fresh;
-    }
 
     function record() {
       const transcript = recorder();
@@ -163,7 +155,7 @@ export function describeScenario(program: LanguageProgram): void {
       });
       timings[`${program.language}: first up`] = Date.now() - started;
       expectChanges(up, { create: 4 });
-      expect((await newRequests()).map(requestLine).sort()).toEqual([
+      expect((await emulator.client.newRequests()).map(requestLine).sort()).toEqual([
         "POST /campaigns/65a1f0c2e4b0a1b2c3d4e5f6/webhook/subscribe 200",
         "POST /organization/sip 201",
         "POST /voices/voice-clone 200",
@@ -181,7 +173,7 @@ export function describeScenario(program: LanguageProgram): void {
 
       const preview = await stack.preview(record());
       expect(preview.changeSummary).toEqual({ same: 4 });
-      expect(await newRequests()).toEqual([]);
+      expect(await emulator.client.newRequests()).toEqual([]);
     });
 
     test("a new voice name updates the voice in place: one PUT, no clone", async () => {
@@ -189,7 +181,7 @@ export function describeScenario(program: LanguageProgram): void {
       await stack.setConfig(`${namespace}:voiceName`, { value: "Support agent v2" });
       const up = await stack.up(record());
       expectChanges(up, { update: 1, same: 3 });
-      const requests = await newRequests();
+      const requests = await emulator.client.newRequests();
       expect(requests.map(requestLine)).toEqual([`PUT /voices/${voiceRecordId} 200`]);
       expect(requests[0]!.body).toMatchObject({ name: "Support agent v2" });
       expect((await held()).voices.map((v) => [v.id, v.name])).toEqual([
@@ -202,7 +194,7 @@ export function describeScenario(program: LanguageProgram): void {
       await stack.setConfig(`${namespace}:carrierPort`, { value: "5080" });
       const up = await stack.up(record());
       expectChanges(up, { replace: 1, same: 3 });
-      const requests = await newRequests();
+      const requests = await emulator.client.newRequests();
       expect(requests.map(requestLine)).toEqual(["POST /organization/sip 201"]);
       expect(requests[0]!.body).toMatchObject({
         name: "main-trunk",
@@ -215,7 +207,7 @@ export function describeScenario(program: LanguageProgram): void {
 
     test("a carrier made outside Pulumi is imported by id without a call", async () => {
       const adoptId = await createCarrierThroughApi(emulator);
-      await newRequests();
+      await emulator.client.newRequests();
       await stack.setConfig(`${namespace}:adoptCarrierId`, { value: adoptId });
       const up = await stack.up(record());
       // Read cannot confirm the declared inputs (the API has no read), so the plugin adopts them
@@ -223,18 +215,18 @@ export function describeScenario(program: LanguageProgram): void {
       expectChanges(up, { import: 1, update: 1, same: 4 });
       expect(up.stdout).toMatch(/adopted-trunk imported/);
       expect(up.stdout).toMatch(/adopted-trunk updated/);
-      expect(await newRequests()).toEqual([]);
+      expect(await emulator.client.newRequests()).toEqual([]);
       expect((await outputs()).adoptedCarrierId).toBe(adoptId);
 
       const preview = await stack.preview(record());
       expect(preview.changeSummary).toEqual({ same: 5 });
-      expect(await newRequests()).toEqual([]);
+      expect(await emulator.client.newRequests()).toEqual([]);
     });
 
     test("refresh changes nothing and calls nothing; state holds no secret and no code", async () => {
       const refresh = await stack.refresh(record());
       expectChanges(refresh, { same: 5 });
-      expect(await newRequests()).toEqual([]);
+      expect(await emulator.client.newRequests()).toEqual([]);
 
       const state = await project.exportStackText("dev");
       expect(state).not.toContain("__provider");
@@ -253,7 +245,7 @@ export function describeScenario(program: LanguageProgram): void {
       };
       expect(state.deployment.resources ?? []).toEqual([]);
       // Nothing on the platform is deleted: the API has no delete for these objects.
-      expect((await newRequests()).filter((r) => r.method !== "GET")).toEqual([]);
+      expect((await emulator.client.newRequests()).filter((r) => r.method !== "GET")).toEqual([]);
     });
   });
 }

@@ -17,6 +17,16 @@ export function resourceType(kind: ResourceKind): string {
   return `pulumi-nodejs:dynamic/voiceplatform:${kind}`;
 }
 
+/** The `__provider` a resource of this kind stores when the project can name the package. */
+export function oneLineProviderText(kind: ResourceKind): string {
+  const subpath = {
+    Voice: "voice",
+    SipCarrier: "sip-carrier",
+    CampaignWebhook: "campaign-webhook",
+  }[kind];
+  return `exports.handler = () => require("pulumi-voice-platform/dynamic/${subpath}");\n`;
+}
+
 /** The URN the engine gives a top-level resource of this kind (project "fixture", stack "test"). */
 export function resourceUrn(
   kind: ResourceKind,
