@@ -35,6 +35,14 @@ export interface ResourceDefinition<State extends object = Inputs> {
    * for a field of every item of a list.
    */
   readonly secretInputs: readonly string[];
+  /**
+   * Outputs only the platform's answer gives, by the call that writes them: unknown in a preview,
+   * where nothing is sent (provider/core/planned-state).
+   */
+  readonly platformOutputs: {
+    readonly create: readonly string[];
+    readonly update: readonly string[];
+  };
   /** Validates and normalizes news; never throws for bad input, returns failures instead. */
   check(olds: Inputs, news: Inputs): Promise<CheckAnswer>;
   /** Compares the stored state with the new, checked inputs. */

@@ -17,6 +17,8 @@ import type * as AnyPb from "google-protobuf/google/protobuf/any_pb";
 import type * as EmptyPb from "google-protobuf/google/protobuf/empty_pb";
 import type * as StructPb from "google-protobuf/google/protobuf/struct_pb";
 import { SECRET_SIG, SIG_KEY, UNKNOWN } from "../core/engine-values";
+import { plannedCreateState, plannedUpdateState } from "../core/planned-state";
+import type { ResourceDefinition } from "../core/resource-definition";
 import { checkProviderConfig, diffProviderConfig, toRuntimeSettings } from "./provider-config";
 import {
   configureRuntime,
@@ -44,6 +46,7 @@ const structPb: typeof StructPb = sdkRequire("google-protobuf/google/protobuf/st
 export const IMPORTED_WITHOUT_READ = "importedWithoutRead";
 
 interface Served {
+  readonly definition: ResourceDefinition<object>;
   readonly handlers: ReturnType<typeof redactingHandlers>;
   /** Input paths whose values are secret: `registerPassword`, `advancedWebhook.headers[].value`. */
   readonly secretInputs: readonly string[];
@@ -52,7 +55,11 @@ interface Served {
 const definitionsByToken = new Map<string, Served>(
   pluginResources.map(({ definition }) => [
     resourceToken(definition.type),
-    { handlers: redactingHandlers(definition), secretInputs: definition.secretInputs },
+    {
+      definition,
+      handlers: redactingHandlers(definition),
+      secretInputs: definition.secretInputs,
+    },
   ]),
 );
 
@@ -218,13 +225,18 @@ function diffResponse(changed: boolean, replaces: string[], diffs: string[] = []
   return response;
 }
 
-/** The plugin does not take secrets: the engine strips them on the way in, and keeps the
- * secretness of what comes back under the same names; the schema's secrets are wrapped here. */
+/**
+ * The plugin does not take secrets: the engine strips them on the way in, and keeps the
+ * secretness of what comes back under the same names; the schema's secrets are wrapped here.
+ * Answering the handshake makes the engine send `Create` and `Update` with `preview` set whatever
+ * Configure says (Pulumi 3.248's provider_plugin.go), so Configure says so too: both answer
+ * those calls with the planned state, without a request.
+ */
 const protocol = {
   acceptSecrets: false,
   acceptResources: false,
   acceptOutputs: false,
-  supportsPreview: false,
+  supportsPreview: true,
 };
 
 export const providerService = {
@@ -337,10 +349,15 @@ export const providerService = {
 
   create(call: Call<ProviderPb.CreateRequest>, done: Done<ProviderPb.CreateResponse>) {
     answerWithState(call, done, async (definition) => {
-      const { id, state: outs } = await definition.handlers.create(
-        fromStruct(call.request.getProperties()),
-      );
+      const news = fromStruct(call.request.getProperties());
       const response = new providerPb.CreateResponse();
+      if (call.request.getPreview()) {
+        response.setProperties(
+          toStruct(plannedCreateState(definition.definition, news), definition.secretInputs),
+        );
+        return response;
+      }
+      const { id, state: outs } = await definition.handlers.create(news);
       response.setId(id);
       response.setProperties(toStruct(outs, definition.secretInputs));
       return response;
@@ -352,10 +369,17 @@ export const providerService = {
       const id = call.request.getId();
       const olds = fromStruct(call.request.getOlds());
       const news = fromStruct(call.request.getNews());
-      const outs =
-        olds[IMPORTED_WITHOUT_READ] === true
+      const adopted = olds[IMPORTED_WITHOUT_READ] === true;
+      let outs: object;
+      if (call.request.getPreview()) {
+        outs = adopted
+          ? plannedCreateState(definition.definition, news)
+          : plannedUpdateState(definition.definition, olds, news);
+      } else {
+        outs = adopted
           ? await definition.handlers.adopt(id, news)
           : await definition.handlers.update(id, olds, news);
+      }
       const response = new providerPb.UpdateResponse();
       response.setProperties(toStruct(outs, definition.secretInputs));
       return response;

@@ -275,6 +275,7 @@ export const campaignWebhook: ResourceDefinition<CampaignWebhookState> = {
   type: "CampaignWebhook",
   inputSchema: CampaignWebhookInputs,
   secretInputs: ["advancedWebhook.headers[].value"],
+  platformOutputs: { create: ["status", "data"], update: [] },
   check: (_olds, news) =>
     checkResource(
       {

@@ -338,6 +338,7 @@ export const sipCarrier: ResourceDefinition<SipCarrierState> = {
   type: "SipCarrier",
   inputSchema: SipCarrierInputs,
   secretInputs: ["registerPassword"],
+  platformOutputs: { create: ["carrierId"], update: [] },
   check: (_olds, news) =>
     checkResource(
       {

@@ -490,6 +490,10 @@ export const voice: ResourceDefinition<VoiceState> = {
   type: "Voice",
   inputSchema: VoiceInputs,
   secretInputs: [],
+  platformOutputs: {
+    create: ["voiceId", "organizationId", "settings", "ttsClient", "clonedVoices", "samples"],
+    update: ["organizationId", "settings", "ttsClient"],
+  },
   check: (_olds, news) =>
     checkResource(
       {

@@ -3,9 +3,11 @@
  * examples/plugin-typescript), run under the real CLI and Pulumi's own language hosts against the
  * emulator, through the plugin `pulumi-resource-voiceplatform` of the packed package:
  *
- * up (a voice, a carrier, a webhook) → a preview without changes → an in-place voice update →
- * a carrier replacement → import of a carrier made outside Pulumi → refresh → destroy,
- * checking the emulator's request log at each step and that exported state holds no secret.
+ * a preview of the new stack → up (a voice, a carrier, a webhook) → a preview without changes →
+ * an in-place voice update → a carrier replacement → import of a carrier made outside Pulumi →
+ * refresh → destroy, checking the emulator's request log at each step (previews send nothing,
+ * every object is created once) and that exported state holds no secret. Every `up` is
+ * `pulumi up --yes` with its preview phase, as users run it.
  *
  * The programs read the same stack config: voiceName, carrierPort, adoptCarrierId, sipPassword.
  * A language file only says how its program is prepared (`LanguageProgram`).
@@ -16,6 +18,7 @@ import { join } from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../emulator";
 import { describeE2E, E2EProject, errorText, recorder, type Transcript } from "../e2e/harness";
+import { upWithPreview } from "../support/pulumi-up";
 import { createFixtureProject } from "../support/packed-package";
 import { REPO_ROOT } from "../pulumi-cli/locate";
 import { timings } from "./toolchains";
@@ -148,14 +151,28 @@ export function describeScenario(program: LanguageProgram): void {
       if (root !== undefined) await rm(root, { recursive: true, force: true });
     });
 
-    test("up creates the voice, the carrier and the webhook; a preview then has no changes", async () => {
+    test("a preview of the new stack plans every create and sends nothing", async () => {
+      const preview = await stack.preview(record()).catch((error: unknown) => {
+        throw new Error(errorText(error));
+      });
+      const sent = await emulator.client.newRequests();
+      console.log(
+        `${program.language}: requests sent by the preview of a new stack: ${sent.length}`,
+      );
+      expect(preview.changeSummary).toEqual({ create: 4 });
+      expect(sent.map(requestLine)).toEqual([]);
+    });
+
+    test("up, with its preview phase, creates the voice, the carrier and the webhook once each; a preview then has no changes", async () => {
       const started = Date.now();
-      const up = await stack.up(record()).catch((error: unknown) => {
+      const up = await upWithPreview(stack, record()).catch((error: unknown) => {
         throw new Error(errorText(error));
       });
       timings[`${program.language}: first up`] = Date.now() - started;
       expectChanges(up, { create: 4 });
-      expect((await emulator.client.newRequests()).map(requestLine).sort()).toEqual([
+      const sent = await emulator.client.newRequests();
+      console.log(`${program.language}: requests sent by the first up (3 objects): ${sent.length}`);
+      expect(sent.map(requestLine).sort()).toEqual([
         "POST /campaigns/65a1f0c2e4b0a1b2c3d4e5f6/webhook/subscribe 200",
         "POST /organization/sip 201",
         "POST /voices/voice-clone 200",
@@ -179,7 +196,10 @@ export function describeScenario(program: LanguageProgram): void {
     test("a new voice name updates the voice in place: one PUT, no clone", async () => {
       const voiceRecordId = (await held()).voices[0]!.id;
       await stack.setConfig(`${namespace}:voiceName`, { value: "Support agent v2" });
-      const up = await stack.up(record());
+      const preview = await stack.preview(record());
+      expect(preview.changeSummary).toEqual({ update: 1, same: 3 });
+      expect(await emulator.client.newRequests()).toEqual([]);
+      const up = await upWithPreview(stack, record());
       expectChanges(up, { update: 1, same: 3 });
       const requests = await emulator.client.newRequests();
       expect(requests.map(requestLine)).toEqual([`PUT /voices/${voiceRecordId} 200`]);
@@ -192,7 +212,10 @@ export function describeScenario(program: LanguageProgram): void {
     test("a new gateway port replaces the carrier: one create, the old one left on the platform", async () => {
       const before = await outputs();
       await stack.setConfig(`${namespace}:carrierPort`, { value: "5080" });
-      const up = await stack.up(record());
+      const preview = await stack.preview(record());
+      expect(preview.changeSummary).toEqual({ replace: 1, same: 3 });
+      expect(await emulator.client.newRequests()).toEqual([]);
+      const up = await upWithPreview(stack, record());
       expectChanges(up, { replace: 1, same: 3 });
       const requests = await emulator.client.newRequests();
       expect(requests.map(requestLine)).toEqual(["POST /organization/sip 201"]);
@@ -209,7 +232,7 @@ export function describeScenario(program: LanguageProgram): void {
       const adoptId = await createCarrierThroughApi(emulator);
       await emulator.client.newRequests();
       await stack.setConfig(`${namespace}:adoptCarrierId`, { value: adoptId });
-      const up = await stack.up(record());
+      const up = await upWithPreview(stack, record());
       // Read cannot confirm the declared inputs (the API has no read), so the plugin adopts them
       // in an update that makes no call.
       expectChanges(up, { import: 1, update: 1, same: 4 });

@@ -178,16 +178,27 @@ describeYaml("a YAML program through the plugin", () => {
   let firstVoiceId: string;
   let firstCarrierId: string;
 
+  /** The requests the platform received since the last call, as `METHOD path`. */
+  async function newCalls(): Promise<string[]> {
+    return (await emulator.client.newRequests()).map((c) => `${c.method} ${c.path}`);
+  }
+
+  it("a preview of the new stack plans every create and the import, and sends nothing", async () => {
+    await newCalls();
+    const preview = await stack.must(["preview"]);
+    expect(changeSummary(preview.stdout)).toMatchObject({ "to create": 4, "to import": 1 });
+    expect(await newCalls()).toEqual([]);
+  });
+
   it("up creates the voice, the carrier and the webhook, and imports the existing carrier without a call", async () => {
-    const requestsBefore = (await emulator.client.requests()).length;
     const result = await stack.up();
     expect(changeSummary(result.stdout)).toMatchObject({ created: 4, imported: 1 });
     const org = await organization("org_a");
     expect(org.voices.map((v) => v.name)).toEqual(["Plugin voice one"]);
     expect(org.carriers.map((c) => c.name).sort()).toEqual(["Existing trunk", "Plugin trunk one"]);
     expect(Object.values(org.subscriptions).flat()).toHaveLength(1);
-    const calls = (await emulator.client.requests()).slice(requestsBefore);
-    expect(calls.map((c) => `${c.method} ${c.path}`).sort()).toEqual([
+    // The up's own preview phase included: each object once.
+    expect((await newCalls()).sort()).toEqual([
       `POST /campaigns/${campaignId}/webhook/subscribe`,
       "POST /organization/sip",
       "POST /voices/voice-clone",
@@ -209,19 +220,27 @@ describeYaml("a YAML program through the plugin", () => {
     await stack.must(["preview", "--expect-no-changes"]);
   });
 
-  it("a new voice name updates the voice in place", async () => {
+  it("a new voice name updates the voice in place, and its preview sends nothing", async () => {
     await stack.config({ voiceName: "Plugin voice two" });
+    const preview = await stack.must(["preview"]);
+    expect(changeSummary(preview.stdout)).toMatchObject({ "to update": 1 });
+    expect(await newCalls()).toEqual([]);
     const result = await stack.up();
     expect(changeSummary(result.stdout)).toMatchObject({ updated: 1 });
+    expect(await newCalls()).toEqual([`PUT /voices/${firstVoiceId}`]);
     const org = await organization("org_a");
     expect(org.voices.map((v) => [v.id, v.name])).toEqual([[firstVoiceId, "Plugin voice two"]]);
     expect((await stack.outputs()).voiceId).toBe(firstVoiceId);
   });
 
-  it("a new carrier name replaces the carrier", async () => {
+  it("a new carrier name replaces the carrier, and its preview sends nothing", async () => {
     await stack.config({ carrierName: "Plugin trunk two" });
+    const preview = await stack.must(["preview"]);
+    expect(changeSummary(preview.stdout)).toMatchObject({ "to replace": 1 });
+    expect(await newCalls()).toEqual([]);
     const result = await stack.up();
     expect(changeSummary(result.stdout)).toMatchObject({ replaced: 1 });
+    expect(await newCalls()).toEqual(["POST /organization/sip"]);
     const carrierId = (await stack.outputs()).carrierId as string;
     expect(carrierId).not.toBe(firstCarrierId);
     const org = await organization("org_a");
@@ -235,7 +254,7 @@ describeYaml("a YAML program through the plugin", () => {
   it("refresh keeps what state holds, and the next preview has no changes", async () => {
     // Compared decrypted: every write encrypts a secret anew.
     const before = await stack.resources(true);
-    await stack.must(["refresh", "--yes", "--skip-preview"]);
+    await stack.must(["refresh", "--yes"]);
     const after = await stack.resources(true);
     for (const name of ["voice", "trunk", "hook", "adopted"]) {
       expect(after[name]!.outputs).toEqual(before[name]!.outputs);
@@ -283,7 +302,7 @@ describeYaml("a YAML program through the plugin", () => {
   });
 
   it("destroy removes everything from the stack, and nothing printed showed a secret", async () => {
-    const result = await stack.must(["destroy", "--yes", "--skip-preview"]);
+    const result = await stack.must(["destroy", "--yes"]);
     expect(result.stdout).toMatch(/deleted/);
     const remaining = Object.values(await stack.resources()).filter((r) =>
       r.type.startsWith("voiceplatform:index:"),
@@ -382,7 +401,7 @@ describeYaml("two explicit providers with two organizations' keys", () => {
     await stack.config({ keyA: `${SECRETS.apiKey}-rotated` }, true);
     const preview = await stack.must(["preview", "--diff"]);
     expect(changeSummary(preview.stdout)).not.toHaveProperty("to replace");
-    await stack.must(["destroy", "--yes", "--skip-preview"]);
+    await stack.must(["destroy", "--yes"]);
   });
 });
 

@@ -113,8 +113,9 @@ export class YamlStack {
     }
   }
 
+  /** `pulumi up --yes` as users run it: its preview phase first. */
   async up(): Promise<CommandResult> {
-    return this.must(["up", "--yes", "--skip-preview"]);
+    return this.must(["up", "--yes"]);
   }
 
   /** The stack's outputs (secrets shown). */

@@ -163,7 +163,7 @@ describe("resources through the plugin", () => {
       campaignsBaseUrl: emulator.campaignsBaseUrl,
       version: "0.1.0",
     });
-    expect(answer).toEqual({ acceptSecrets: false, supportsPreview: false });
+    expect(answer).toEqual({ acceptSecrets: false, supportsPreview: true });
   });
 
   const carrier: PropertyMap = {
@@ -278,6 +278,62 @@ describe("resources through the plugin", () => {
     const created = await plugin.create(urn("CampaignWebhook", "w"), webhook);
     expect(created.properties.advancedWebhook).toEqual(withSecretHeader);
     expect(created.id).not.toContain(headerSecret);
+  });
+
+  describe("during a preview", () => {
+    const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+    it("a create answers the planned state, the platform's outputs unknown, and sends nothing", async () => {
+      await emulator.client.newRequests();
+      const planned = await plugin.create(urn("SipCarrier", "planned"), carrier, { preview: true });
+      expect(planned).toEqual({
+        id: "",
+        properties: { ...carrier, registerPassword: secret(password), carrierId: UNKNOWN },
+      });
+      const asset = { [specialSigKey]: ASSET_SIG, path: "samples/a.wav" };
+      const voice = await plugin.create(
+        urn("Voice", "planned"),
+        { name: "Planned voice", files: [asset] },
+        { preview: true },
+      );
+      expect(voice.properties).toMatchObject({ name: "Planned voice", voiceId: UNKNOWN });
+      const hook = await plugin.create(
+        urn("CampaignWebhook", "planned"),
+        { campaignId: UNKNOWN, url: "https://hooks.example.com/calls" },
+        { preview: true },
+      );
+      expect(hook.properties).toEqual({
+        campaignId: UNKNOWN,
+        url: "https://hooks.example.com/calls",
+        status: UNKNOWN,
+        data: UNKNOWN,
+      });
+      expect(await emulator.client.newRequests()).toEqual([]);
+    });
+
+    it("an update keeps the id, shows the new inputs, and sends nothing", async () => {
+      const voice = { name: "Preview voice", files: ["samples/a.wav"] };
+      const created = await plugin.create(urn("Voice", "pv"), voice);
+      await emulator.client.newRequests();
+      const renamed = { ...voice, name: "Preview voice 2" };
+      const planned = await plugin.update(
+        created.id,
+        urn("Voice", "pv"),
+        created.properties,
+        renamed,
+        undefined,
+        { preview: true },
+      );
+      expect(planned.properties).toMatchObject({
+        name: "Preview voice 2",
+        voiceId: created.properties.voiceId,
+        samples: created.properties.samples,
+        settings: UNKNOWN,
+      });
+      expect(await emulator.client.newRequests()).toEqual([]);
+      const voices = (await emulator.client.state()).organizations.org_emulator!.voices;
+      expect(voices.find((v) => v.id === created.id)?.name).toBe("Preview voice");
+    });
   });
 
   it("check failures name the property, as in the dynamic resources", async () => {

@@ -429,11 +429,16 @@ export class ProviderProcess {
   }
 
   /** Rejects with `ResourceInitError` when the provider reports a partly created resource. */
-  async create(urn: string, properties: PropertyMap): Promise<CreateResult> {
+  async create(
+    urn: string,
+    properties: PropertyMap,
+    options: { preview?: boolean } = {},
+  ): Promise<CreateResult> {
     const request = new this.sdk.provider.CreateRequest();
     request.setUrn(urn);
     this.nameAndType(urn, request);
     request.setProperties(this.toStruct(properties));
+    request.setPreview(options.preview ?? false);
     const response = await this.call<ProviderPb.CreateResponse>("create", (...rest) =>
       this.client.create(request, ...rest),
     );
@@ -469,6 +474,7 @@ export class ProviderProcess {
     olds: PropertyMap,
     news: PropertyMap,
     oldInputs?: PropertyMap,
+    options: { preview?: boolean } = {},
   ): Promise<{ properties: PropertyMap }> {
     const request = this.changeRequest(
       new this.sdk.provider.UpdateRequest(),
@@ -478,6 +484,7 @@ export class ProviderProcess {
       news,
       oldInputs,
     );
+    request.setPreview(options.preview ?? false);
     const response = await this.call<ProviderPb.UpdateResponse>("update", (...rest) =>
       this.client.update(request, ...rest),
     );

@@ -52,6 +52,8 @@ export async function upWithPreview(
       ...process.env,
       ...workspace.envVars,
       ...(workspace.pulumiHome === undefined ? {} : { PULUMI_HOME: workspace.pulumiHome }),
+      // The CLI accepts `--event-log` only with its debug commands on, as stack.up() sets them.
+      PULUMI_DEBUG_COMMANDS: "true",
     };
     const { code, stdout, stderr } = await new Promise<{
       code: number | null;
