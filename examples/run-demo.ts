@@ -82,7 +82,10 @@ async function main(): Promise<void> {
       return;
     }
 
+    say(`pulumi preview (stack ${STACK})`);
+    await stack.preview({ onOutput: (text) => process.stdout.write(text) });
     say(`pulumi up --yes (stack ${STACK})`);
+    // stack.up() skips the preview phase, which is fine because the preview just above ran it.
     const up = await stack.up({ onOutput: (text) => process.stdout.write(text) });
     const changes = Object.entries(up.summary.resourceChanges ?? {}).filter(
       ([kind]) => kind !== "same",

@@ -101,7 +101,10 @@ export async function runExample(
       await stack.destroy({ onOutput: output });
       return {};
     }
-    say(`pulumi up (examples/${example}) against the emulator at ${emulator.baseUrl}`);
+    say(`pulumi preview (examples/${example}) against the emulator at ${emulator.baseUrl}`);
+    await stack.preview({ onOutput: output });
+    say(`pulumi up (examples/${example})`);
+    // stack.up() skips the preview phase, which is fine because the preview just above ran it.
     const up = await stack.up({ onOutput: output });
     return Object.fromEntries(Object.entries(up.outputs).map(([name, o]) => [name, o.value]));
   } finally {

@@ -109,6 +109,8 @@ async function deploy(
     );
     await configure(stack, subOrganizationId, context.emulator);
     await preflight(stackName, envVars, line);
+    if (!values.destroy) await stack.preview();
+    // stack.up() skips the preview phase, which is fine because the preview just above ran it.
     const result = values.destroy ? await stack.destroy() : await stack.up();
     const changes = Object.entries(result.summary.resourceChanges ?? {})
       .map(([kind, count]) => `${count} ${kind}`)

@@ -108,6 +108,7 @@ async function up(project: BenchProject, options: EngineScaleOptions, arm: Arm):
     });
     try {
       const started = performance.now();
+      // --skip-preview because the bench times the update's creates alone, arm against arm.
       await stack.pulumi("up", "--yes", "--skip-preview", "--parallel", String(options.parallel));
       const seconds = since(started) / 1000;
       const creates = (await emulator.client.requests())

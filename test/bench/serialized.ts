@@ -143,6 +143,7 @@ async function stackExport(
       path === "plugin" ? pluginEnv(project) : {},
     );
     try {
+      // --skip-preview because this measures the state an update writes, not the plan.
       await stack.pulumi("up", "--yes", "--skip-preview");
       const state = JSON.parse(await stack.pulumi("stack", "export")) as {
         deployment: { resources?: ExportedResource[] };

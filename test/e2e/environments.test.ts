@@ -7,6 +7,7 @@
 import type { Stack } from "@pulumi/pulumi/automation";
 import { startEmulator, type OrganizationState, type RunningEmulator } from "../emulator";
 import { describeE2E, E2EProject, recorder } from "./harness";
+import { upWithPreview } from "../support/pulumi-up";
 
 const ORGANIZATION = "org_acme";
 
@@ -59,7 +60,9 @@ describeE2E("dev and prod stacks of one project on two platforms", () => {
 
   test("both stacks deploy side by side, each to its own platform and sub-organization", async () => {
     expect(environments[0]!.emulator.baseUrl).not.toBe(environments[1]!.emulator.baseUrl);
-    const ups = await Promise.all(environments.map((e) => e.stack.up(recorder().options)));
+    const ups = await Promise.all(
+      environments.map((e) => upWithPreview(e.stack, recorder().options)),
+    );
     for (const up of ups) {
       expect(up.summary.result).toBe("succeeded");
       expect(up.summary.resourceChanges).toEqual({ create: 5 });

@@ -22,6 +22,7 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { cli, E2EProject, PASSPHRASE, recorder } from "./harness";
 import { programFiles } from "./program";
+import { upWithPreview } from "../support/pulumi-up";
 
 export const GOLDEN_DIR = join(__dirname, "golden");
 
@@ -149,7 +150,7 @@ export async function writeGoldenStack(options: {
         "e2e:crmToken": { value: "golden-crm-token-2b9d", secret: true },
       },
     });
-    const up = await stack.up(recorder().options);
+    const up = await upWithPreview(stack, recorder().options);
     const created = up.summary.resourceChanges?.create ?? 0;
     if (up.summary.result !== "succeeded" || created === 0) {
       throw new Error(`pulumi up did not create the stack: ${JSON.stringify(up.summary)}`);

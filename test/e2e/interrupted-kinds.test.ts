@@ -16,6 +16,7 @@ import {
   printedAssignments,
   voicePlatform,
 } from "./interrupted-run";
+import { upWithPreview } from "../support/pulumi-up";
 
 const API_KEY = "e2e-kinds-api-key-2b7d90";
 const SIP_PASSWORD = "e2e-kinds-sip-password-Lm42v";
@@ -105,7 +106,7 @@ describeE2E("an interrupted `pulumi up` of every resource kind, recovered (issue
     const preview = await stack.preview(recorder().options);
     expect(preview.changeSummary).toEqual({ same: 5 });
     const requestsBefore = (await emulator.client.requests()).length;
-    const up = await stack.up(recorder().options);
+    const up = await upWithPreview(stack, recorder().options);
     expect(up.summary.resourceChanges).toEqual({ same: 5 });
     expect((await emulator.client.requests()).length).toBe(requestsBefore);
     const outputs = await stack.outputs();
@@ -156,7 +157,7 @@ describeE2E("an interrupted `pulumi up` of every resource kind, recovered (issue
     expect(preview.changeSummary).not.toHaveProperty("create");
     expect(preview.changeSummary).not.toHaveProperty("replace");
     const requestsBefore = (await emulator.client.requests()).length;
-    const up = await stack.up(recorder().options);
+    const up = await upWithPreview(stack, recorder().options);
     expect(up.summary.resourceChanges).not.toHaveProperty("create");
     expect((await emulator.client.requests()).length).toBe(requestsBefore);
     expect((await stack.outputs()).carrierId?.value).toBe(replacement!.id);

@@ -58,11 +58,11 @@ export async function killUpDuringCreates(options: {
   ready: (creates: RequestLogEntry[]) => boolean;
 }): Promise<KilledUp> {
   const { emulator } = options;
-  const up = spawn(
-    cli!.pulumi,
-    ["up", "--yes", "--skip-preview", "--non-interactive", "--stack", "dev"],
-    { cwd: options.project.dir, env: options.env, stdio: ["ignore", "pipe", "pipe"] },
-  );
+  const up = spawn(cli!.pulumi, ["up", "--yes", "--non-interactive", "--stack", "dev"], {
+    cwd: options.project.dir,
+    env: options.env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   up.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   up.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));

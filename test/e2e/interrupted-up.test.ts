@@ -21,6 +21,7 @@ import {
   lockFiles as backendLocks,
   voicePlatform as runBin,
 } from "./interrupted-run";
+import { upWithPreview } from "../support/pulumi-up";
 
 const run = promisify(execFile);
 
@@ -237,7 +238,7 @@ describeE2E("an interrupted `pulumi up` recovered without duplicates (issue 15)"
       same: 1 + recordedBefore.length + assignments.length,
       ...(toCreate > 0 ? { create: toCreate } : {}),
     });
-    const final = await stack.up(recorder().options);
+    const final = await upWithPreview(stack, recorder().options);
     expect(final.summary.resourceChanges).toEqual({
       same: 1 + recordedBefore.length + assignments.length,
       ...(toCreate > 0 ? { create: toCreate } : {}),

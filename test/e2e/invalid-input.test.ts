@@ -5,6 +5,7 @@
  */
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { describeE2E, E2EProject, errorText, recorder } from "./harness";
+import { upWithPreview } from "../support/pulumi-up";
 
 const API_KEY = "e2e-invalid-api-key-91b3";
 
@@ -73,7 +74,7 @@ describeE2E("invalid input on the real Pulumi engine", () => {
     const wrongKey = "e2e-wrong-api-key-c0ffee";
     const stack = await stackWith("wrong-key", {}, wrongKey);
     const transcript = recorder();
-    const failure = await stack.up(transcript.options).then(
+    const failure = await upWithPreview(stack, transcript.options).then(
       () => undefined,
       (error: unknown) => error,
     );

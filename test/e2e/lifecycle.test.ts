@@ -20,6 +20,7 @@ import {
 import { repoPulumiVersion } from "../support/packed-package";
 import { oneLineProviderText, type ResourceKind } from "../support/serialized-provider";
 import { sampleBytes } from "./program";
+import { upWithPreview } from "../support/pulumi-up";
 
 const API_KEY = "e2e-lifecycle-api-key-5d0c7e";
 const SIP_PASSWORD = "e2e-sip-password-Q4m9x";
@@ -73,7 +74,7 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
 
   test("up creates the voice, the SIP carrier and two webhooks; a second preview reports no changes", async () => {
     const transcript = record();
-    const up = await stack.up(transcript.options);
+    const up = await upWithPreview(stack, transcript.options);
     expect(up.summary.result).toBe("succeeded");
     expect(up.summary.resourceChanges).toEqual({ create: 5 });
 
@@ -116,7 +117,7 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
   test("renaming the voice updates it in place: exactly one PUT, no new clone", async () => {
     const before = await outputs();
     await stack.setConfig("e2e:voiceName", { value: "Support agent v2" });
-    const up = await stack.up(record().options);
+    const up = await upWithPreview(stack, record().options);
     expect(up.summary.resourceChanges).toEqual({ update: 1, same: 4 });
 
     const requests = await emulator.client.newRequests();
@@ -134,7 +135,7 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
   test("changing a voice setting updates it in place: one PUT with snake_case settings", async () => {
     const before = await outputs();
     await stack.setConfig("e2e:stability", { value: "0.8" });
-    const up = await stack.up(record().options);
+    const up = await upWithPreview(stack, record().options);
     expect(up.summary.resourceChanges).toEqual({ update: 1, same: 4 });
 
     const requests = await emulator.client.newRequests();
@@ -154,7 +155,7 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
     const newAudio = sampleBytes("closing, recorded again");
     await project.writeFile("samples/closing.wav", newAudio);
     const transcript = record();
-    const up = await stack.up(transcript.options);
+    const up = await upWithPreview(stack, transcript.options);
     expect(up.summary.resourceChanges).toEqual({ replace: 1, same: 4 });
 
     const requests = await emulator.client.newRequests();
@@ -180,7 +181,7 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
     const before = await outputs();
     await project.writeFile("samples/greeting.wav", sampleBytes("greeting, recorded again"));
     const transcript = record();
-    const up = await stack.up(transcript.options);
+    const up = await upWithPreview(stack, transcript.options);
     expect(up.summary.resourceChanges).toEqual({ replace: 1, same: 4 });
     const requests = await emulator.client.newRequests();
     expect(requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
@@ -204,7 +205,7 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
     expect(await emulator.client.newRequests()).toEqual([]);
 
     const transcript = record();
-    const up = await stack.up(transcript.options);
+    const up = await upWithPreview(stack, transcript.options);
     expect(up.summary.resourceChanges).toEqual({ replace: 1, same: 4 });
 
     const requests = await emulator.client.newRequests();

@@ -5,6 +5,7 @@
  */
 import { describeE2E, providerWarnings, recorder } from "./harness";
 import { listGoldenStacks, restoreGoldenStack, type RestoredStack } from "./golden-stacks";
+import { upWithPreview } from "../support/pulumi-up";
 
 const goldens = listGoldenStacks();
 
@@ -37,7 +38,7 @@ for (const golden of goldens) {
         const voiceRecordId = (await restored.stack.outputs()).voiceRecordId?.value;
         expect(typeof voiceRecordId).toBe("string");
         await restored.stack.setConfig("e2e:voiceName", { value: "Support agent, upgraded" });
-        const up = await restored.stack.up(recorder().options);
+        const up = await upWithPreview(restored.stack, recorder().options);
         expect(up.summary.result).toBe("succeeded");
         expect(up.summary.resourceChanges).toEqual({
           update: 1,

@@ -25,6 +25,7 @@ import {
 } from "../e2e/harness";
 import { sampleBytes } from "../e2e/program";
 import { nodeSdk, runTool } from "./toolchains";
+import { upWithPreview } from "../support/pulumi-up";
 
 const run = promisify(execFile);
 
@@ -118,7 +119,7 @@ describeE2E("moving a TypeScript stack from the dynamic resources to the plugin"
   });
 
   test("the dynamic resources are created as before", async () => {
-    const up = await stack.up(recorder().options).catch((error: unknown) => {
+    const up = await upWithPreview(stack, recorder().options).catch((error: unknown) => {
       throw new Error(errorText(error));
     });
     expect(up.summary.resourceChanges).toEqual({ create: 4 });
@@ -156,7 +157,7 @@ describeE2E("moving a TypeScript stack from the dynamic resources to the plugin"
     });
     await project.writeFile("index.ts", program("plugin"));
     const transcript = recorder();
-    const up = await stack.up(transcript.options).catch((error: unknown) => {
+    const up = await upWithPreview(stack, transcript.options).catch((error: unknown) => {
       throw new Error(errorText(error));
     });
     expect(up.summary.resourceChanges).toMatchObject({ import: 3 });
@@ -189,7 +190,7 @@ describeE2E("moving a TypeScript stack from the dynamic resources to the plugin"
     const { voiceRecordId } = await outputs();
     const before = (await emulator.client.requests()).length;
     await project.writeFile("index.ts", program("plugin", "Support agent v2"));
-    const up = await stack.up(recorder().options);
+    const up = await upWithPreview(stack, recorder().options);
     expect(up.summary.resourceChanges).toEqual({ update: 1, same: 3 });
     const requests = (await emulator.client.requests()).slice(before);
     expect(requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([

@@ -191,7 +191,7 @@ describeYaml("a YAML program through the plugin", () => {
   });
 
   it("up creates the voice, the carrier and the webhook, and imports the existing carrier without a call", async () => {
-    const result = await stack.up();
+    const result = await stack.pulumiUp();
     expect(changeSummary(result.stdout)).toMatchObject({ created: 4, imported: 1 });
     const org = await organization("org_a");
     expect(org.voices.map((v) => v.name)).toEqual(["Plugin voice one"]);
@@ -225,7 +225,7 @@ describeYaml("a YAML program through the plugin", () => {
     const preview = await stack.must(["preview"]);
     expect(changeSummary(preview.stdout)).toMatchObject({ "to update": 1 });
     expect(await newCalls()).toEqual([]);
-    const result = await stack.up();
+    const result = await stack.pulumiUp();
     expect(changeSummary(result.stdout)).toMatchObject({ updated: 1 });
     expect(await newCalls()).toEqual([`PUT /voices/${firstVoiceId}`]);
     const org = await organization("org_a");
@@ -238,7 +238,7 @@ describeYaml("a YAML program through the plugin", () => {
     const preview = await stack.must(["preview"]);
     expect(changeSummary(preview.stdout)).toMatchObject({ "to replace": 1 });
     expect(await newCalls()).toEqual([]);
-    const result = await stack.up();
+    const result = await stack.pulumiUp();
     expect(changeSummary(result.stdout)).toMatchObject({ replaced: 1 });
     expect(await newCalls()).toEqual(["POST /organization/sip"]);
     const carrierId = (await stack.outputs()).carrierId as string;
@@ -371,7 +371,7 @@ describeYaml("two explicit providers with two organizations' keys", () => {
   });
 
   it("each key is used for its own resources only", async () => {
-    await stack.up();
+    await stack.pulumiUp();
     const [a, b] = [await organization("org_a"), await organization("org_b")];
     expect(a.carriers.map((c) => c.name)).toEqual(["Trunk of A"]);
     expect(b.carriers.map((c) => c.name)).toEqual(["Trunk of B"]);
@@ -481,7 +481,7 @@ describeYaml("the plugin's other install routes (nothing on PATH)", () => {
       { ambient: false },
     );
     try {
-      const result = await stack.up();
+      const result = await stack.pulumiUp();
       expect(result.stdout).not.toMatch(/from \$PATH/);
       expect((await stack.outputs()).carrierId).toBe("carrier-made-elsewhere");
     } finally {
@@ -500,7 +500,7 @@ describeYaml("the plugin's other install routes (nothing on PATH)", () => {
       expect(await readFile(join(stack.dir, "Pulumi.yaml"), "utf8")).toMatch(
         /packages:\n\s+voiceplatform: \.\/node_modules\/pulumi-voice-platform\/provider\/plugin\/pulumi-plugin\n/,
       );
-      await stack.up();
+      await stack.pulumiUp();
       expect((await stack.outputs()).carrierId).toBe("carrier-made-elsewhere");
     } finally {
       await stack.remove();
@@ -519,7 +519,7 @@ describeYaml("the plugin's other install routes (nothing on PATH)", () => {
         "--file",
         "node_modules/.bin/pulumi-resource-voiceplatform",
       ]);
-      const result = await stack.up();
+      const result = await stack.pulumiUp();
       expect(result.stdout).not.toMatch(/from \$PATH/);
       expect((await stack.outputs()).carrierId).toBe("carrier-made-elsewhere");
     } finally {

@@ -114,7 +114,7 @@ export class YamlStack {
   }
 
   /** `pulumi up --yes` as users run it: its preview phase first. */
-  async up(): Promise<CommandResult> {
+  async pulumiUp(): Promise<CommandResult> {
     return this.must(["up", "--yes"]);
   }
 

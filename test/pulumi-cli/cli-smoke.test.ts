@@ -10,6 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
 import { locatePulumi, pulumiEnv, REPO_ROOT } from "./locate";
+import { upWithPreview } from "../support/pulumi-up";
 
 const cli = locatePulumi();
 const MISSING =
@@ -109,7 +110,7 @@ module.exports = { greeting: "hello " + (config.get("who") || "world"), stackNam
     );
     await stack.setConfig("who", { value: "smoke" });
 
-    const up = await stack.up();
+    const up = await upWithPreview(stack);
     expect(up.summary.result).toBe("succeeded");
     expect(up.outputs.greeting?.value).toBe("hello smoke");
     expect(up.outputs.stackName?.value).toBe("dev");
@@ -144,7 +145,7 @@ module.exports = { id: thing.id, doubled: thing.doubled };
 `,
     );
 
-    const up = await stack.up();
+    const up = await upWithPreview(stack);
     expect(up.summary.result).toBe("succeeded");
     expect(up.summary.resourceChanges).toEqual({ create: 2 });
     expect(up.outputs.id?.value).toBe("thing-21");

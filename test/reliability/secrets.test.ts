@@ -35,6 +35,7 @@ import {
 } from "../support/provider-process";
 import { serializedProviders } from "../support/serialized-provider";
 import { echoModes, startEchoServer, type EchoServer } from "./echo-server";
+import { upWithPreview } from "../support/pulumi-up";
 
 const SECRETS = {
   apiKey: "apikey-Q7xZ2-distinctive-9F3kLm0p-4411-secretvalue",
@@ -518,7 +519,7 @@ describe("exported state of a real `pulumi up`", () => {
     });
     const transcript = recorder();
     try {
-      await stack.up(transcript.options);
+      await upWithPreview(stack, transcript.options);
     } catch (error) {
       throw new Error(`pulumi up failed: ${errorText(error)}`);
     }
