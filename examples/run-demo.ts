@@ -1,6 +1,6 @@
 /**
  * `npm run demo`: the main job on its embedded default. Starts the platform emulator with a state
- * file, runs `pulumi up --yes` on the demo stack (examples/basic, through the root Pulumi.yaml)
+ * file, runs `pulumi preview` then `pulumi up --yes` on the demo stack (examples/basic, through the root Pulumi.yaml)
  * with a local file backend, prints the outputs and what the emulator now holds, and stops the
  * emulator. Everything it writes goes to .demo/ (git-ignored); run it again and Pulumi reports no
  * changes. `npm run demo -- --destroy` tears the stack down, `--reset` starts from scratch.
@@ -82,11 +82,18 @@ async function main(): Promise<void> {
       return;
     }
 
+    await emulator.client.newRequests();
     say(`pulumi preview (stack ${STACK})`);
     await stack.preview({ onOutput: (text) => process.stdout.write(text) });
+    say(
+      `The preview sent ${(await emulator.client.newRequests()).length} requests to the platform`,
+    );
     say(`pulumi up --yes (stack ${STACK})`);
     // stack.up() skips the preview phase, which is fine because the preview just above ran it.
     const up = await stack.up({ onOutput: (text) => process.stdout.write(text) });
+    const sent = (await emulator.client.newRequests()).map((r) => `${r.method} ${r.path}`);
+    say(`The update sent ${sent.length} requests to the platform`);
+    for (const line of sent.sort()) process.stdout.write(`  ${line}\n`);
     const changes = Object.entries(up.summary.resourceChanges ?? {}).filter(
       ([kind]) => kind !== "same",
     );

@@ -72,7 +72,13 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
     await project?.remove();
   });
 
-  test("up creates the voice, the SIP carrier and two webhooks; a second preview reports no changes", async () => {
+  test("a preview of the new stack plans every create and sends nothing", async () => {
+    const preview = await stack.preview(record().options);
+    expect(preview.changeSummary).toEqual({ create: 5 });
+    expect(await emulator.client.newRequests()).toEqual([]);
+  });
+
+  test("up, with its preview phase, creates the voice, the SIP carrier and two webhooks once each; a second preview reports no changes", async () => {
     const transcript = record();
     const up = await upWithPreview(stack, transcript.options);
     expect(up.summary.result).toBe("succeeded");

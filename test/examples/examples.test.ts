@@ -55,6 +55,10 @@ withCli("examples on the real engine", () => {
   test("npm run demo creates everything, and a second run changes nothing", async () => {
     const first = await tsx("examples/run-demo.ts", ["--reset"]);
     expect(first.stdout).toContain("Changes: create 5");
+    expect(first.stdout).toContain("The preview sent 0 requests to the platform");
+    // One request per object: the voice's clone, the carrier, the two subscriptions.
+    expect(first.stdout).toContain("The update sent 4 requests to the platform");
+    expect(first.stdout.match(/^ {2}POST \/voices\/voice-clone$/gm)).toHaveLength(1);
     expect(first.stdout).toMatch(/voice +\w+ +"Support agent" +en-US,es-ES +2 samples/);
     expect(first.stdout).toMatch(/SIP carrier +\w+ +"main-trunk" +2 gateways, 1 numbers/);
     expect(first.stdout).toContain("advanced  https://crm.example.com/voice-events");
@@ -62,6 +66,8 @@ withCli("examples on the real engine", () => {
 
     const second = await tsx("examples/run-demo.ts");
     expect(second.stdout).toContain("No changes: the stack already matches the program.");
+    expect(second.stdout).toContain("The preview sent 0 requests to the platform");
+    expect(second.stdout).toContain("The update sent 0 requests to the platform");
   });
 
   test("the environments example previews cleanly for dev, staging and prod", async () => {
