@@ -6,10 +6,7 @@
  */
 import { UNKNOWN } from "./engine-values";
 import type { Inputs, ResourceDefinition } from "./resource-definition";
-
-function withoutUndefined(bag: Inputs): Inputs {
-  return Object.fromEntries(Object.entries(bag).filter(([, value]) => value !== undefined));
-}
+import { withoutUndefined } from "./serializable";
 
 function unknowns(names: readonly string[]): Inputs {
   return Object.fromEntries(names.map((name) => [name, UNKNOWN]));

@@ -6,6 +6,7 @@
  * anything can fail, and every error and failure leaves with secrets redacted.
  */
 import { secretValues, type Inputs, type ResourceDefinition } from "../core/resource-definition";
+import { withoutUndefined } from "../core/serializable";
 import { IncompleteCreateError, rethrowRedacted } from "../platform/errors";
 import { redactSecrets, rememberSecret } from "../platform/redaction";
 
@@ -39,11 +40,11 @@ export function dynamicHandlers<State extends object>(definition: ResourceDefini
       definition.diff(id, plain(olds), plain(news)).catch(rethrowRedacted),
     create: (news: Inputs) =>
       definition.create(plain(news)).then(
-        ({ id, state }) => ({ id, outs: state }),
+        ({ id, state }) => ({ id, outs: withoutUndefined(state) }),
         (error: unknown) => {
           // The engine stores these properties as the resource's outputs, and delete and read
           // run the provider found there: without it the recorded resource could never be destroyed.
-          if (error instanceof IncompleteCreateError)
+          if (error instanceof IncompleteCreateError && news[PROVIDER_KEY] !== undefined)
             error.properties[PROVIDER_KEY] = news[PROVIDER_KEY];
           return rethrowRedacted(error);
         },
@@ -51,7 +52,7 @@ export function dynamicHandlers<State extends object>(definition: ResourceDefini
     update: (id: string, olds: Inputs, news: Inputs) =>
       definition
         .update(id, plain(olds), plain(news))
-        .then((state) => ({ outs: state }), rethrowRedacted),
+        .then((state) => ({ outs: withoutUndefined(state) }), rethrowRedacted),
     delete: (id: string, olds: Inputs) => definition.delete(id, plain(olds)).catch(rethrowRedacted),
   });
 }

@@ -3,6 +3,7 @@
  * class, `ApiError` for every way a platform call can end badly (a subclass per kind), and
  * `ConfigurationError` for a setting that is missing or malformed. Every message is built here.
  */
+import { withoutUndefined } from "../core/serializable";
 import { redactBody, redactSecrets } from "./redaction";
 
 const MAX_BODY_CHARS = 2048;
@@ -112,7 +113,7 @@ export class IncompleteCreateError extends ApiError {
     if (cause instanceof ApiError)
       Object.assign(this, { body: cause.body, apiMessage: cause.apiMessage });
     this.id = id;
-    this.properties = properties;
+    this.properties = withoutUndefined(properties);
     this.reasons = [reason];
   }
 }

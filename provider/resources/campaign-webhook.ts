@@ -1,3 +1,4 @@
+import { stateOfCreated } from "../core/created-object";
 import type * as pulumi from "@pulumi/pulumi";
 import { createHash } from "node:crypto";
 import { z } from "zod";
@@ -147,8 +148,8 @@ export const campaignWebhookDiffPlan: DiffPlan = {
 export interface CampaignWebhookState extends CampaignWebhookInputs {
   readonly stateVersion: 1;
   /** What the subscribe answered; absent for a subscription recorded with alreadySubscribed. */
-  readonly status: string | undefined;
-  readonly data: boolean | undefined;
+  readonly status?: string;
+  readonly data?: boolean;
 }
 
 /** The only answer that confirms a subscription. */
@@ -229,11 +230,10 @@ export function readCampaignWebhookState(olds: Inputs): CampaignWebhookState {
   return { ...olds, stateVersion: 1 } as CampaignWebhookState;
 }
 
+/** A recorded subscription: no answer, so no status or data. */
 const stateAfterCreate = async (id: string, news: Inputs): Promise<CampaignWebhookState> => ({
   ...CampaignWebhookInputs.parse(news),
   stateVersion: 1,
-  status: undefined,
-  data: undefined,
 });
 
 async function create(news: Inputs): Promise<{ id: string; state: CampaignWebhookState }> {
@@ -267,7 +267,15 @@ async function create(news: Inputs): Promise<{ id: string; state: CampaignWebhoo
       hint: "Check the campaign on the platform, then run `pulumi up` again",
     },
   });
-  return { id, state: { ...inputs, stateVersion: 1, ...response.body } };
+  // Only what spec 4.4 says the answer holds: anything more would overwrite the inputs.
+  const { status, data } = response.body;
+  const state = await stateOfCreated(id, { ...inputs, stateVersion: 1 }, () => ({
+    ...inputs,
+    stateVersion: 1 as const,
+    status,
+    data,
+  }));
+  return { id, state };
 }
 
 /** A webhook subscribed to a campaign's post-processing events: a simple URL or a full advanced request. */

@@ -1,3 +1,4 @@
+import { stateOfCreated } from "../core/created-object";
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { checkResource, describeValue, onEveryObject } from "../core/check";
@@ -330,7 +331,10 @@ async function create(news: Inputs): Promise<{ id: string; state: SipCarrierStat
     answer: { schema: CreatedCarrier, problem: () => "the answer carries no carrier id" },
   });
   const id = response.body.id;
-  return { id, state: await stateAfterCreate(id, inputs) };
+  const state = await stateOfCreated(id, { ...inputs, stateVersion: 1, carrierId: id }, () =>
+    stateAfterCreate(id, inputs),
+  );
+  return { id, state };
 }
 
 /** A SIP carrier (trunk) with registration credentials, gateways and phone numbers. */

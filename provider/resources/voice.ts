@@ -1,3 +1,4 @@
+import { stateOfCreated } from "../core/created-object";
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { checkResource, onEveryObject } from "../core/check";
@@ -393,14 +394,15 @@ async function sampleFailures(news: Inputs): Promise<CheckFailure[]> {
 async function diff(_id: string, olds: Inputs, news: Inputs): Promise<DiffAnswer> {
   const stored = readVoiceState(olds);
   const files = news.files;
-  // Samples compare by content: the same path with new audio is a new voice.
+  // Samples compare by content, as a set: the same path with new audio is a new voice, the same
+  // audio in another order is not.
   const newFiles =
     Array.isArray(files) && !containsUnknown(files)
-      ? await Promise.all((files as SampleInput[]).map(sampleHash))
+      ? (await Promise.all((files as SampleInput[]).map(sampleHash))).sort()
       : files;
   const oldFiles =
     stored.samples.length > 0 || stored.files !== undefined
-      ? stored.samples.map((sample) => sample.sha256)
+      ? stored.samples.map((sample) => sample.sha256).sort()
       : undefined;
   return diffInputs({ ...stored, files: oldFiles }, { ...news, files: newFiles }, voiceDiffPlan);
 }
@@ -445,8 +447,12 @@ async function create(news: Inputs): Promise<{ id: string; state: VoiceState }> 
   });
   const voices = response.body;
   const voice = pickCreatedVoice(voices, inputs.name)!;
-  const sent = await Promise.all(samples.map((sample) => sample.facts()));
-  const state = toVoiceState(inputs, voice, voices, sent);
+  const state = await stateOfCreated(
+    voice.id,
+    { ...inputs, stateVersion: 1, voiceId: voice.voiceId, clonedVoices: voices },
+    async () =>
+      toVoiceState(inputs, voice, voices, await Promise.all(samples.map((s) => s.facts()))),
+  );
   if (inputs.isMultilingual === undefined) return { id: voice.id, state };
   try {
     const updated = await putVoice(
@@ -454,7 +460,7 @@ async function create(news: Inputs): Promise<{ id: string; state: VoiceState }> 
       inputs,
       `set isMultilingual on the new ${label(inputs)} (${voice.id})`,
     );
-    return { id: voice.id, state: toVoiceState(inputs, updated, voices, sent) };
+    return { id: voice.id, state: toVoiceState(inputs, updated, voices, state.samples) };
   } catch (error) {
     // Record what the platform has, so the next update retries the PUT instead of cloning again.
     throw new IncompleteCreateError(

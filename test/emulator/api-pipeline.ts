@@ -67,6 +67,7 @@ export async function handleApiRequest(
       params,
       store: runtime.store,
       logEntry,
+      answers: runtime.settings.answers,
     });
     if (signal.aborted) return;
 

@@ -55,7 +55,9 @@ export const subscribeWebhook: OperationHandler = async (request) => {
         advancedWebhook: input.advancedWebhook ?? null,
       };
       request.store.addSubscription(subscription);
-      return { status: "success", data: true };
+      return request.answers === "extended"
+        ? { status: "success", data: true, subscriptionId: subscription.id }
+        : { status: "success", data: true };
     },
   };
 };

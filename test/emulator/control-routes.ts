@@ -14,6 +14,7 @@ const settingsSchema: z.ZodType<Partial<EmulatorSettings>> = z.strictObject({
   latencyMs: z.number().int().nonnegative().optional(),
   rateLimit: z.number().int().positive().nullable().optional(),
   seed: z.number().int().optional(),
+  answers: z.enum(["spec", "extended"]).optional(),
 });
 
 type ControlHandler = (

@@ -194,4 +194,11 @@ export interface EmulatorSettings {
   rateLimit: number | null;
   /** Seed of the PRNG behind probabilistic faults. */
   seed: number;
+  /**
+   * "spec": answers hold only the fields api-spec.md shows (a voice's settings: stability and
+   * style). "extended": every stored field plus fields no spec names, as a richer platform might.
+   */
+  answers: AnswerShape;
 }
+
+export type AnswerShape = "spec" | "extended";

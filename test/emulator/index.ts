@@ -1,5 +1,6 @@
 import { randomInt } from "node:crypto";
 import type { Organization } from "./auth";
+import type { AnswerShape } from "./control-types";
 import { EmulatorClient } from "./client";
 import { EmulatorRuntime } from "./runtime";
 import { listen } from "./server";
@@ -32,6 +33,20 @@ export interface StartEmulatorOptions {
   rateLimit?: number | null;
   /** Seed of the PRNG behind probabilistic faults; random when absent. */
   seed?: number;
+  /**
+   * What answers hold: "spec" (the default) only the fields api-spec.md shows, "extended" more.
+   * Absent: VOICEPLATFORM_EMULATOR_ANSWERS, else "spec".
+   */
+  answers?: AnswerShape;
+}
+
+const ANSWERS_VARIABLE = "VOICEPLATFORM_EMULATOR_ANSWERS";
+
+/** The answer shape asked for, or the one the environment names (spec when it names none). */
+export function answerShape(asked: AnswerShape | undefined): AnswerShape {
+  const value = asked ?? process.env[ANSWERS_VARIABLE] ?? "spec";
+  if (value === "spec" || value === "extended") return value;
+  throw new Error(`${ANSWERS_VARIABLE} is "${value}": set it to spec or extended, or unset it`);
 }
 
 export interface RunningEmulator {
@@ -51,6 +66,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
       latencyMs: options.latencyMs ?? 0,
       rateLimit: options.rateLimit ?? null,
       seed: options.seed ?? randomInt(2 ** 31),
+      answers: answerShape(options.answers),
     },
     options.stateFile,
   );

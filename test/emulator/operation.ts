@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { Caller } from "./auth";
-import type { RequestLogEntry } from "./control-types";
+import type { AnswerShape, RequestLogEntry } from "./control-types";
 import { readJsonBody, requireMediaType } from "./json-body";
 import { redactSecrets } from "./redact-secrets";
 import type { StateStore } from "./state-store";
@@ -11,6 +11,8 @@ export interface OperationRequest {
   params: Readonly<Record<string, string>>;
   store: StateStore;
   logEntry: RequestLogEntry;
+  /** How much the answer holds: what the spec shows, or more. */
+  answers: AnswerShape;
 }
 
 /**

@@ -53,7 +53,9 @@ export const createSipCarrier: OperationHandler = async (request) => {
         ...fields,
       };
       request.store.addCarrier(carrier);
-      return { id: carrier.id };
+      return request.answers === "extended"
+        ? { id: carrier.id, name: carrier.name, createdAt: "2026-01-01T00:00:00.000Z" }
+        : { id: carrier.id };
     },
   };
 };

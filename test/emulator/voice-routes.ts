@@ -1,5 +1,5 @@
 import type { Caller } from "./auth";
-import type { Voice } from "./control-types";
+import type { AnswerShape, Voice } from "./control-types";
 import { ApiError } from "./errors";
 import { newObjectId, newProviderVoiceId } from "./ids";
 import { readMultipartForm } from "./multipart-upload";
@@ -21,7 +21,7 @@ export const cloneVoice: OperationHandler = async (request) => {
     commit: () => {
       const voice = newVoice(input, request.caller);
       request.store.saveVoice(voice);
-      return [voice];
+      return [voiceAnswer(voice, request.answers)];
     },
   };
 };
@@ -45,10 +45,35 @@ export const updateVoice: OperationHandler = async (request) => {
         settings: { ...current.settings, ...definedEntries(update.settings ?? {}) },
       };
       request.store.saveVoice(updated);
-      return updated;
+      return voiceAnswer(updated, request.answers);
     },
   };
 };
+
+/**
+ * A Voice object as spec 2.1 shows it: its eight fields, settings with stability and style only.
+ * Extended: everything stored, plus fields no spec names.
+ */
+export function voiceAnswer(voice: Voice, shape: AnswerShape): Record<string, unknown> {
+  if (shape === "extended") {
+    return {
+      ...voice,
+      settings: { ...voice.settings, use_speaker_boost: true },
+      createdAt: "2026-01-01T00:00:00.000Z",
+      labels: { accent: "neutral" },
+    };
+  }
+  return {
+    id: voice.id,
+    voiceId: voice.voiceId,
+    name: voice.name,
+    organizationId: voice.organizationId,
+    settings: { stability: voice.settings.stability, style: voice.settings.style },
+    isMultilingual: voice.isMultilingual,
+    supportedLocales: voice.supportedLocales,
+    ttsClient: voice.ttsClient,
+  };
+}
 
 /** An organization sees all its voices; a sub-organization only its own. */
 function visibleTo(voice: Voice, caller: Caller): boolean {

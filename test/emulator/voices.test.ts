@@ -66,21 +66,31 @@ describe("POST /voices/voice-clone", () => {
 
     expect(result.status).toBe(200);
     expect(result.headers["content-type"]).toMatch(/^application\/json/);
-    const [voice] = result.json as Voice[];
+    const answered = result.json as Record<string, unknown>[];
+    // Spec 2.1: the answer shows eight fields, and settings only stability and style.
+    expect(answered).toEqual([
+      {
+        id: expect.stringMatching(/^[0-9a-f]{24}$/),
+        voiceId: expect.any(String),
+        name: "Narrator",
+        organizationId: "org_a",
+        settings: { stability: 0.4, style: 0 },
+        isMultilingual: false,
+        supportedLocales: ["en-US", "fr-FR"],
+        ttsClient: "elevenlabs",
+      },
+    ]);
+    const [voice] = (await emulator.client.state()).organizations.org_a!.voices;
     expect(voice).toMatchObject({
+      id: answered[0]!.id,
       name: "Narrator",
       description: "warm",
-      organizationId: "org_a",
       subOrganizationId: null,
       providerType: "ELEVENLABS",
-      ttsClient: "elevenlabs",
       settings: { stability: 0.4, similarity_boost: 0.8, speed: 1.1, style: 0 },
-      supportedLocales: ["en-US", "fr-FR"],
       subAccounts: true,
       supportsAllLanguages: false,
-      isMultilingual: false,
     });
-    expect(voice?.id).toMatch(/^[0-9a-f]{24}$/);
     expect(voice?.voiceId).not.toBe(voice?.id);
     const expectedSamples = await Promise.all(
       [sample, second].map(async (path) => {
@@ -93,8 +103,24 @@ describe("POST /voices/voice-clone", () => {
       }),
     );
     expect(voice?.samples).toEqual(expectedSamples);
-    const state = await emulator.client.state();
-    expect(state.organizations.org_a?.voices).toEqual([voice]);
+  });
+
+  test("answers every stored field and fields no spec names in the extended mode", async () => {
+    await emulator.client.settings({ answers: "extended" });
+    try {
+      const result = await clone({ name: "Rich", speed: "1.2" }, [sample]);
+      const [voice] = result.json as Record<string, unknown>[];
+      expect(voice).toMatchObject({
+        name: "Rich",
+        providerType: "ELEVENLABS",
+        subOrganizationId: null,
+        settings: { speed: 1.2, similarity_boost: 0.75, use_speaker_boost: true },
+        createdAt: expect.any(String),
+        labels: expect.any(Object),
+      });
+    } finally {
+      await emulator.client.settings({ answers: "spec" });
+    }
   });
 
   test("records the sub-organization from the header", async () => {
@@ -105,7 +131,9 @@ describe("POST /voices/voice-clone", () => {
       body,
     });
     expect(result.status).toBe(200);
-    expect((result.json as Voice[])[0]?.subOrganizationId).toBe("sub_a1");
+    const id = (result.json as Voice[])[0]?.id;
+    const stored = (await emulator.client.state()).organizations.org_a!.voices;
+    expect(stored.find((voice) => voice.id === id)?.subOrganizationId).toBe("sub_a1");
   });
 
   test.each([
@@ -218,15 +246,22 @@ describe("PUT /voices/{id}", () => {
       settings: { similarity_boost: 0.2 },
     });
     expect(result.status).toBe(200);
+    const [before] = (await emulator.client.state()).organizations.org_a!.voices;
     const expected = {
+      ...before!,
+      name: "After",
+      isMultilingual: true,
+      supportedLocales: ["de-DE"],
+      settings: { ...before!.settings, similarity_boost: 0.2 },
+    };
+    expect((await emulator.client.state()).organizations.org_a?.voices).toEqual([expected]);
+    expect(result.json).toEqual({
       ...voice,
       name: "After",
       isMultilingual: true,
       supportedLocales: ["de-DE"],
-      settings: { ...voice.settings, similarity_boost: 0.2 },
-    };
-    expect(result.json).toEqual(expected);
-    expect((await emulator.client.state()).organizations.org_a?.voices).toEqual([expected]);
+      settings: { stability: 0.3, style: 0 },
+    });
   });
 
   test("accepts an empty body as a no-op", async () => {

@@ -16,7 +16,12 @@ import { cp, mkdir, mkdtemp, readFile, rename, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../emulator";
+import {
+  startEmulator,
+  type AnswerShape,
+  type RequestLogEntry,
+  type RunningEmulator,
+} from "../emulator";
 import { describeE2E, E2EProject, errorText, recorder, type Transcript } from "../e2e/harness";
 import { upWithPreview } from "../support/pulumi-up";
 import { createFixtureProject } from "../support/packed-package";
@@ -97,7 +102,13 @@ function expectChanges(
 
 /** Registers the scenario's tests, in order, on one stack. */
 export function describeScenario(program: LanguageProgram): void {
-  describeE2E(`${program.language}: the scenario through the plugin on the real engine`, () => {
+  for (const answers of ["spec", "extended"] as const) describeScenarioWith(program, answers);
+}
+
+/** The scenario against answers shaped as the spec shows them, or richer. */
+function describeScenarioWith(program: LanguageProgram, answers: AnswerShape): void {
+  const title = `${program.language}: the scenario through the plugin on the real engine, answers shaped as ${answers}`;
+  describeE2E(title, () => {
     let emulator: RunningEmulator;
     let project: E2EProject;
     let root: string;
@@ -122,7 +133,7 @@ export function describeScenario(program: LanguageProgram): void {
 
     beforeAll(async () => {
       const started = Date.now();
-      emulator = await startEmulator({ apiKey: API_KEY });
+      emulator = await startEmulator({ apiKey: API_KEY, answers });
       const laid = await layOut(program);
       root = laid.root;
       const prepared = await program.prepare(laid.dir, laid.fixture);
@@ -142,7 +153,7 @@ export function describeScenario(program: LanguageProgram): void {
           [`${namespace}:sipPassword`]: { value: SIP_PASSWORD, secret: true },
         },
       });
-      timings[`${program.language}: prepare`] = Date.now() - started;
+      timings[`${program.language} (${answers}): prepare`] = Date.now() - started;
     });
 
     afterAll(async () => {
@@ -168,10 +179,12 @@ export function describeScenario(program: LanguageProgram): void {
       const up = await upWithPreview(stack, record()).catch((error: unknown) => {
         throw new Error(errorText(error));
       });
-      timings[`${program.language}: first up`] = Date.now() - started;
+      timings[`${program.language} (${answers}): first up`] = Date.now() - started;
       expectChanges(up, { create: 4 });
       const sent = await emulator.client.newRequests();
-      console.log(`${program.language}: requests sent by the first up (3 objects): ${sent.length}`);
+      console.log(
+        `${program.language} (${answers}): requests sent by the first up (3 objects): ${sent.length}`,
+      );
       expect(sent.map(requestLine).sort()).toEqual([
         "POST /campaigns/65a1f0c2e4b0a1b2c3d4e5f6/webhook/subscribe 200",
         "POST /organization/sip 201",

@@ -144,177 +144,184 @@ function leaks(text: string): string[] {
     .map(([name]) => name);
 }
 
-describeYaml("a YAML program through the plugin", () => {
-  jest.setTimeout(600_000);
-  let stack: YamlStack;
-  let existingId: string;
+describeYaml.each(["spec", "extended"] as const)(
+  "a YAML program through the plugin, answers shaped as %s",
+  (answers) => {
+    jest.setTimeout(600_000);
+    let stack: YamlStack;
+    let existingId: string;
 
-  beforeAll(async () => {
-    await emulator.client.reset();
-    existingId = await carrierMadeElsewhere("Existing trunk");
-    // The import option takes a literal id in YAML, not an interpolation.
-    stack = await YamlStack.create(lifecycleProgram.replace("EXISTING_CARRIER_ID", existingId), {
-      "samples/a.wav": sampleA,
-      "samples/b.wav": sampleB,
+    beforeAll(async () => {
+      await emulator.client.reset();
+      await emulator.client.settings({ answers });
+      existingId = await carrierMadeElsewhere("Existing trunk");
+      // The import option takes a literal id in YAML, not an interpolation.
+      stack = await YamlStack.create(lifecycleProgram.replace("EXISTING_CARRIER_ID", existingId), {
+        "samples/a.wav": sampleA,
+        "samples/b.wav": sampleB,
+      });
+      await stack.config({ "voiceplatform:apiKey": SECRETS.apiKey }, true);
+      await stack.config({
+        "voiceplatform:baseUrl": emulator.baseUrl,
+        "voiceplatform:campaignsBaseUrl": emulator.campaignsBaseUrl,
+      });
+      await stack.config(
+        {
+          sipPassword: SECRETS.sipPassword,
+          crmToken: SECRETS.headerValue,
+        },
+        true,
+      );
+    }, 600_000);
+
+    afterAll(async () => {
+      await stack?.remove();
     });
-    await stack.config({ "voiceplatform:apiKey": SECRETS.apiKey }, true);
-    await stack.config({
-      "voiceplatform:baseUrl": emulator.baseUrl,
-      "voiceplatform:campaignsBaseUrl": emulator.campaignsBaseUrl,
-    });
-    await stack.config(
-      {
-        sipPassword: SECRETS.sipPassword,
-        crmToken: SECRETS.headerValue,
-      },
-      true,
-    );
-  }, 600_000);
 
-  afterAll(async () => {
-    await stack?.remove();
-  });
+    let firstVoiceId: string;
+    let firstCarrierId: string;
 
-  let firstVoiceId: string;
-  let firstCarrierId: string;
-
-  /** The requests the platform received since the last call, as `METHOD path`. */
-  async function newCalls(): Promise<string[]> {
-    return (await emulator.client.newRequests()).map((c) => `${c.method} ${c.path}`);
-  }
-
-  it("a preview of the new stack plans every create and the import, and sends nothing", async () => {
-    await newCalls();
-    const preview = await stack.must(["preview"]);
-    const sent = await newCalls();
-    console.log(`yaml: requests sent by the preview of a new stack: ${sent.length}`);
-    expect(changeSummary(preview.stdout)).toMatchObject({ "to create": 4, "to import": 1 });
-    expect(sent).toEqual([]);
-  });
-
-  it("up creates the voice, the carrier and the webhook, and imports the existing carrier without a call", async () => {
-    const result = await stack.pulumiUp();
-    expect(changeSummary(result.stdout)).toMatchObject({ created: 4, imported: 1 });
-    const org = await organization("org_a");
-    expect(org.voices.map((v) => v.name)).toEqual(["Plugin voice one"]);
-    expect(org.carriers.map((c) => c.name).sort()).toEqual(["Existing trunk", "Plugin trunk one"]);
-    expect(Object.values(org.subscriptions).flat()).toHaveLength(1);
-    // The up's own preview phase included: each object once.
-    const sent = await newCalls();
-    console.log(`yaml: requests sent by the first up (3 objects): ${sent.length}`);
-    expect(sent.sort()).toEqual([
-      `POST /campaigns/${campaignId}/webhook/subscribe`,
-      "POST /organization/sip",
-      "POST /voices/voice-clone",
-    ]);
-    const outputs = await stack.outputs();
-    firstVoiceId = outputs.voiceId as string;
-    firstCarrierId = outputs.carrierId as string;
-    expect(outputs.adoptedId).toBe(existingId);
-    const resources = await stack.resources();
-    expect(resources.adopted!.id).toBe(existingId);
-    expect(resources.adopted!.outputs).toMatchObject({
-      name: "Existing trunk",
-      carrierId: existingId,
-    });
-    expect(resources.voice!.type).toBe("voiceplatform:index:Voice");
-  });
-
-  it("a preview without changes", async () => {
-    await stack.must(["preview", "--expect-no-changes"]);
-  });
-
-  it("a new voice name updates the voice in place, and its preview sends nothing", async () => {
-    await stack.config({ voiceName: "Plugin voice two" });
-    const preview = await stack.must(["preview"]);
-    expect(changeSummary(preview.stdout)).toMatchObject({ "to update": 1 });
-    expect(await newCalls()).toEqual([]);
-    const result = await stack.pulumiUp();
-    expect(changeSummary(result.stdout)).toMatchObject({ updated: 1 });
-    expect(await newCalls()).toEqual([`PUT /voices/${firstVoiceId}`]);
-    const org = await organization("org_a");
-    expect(org.voices.map((v) => [v.id, v.name])).toEqual([[firstVoiceId, "Plugin voice two"]]);
-    expect((await stack.outputs()).voiceId).toBe(firstVoiceId);
-  });
-
-  it("a new carrier name replaces the carrier, and its preview sends nothing", async () => {
-    await stack.config({ carrierName: "Plugin trunk two" });
-    const preview = await stack.must(["preview"]);
-    expect(changeSummary(preview.stdout)).toMatchObject({ "to replace": 1 });
-    expect(await newCalls()).toEqual([]);
-    const result = await stack.pulumiUp();
-    expect(changeSummary(result.stdout)).toMatchObject({ replaced: 1 });
-    expect(await newCalls()).toEqual(["POST /organization/sip"]);
-    const carrierId = (await stack.outputs()).carrierId as string;
-    expect(carrierId).not.toBe(firstCarrierId);
-    const org = await organization("org_a");
-    // The API cannot delete: the old carrier stays on the platform, and delete said so.
-    expect(org.carriers.map((c) => c.id)).toEqual(
-      expect.arrayContaining([firstCarrierId, carrierId, existingId]),
-    );
-    expect(result.stdout + result.stderr).toMatch(/stays on the platform/);
-  });
-
-  it("refresh keeps what state holds, and the next preview has no changes", async () => {
-    // Compared decrypted: every write encrypts a secret anew.
-    const before = await stack.resources(true);
-    await stack.must(["refresh", "--yes"]);
-    const after = await stack.resources(true);
-    for (const name of ["voice", "trunk", "hook", "adopted"]) {
-      expect(after[name]!.outputs).toEqual(before[name]!.outputs);
+    /** The requests the platform received since the last call, as `METHOD path`. */
+    async function newCalls(): Promise<string[]> {
+      return (await emulator.client.newRequests()).map((c) => `${c.method} ${c.path}`);
     }
-    await stack.must(["preview", "--expect-no-changes"]);
-  });
 
-  it("`pulumi import` adopts a carrier by id, recording it without a call", async () => {
-    const id = await carrierMadeElsewhere("Imported by command");
-    const requestsBefore = (await emulator.client.requests()).length;
-    const result = await stack.must([
-      "import",
-      "voiceplatform:index:SipCarrier",
-      "cli-imported",
-      id,
-      "--yes",
-      "--protect=false",
-    ]);
-    expect(result.stdout).toMatch(/imported/);
-    expect((await emulator.client.requests()).length).toBe(requestsBefore);
-    const resources = await stack.resources();
-    expect(resources["cli-imported"]).toMatchObject({
-      id,
-      outputs: { importedWithoutRead: true },
+    it("a preview of the new stack plans every create and the import, and sends nothing", async () => {
+      await newCalls();
+      const preview = await stack.must(["preview"]);
+      const sent = await newCalls();
+      console.log(`yaml (${answers}): requests sent by the preview of a new stack: ${sent.length}`);
+      expect(changeSummary(preview.stdout)).toMatchObject({ "to create": 4, "to import": 1 });
+      expect(sent).toEqual([]);
     });
-  });
 
-  it("state holds no __provider and no secret in plaintext; the secrets are encrypted", async () => {
-    const exported = await stack.exportText();
-    expect(exported).not.toContain("__provider");
-    expect(exported).toContain("ciphertext");
-    expect(leaks(exported)).toEqual([]);
-    expect(leaks(await stack.readStackConfig())).toEqual([]);
-    const resources = JSON.parse(exported).deployment.resources as {
-      urn: string;
-      type: string;
-      outputs?: Record<string, unknown>;
-    }[];
-    const trunk = resources.find((r) => r.urn.endsWith("::trunk"));
-    expect(JSON.stringify(trunk!.outputs!.registerPassword)).toContain("ciphertext");
-    const bytes = resources
-      .filter((r) => r.type.startsWith("voiceplatform:index:"))
-      .map((r) => `${r.type.split(":").pop()} ${Buffer.byteLength(JSON.stringify(r))} B`);
-    console.log(`state bytes per resource through the plugin: ${bytes.join(", ")}`);
-  });
+    it("up creates the voice, the carrier and the webhook, and imports the existing carrier without a call", async () => {
+      const result = await stack.pulumiUp();
+      expect(changeSummary(result.stdout)).toMatchObject({ created: 4, imported: 1 });
+      const org = await organization("org_a");
+      expect(org.voices.map((v) => v.name)).toEqual(["Plugin voice one"]);
+      expect(org.carriers.map((c) => c.name).sort()).toEqual([
+        "Existing trunk",
+        "Plugin trunk one",
+      ]);
+      expect(Object.values(org.subscriptions).flat()).toHaveLength(1);
+      // The up's own preview phase included: each object once.
+      const sent = await newCalls();
+      console.log(`yaml (${answers}): requests sent by the first up (3 objects): ${sent.length}`);
+      expect(sent.sort()).toEqual([
+        `POST /campaigns/${campaignId}/webhook/subscribe`,
+        "POST /organization/sip",
+        "POST /voices/voice-clone",
+      ]);
+      const outputs = await stack.outputs();
+      firstVoiceId = outputs.voiceId as string;
+      firstCarrierId = outputs.carrierId as string;
+      expect(outputs.adoptedId).toBe(existingId);
+      const resources = await stack.resources();
+      expect(resources.adopted!.id).toBe(existingId);
+      expect(resources.adopted!.outputs).toMatchObject({
+        name: "Existing trunk",
+        carrierId: existingId,
+      });
+      expect(resources.voice!.type).toBe("voiceplatform:index:Voice");
+    });
 
-  it("destroy removes everything from the stack, and nothing printed showed a secret", async () => {
-    const result = await stack.must(["destroy", "--yes"]);
-    expect(result.stdout).toMatch(/deleted/);
-    const remaining = Object.values(await stack.resources()).filter((r) =>
-      r.type.startsWith("voiceplatform:index:"),
-    );
-    expect(remaining).toEqual([]);
-    expect(leaks(stack.transcript.join("\n"))).toEqual([]);
-  });
-});
+    it("a preview without changes", async () => {
+      await stack.must(["preview", "--expect-no-changes"]);
+    });
+
+    it("a new voice name updates the voice in place, and its preview sends nothing", async () => {
+      await stack.config({ voiceName: "Plugin voice two" });
+      const preview = await stack.must(["preview"]);
+      expect(changeSummary(preview.stdout)).toMatchObject({ "to update": 1 });
+      expect(await newCalls()).toEqual([]);
+      const result = await stack.pulumiUp();
+      expect(changeSummary(result.stdout)).toMatchObject({ updated: 1 });
+      expect(await newCalls()).toEqual([`PUT /voices/${firstVoiceId}`]);
+      const org = await organization("org_a");
+      expect(org.voices.map((v) => [v.id, v.name])).toEqual([[firstVoiceId, "Plugin voice two"]]);
+      expect((await stack.outputs()).voiceId).toBe(firstVoiceId);
+    });
+
+    it("a new carrier name replaces the carrier, and its preview sends nothing", async () => {
+      await stack.config({ carrierName: "Plugin trunk two" });
+      const preview = await stack.must(["preview"]);
+      expect(changeSummary(preview.stdout)).toMatchObject({ "to replace": 1 });
+      expect(await newCalls()).toEqual([]);
+      const result = await stack.pulumiUp();
+      expect(changeSummary(result.stdout)).toMatchObject({ replaced: 1 });
+      expect(await newCalls()).toEqual(["POST /organization/sip"]);
+      const carrierId = (await stack.outputs()).carrierId as string;
+      expect(carrierId).not.toBe(firstCarrierId);
+      const org = await organization("org_a");
+      // The API cannot delete: the old carrier stays on the platform, and delete said so.
+      expect(org.carriers.map((c) => c.id)).toEqual(
+        expect.arrayContaining([firstCarrierId, carrierId, existingId]),
+      );
+      expect(result.stdout + result.stderr).toMatch(/stays on the platform/);
+    });
+
+    it("refresh keeps what state holds, and the next preview has no changes", async () => {
+      // Compared decrypted: every write encrypts a secret anew.
+      const before = await stack.resources(true);
+      await stack.must(["refresh", "--yes"]);
+      const after = await stack.resources(true);
+      for (const name of ["voice", "trunk", "hook", "adopted"]) {
+        expect(after[name]!.outputs).toEqual(before[name]!.outputs);
+      }
+      await stack.must(["preview", "--expect-no-changes"]);
+    });
+
+    it("`pulumi import` adopts a carrier by id, recording it without a call", async () => {
+      const id = await carrierMadeElsewhere("Imported by command");
+      const requestsBefore = (await emulator.client.requests()).length;
+      const result = await stack.must([
+        "import",
+        "voiceplatform:index:SipCarrier",
+        "cli-imported",
+        id,
+        "--yes",
+        "--protect=false",
+      ]);
+      expect(result.stdout).toMatch(/imported/);
+      expect((await emulator.client.requests()).length).toBe(requestsBefore);
+      const resources = await stack.resources();
+      expect(resources["cli-imported"]).toMatchObject({
+        id,
+        outputs: { importedWithoutRead: true },
+      });
+    });
+
+    it("state holds no __provider and no secret in plaintext; the secrets are encrypted", async () => {
+      const exported = await stack.exportText();
+      expect(exported).not.toContain("__provider");
+      expect(exported).toContain("ciphertext");
+      expect(leaks(exported)).toEqual([]);
+      expect(leaks(await stack.readStackConfig())).toEqual([]);
+      const resources = JSON.parse(exported).deployment.resources as {
+        urn: string;
+        type: string;
+        outputs?: Record<string, unknown>;
+      }[];
+      const trunk = resources.find((r) => r.urn.endsWith("::trunk"));
+      expect(JSON.stringify(trunk!.outputs!.registerPassword)).toContain("ciphertext");
+      const bytes = resources
+        .filter((r) => r.type.startsWith("voiceplatform:index:"))
+        .map((r) => `${r.type.split(":").pop()} ${Buffer.byteLength(JSON.stringify(r))} B`);
+      console.log(`state bytes per resource through the plugin: ${bytes.join(", ")}`);
+    });
+
+    it("destroy removes everything from the stack, and nothing printed showed a secret", async () => {
+      const result = await stack.must(["destroy", "--yes"]);
+      expect(result.stdout).toMatch(/deleted/);
+      const remaining = Object.values(await stack.resources()).filter((r) =>
+        r.type.startsWith("voiceplatform:index:"),
+      );
+      expect(remaining).toEqual([]);
+      expect(leaks(stack.transcript.join("\n"))).toEqual([]);
+    });
+  },
+);
 
 const twoProvidersProgram = `name: plugin-yaml-two-orgs
 runtime: yaml

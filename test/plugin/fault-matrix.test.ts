@@ -5,4 +5,7 @@
  */
 import { describeFaultMatrix, pluginProcess } from "../reliability/fault-matrix-cells";
 
-describe("through the provider plugin", () => describeFaultMatrix(pluginProcess));
+describe.each(["spec", "extended"] as const)(
+  "through the provider plugin, answers shaped as %s",
+  (answers) => describeFaultMatrix(pluginProcess, answers),
+);

@@ -79,7 +79,8 @@ describe("Voice handlers", () => {
       voiceId: stored[0]!.voiceId,
       organizationId: "org_a",
       ttsClient: stored[0]!.ttsClient,
-      settings: stored[0]!.settings,
+      // As answered: spec 2.1 shows stability and style only.
+      settings: { stability: stored[0]!.settings.stability, style: stored[0]!.settings.style },
       samples: [
         { name: "a.wav", sha256: sha256(a), size: 12 },
         { name: "b.mp3", sha256: sha256(b), size: 21 },

@@ -19,7 +19,12 @@ import { rememberEngineConfig } from "../../provider/settings/config";
 import { resetProcessState } from "../../provider/settings/process-state";
 import * as runtime from "../../provider/runtime";
 import { pathMatches } from "../emulator/faults";
-import { startEmulator, type OrganizationState, type RunningEmulator } from "../emulator";
+import {
+  startEmulator,
+  type AnswerShape,
+  type OrganizationState,
+  type RunningEmulator,
+} from "../emulator";
 import { carrierInputs, voiceInputs, webhookInputs } from "../support/builders";
 import { createFixtureProject, removeFixtureProject } from "../support/packed-package";
 import {
@@ -327,11 +332,15 @@ function assertErrorKind(fault: FaultKey, observed: Observed): void {
 }
 
 /** The whole matrix through one front end, against an emulator of its own. */
-export function describeFaultMatrix(makeFrontEnd: () => FrontEnd): void {
+/** The matrix against answers shaped as the spec shows them, or richer (`answers`). */
+export function describeFaultMatrix(
+  makeFrontEnd: () => FrontEnd,
+  answers: AnswerShape = "spec",
+): void {
   const frontEnd = makeFrontEnd();
 
   beforeAll(async () => {
-    emulator = await startEmulator({ seed: 1 });
+    emulator = await startEmulator({ seed: 1, answers });
   });
 
   afterAll(async () => {

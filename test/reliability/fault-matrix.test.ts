@@ -13,7 +13,10 @@ import { MATRIX_BEGIN, MATRIX_END, names, renderMatrix } from "./fault-matrix";
 import { checked, describeFaultMatrix, inProcess, useEmulator } from "./fault-matrix-cells";
 import * as runtime from "../../provider/runtime";
 
-describe("through the dynamic runtime", () => describeFaultMatrix(inProcess));
+describe.each(["spec", "extended"] as const)(
+  "through the dynamic runtime, answers shaped as %s",
+  (answers) => describeFaultMatrix(inProcess, answers),
+);
 
 test("a sample removed between check and create fails before anything is sent, saying so", async () => {
   const emulator: RunningEmulator = await startEmulator();
