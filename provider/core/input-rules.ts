@@ -1,8 +1,15 @@
 import { z } from "zod";
+import { pathSegmentProblem } from "./path-segment";
 
 /** Field rules shared by the resources' schemas, each with a message that says how to fix it. */
 
 export const text = z.string().min(1, "must not be empty: remove it or give a value");
+
+/** An id the API puts in a request's path: nothing that would change the address. */
+export const pathId = text.superRefine((value, context) => {
+  const problem = pathSegmentProblem(value);
+  if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
+});
 
 export const finiteNumber = z.number().refine(Number.isFinite, "must be a finite number");
 

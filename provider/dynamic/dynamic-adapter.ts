@@ -9,6 +9,7 @@ import { secretValues, type Inputs, type ResourceDefinition } from "../core/reso
 import { withoutUndefined } from "../core/serializable";
 import { IncompleteCreateError, rethrowRedacted } from "../platform/errors";
 import { redactSecrets, rememberSecret } from "../platform/redaction";
+import { readSettings } from "../settings/config";
 
 /** Where the engine keeps the serialized provider, in inputs and outputs alike. */
 export const PROVIDER_KEY = "__provider";
@@ -26,6 +27,8 @@ export function dynamicHandlers<State extends object>(definition: ResourceDefini
   };
   return Object.freeze({
     async check(olds: Inputs, news: Inputs) {
+      // A bad setting fails the preview here, not the first call of the update.
+      readSettings();
       // The engine puts `__provider` back into the inputs check returns.
       const result = await definition.check(plain(olds), plain(news)).catch(rethrowRedacted);
       return {

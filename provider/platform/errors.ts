@@ -118,6 +118,18 @@ export class IncompleteCreateError extends ApiError {
   }
 }
 
+/** An id that would change the address of the request it is a path segment of. */
+export class UnsafePathError extends VoicePlatformError {
+  override readonly name = "UnsafePathError";
+  constructor(operation: string, what: string, value: string, problem: string) {
+    super(
+      redactSecrets(
+        `${operation}: ${what} ${JSON.stringify(value)} ${problem}. Nothing was sent; fix the id`,
+      ),
+    );
+  }
+}
+
 /** Where a setting comes from: its stack config key and its environment variable. */
 export interface SettingSource {
   readonly setting: string;
@@ -151,6 +163,16 @@ export class ConfigurationError extends VoicePlatformError {
         `\`pulumi config set${secret} ${source.key} <value>\` (an explicit provider: its ` +
         `\`${source.setting}\` input), or export ${source.env}.`,
     );
+  }
+
+  /** A value that breaks `rule` (which says how to fix it); a secret's value is not shown. */
+  static breaks(
+    source: SettingSource & { secret?: boolean },
+    raw: string,
+    rule: string,
+  ): ConfigurationError {
+    const shown = source.secret ? "" : ` is "${raw}", which`;
+    return new ConfigurationError(source, `${source.key} (or ${source.env})${shown} ${rule}.`);
   }
 
   /** Set to `raw`, which is not `what`: `fix` says what to set instead. */

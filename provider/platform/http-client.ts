@@ -7,13 +7,16 @@ import {
   ApiResponseError,
   ApiStatusError,
   ApiTimeoutError,
+  UnsafePathError,
   type ApiError,
   type ApiErrorDetails,
 } from "./errors";
+import { pathSegmentProblem } from "../core/path-segment";
 import { missingSetting, readSettings, type Settings } from "../settings/config";
 import { processState, sharedAgent, sharedLimit, undici } from "../settings/process-state";
 import { rememberSecret } from "./redaction";
 import {
+  cappedRetryAfter,
   defaultRetryLimits,
   parseRetryAfter,
   retryDelay,
@@ -86,7 +89,24 @@ function requestFacts(
   return { operation: call.operation, method: call.method, url };
 }
 
+/** An id as one segment of a request's path, encoded; refused when it would change the address. */
+export function pathSegment(operation: string, what: string, id: string): string {
+  const problem = pathSegmentProblem(id);
+  if (problem !== undefined) throw new UnsafePathError(operation, what, id, problem);
+  return encodeURIComponent(id);
+}
+
+/** The last line of defence: no path leaves with a segment a URL parser would resolve away. */
+function refuseUnsafePath(call: ApiCall): void {
+  for (const segment of call.path.split("/").slice(1)) {
+    const problem = segment === "" ? undefined : pathSegmentProblem(segment);
+    if (problem !== undefined)
+      throw new UnsafePathError(call.operation, "the path segment", segment, problem);
+  }
+}
+
 async function callWithRetries(call: ApiCall, random: () => number): Promise<ApiResponse> {
+  refuseUnsafePath(call);
   const settings = readSettings();
   const url = resolveUrl(call, settings);
   if (settings.apiKey === undefined) throw missingSetting("apiKey", call.operation);
@@ -125,7 +145,7 @@ async function callWithRetries(call: ApiCall, random: () => number): Promise<Api
         outcome.status === 429 &&
         outcome.retryAfterMs !== undefined
       ) {
-        calls.holdUntil(Date.now() + outcome.retryAfterMs);
+        calls.holdUntil(Date.now() + cappedRetryAfter(outcome.retryAfterMs, limits));
       }
       if (!shouldRetry(outcome, { idempotent: call.idempotent, retriesSoFar }, limits)) {
         throw toApiError(
@@ -177,9 +197,17 @@ async function attemptOnce(
       dispatcher: sharedAgent(settings.maxConcurrency),
       signal,
     });
-    const text = await res.body.text();
+    const { text, tooLarge } = await readBounded(res.body, MAX_RESPONSE_BYTES);
     const requestId = headerValue(res.headers["x-request-id"] ?? res.headers["request-id"]);
     if (res.statusCode >= 200 && res.statusCode < 300) {
+      if (tooLarge) {
+        return {
+          kind: "failure",
+          outcome: { kind: "unreadable" },
+          response: { status: res.statusCode, text: "", requestId },
+          cause: new Error(`the answer is larger than ${MAX_RESPONSE_BYTES} bytes`),
+        };
+      }
       try {
         return {
           kind: "success",
@@ -212,6 +240,27 @@ async function attemptOnce(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** No answer of these operations comes near this; a larger one is an error, not memory. */
+export const MAX_RESPONSE_BYTES = 1024 * 1024;
+
+/** The body as text, up to `limit` bytes; past it, reading stops and the rest is dropped. */
+async function readBounded(
+  body: AsyncIterable<Buffer> & { destroy(): unknown },
+  limit: number,
+): Promise<{ text: string; tooLarge: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > limit) {
+      body.destroy();
+      return { text: Buffer.concat(chunks).toString("utf8"), tooLarge: true };
+    }
+    chunks.push(chunk);
+  }
+  return { text: Buffer.concat(chunks).toString("utf8"), tooLarge: false };
 }
 
 /** The abort signal undici listens to: an EventEmitter with `aborted`, fired at the deadline. */

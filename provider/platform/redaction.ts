@@ -1,6 +1,6 @@
 /**
  * Keeps secrets out of everything the provider prints or throws. Every secret the provider
- * handles (the API key, SIP passwords, webhook header values) is remembered here, and every
+ * handles (the API key, SIP passwords, what an advanced webhook can carry a token in) is remembered here, and every
  * message leaving the provider passes through `redactSecrets`.
  */
 
@@ -11,6 +11,17 @@ const REDACTED = "[redacted]";
 
 /** Secrets shorter than this are not scanned for: replacing "1" everywhere would garble text. */
 const MIN_SECRET_LENGTH = 4;
+
+/**
+ * A secret shorter than this is blanked only where it stands as a word of its own: a parameter
+ * value such as "voice" must not turn "voices" into "[redacted]s", yet never shows on its own.
+ */
+const WHOLE_WORD_BELOW = 12;
+
+function wholeWord(secret: string): RegExp {
+  const escaped = secret.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(?<![A-Za-z0-9_])${escaped}(?![A-Za-z0-9_])`, "g");
+}
 
 /**
  * The engine's marker for a value not known during preview stands in for a secret that is not
@@ -33,7 +44,11 @@ export function redactSecrets(text: string): string {
   state.secretsBySize ??= [...state.secrets].sort((a, b) => b.length - a.length);
   let result = text;
   for (const secret of state.secretsBySize) {
-    if (result.includes(secret)) result = result.split(secret).join(REDACTED);
+    if (!result.includes(secret)) continue;
+    result =
+      secret.length < WHOLE_WORD_BELOW
+        ? result.replace(wholeWord(secret), REDACTED)
+        : result.split(secret).join(REDACTED);
   }
   return result;
 }
@@ -41,9 +56,12 @@ export function redactSecrets(text: string): string {
 /** Wire field names whose values are secret wherever they appear in a JSON body. */
 const secretFieldNames = new Set(["register_password", "registerPassword", "password", "apiKey"]);
 
+/** Lists whose items' `value` is secret: an advanced webhook's headers and parameters. */
+const secretValueLists = new Set(["headers", "parameters"]);
+
 /**
  * A copy of a parsed JSON body with secret fields blanked: `register_password` anywhere, and the
- * `value` of every header in an advanced webhook.
+ * `value` of every header and parameter in an advanced webhook.
  */
 export function redactBody(value: unknown, insideHeaders = false): unknown {
   if (Array.isArray(value)) return value.map((item) => redactBody(item, insideHeaders));
@@ -57,7 +75,7 @@ export function redactBody(value: unknown, insideHeaders = false): unknown {
       redactSecrets(key),
       secretFieldNames.has(key) || (insideHeaders && key === "value")
         ? REDACTED
-        : redactBody(field, key === "headers"),
+        : redactBody(field, secretValueLists.has(key)),
     ]),
   );
 }

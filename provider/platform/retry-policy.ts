@@ -91,7 +91,12 @@ export function retryDelay(
   const jittered = Math.floor(random() * ceiling);
   if (retryAfterMs === undefined) return jittered;
   // Spread the callers that were all told the same Retry-After over one base delay.
-  return Math.min(retryAfterMs, limits.maxRetryAfterMs) + Math.floor(random() * limits.baseDelayMs);
+  return cappedRetryAfter(retryAfterMs, limits) + Math.floor(random() * limits.baseDelayMs);
+}
+
+/** A Retry-After as a wait: never longer than the configured maximum, whatever the server said. */
+export function cappedRetryAfter(retryAfterMs: number, limits: RetryLimits = defaultRetryLimits) {
+  return Math.min(Math.max(0, retryAfterMs), limits.maxRetryAfterMs);
 }
 
 /** Parses Retry-After (delta seconds or an HTTP date) into milliseconds from `now`. */

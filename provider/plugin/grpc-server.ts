@@ -17,6 +17,7 @@ import type * as AnyPb from "google-protobuf/google/protobuf/any_pb";
 import type * as EmptyPb from "google-protobuf/google/protobuf/empty_pb";
 import type * as StructPb from "google-protobuf/google/protobuf/struct_pb";
 import { SECRET_SIG, SIG_KEY, UNKNOWN } from "../core/engine-values";
+import { pathSegmentProblem } from "../core/path-segment";
 import { plannedCreateState, plannedUpdateState } from "../core/planned-state";
 import type { ResourceDefinition } from "../core/resource-definition";
 import { checkProviderConfig, diffProviderConfig, toRuntimeSettings } from "./provider-config";
@@ -406,6 +407,9 @@ export const providerService = {
     answer(call, done, async () => {
       const definition = definitionOf(call.request.getType(), call.request.getUrn());
       const id = call.request.getId();
+      const problem = pathSegmentProblem(id);
+      // Ids become path segments of later calls: refused here, before state holds one.
+      if (problem !== undefined) throw new Error(`the id ${JSON.stringify(id)} ${problem}`);
       const state = fromStruct(call.request.getProperties());
       const response = new providerPb.ReadResponse();
       response.setId(id);

@@ -5,13 +5,21 @@
  * same environment variable as the dynamic resources, read when a call needs it.
  */
 import { z } from "zod";
+import {
+  authSchemeProblem,
+  baseUrlProblem,
+  controlCharacterProblem,
+  countProblem,
+  countRule,
+  settingBounds,
+  type CountSetting,
+} from "../settings/setting-rules";
 import { providerInputSources, type CheckFailure, type Inputs } from "./resource-definitions";
 
-/** A count given as a number, or as the string stack config always is. */
-function count(description: string, minimum: number, whole: boolean) {
-  const rule = whole
-    ? `must be a whole number of at least ${minimum}`
-    : `must be a number of at least ${minimum}`;
+/** A count given as a number, or as the string stack config always is, within its bounds. */
+function count(description: string, name: CountSetting) {
+  const rule = countRule(name);
+  const whole = settingBounds[name].whole;
   return z
     .union([
       z.number(),
@@ -21,11 +29,7 @@ function count(description: string, minimum: number, whole: boolean) {
         .regex(/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/, rule),
     ])
     .transform(Number)
-    .pipe(
-      (whole ? z.number().int(rule) : z.number())
-        .refine(Number.isFinite, rule)
-        .refine((value) => value >= minimum, rule),
-    )
+    .pipe(z.number().refine((value) => countProblem(name, value) === undefined, rule))
     .meta({ description, pulumiType: whole ? "integer" : "number" });
 }
 
@@ -33,50 +37,54 @@ function url(description: string) {
   return z
     .string()
     .trim()
-    .refine((value) => {
-      try {
-        const parsed = new URL(value);
-        return parsed.protocol === "http:" || parsed.protocol === "https:";
-      } catch {
-        return false;
-      }
-    }, "must be an absolute http(s) URL such as https://api.example.com")
+    .superRefine((value, context) => {
+      const problem = baseUrlProblem(value);
+      if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
+    })
     .meta({ description });
+}
+
+/** Text sent in a header: a control character would split or corrupt the request. */
+function headerText(empty: string, extraRule?: (value: string) => string | undefined) {
+  return z
+    .string()
+    .trim()
+    .min(1, empty)
+    .superRefine((value, context) => {
+      const problem = controlCharacterProblem(value) ?? extraRule?.(value);
+      if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
+    });
 }
 
 /** The provider's inputs, validated. Every one is optional: each has an environment fallback. */
 export const ProviderInputs = z.strictObject({
-  apiKey: z
-    .string()
-    .trim()
-    .min(1, "must not be empty: give the organization's API key, or leave it out")
+  apiKey: headerText("must not be empty: give the organization's API key, or leave it out")
     .meta({
       description: "API key of the organization the resources belong to. Stored as a secret.",
     })
     .optional(),
   baseUrl: url("Base URL of the platform's API, e.g. https://api.example.com.").optional(),
   campaignsBaseUrl: url("Base URL of the platform's campaigns API.").optional(),
-  subOrganizationId: z
-    .string()
-    .trim()
-    .min(1, "must not be empty: remove it or give a sub-organization id")
+  subOrganizationId: headerText("must not be empty: remove it or give a sub-organization id")
     .meta({ description: "Sub-organization to act for when a resource names none." })
     .optional(),
-  authScheme: z
-    .string()
-    .trim()
-    .min(1, "must not be empty: remove it or give a scheme such as Bearer")
+  authScheme: headerText(
+    "must not be empty: remove it or give a scheme such as Bearer",
+    authSchemeProblem,
+  )
     .meta({
       description: "Scheme written before the key in the Authorization header, e.g. Bearer.",
     })
     .optional(),
   timeoutSeconds: count(
-    "Deadline of one HTTP attempt in seconds (default 60).",
-    1,
-    false,
+    "Deadline of one HTTP attempt in seconds, 1 to 600 (default 60).",
+    "timeoutSeconds",
   ).optional(),
-  maxRetries: count("Retries of a failed attempt (default 5).", 0, true).optional(),
-  maxConcurrency: count("Calls in flight at once (default 16).", 1, true).optional(),
+  maxRetries: count("Retries of a failed attempt, 0 to 10 (default 5).", "maxRetries").optional(),
+  maxConcurrency: count(
+    "Calls in flight at once, 1 to 256 (default 16).",
+    "maxConcurrency",
+  ).optional(),
 });
 export type ProviderInputs = z.infer<typeof ProviderInputs>;
 

@@ -8,7 +8,7 @@ import { containsUnknown, isUnknown } from "../core/engine-values";
 import { absoluteUrl, headerName, headerValue, objectId, text } from "../core/input-rules";
 import { warn } from "../core/provider-log";
 import type { Inputs, ResourceDefinition } from "../core/resource-definition";
-import { callApi } from "../platform/http-client";
+import { callApi, pathSegment } from "../platform/http-client";
 
 /** The five event kinds of section 6. */
 export const webhookEvents = [
@@ -24,13 +24,13 @@ export type WebhookEvent = (typeof webhookEvents)[number];
 export interface WebhookPairArgs {
   /** Name of the header or query parameter. */
   name: pulumi.Input<string>;
-  /** Its value; a header's value is kept secret. */
+  /** Its value, kept secret: it can carry a token. */
   value: pulumi.Input<string>;
 }
 
 /** The full outgoing request of an advanced webhook. Stored as a secret, since its headers carry credentials. */
 export interface AdvancedWebhookArgs {
-  /** Target URL. */
+  /** Target URL, kept secret: it can carry a token. */
   url: pulumi.Input<string>;
   /** HTTP method of the outgoing request, e.g. GET. */
   method?: pulumi.Input<string>;
@@ -38,7 +38,7 @@ export interface AdvancedWebhookArgs {
   headers?: pulumi.Input<pulumi.Input<WebhookPairArgs>[]>;
   /** Query parameters of the outgoing request. */
   parameters?: pulumi.Input<pulumi.Input<WebhookPairArgs>[]>;
-  /** Body of the outgoing request. */
+  /** Body of the outgoing request, kept secret. */
   body?: pulumi.Input<string>;
 }
 
@@ -62,15 +62,15 @@ export interface CampaignWebhookArgs {
 
 const WebhookHeader = z.strictObject({
   name: headerName.describe("Name of the header or query parameter."),
-  value: headerValue.describe("Its value; a header's value is kept secret."),
+  value: headerValue.describe("Its value, kept secret: it can carry a token."),
 });
 const WebhookParameter = z.strictObject({
   name: text.describe("Name of the header or query parameter."),
-  value: z.string().describe("Its value; a header's value is kept secret."),
+  value: z.string().describe("Its value, kept secret: it can carry a token."),
 });
 
 const AdvancedWebhook = z.strictObject({
-  url: absoluteUrl.describe("Target URL."),
+  url: absoluteUrl.describe("Target URL, kept secret: it can carry a token."),
   method: z
     .string()
     .regex(/^[A-Za-z]+$/, "must be an HTTP method such as GET")
@@ -81,7 +81,7 @@ const AdvancedWebhook = z.strictObject({
     .array(WebhookParameter)
     .optional()
     .describe("Query parameters of the outgoing request."),
-  body: z.string().optional().describe("Body of the outgoing request."),
+  body: z.string().optional().describe("Body of the outgoing request, kept secret."),
 });
 
 /** The inputs as the provider receives them, validated. */
@@ -245,7 +245,7 @@ async function create(news: Inputs): Promise<{ id: string; state: CampaignWebhoo
     operation: `subscribe webhook ${inputs.url} to ${campaign}`,
     method: "POST",
     origin: "campaigns",
-    path: `/campaigns/${encodeURIComponent(inputs.campaignId)}/webhook/subscribe`,
+    path: `/campaigns/${pathSegment(`subscribe to ${campaign}`, "campaignId", inputs.campaignId)}/webhook/subscribe`,
     json: toSubscribeBody(inputs),
     subOrganizationId: inputs.subOrganizationId,
     idempotent: false,
@@ -282,7 +282,14 @@ async function create(news: Inputs): Promise<{ id: string; state: CampaignWebhoo
 export const campaignWebhook: ResourceDefinition<CampaignWebhookState> = {
   type: "CampaignWebhook",
   inputSchema: CampaignWebhookInputs,
-  secretInputs: ["advancedWebhook.headers[].value"],
+  // Everything in an advanced webhook that can carry a token: the target URL (tokens in its path
+  // or query), header and parameter values, and the body.
+  secretInputs: [
+    "advancedWebhook.url",
+    "advancedWebhook.headers[].value",
+    "advancedWebhook.parameters[].value",
+    "advancedWebhook.body",
+  ],
   platformOutputs: { create: ["status", "data"], update: [] },
   check: (_olds, news) =>
     checkResource(

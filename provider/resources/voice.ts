@@ -4,7 +4,7 @@ import { z } from "zod";
 import { checkResource, onEveryObject } from "../core/check";
 import { diffInputs, sortedSet, type DiffPlan } from "../core/diff";
 import { containsUnknown, isAsset, isFileAsset, isUnknown } from "../core/engine-values";
-import { finiteNumber, localeCode, normalizeLocale, text } from "../core/input-rules";
+import { finiteNumber, localeCode, normalizeLocale, pathId, text } from "../core/input-rules";
 import { warnStaysOnPlatform } from "../core/provider-log";
 import type {
   CheckFailure,
@@ -13,7 +13,7 @@ import type {
   ResourceDefinition,
 } from "../core/resource-definition";
 import { IncompleteCreateError } from "../platform/errors";
-import { callApi } from "../platform/http-client";
+import { callApi, pathSegment } from "../platform/http-client";
 import { MultipartForm } from "../platform/multipart-form";
 import {
   describeSample,
@@ -120,7 +120,7 @@ export const VoiceInputs = z
       .describe(
         "Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice.",
       ),
-    existingVoiceId: text
+    existingVoiceId: pathId
       .optional()
       .describe(
         "Adopt this existing voice instead of cloning one. Changing it replaces the resource.",
@@ -351,7 +351,7 @@ async function putVoice(id: string, inputs: VoiceInputs, operation: string): Pro
     operation,
     method: "PUT",
     origin: "api",
-    path: `/voices/${encodeURIComponent(id)}`,
+    path: `/voices/${pathSegment(operation, "the voice id", id)}`,
     json: toUpdateBody(inputs),
     subOrganizationId: inputs.subOrganizationId,
     idempotent: true,

@@ -7,6 +7,15 @@
 import type { Inputs } from "../core/resource-definition";
 import { ConfigurationError } from "../platform/errors";
 import { processState } from "./process-state";
+import {
+  authSchemeProblem,
+  baseUrlProblem,
+  controlCharacterProblem,
+  countProblem,
+  countRule,
+  settingBounds,
+  type CountSetting,
+} from "./setting-rules";
 
 /**
  * Each setting: its stack config key, its environment variable, whether it is secret, and the
@@ -42,17 +51,17 @@ export const settingSources = {
   timeoutSeconds: {
     key: "voiceplatform:timeoutSeconds",
     env: "VOICEPLATFORM_TIMEOUT_SECONDS",
-    description: "Deadline of one attempt of a call, in seconds (default 60).",
+    description: `Deadline of one attempt of a call, in seconds, ${settingBounds.timeoutSeconds.min} to ${settingBounds.timeoutSeconds.max} (default 60).`,
   },
   maxRetries: {
     key: "voiceplatform:maxRetries",
     env: "VOICEPLATFORM_MAX_RETRIES",
-    description: "How often a failed call is tried again when that is safe (default 5).",
+    description: `How often a failed call is tried again when that is safe, ${settingBounds.maxRetries.min} to ${settingBounds.maxRetries.max} (default 5).`,
   },
   maxConcurrency: {
     key: "voiceplatform:maxConcurrency",
     env: "VOICEPLATFORM_MAX_CONCURRENCY",
-    description: "Most calls to the platform in flight at once, per process (default 16).",
+    description: `Most calls to the platform in flight at once, per process, ${settingBounds.maxConcurrency.min} to ${settingBounds.maxConcurrency.max} (default 16).`,
   },
 } as const;
 
@@ -92,47 +101,34 @@ function readRaw(name: SettingName, env: NodeJS.ProcessEnv): string | undefined 
   return value === undefined || value.trim() === "" ? undefined : value.trim();
 }
 
-function readCount(
-  name: "timeoutSeconds" | "maxRetries" | "maxConcurrency",
-  env: NodeJS.ProcessEnv,
-  minimum: number,
-): number {
+function readCount(name: CountSetting, env: NodeJS.ProcessEnv): number {
   const raw = readRaw(name, env);
   if (raw === undefined) return settingDefaults[name];
-  const value = Number(raw);
-  if (
-    !Number.isFinite(value) ||
-    value < minimum ||
-    (name !== "timeoutSeconds" && !Number.isInteger(value))
-  ) {
-    throw ConfigurationError.invalid(
-      sourceOf(name),
-      raw,
-      `a valid ${name}`,
-      `use a ${name === "timeoutSeconds" ? "number" : "whole number"} of at least ${minimum}`,
-    );
-  }
+  const value = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(raw) ? Number(raw) : NaN;
+  if (countProblem(name, value) !== undefined)
+    throw ConfigurationError.breaks(sourceOf(name), raw, countRule(name));
   return value;
 }
 
 function readUrl(name: "baseUrl" | "campaignsBaseUrl", env: NodeJS.ProcessEnv): string | undefined {
   const raw = readRaw(name, env);
   if (raw === undefined) return undefined;
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    parsed = new URL("invalid:");
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw ConfigurationError.invalid(
-      sourceOf(name),
-      raw,
-      "an absolute http(s) URL",
-      "set it to the platform's address, e.g. https://api.example.com",
-    );
-  }
+  const problem = baseUrlProblem(raw);
+  if (problem !== undefined) throw ConfigurationError.breaks(sourceOf(name), raw, problem);
   return raw.replace(/\/+$/, "");
+}
+
+/** Text sent in a header: no control characters, and for the scheme, one word. */
+function readHeaderText(
+  name: "apiKey" | "authScheme" | "subOrganizationId",
+  env: NodeJS.ProcessEnv,
+): string | undefined {
+  const raw = readRaw(name, env);
+  if (raw === undefined) return undefined;
+  const problem =
+    controlCharacterProblem(raw) ?? (name === "authScheme" ? authSchemeProblem(raw) : undefined);
+  if (problem !== undefined) throw ConfigurationError.breaks(sourceOf(name), raw, problem);
+  return raw;
 }
 
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
@@ -144,14 +140,14 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const last = processState().lastSettings;
   if (last?.raw === raw) return last.settings as Settings;
   const settings: Settings = {
-    apiKey: readRaw("apiKey", env),
+    apiKey: readHeaderText("apiKey", env),
     baseUrl: readUrl("baseUrl", env),
     campaignsBaseUrl: readUrl("campaignsBaseUrl", env),
-    subOrganizationId: readRaw("subOrganizationId", env),
-    authScheme: readRaw("authScheme", env),
-    timeoutSeconds: readCount("timeoutSeconds", env, 1),
-    maxRetries: readCount("maxRetries", env, 0),
-    maxConcurrency: readCount("maxConcurrency", env, 1),
+    subOrganizationId: readHeaderText("subOrganizationId", env),
+    authScheme: readHeaderText("authScheme", env),
+    timeoutSeconds: readCount("timeoutSeconds", env),
+    maxRetries: readCount("maxRetries", env),
+    maxConcurrency: readCount("maxConcurrency", env),
   };
   processState().lastSettings = { raw, settings };
   return settings;

@@ -23,6 +23,9 @@ const SECRETS = {
   keyB: "plugin-yaml-org-b-key-9Vt4-distinctive",
   sipPassword: "plugin-yaml-sip-password-3Kd8",
   headerValue: "Bearer plugin-yaml-header-5Pw1",
+  parameterValue: "plugin-yaml-param-8Jx3",
+  bodyValue: "plugin-yaml-body-2Qs6",
+  urlToken: "plugin-yaml-url-token-6Mn0",
 };
 const campaignId = "65a1f0c2e4b0a1b2c3d4e5f6";
 const sampleA = Buffer.from("RIFF....WAVEfmt plugin yaml sample A");
@@ -51,6 +54,12 @@ config:
   sipPassword:
     type: string
   crmToken:
+    type: string
+  crmParameter:
+    type: string
+  crmBody:
+    type: string
+  crmUrl:
     type: string
 resources:
   voice:
@@ -83,11 +92,15 @@ resources:
       events: [POST_PROCESSING_FINISHED:INTERESTED]
       isAdvanced: true
       advancedWebhook:
-        url: https://crm.example.com/hook
+        url: \${crmUrl}
         method: GET
         headers:
           - name: Authorization
             value: \${crmToken}
+        parameters:
+          - name: token
+            value: \${crmParameter}
+        body: \${crmBody}
   adopted:
     type: voiceplatform:index:SipCarrier
     properties:
@@ -169,6 +182,9 @@ describeYaml.each(["spec", "extended"] as const)(
         {
           sipPassword: SECRETS.sipPassword,
           crmToken: SECRETS.headerValue,
+          crmParameter: SECRETS.parameterValue,
+          crmBody: SECRETS.bodyValue,
+          crmUrl: `https://crm.example.com/hook/${SECRETS.urlToken}`,
         },
         true,
       );
@@ -188,7 +204,7 @@ describeYaml.each(["spec", "extended"] as const)(
 
     it("a preview of the new stack plans every create and the import, and sends nothing", async () => {
       await newCalls();
-      const preview = await stack.must(["preview"]);
+      const preview = await stack.must(["preview", "--diff"]);
       const sent = await newCalls();
       console.log(`yaml (${answers}): requests sent by the preview of a new stack: ${sent.length}`);
       expect(changeSummary(preview.stdout)).toMatchObject({ "to create": 4, "to import": 1 });
@@ -290,6 +306,12 @@ describeYaml.each(["spec", "extended"] as const)(
         id,
         outputs: { importedWithoutRead: true },
       });
+    });
+
+    it("preflight of the stack prints no secret", async () => {
+      const preflight = await stack.tool(["preflight", "--stack", "dev"]);
+      expect(preflight.code).toBe(0);
+      expect(leaks(preflight.stdout + preflight.stderr)).toEqual([]);
     });
 
     it("state holds no __provider and no secret in plaintext; the secrets are encrypted", async () => {
@@ -441,8 +463,8 @@ resources:
       const explicit = await stack.pulumi(["preview"]);
       const text = explicit.stdout + explicit.stderr;
       expect(explicit.code).not.toBe(0);
-      expect(text).toMatch(/baseUrl .*must be an absolute http\(s\) URL/);
-      expect(text).toMatch(/maxConcurrency .*must be a whole number of at least 1/);
+      expect(text).toMatch(/baseUrl .*must be an absolute https URL/);
+      expect(text).toMatch(/maxConcurrency .*must be a whole number from 1 to 256/);
       expect(text).not.toContain("some-key-4Rt9");
       // The default provider reads stack config, which is text: a timeout that is not a number.
       await stack.writeProgram(`name: plugin-yaml-bad-config
@@ -457,7 +479,7 @@ resources:
       const fromConfig = await stack.pulumi(["preview"]);
       expect(fromConfig.code).not.toBe(0);
       expect(fromConfig.stdout + fromConfig.stderr).toMatch(
-        /timeoutSeconds .*must be a number of at least 1 \("soon"\)/,
+        /timeoutSeconds .*must be a number from 1 to 600 \("soon"\)/,
       );
       expect(await emulator.client.requests()).toEqual([]);
     } finally {

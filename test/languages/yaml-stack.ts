@@ -96,6 +96,24 @@ export class YamlStack {
     }
   }
 
+  /** This package's own CLI (`pulumi-voice-platform`), as installed in the project. */
+  async tool(args: string[]): Promise<CommandResult> {
+    const bin = join(this.dir, "node_modules", ".bin", "pulumi-voice-platform");
+    try {
+      const { stdout, stderr } = await run(bin, args, { cwd: this.dir, env: this.env });
+      this.transcript.push(stdout, stderr);
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const failure = error as { code?: number; stdout?: string; stderr?: string };
+      this.transcript.push(failure.stdout ?? "", failure.stderr ?? "");
+      return {
+        code: typeof failure.code === "number" ? failure.code : 1,
+        stdout: failure.stdout ?? "",
+        stderr: failure.stderr ?? "",
+      };
+    }
+  }
+
   /** Runs a command that must succeed; its output otherwise goes into the error. */
   async must(args: string[]): Promise<CommandResult> {
     const result = await this.pulumi(args);

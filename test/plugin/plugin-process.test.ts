@@ -21,6 +21,9 @@ const sampleA = Buffer.from("RIFF....WAVEfmt sample A: a short greeting");
 const ASSET_SIG = "c44067f5952c0a294b673a41bacd8c17";
 const password = "sip-password-3141";
 const headerSecret = "Bearer hook-secret-2718";
+const parameterSecret = "param-token-5772";
+const bodySecret = '{"token":"body-token-1618"}';
+const advancedUrl = "https://hooks.example.com/advanced/url-token-1414";
 
 const urn = (type: string, name: string) =>
   `urn:pulumi:test::plugin::voiceplatform:index:${type}::${name}`;
@@ -98,11 +101,10 @@ describe("CheckConfig", () => {
       { property: "apiKey", reason: expect.stringContaining("must not be empty") },
       {
         property: "baseUrl",
-        reason:
-          'must be an absolute http(s) URL such as https://api.example.com ("api.example.com")',
+        reason: 'must be an absolute https URL such as https://api.example.com ("api.example.com")',
       },
-      { property: "timeoutSeconds", reason: 'must be a number of at least 1 ("soon")' },
-      { property: "maxConcurrency", reason: "must be a whole number of at least 1 (2.5)" },
+      { property: "timeoutSeconds", reason: 'must be a number from 1 to 600 ("soon")' },
+      { property: "maxConcurrency", reason: "must be a whole number from 1 to 256 (2.5)" },
     ]);
     expect(JSON.stringify(failures)).not.toContain("typo-key");
   });
@@ -115,7 +117,7 @@ describe("CheckConfig", () => {
         {
           property: "timeoutSeconds",
           reason:
-            'is not set, and its fallback VOICEPLATFORM_TIMEOUT_SECONDS is "ten", which must be a number of at least 1: fix or unset VOICEPLATFORM_TIMEOUT_SECONDS',
+            'is not set, and its fallback VOICEPLATFORM_TIMEOUT_SECONDS is "ten", which must be a number from 1 to 600: fix or unset VOICEPLATFORM_TIMEOUT_SECONDS',
         },
       ]);
     } finally {
@@ -257,27 +259,35 @@ describe("resources through the plugin", () => {
     expect(updated.properties.name).toBe("Plugin voice 2");
   });
 
-  it("keeps an advanced webhook secret, whose header value never leaves in plaintext", async () => {
+  it("keeps everything in an advanced webhook that can carry a token secret: URL, header and parameter values, body", async () => {
     const webhook = {
       campaignId: "65a1f0c2e4b0a1b2c3d4e5f6",
       url: "https://hooks.example.com/calls",
       isAdvanced: true,
       advancedWebhook: {
-        url: "https://hooks.example.com/advanced",
+        url: advancedUrl,
         method: "GET",
         headers: [{ name: "Authorization", value: headerSecret }],
+        parameters: [{ name: "token", value: parameterSecret }],
+        body: bodySecret,
       },
     };
     const checked = await plugin.check(urn("CampaignWebhook", "w"), {}, webhook);
     expect(checked.failures).toEqual([]);
-    const withSecretHeader = {
-      ...webhook.advancedWebhook,
+    const withSecrets = {
+      url: secret(advancedUrl),
+      method: "GET",
       headers: [{ name: "Authorization", value: secret(headerSecret) }],
+      parameters: [{ name: "token", value: secret(parameterSecret) }],
+      body: secret(bodySecret),
     };
-    expect(checked.inputs.advancedWebhook).toEqual(withSecretHeader);
+    expect(checked.inputs.advancedWebhook).toEqual(withSecrets);
     const created = await plugin.create(urn("CampaignWebhook", "w"), webhook);
-    expect(created.properties.advancedWebhook).toEqual(withSecretHeader);
-    expect(created.id).not.toContain(headerSecret);
+    expect(created.properties.advancedWebhook).toEqual(withSecrets);
+    const planned = await plugin.create(urn("CampaignWebhook", "p"), webhook, { preview: true });
+    expect(planned.properties.advancedWebhook).toEqual(withSecrets);
+    for (const value of [advancedUrl, headerSecret, parameterSecret, bodySecret])
+      expect(created.id).not.toContain(value);
   });
 
   describe("during a preview", () => {
@@ -344,7 +354,7 @@ describe("resources through the plugin", () => {
   });
 
   it("the process printed no secret", () => {
-    for (const value of [emulator.apiKey, password, headerSecret]) {
+    for (const value of [emulator.apiKey, password, headerSecret, parameterSecret, advancedUrl]) {
       expect(plugin.stderr).not.toContain(value);
       expect(plugin.stdout).not.toContain(value);
     }

@@ -350,7 +350,10 @@ describe("CampaignWebhook handlers", () => {
     const inputs = await checked("CampaignWebhook", webhookInputs({ alreadySubscribed: true }));
     const { id, outs } = await runtime.CampaignWebhook.create(inputs);
     expect(id).toMatch(new RegExp(`^${inputs.campaignId}/[0-9a-f]{16}$`));
-    expect(outs).toMatchObject({ alreadySubscribed: true, status: undefined, data: undefined });
+    expect(outs).toMatchObject({ alreadySubscribed: true });
+    // No answer, so no status or data: not even as undefined, which the engine cannot carry.
+    expect(Object.keys(outs)).not.toEqual(expect.arrayContaining(["status"]));
+    expect(Object.keys(outs)).not.toEqual(expect.arrayContaining(["data"]));
     expect(await requests()).toEqual([]);
   });
 

@@ -118,7 +118,7 @@ describe("configuration problems are one named error", () => {
     expect(error).toBeInstanceOf(ConfigurationError);
     expect(error).toMatchObject({ key: "voiceplatform:timeoutSeconds" });
     expect(error.message).toBe(
-      'voiceplatform:timeoutSeconds (or VOICEPLATFORM_TIMEOUT_SECONDS) is "soon", which is not a valid timeoutSeconds: use a number of at least 1.',
+      'voiceplatform:timeoutSeconds (or VOICEPLATFORM_TIMEOUT_SECONDS) is "soon", which must be a number from 1 to 600.',
     );
   });
 });

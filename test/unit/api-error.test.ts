@@ -92,12 +92,13 @@ describe("extractApiMessage", () => {
 });
 
 describe("redaction", () => {
-  it("blanks register_password and advanced webhook header values anywhere in a body", () => {
+  it("blanks register_password and advanced webhook header and parameter values anywhere in a body", () => {
     expect(
       redactBody({
         register_password: "p",
         advancedWebhook: {
           headers: [{ name: "Authorization", value: "Bearer abc" }],
+          parameters: [{ name: "token", value: "t0k" }],
           url: "https://x",
         },
       }),
@@ -105,9 +106,25 @@ describe("redaction", () => {
       register_password: "[redacted]",
       advancedWebhook: {
         headers: [{ name: "Authorization", value: "[redacted]" }],
+        parameters: [{ name: "token", value: "[redacted]" }],
         url: "https://x",
       },
     });
+  });
+
+  it("blanks a short secret where it stands as a word, not inside other words", () => {
+    rememberSecret("tok3n");
+    expect(redactSecrets("sent tok3n; tok3ns and mytok3n stay, as does tok3n_x")).toBe(
+      "sent [redacted]; tok3ns and mytok3n stay, as does tok3n_x",
+    );
+    expect(redactSecrets("https://h.example/?t=tok3n&x=1")).toBe(
+      "https://h.example/?t=[redacted]&x=1",
+    );
+  });
+
+  it("blanks a long secret wherever it appears, inside other text too", () => {
+    rememberSecret("long-secret-value-42");
+    expect(redactSecrets("xlong-secret-value-42y")).toBe("x[redacted]y");
   });
 
   it("ignores secrets too short to scan for safely", () => {

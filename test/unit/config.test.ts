@@ -44,13 +44,13 @@ describe("readSettings", () => {
 
   it("rejects bad numbers and URLs with the key, the value and the fix", () => {
     expect(() => readSettings({ VOICEPLATFORM_MAX_CONCURRENCY: "0" })).toThrow(
-      'voiceplatform:maxConcurrency (or VOICEPLATFORM_MAX_CONCURRENCY) is "0", which is not a valid maxConcurrency: use a whole number of at least 1.',
+      'voiceplatform:maxConcurrency (or VOICEPLATFORM_MAX_CONCURRENCY) is "0", which must be a whole number from 1 to 256.',
     );
     expect(() => readSettings({ VOICEPLATFORM_TIMEOUT_SECONDS: "soon" })).toThrow(
       /timeoutSeconds.*"soon"/,
     );
     expect(() => readSettings({ VOICEPLATFORM_BASE_URL: "api.example.com" })).toThrow(
-      /voiceplatform:baseUrl \(or VOICEPLATFORM_BASE_URL\) is "api.example.com", which is not an absolute http\(s\) URL/,
+      /voiceplatform:baseUrl \(or VOICEPLATFORM_BASE_URL\) is "api.example.com", which must be an absolute https URL/,
     );
   });
 

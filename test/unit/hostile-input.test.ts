@@ -145,6 +145,19 @@ class Violations {
     if (!ok) this.add(`${where}: not a ${kind}`);
   }
 
+  /** An id sent as a path segment: never one a URL parser resolves away, no control character. */
+  pathId(where: string, value: unknown): void {
+    if (typeof value !== "string" || value === "") return;
+    let decoded = value;
+    try {
+      decoded = decodeURIComponent(value);
+    } catch {
+      // Not percent-encoded text: taken as written.
+    }
+    if (decoded === "." || decoded === ".." || /[\u0000-\u001f\u007f]/.test(decoded))
+      this.add(`${where}: not safe as a path segment`);
+  }
+
   /** A known list; calls `each` for every known element. */
   list(where: string, value: unknown, each: (item: unknown, at: string) => void): void {
     if (!known(value)) return;
@@ -372,6 +385,7 @@ function voiceViolations(input: Inputs): string[] {
   v.type("description", input.description, "string");
   v.type("providerType", input.providerType, "text");
   v.type("existingVoiceId", input.existingVoiceId, "text");
+  v.pathId("existingVoiceId", input.existingVoiceId);
   v.type("subOrganizationId", input.subOrganizationId, "text");
   for (const key of ["stability", "similarityBoost", "speed"]) v.type(key, input[key], "number");
   for (const key of ["subAccounts", "supportsAllLanguages", "isMultilingual"]) {
@@ -416,6 +430,12 @@ const oracles: Record<Kind, (input: Inputs) => string[]> = {
 // Valid inputs.
 
 const text = fc.string({ unit: "binary", minLength: 1, maxLength: 20 });
+/** An id the API can take as a path segment: not "." or "..", no control character. */
+const pathIdText = text.filter((value) => {
+  const violations = new Violations();
+  violations.pathId("id", value);
+  return violations.found.length === 0;
+});
 const anyString = fc.string({ unit: "binary", maxLength: 20 });
 const byte = fc.integer({ min: 0, max: 255 });
 const ipv4 = fc.tuple(byte, byte, byte, byte).map((parts) => parts.join("."));
@@ -537,7 +557,7 @@ const validVoice: fc.Arbitrary<Inputs> = fc.oneof(
     { requiredKeys: ["name", "files"] },
   ),
   fc.record(
-    { name: text, existingVoiceId: text, ...voiceSettings },
+    { name: text, existingVoiceId: pathIdText, ...voiceSettings },
     { requiredKeys: ["name", "existingVoiceId"] },
   ),
 );

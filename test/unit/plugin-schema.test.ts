@@ -189,8 +189,12 @@ describe("package schema", () => {
         .map(([token, type]) => [token, secretsOf((type as ObjectTypeSpec).properties)])
         .filter(([, names]) => (names?.length ?? 0) > 0),
     );
-    // Header values are secret; parameter values, on a type of their own, are not.
-    expect(nested).toEqual({ [resourceToken("WebhookHeader")]: ["value"] });
+    // Everything in an advanced webhook that can carry a token (campaignWebhook.secretInputs).
+    expect(nested).toEqual({
+      [resourceToken("AdvancedWebhook")]: ["url", "body"],
+      [resourceToken("WebhookHeader")]: ["value"],
+      [resourceToken("WebhookParameter")]: ["value"],
+    });
     expect(secretsOf(schema.provider.inputProperties)).toEqual(["apiKey"]);
     expect(secretsOf(schema.config.variables)).toEqual(["apiKey"]);
   });

@@ -91,11 +91,11 @@ export interface ProviderArgs {
      */
     campaignsBaseUrl?: pulumi.Input<string | undefined>;
     /**
-     * Calls in flight at once (default 16).
+     * Calls in flight at once, 1 to 256 (default 16).
      */
     maxConcurrency?: pulumi.Input<number | undefined>;
     /**
-     * Retries of a failed attempt (default 5).
+     * Retries of a failed attempt, 0 to 10 (default 5).
      */
     maxRetries?: pulumi.Input<number | undefined>;
     /**
@@ -103,7 +103,7 @@ export interface ProviderArgs {
      */
     subOrganizationId?: pulumi.Input<string | undefined>;
     /**
-     * Deadline of one HTTP attempt in seconds (default 60).
+     * Deadline of one HTTP attempt in seconds, 1 to 600 (default 60).
      */
     timeoutSeconds?: pulumi.Input<number | undefined>;
 }

@@ -99,13 +99,13 @@ type providerArgs struct {
 	BaseUrl *string `pulumi:"baseUrl"`
 	// Base URL of the platform's campaigns API.
 	CampaignsBaseUrl *string `pulumi:"campaignsBaseUrl"`
-	// Calls in flight at once (default 16).
+	// Calls in flight at once, 1 to 256 (default 16).
 	MaxConcurrency *int `pulumi:"maxConcurrency"`
-	// Retries of a failed attempt (default 5).
+	// Retries of a failed attempt, 0 to 10 (default 5).
 	MaxRetries *int `pulumi:"maxRetries"`
 	// Sub-organization to act for when a resource names none.
 	SubOrganizationId *string `pulumi:"subOrganizationId"`
-	// Deadline of one HTTP attempt in seconds (default 60).
+	// Deadline of one HTTP attempt in seconds, 1 to 600 (default 60).
 	TimeoutSeconds *float64 `pulumi:"timeoutSeconds"`
 }
 
@@ -119,13 +119,13 @@ type ProviderArgs struct {
 	BaseUrl pulumi.StringPtrInput
 	// Base URL of the platform's campaigns API.
 	CampaignsBaseUrl pulumi.StringPtrInput
-	// Calls in flight at once (default 16).
+	// Calls in flight at once, 1 to 256 (default 16).
 	MaxConcurrency pulumi.IntPtrInput
-	// Retries of a failed attempt (default 5).
+	// Retries of a failed attempt, 0 to 10 (default 5).
 	MaxRetries pulumi.IntPtrInput
 	// Sub-organization to act for when a resource names none.
 	SubOrganizationId pulumi.StringPtrInput
-	// Deadline of one HTTP attempt in seconds (default 60).
+	// Deadline of one HTTP attempt in seconds, 1 to 600 (default 60).
 	TimeoutSeconds pulumi.Float64PtrInput
 }
 

@@ -15,7 +15,7 @@ var _ = internal.GetEnvOrDefault
 
 // The outgoing request, for an advanced webhook.
 type AdvancedWebhook struct {
-	// Body of the outgoing request.
+	// Body of the outgoing request, kept secret.
 	Body *string `pulumi:"body"`
 	// Headers of the outgoing request.
 	Headers []WebhookHeader `pulumi:"headers"`
@@ -23,7 +23,7 @@ type AdvancedWebhook struct {
 	Method *string `pulumi:"method"`
 	// Query parameters of the outgoing request.
 	Parameters []WebhookParameter `pulumi:"parameters"`
-	// Target URL.
+	// Target URL, kept secret: it can carry a token.
 	Url string `pulumi:"url"`
 }
 
@@ -40,7 +40,7 @@ type AdvancedWebhookInput interface {
 
 // The outgoing request, for an advanced webhook.
 type AdvancedWebhookArgs struct {
-	// Body of the outgoing request.
+	// Body of the outgoing request, kept secret.
 	Body pulumi.StringPtrInput `pulumi:"body"`
 	// Headers of the outgoing request.
 	Headers WebhookHeaderArrayInput `pulumi:"headers"`
@@ -48,7 +48,7 @@ type AdvancedWebhookArgs struct {
 	Method pulumi.StringPtrInput `pulumi:"method"`
 	// Query parameters of the outgoing request.
 	Parameters WebhookParameterArrayInput `pulumi:"parameters"`
-	// Target URL.
+	// Target URL, kept secret: it can carry a token.
 	Url pulumi.StringInput `pulumi:"url"`
 }
 
@@ -130,7 +130,7 @@ func (o AdvancedWebhookOutput) ToAdvancedWebhookPtrOutputWithContext(ctx context
 	}).(AdvancedWebhookPtrOutput)
 }
 
-// Body of the outgoing request.
+// Body of the outgoing request, kept secret.
 func (o AdvancedWebhookOutput) Body() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v AdvancedWebhook) *string { return v.Body }).(pulumi.StringPtrOutput)
 }
@@ -150,7 +150,7 @@ func (o AdvancedWebhookOutput) Parameters() WebhookParameterArrayOutput {
 	return o.ApplyT(func(v AdvancedWebhook) []WebhookParameter { return v.Parameters }).(WebhookParameterArrayOutput)
 }
 
-// Target URL.
+// Target URL, kept secret: it can carry a token.
 func (o AdvancedWebhookOutput) Url() pulumi.StringOutput {
 	return o.ApplyT(func(v AdvancedWebhook) string { return v.Url }).(pulumi.StringOutput)
 }
@@ -179,7 +179,7 @@ func (o AdvancedWebhookPtrOutput) Elem() AdvancedWebhookOutput {
 	}).(AdvancedWebhookOutput)
 }
 
-// Body of the outgoing request.
+// Body of the outgoing request, kept secret.
 func (o AdvancedWebhookPtrOutput) Body() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *AdvancedWebhook) *string {
 		if v == nil {
@@ -219,7 +219,7 @@ func (o AdvancedWebhookPtrOutput) Parameters() WebhookParameterArrayOutput {
 	}).(WebhookParameterArrayOutput)
 }
 
-// Target URL.
+// Target URL, kept secret: it can carry a token.
 func (o AdvancedWebhookPtrOutput) Url() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *AdvancedWebhook) *string {
 		if v == nil {
@@ -576,7 +576,7 @@ func (o VoiceSampleArrayOutput) Index(i pulumi.IntInput) VoiceSampleOutput {
 type WebhookHeader struct {
 	// Name of the header or query parameter.
 	Name string `pulumi:"name"`
-	// Its value; a header's value is kept secret.
+	// Its value, kept secret: it can carry a token.
 	Value string `pulumi:"value"`
 }
 
@@ -594,7 +594,7 @@ type WebhookHeaderInput interface {
 type WebhookHeaderArgs struct {
 	// Name of the header or query parameter.
 	Name pulumi.StringInput `pulumi:"name"`
-	// Its value; a header's value is kept secret.
+	// Its value, kept secret: it can carry a token.
 	Value pulumi.StringInput `pulumi:"value"`
 }
 
@@ -654,7 +654,7 @@ func (o WebhookHeaderOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v WebhookHeader) string { return v.Name }).(pulumi.StringOutput)
 }
 
-// Its value; a header's value is kept secret.
+// Its value, kept secret: it can carry a token.
 func (o WebhookHeaderOutput) Value() pulumi.StringOutput {
 	return o.ApplyT(func(v WebhookHeader) string { return v.Value }).(pulumi.StringOutput)
 }
@@ -682,7 +682,7 @@ func (o WebhookHeaderArrayOutput) Index(i pulumi.IntInput) WebhookHeaderOutput {
 type WebhookParameter struct {
 	// Name of the header or query parameter.
 	Name string `pulumi:"name"`
-	// Its value; a header's value is kept secret.
+	// Its value, kept secret: it can carry a token.
 	Value string `pulumi:"value"`
 }
 
@@ -700,7 +700,7 @@ type WebhookParameterInput interface {
 type WebhookParameterArgs struct {
 	// Name of the header or query parameter.
 	Name pulumi.StringInput `pulumi:"name"`
-	// Its value; a header's value is kept secret.
+	// Its value, kept secret: it can carry a token.
 	Value pulumi.StringInput `pulumi:"value"`
 }
 
@@ -760,7 +760,7 @@ func (o WebhookParameterOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v WebhookParameter) string { return v.Name }).(pulumi.StringOutput)
 }
 
-// Its value; a header's value is kept secret.
+// Its value, kept secret: it can carry a token.
 func (o WebhookParameterOutput) Value() pulumi.StringOutput {
 	return o.ApplyT(func(v WebhookParameter) string { return v.Value }).(pulumi.StringOutput)
 }

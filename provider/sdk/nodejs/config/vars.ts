@@ -52,7 +52,7 @@ Object.defineProperty(exports, "campaignsBaseUrl", {
 });
 
 /**
- * Calls in flight at once (default 16).
+ * Calls in flight at once, 1 to 256 (default 16).
  */
 export declare const maxConcurrency: number | undefined;
 Object.defineProperty(exports, "maxConcurrency", {
@@ -63,7 +63,7 @@ Object.defineProperty(exports, "maxConcurrency", {
 });
 
 /**
- * Retries of a failed attempt (default 5).
+ * Retries of a failed attempt, 0 to 10 (default 5).
  */
 export declare const maxRetries: number | undefined;
 Object.defineProperty(exports, "maxRetries", {
@@ -85,7 +85,7 @@ Object.defineProperty(exports, "subOrganizationId", {
 });
 
 /**
- * Deadline of one HTTP attempt in seconds (default 60).
+ * Deadline of one HTTP attempt in seconds, 1 to 600 (default 60).
  */
 export declare const timeoutSeconds: number | undefined;
 Object.defineProperty(exports, "timeoutSeconds", {

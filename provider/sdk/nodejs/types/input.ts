@@ -11,7 +11,7 @@ import * as enums from "../types/enums";
  */
 export interface AdvancedWebhookArgs {
     /**
-     * Body of the outgoing request.
+     * Body of the outgoing request, kept secret.
      */
     body?: pulumi.Input<string | undefined>;
     /**
@@ -27,7 +27,7 @@ export interface AdvancedWebhookArgs {
      */
     parameters?: pulumi.Input<pulumi.Input<inputs.WebhookParameterArgs>[] | undefined>;
     /**
-     * Target URL.
+     * Target URL, kept secret: it can carry a token.
      */
     url: pulumi.Input<string>;
 }
@@ -92,7 +92,7 @@ export interface WebhookHeaderArgs {
      */
     name: pulumi.Input<string>;
     /**
-     * Its value; a header's value is kept secret.
+     * Its value, kept secret: it can carry a token.
      */
     value: pulumi.Input<string>;
 }
@@ -103,7 +103,7 @@ export interface WebhookParameterArgs {
      */
     name: pulumi.Input<string>;
     /**
-     * Its value; a header's value is kept secret.
+     * Its value, kept secret: it can carry a token.
      */
     value: pulumi.Input<string>;
 }

@@ -11,7 +11,7 @@ import * as enums from "../types/enums";
  */
 export interface AdvancedWebhook {
     /**
-     * Body of the outgoing request.
+     * Body of the outgoing request, kept secret.
      */
     body?: string;
     /**
@@ -27,7 +27,7 @@ export interface AdvancedWebhook {
      */
     parameters?: outputs.WebhookParameter[];
     /**
-     * Target URL.
+     * Target URL, kept secret: it can carry a token.
      */
     url: string;
 }
@@ -110,7 +110,7 @@ export interface WebhookHeader {
      */
     name: string;
     /**
-     * Its value; a header's value is kept secret.
+     * Its value, kept secret: it can carry a token.
      */
     value: string;
 }
@@ -121,7 +121,7 @@ export interface WebhookParameter {
      */
     name: string;
     /**
-     * Its value; a header's value is kept secret.
+     * Its value, kept secret: it can carry a token.
      */
     value: string;
 }

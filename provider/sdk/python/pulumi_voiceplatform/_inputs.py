@@ -34,11 +34,11 @@ class AdvancedWebhookArgsDict(TypedDict):
     """
     url: pulumi.Input[_builtins.str]
     """
-    Target URL.
+    Target URL, kept secret: it can carry a token.
     """
     body: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Body of the outgoing request.
+    Body of the outgoing request, kept secret.
     """
     headers: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['WebhookHeaderArgsDict']]]]]
     """
@@ -64,8 +64,8 @@ class AdvancedWebhookArgs:
         """
         The outgoing request, for an advanced webhook.
 
-        :param pulumi.Input[_builtins.str] url: Target URL.
-        :param pulumi.Input[_builtins.str] body: Body of the outgoing request.
+        :param pulumi.Input[_builtins.str] url: Target URL, kept secret: it can carry a token.
+        :param pulumi.Input[_builtins.str] body: Body of the outgoing request, kept secret.
         :param pulumi.Input[Sequence[pulumi.Input['WebhookHeaderArgs']]] headers: Headers of the outgoing request.
         :param pulumi.Input[_builtins.str] method: HTTP method of the outgoing request, e.g. GET.
         :param pulumi.Input[Sequence[pulumi.Input['WebhookParameterArgs']]] parameters: Query parameters of the outgoing request.
@@ -84,7 +84,7 @@ class AdvancedWebhookArgs:
     @pulumi.getter
     def url(self) -> pulumi.Input[_builtins.str]:
         """
-        Target URL.
+        Target URL, kept secret: it can carry a token.
         """
         return pulumi.get(self, "url")
 
@@ -96,7 +96,7 @@ class AdvancedWebhookArgs:
     @pulumi.getter
     def body(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Body of the outgoing request.
+        Body of the outgoing request, kept secret.
         """
         return pulumi.get(self, "body")
 
@@ -404,7 +404,7 @@ class WebhookHeaderArgsDict(TypedDict):
     """
     value: pulumi.Input[_builtins.str]
     """
-    Its value; a header's value is kept secret.
+    Its value, kept secret: it can carry a token.
     """
 
 @pulumi.input_type
@@ -414,7 +414,7 @@ class WebhookHeaderArgs:
                  value: pulumi.Input[_builtins.str]):
         """
         :param pulumi.Input[_builtins.str] name: Name of the header or query parameter.
-        :param pulumi.Input[_builtins.str] value: Its value; a header's value is kept secret.
+        :param pulumi.Input[_builtins.str] value: Its value, kept secret: it can carry a token.
         """
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "value", value)
@@ -435,7 +435,7 @@ class WebhookHeaderArgs:
     @pulumi.getter
     def value(self) -> pulumi.Input[_builtins.str]:
         """
-        Its value; a header's value is kept secret.
+        Its value, kept secret: it can carry a token.
         """
         return pulumi.get(self, "value")
 
@@ -451,7 +451,7 @@ class WebhookParameterArgsDict(TypedDict):
     """
     value: pulumi.Input[_builtins.str]
     """
-    Its value; a header's value is kept secret.
+    Its value, kept secret: it can carry a token.
     """
 
 @pulumi.input_type
@@ -461,7 +461,7 @@ class WebhookParameterArgs:
                  value: pulumi.Input[_builtins.str]):
         """
         :param pulumi.Input[_builtins.str] name: Name of the header or query parameter.
-        :param pulumi.Input[_builtins.str] value: Its value; a header's value is kept secret.
+        :param pulumi.Input[_builtins.str] value: Its value, kept secret: it can carry a token.
         """
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "value", value)
@@ -482,7 +482,7 @@ class WebhookParameterArgs:
     @pulumi.getter
     def value(self) -> pulumi.Input[_builtins.str]:
         """
-        Its value; a header's value is kept secret.
+        Its value, kept secret: it can carry a token.
         """
         return pulumi.get(self, "value")
 

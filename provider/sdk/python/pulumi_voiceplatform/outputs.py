@@ -39,8 +39,8 @@ class AdvancedWebhook(dict):
         """
         The outgoing request, for an advanced webhook.
 
-        :param _builtins.str url: Target URL.
-        :param _builtins.str body: Body of the outgoing request.
+        :param _builtins.str url: Target URL, kept secret: it can carry a token.
+        :param _builtins.str body: Body of the outgoing request, kept secret.
         :param Sequence['WebhookHeader'] headers: Headers of the outgoing request.
         :param _builtins.str method: HTTP method of the outgoing request, e.g. GET.
         :param Sequence['WebhookParameter'] parameters: Query parameters of the outgoing request.
@@ -59,7 +59,7 @@ class AdvancedWebhook(dict):
     @pulumi.getter
     def url(self) -> _builtins.str:
         """
-        Target URL.
+        Target URL, kept secret: it can carry a token.
         """
         return pulumi.get(self, "url")
 
@@ -67,7 +67,7 @@ class AdvancedWebhook(dict):
     @pulumi.getter
     def body(self) -> Optional[_builtins.str]:
         """
-        Body of the outgoing request.
+        Body of the outgoing request, kept secret.
         """
         return pulumi.get(self, "body")
 
@@ -346,7 +346,7 @@ class WebhookHeader(dict):
                  value: _builtins.str):
         """
         :param _builtins.str name: Name of the header or query parameter.
-        :param _builtins.str value: Its value; a header's value is kept secret.
+        :param _builtins.str value: Its value, kept secret: it can carry a token.
         """
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "value", value)
@@ -363,7 +363,7 @@ class WebhookHeader(dict):
     @pulumi.getter
     def value(self) -> _builtins.str:
         """
-        Its value; a header's value is kept secret.
+        Its value, kept secret: it can carry a token.
         """
         return pulumi.get(self, "value")
 
@@ -375,7 +375,7 @@ class WebhookParameter(dict):
                  value: _builtins.str):
         """
         :param _builtins.str name: Name of the header or query parameter.
-        :param _builtins.str value: Its value; a header's value is kept secret.
+        :param _builtins.str value: Its value, kept secret: it can carry a token.
         """
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "value", value)
@@ -392,7 +392,7 @@ class WebhookParameter(dict):
     @pulumi.getter
     def value(self) -> _builtins.str:
         """
-        Its value; a header's value is kept secret.
+        Its value, kept secret: it can carry a token.
         """
         return pulumi.get(self, "value")
 

@@ -34,10 +34,10 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.str] auth_scheme: Scheme written before the key in the Authorization header, e.g. Bearer.
         :param pulumi.Input[_builtins.str] base_url: Base URL of the platform's API, e.g. https://api.example.com.
         :param pulumi.Input[_builtins.str] campaigns_base_url: Base URL of the platform's campaigns API.
-        :param pulumi.Input[_builtins.int] max_concurrency: Calls in flight at once (default 16).
-        :param pulumi.Input[_builtins.int] max_retries: Retries of a failed attempt (default 5).
+        :param pulumi.Input[_builtins.int] max_concurrency: Calls in flight at once, 1 to 256 (default 16).
+        :param pulumi.Input[_builtins.int] max_retries: Retries of a failed attempt, 0 to 10 (default 5).
         :param pulumi.Input[_builtins.str] sub_organization_id: Sub-organization to act for when a resource names none.
-        :param pulumi.Input[_builtins.float] timeout_seconds: Deadline of one HTTP attempt in seconds (default 60).
+        :param pulumi.Input[_builtins.float] timeout_seconds: Deadline of one HTTP attempt in seconds, 1 to 600 (default 60).
         """
         if api_key is None:
             api_key = _utilities.get_env('VOICEPLATFORM_API_KEY')
@@ -124,7 +124,7 @@ class ProviderArgs:
     @pulumi.getter(name="maxConcurrency")
     def max_concurrency(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Calls in flight at once (default 16).
+        Calls in flight at once, 1 to 256 (default 16).
         """
         return pulumi.get(self, "max_concurrency")
 
@@ -136,7 +136,7 @@ class ProviderArgs:
     @pulumi.getter(name="maxRetries")
     def max_retries(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Retries of a failed attempt (default 5).
+        Retries of a failed attempt, 0 to 10 (default 5).
         """
         return pulumi.get(self, "max_retries")
 
@@ -160,7 +160,7 @@ class ProviderArgs:
     @pulumi.getter(name="timeoutSeconds")
     def timeout_seconds(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
-        Deadline of one HTTP attempt in seconds (default 60).
+        Deadline of one HTTP attempt in seconds, 1 to 600 (default 60).
         """
         return pulumi.get(self, "timeout_seconds")
 
@@ -193,10 +193,10 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.str] auth_scheme: Scheme written before the key in the Authorization header, e.g. Bearer.
         :param pulumi.Input[_builtins.str] base_url: Base URL of the platform's API, e.g. https://api.example.com.
         :param pulumi.Input[_builtins.str] campaigns_base_url: Base URL of the platform's campaigns API.
-        :param pulumi.Input[_builtins.int] max_concurrency: Calls in flight at once (default 16).
-        :param pulumi.Input[_builtins.int] max_retries: Retries of a failed attempt (default 5).
+        :param pulumi.Input[_builtins.int] max_concurrency: Calls in flight at once, 1 to 256 (default 16).
+        :param pulumi.Input[_builtins.int] max_retries: Retries of a failed attempt, 0 to 10 (default 5).
         :param pulumi.Input[_builtins.str] sub_organization_id: Sub-organization to act for when a resource names none.
-        :param pulumi.Input[_builtins.float] timeout_seconds: Deadline of one HTTP attempt in seconds (default 60).
+        :param pulumi.Input[_builtins.float] timeout_seconds: Deadline of one HTTP attempt in seconds, 1 to 600 (default 60).
         """
         ...
     @overload

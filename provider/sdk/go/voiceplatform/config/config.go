@@ -63,7 +63,7 @@ func GetCampaignsBaseUrl(ctx *pulumi.Context) string {
 	return value
 }
 
-// Calls in flight at once (default 16).
+// Calls in flight at once, 1 to 256 (default 16).
 func GetMaxConcurrency(ctx *pulumi.Context) int {
 	v, err := config.TryInt(ctx, "voiceplatform:maxConcurrency")
 	if err == nil {
@@ -76,7 +76,7 @@ func GetMaxConcurrency(ctx *pulumi.Context) int {
 	return value
 }
 
-// Retries of a failed attempt (default 5).
+// Retries of a failed attempt, 0 to 10 (default 5).
 func GetMaxRetries(ctx *pulumi.Context) int {
 	v, err := config.TryInt(ctx, "voiceplatform:maxRetries")
 	if err == nil {
@@ -102,7 +102,7 @@ func GetSubOrganizationId(ctx *pulumi.Context) string {
 	return value
 }
 
-// Deadline of one HTTP attempt in seconds (default 60).
+// Deadline of one HTTP attempt in seconds, 1 to 600 (default 60).
 func GetTimeoutSeconds(ctx *pulumi.Context) float64 {
 	v, err := config.TryFloat64(ctx, "voiceplatform:timeoutSeconds")
 	if err == nil {

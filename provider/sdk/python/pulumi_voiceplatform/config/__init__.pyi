@@ -36,12 +36,12 @@ Base URL of the platform's campaigns API.
 
 maxConcurrency: Optional[int]
 """
-Calls in flight at once (default 16).
+Calls in flight at once, 1 to 256 (default 16).
 """
 
 maxRetries: Optional[int]
 """
-Retries of a failed attempt (default 5).
+Retries of a failed attempt, 0 to 10 (default 5).
 """
 
 subOrganizationId: Optional[str]
@@ -51,6 +51,6 @@ Sub-organization to act for when a resource names none.
 
 timeoutSeconds: Optional[float]
 """
-Deadline of one HTTP attempt in seconds (default 60).
+Deadline of one HTTP attempt in seconds, 1 to 600 (default 60).
 """
 

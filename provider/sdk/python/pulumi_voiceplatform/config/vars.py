@@ -51,14 +51,14 @@ class _ExportableConfig(types.ModuleType):
     @_builtins.property
     def max_concurrency(self) -> Optional[int]:
         """
-        Calls in flight at once (default 16).
+        Calls in flight at once, 1 to 256 (default 16).
         """
         return __config__.get_int('maxConcurrency') or _utilities.get_env_int('VOICEPLATFORM_MAX_CONCURRENCY')
 
     @_builtins.property
     def max_retries(self) -> Optional[int]:
         """
-        Retries of a failed attempt (default 5).
+        Retries of a failed attempt, 0 to 10 (default 5).
         """
         return __config__.get_int('maxRetries') or _utilities.get_env_int('VOICEPLATFORM_MAX_RETRIES')
 
@@ -72,7 +72,7 @@ class _ExportableConfig(types.ModuleType):
     @_builtins.property
     def timeout_seconds(self) -> Optional[float]:
         """
-        Deadline of one HTTP attempt in seconds (default 60).
+        Deadline of one HTTP attempt in seconds, 1 to 600 (default 60).
         """
         return __config__.get_float('timeoutSeconds') or _utilities.get_env_float('VOICEPLATFORM_TIMEOUT_SECONDS')
 
