@@ -1,6 +1,8 @@
 /**
  * `preflight`: exit 0 when the stack has no pending operation on this package's resources,
- * otherwise print each one with what to look for on the platform and the command that settles it.
+ * otherwise print each one with what to look for on the platform and the command that settles it
+ * (exit 1). A stack locked by an update that may still run exits 3 without a command: its pending
+ * operations are that update's creates in flight, not a stopped run's.
  */
 import { expectedWebhookId } from "./recovered-resource";
 import {
