@@ -119,6 +119,7 @@ describeE2E("recover never fights a live update (issue 19)", () => {
     expect(holder.pid).toBe(up.pid);
 
     // preflight: locked by an update in progress, exit 3, no recover command.
+    const checksStarted = Date.now();
     const checked = await voicePlatform(["preflight", "--stack", "dev"]);
     expect(checked.code).toBe(3);
     expect(checked.stdout).toMatch("Stack dev is locked by an update in progress");
@@ -140,6 +141,7 @@ describeE2E("recover never fights a live update (issue 19)", () => {
       expect(refused.stdout).toBe("");
       expect(lockFiles()).toEqual(locks);
     }
+    const checksMs = Date.now() - checksStarted;
     // The checks above ran while the creates were still held: otherwise they proved nothing.
     expect(up.exitCode).toBeNull();
     expect(
@@ -160,5 +162,19 @@ describeE2E("recover never fights a live update (issue 19)", () => {
     expect(lockFiles()).toEqual([]);
     expect(await voicePlatform(["preflight", "--stack", "dev"])).toMatchObject({ code: 0 });
     expect(checked.stdout + checked.stderr).not.toMatch(SIP_PASSWORD);
+
+    console.log(
+      [
+        "live update lock (issue 19):",
+        `  carriers: ${CARRIERS}, each create held ${HOLD_MS} ms by the emulator`,
+        `  preflight and two recover runs took ${checksMs} ms, all while the up ran`,
+        `  create requests: ${CARRIERS}; carriers on the platform: ${carriers.length}; in state: ${recorded.length}`,
+        "  preflight printed:",
+        ...checked.stdout
+          .trimEnd()
+          .split("\n")
+          .map((text) => `    ${text}`),
+      ].join("\n"),
+    );
   });
 });
