@@ -135,7 +135,7 @@ async function deploy(
 
 /**
  * `npx pulumi-voice-platform preflight` for one stack, through the package's own bin. Throws,
- * after printing its report, when the stack holds interrupted creates.
+ * after printing its report, when the stack holds interrupted creates or an update holds its lock.
  */
 async function preflight(
   stackName: string,
@@ -154,10 +154,13 @@ async function preflight(
     await promisify(execFile)(process.execPath, args, { env });
     line("preflight: no interrupted operations");
   } catch (error) {
-    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    const { stdout, stderr, code } = error as { stdout?: string; stderr?: string; code?: number };
     for (const text of `${stdout ?? ""}${stderr ?? ""}`.trimEnd().split("\n")) line(text);
+    // Exit 3: an update in progress holds the stack; its pending creates are not a stopped run's.
     throw new Error(
-      "error: preflight found interrupted operations; settle them with the recover command above",
+      code === 3
+        ? "error: the stack is locked by an update in progress; wait for it to finish (do not run recover)"
+        : "error: preflight found interrupted operations; settle them with the recover command above",
     );
   }
 }

@@ -4,16 +4,23 @@ export const USAGE = `Usage:
   pulumi-voice-platform preflight [--stack NAME] [--cwd DIR]
       Exits 0 when the stack has no pending operation on this package's resources. Otherwise
       lists each one (what to look for on the platform) with the command that records it, and
-      exits 1.
+      exits 1. Exits 3 when the stack is locked by an update that may still be running (its
+      holder and age where the backend shows them): its pending operations are that update's
+      work in flight; wait for it to finish and do not run recover.
   pulumi-voice-platform recover [--stack NAME] [--cwd DIR] URN=ID... [--forget URN]...
+                                [--cancel-stale-lock]
       Records each interrupted create URN as the object ID that the platform holds, with the
       state a finished create would have written. --forget drops an interrupted create that
       never reached the platform, so the next \`pulumi up\` creates it. Every interrupted create
       of this package must be named once. The replaced state is saved to a backup file first.
+      A locked stack is refused (naming the lock's holder and age) unless --cancel-stale-lock
+      is given, which releases the lock of a stopped run (pulumi cancel); a lock held by a
+      process still running on this machine is never released. recover reads the state again
+      just before importing and refuses if anything but timestamps changed.
 
 Both run the \`pulumi\` CLI on PATH (stack export / stack import), so they work with any backend
 it is logged into. --stack and --cwd are passed on to it. Exit codes: 0 done, 1 pending
-operations found or refused, 2 bad command line.`;
+operations found or refused, 2 bad command line, 3 (preflight) locked by an update in progress.`;
 
 export type CommandLine =
   | { readonly command: "help" }
@@ -25,6 +32,8 @@ export type CommandLine =
       /** `URN=ID` as given; split against the stack's pending URNs, since either may hold "=". */
       readonly assignments: string[];
       readonly forget: string[];
+      /** Present (true) only when --cancel-stale-lock was given. */
+      readonly cancelStaleLock?: true;
     };
 
 /** A command line that cannot run; the message names the argument and the fix. */
@@ -43,6 +52,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
         stack: { type: "string", short: "s" },
         cwd: { type: "string", short: "C" },
         forget: { type: "string", multiple: true },
+        "cancel-stale-lock": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -61,6 +71,8 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       throw new UsageError(`preflight takes no arguments, got ${JSON.stringify(rest[0])}`);
     if (values.forget !== undefined)
       throw new UsageError("--forget belongs to recover, not preflight");
+    if (values["cancel-stale-lock"] !== undefined)
+      throw new UsageError("--cancel-stale-lock belongs to recover, not preflight");
     return { command: "preflight", ...common };
   }
   if (command === "recover") {
@@ -78,7 +90,13 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
         "recover needs at least one URN=ID or --forget URN: run `pulumi-voice-platform preflight` to list them",
       );
     }
-    return { command: "recover", ...common, assignments: rest, forget };
+    return {
+      command: "recover",
+      ...common,
+      assignments: rest,
+      forget,
+      ...(values["cancel-stale-lock"] === true ? { cancelStaleLock: true as const } : {}),
+    };
   }
   throw new UsageError(
     command === undefined

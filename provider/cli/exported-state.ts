@@ -152,3 +152,33 @@ export function declaredName(urn: string): string {
 export function stackOfUrn(urn: string): string | undefined {
   return /^urn:pulumi:([^:]+)::/.exec(urn)?.[1];
 }
+
+/**
+ * The export with what every checkpoint write changes removed (the manifest's time, each
+ * resource's `created` and `modified`): two exports equal here describe the same stack.
+ */
+export function withoutTimestamps(exported: ExportedStack): unknown {
+  const { deployment } = exported;
+  const resource = (r: StateResource) => {
+    const { created: _created, modified: _modified, ...rest } = r;
+    return rest;
+  };
+  const manifest = deployment.manifest as Record<string, unknown> | undefined;
+  const { time: _time, ...manifestRest } = manifest ?? {};
+  return {
+    ...exported,
+    deployment: {
+      ...deployment,
+      ...(manifest === undefined ? {} : { manifest: manifestRest }),
+      resources: (deployment.resources ?? []).map(resource),
+      pending_operations: (deployment.pending_operations ?? []).map((op) => ({
+        ...op,
+        resource: resource(op.resource),
+      })),
+    },
+  };
+}
+
+export function sameApartFromTimestamps(a: ExportedStack, b: ExportedStack): boolean {
+  return JSON.stringify(withoutTimestamps(a)) === JSON.stringify(withoutTimestamps(b));
+}

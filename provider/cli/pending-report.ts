@@ -126,6 +126,8 @@ export interface ReportOptions {
   readonly knownIds: KnownIds;
   /** Why some ids could not be worked out, when they could not. */
   readonly idNote?: string;
+  /** The locks a stopped run left (their holders no longer run), described for the reader. */
+  readonly staleLocks?: readonly string[];
 }
 
 export function preflightReport(pending: PendingOperations, options: ReportOptions): string {
@@ -179,20 +181,67 @@ export function preflightReport(pending: PendingOperations, options: ReportOptio
       ? shellQuote(`${op.urn}=${options.knownIds.get(op.urn) ?? `<${idLabel[op.kind]}>`}`)
       : `--forget ${shellQuote(op.urn)}`,
   );
+  const stale = options.staleLocks ?? [];
+  const flags = [options.flags, stale.length > 0 ? "--cancel-stale-lock" : ""]
+    .filter((flag) => flag !== "")
+    .join(" ");
   lines.push(
     "Settle them all with one command (replace each <...> by the id the platform shows, and write",
     "--forget URN instead for an object that is not on the platform):",
     "",
-    `  ${[`${COMMAND} recover${options.flags === "" ? "" : ` ${options.flags}`}`, ...parts].join(" \\\n    ")}`,
+    `  ${[`${COMMAND} recover${flags === "" ? "" : ` ${flags}`}`, ...parts].join(" \\\n    ")}`,
     "",
     "recover records each object with the state a finished create writes, so the next `pulumi up` changes",
-    "nothing. A killed run also leaves the stack locked; recover releases that lock (pulumi cancel) when",
-    "it stands in the way.",
+    "nothing.",
   );
+  if (stale.length > 0) {
+    lines.push(
+      "The stopped run left its lock on the stack; --cancel-stale-lock lets recover release it (pulumi cancel):",
+      ...stale.map((lock) => `  - ${lock}`),
+    );
+  } else {
+    lines.push(
+      "recover refuses a locked stack unless given --cancel-stale-lock, and never releases the lock of a",
+      "process still running on this machine.",
+    );
+  }
   if (others.length > 0) {
     lines.push(
       "",
       `Also pending, on other packages' resources (importing the state drops these too, as the next \`pulumi up\` would): ${others.map((o) => `${o.operation} ${o.urn}`).join("; ")}`,
+    );
+  }
+  return lines.join("\n");
+}
+
+/**
+ * A stack locked by an update that may still run: its pending operations are that update's work
+ * in flight, not a stopped run's, so no recover command is offered.
+ */
+export function lockedByUpdateReport(
+  stackLabel: string,
+  locks: readonly string[],
+  pending: PendingOperations,
+  anyUnverifiable: boolean,
+): string {
+  const lines = [
+    `${stackLabel} is locked by an update in progress:`,
+    ...locks.map((lock) => `  - ${lock}`),
+  ];
+  if (pending.ours.length > 0) {
+    lines.push(
+      `Its checkpoint lists ${pending.ours.length} operation(s) on pulumi-voice-platform resources: the running update's work in flight, not a stopped run's.`,
+    );
+  }
+  lines.push(
+    "Wait for it to finish, then run preflight again; do not run recover while it runs (importing state",
+    "under a live update loses what that update records next, and its objects would be created again).",
+  );
+  if (anyUnverifiable) {
+    lines.push(
+      "Only if that update is known to be gone (its job or machine was killed) and preflight keeps saying",
+      "this, `recover --cancel-stale-lock` releases the lock. recover never releases a lock held by a process",
+      "running on this machine.",
     );
   }
   return lines.join("\n");

@@ -1,6 +1,8 @@
 /**
  * `preflight`: exit 0 when the stack has no pending operation on this package's resources,
- * otherwise print each one with what to look for on the platform and the command that settles it.
+ * otherwise print each one with what to look for on the platform and the command that settles it
+ * (exit 1). A stack locked by an update that may still run exits 3 without a command: its pending
+ * operations are that update's creates in flight, not a stopped run's.
  */
 import { expectedWebhookId } from "./recovered-resource";
 import {
@@ -10,17 +12,57 @@ import {
   stackOfUrn,
   type ExportedStack,
 } from "./exported-state";
-import { preflightReport } from "./pending-report";
-import { exportStack, targetFlags, type StackTarget } from "./pulumi-stack";
+import { lockedByUpdateReport, preflightReport } from "./pending-report";
+import { cliStackAccess, targetFlags, type StackTarget } from "./pulumi-stack";
+import { projectDirectory } from "./recover";
+import {
+  describeLock,
+  findStackLocks,
+  mayBeRunning,
+  thisMachine,
+  type LocalMachine,
+  type StackAccess,
+} from "./stack-lock";
 
 export interface CommandResult {
   readonly exitCode: number;
   readonly text: string;
 }
 
-export async function preflight(target: StackTarget): Promise<CommandResult> {
-  const exported = await exportStack(target);
+/** preflight's exit statuses; 2 (bad command line) is main's. */
+export const PREFLIGHT_EXIT = { clean: 0, pending: 1, lockedByUpdate: 3 } as const;
+
+export async function preflight(
+  target: StackTarget,
+  access: StackAccess = cliStackAccess(target),
+  machine: LocalMachine = thisMachine,
+  now = new Date(),
+): Promise<CommandResult> {
+  const exported = await access.exportStack();
   const pending = pendingOperations(exported.deployment);
+  const locks = await findStackLocks(
+    access,
+    exported,
+    {
+      ...(target.stack === undefined ? {} : { stack: target.stack }),
+      projectDir: projectDirectory(target.cwd ?? process.cwd()),
+    },
+    machine,
+  );
+  const anyUrnAtAll = pending.ours[0]?.urn ?? exported.deployment.resources?.[0]?.urn;
+  const label = stackLabelOf(target, anyUrnAtAll);
+  const running = mayBeRunning(locks);
+  if (running.length > 0) {
+    return {
+      exitCode: PREFLIGHT_EXIT.lockedByUpdate,
+      text: lockedByUpdateReport(
+        label,
+        running.map((lock) => describeLock(lock, now)),
+        pending,
+        running.some((lock) => lock.liveness === "unknown"),
+      ),
+    };
+  }
   const knownIds = new Map<string, string>();
   let idNote: string | undefined;
   const webhooks = pending.ours.filter(
@@ -30,7 +72,7 @@ export async function preflight(target: StackTarget): Promise<CommandResult> {
   // out needs the decrypted state; only the id (which holds no header value) leaves this function.
   let plain: ExportedStack | undefined;
   if (webhooks.some((op) => containsSecret(op.resource.inputs))) {
-    plain = await exportStack(target, { showSecrets: true }).catch((error: Error) => {
+    plain = await access.exportStack({ showSecrets: true }).catch((error: Error) => {
       idNote = `The ids of advanced webhooks need the decrypted state, which could not be read (${error.message.split("\n")[0]}); recover names the expected id when given a wrong one.`;
       return undefined;
     });
@@ -51,13 +93,23 @@ export async function preflight(target: StackTarget): Promise<CommandResult> {
     const existing = op.kind === "SipCarrier" ? inputs.existingCarrierId : undefined;
     if (op.operation === "creating" && typeof existing === "string") knownIds.set(op.urn, existing);
   }
-  const anyUrn = pending.ours[0]?.urn ?? exported.deployment.resources?.[0]?.urn;
-  const stackName = target.stack ?? (anyUrn === undefined ? undefined : stackOfUrn(anyUrn));
+  const staleLocks = locks.map((lock) => describeLock(lock, now));
   const text = preflightReport(pending, {
-    stackLabel: stackName === undefined ? "The current stack" : `Stack ${stackName}`,
+    stackLabel: label,
     flags: targetFlags(target),
     knownIds,
     ...(idNote === undefined ? {} : { idNote }),
+    ...(staleLocks.length === 0 ? {} : { staleLocks }),
   });
-  return { exitCode: pending.ours.length === 0 ? 0 : 1, text };
+  if (pending.ours.length > 0) return { exitCode: PREFLIGHT_EXIT.pending, text };
+  const note =
+    staleLocks.length === 0
+      ? ""
+      : `\nThe stack still carries the lock of a stopped run (${staleLocks.join("; ")}): \`pulumi cancel\` releases it.`;
+  return { exitCode: PREFLIGHT_EXIT.clean, text: `${text}${note}` };
+}
+
+function stackLabelOf(target: StackTarget, anyUrn: string | undefined): string {
+  const stackName = target.stack ?? (anyUrn === undefined ? undefined : stackOfUrn(anyUrn));
+  return stackName === undefined ? "The current stack" : `Stack ${stackName}`;
 }

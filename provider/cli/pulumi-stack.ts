@@ -4,6 +4,7 @@
  */
 import { spawn } from "node:child_process";
 import type { ExportedStack } from "./exported-state";
+import { holdersInLockedError, type LockHolder, type StackAccess } from "./stack-lock";
 
 export interface StackTarget {
   readonly stack?: string;
@@ -24,6 +25,11 @@ export class PulumiCliError extends Error {
   /** A lock (file backends) or an update in progress (Pulumi Cloud) stood in the way. */
   get isLocked(): boolean {
     return /currently locked|currently in progress/i.test(this.stderr);
+  }
+
+  /** The lock holders the error lists (file backends name user, host, pid and time). */
+  get lockHolders(): LockHolder[] {
+    return holdersInLockedError(this.stderr);
   }
 }
 
@@ -96,6 +102,41 @@ export async function importStack(target: StackTarget, exported: ExportedStack):
  */
 export async function cancelUpdate(target: StackTarget): Promise<void> {
   await runPulumi(["cancel", "--yes", ...targetArgs(target)]);
+}
+
+/** The backend URL `pulumi whoami --json` reports (the project's, the environment's or the login's). */
+export async function backendUrl(target: StackTarget): Promise<string | undefined> {
+  const args = ["whoami", "--json", "--non-interactive"];
+  if (target.cwd !== undefined) args.push("--cwd", target.cwd);
+  const parsed = JSON.parse(await runPulumi(args)) as { url?: unknown };
+  return typeof parsed.url === "string" ? parsed.url : undefined;
+}
+
+/** `updateInProgress` of the stack in `pulumi stack ls --json`; file backends never set it. */
+export async function updateInProgress(target: StackTarget): Promise<boolean> {
+  const args = ["stack", "ls", "--json", "--non-interactive"];
+  if (target.cwd !== undefined) args.push("--cwd", target.cwd);
+  const stacks = JSON.parse(await runPulumi(args)) as {
+    name?: string;
+    current?: boolean;
+    updateInProgress?: boolean;
+  }[];
+  const wanted = target.stack?.split("/").at(-1);
+  const stack = stacks.find((s) =>
+    wanted === undefined ? s.current === true : s.name?.split("/").at(-1) === wanted,
+  );
+  return stack?.updateInProgress === true;
+}
+
+/** The Pulumi CLI on PATH as the StackAccess preflight and recover use. */
+export function cliStackAccess(target: StackTarget): StackAccess {
+  return {
+    exportStack: (options) => exportStack(target, options),
+    importStack: (exported) => importStack(target, exported),
+    cancelUpdate: () => cancelUpdate(target),
+    backendUrl: () => backendUrl(target),
+    updateInProgress: () => updateInProgress(target),
+  };
 }
 
 /** How to repeat `--stack` and `--cwd` in a printed command. */

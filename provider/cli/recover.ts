@@ -10,6 +10,7 @@ import {
   declaredName,
   pendingOperations,
   revealed,
+  sameApartFromTimestamps,
   stackOfUrn,
   type ExportedStack,
   type StateResource,
@@ -17,17 +18,22 @@ import {
 import type { CommandResult } from "./preflight";
 import { idProblem, outputsAfterCreate, recordedResource, sealOutputs } from "./recovered-resource";
 import { editedDeployment, planRecovery, RecoveryRefused } from "./recovery-plan";
+import { cliStackAccess, PulumiCliError, type StackTarget } from "./pulumi-stack";
 import {
-  cancelUpdate,
-  exportStack,
-  importStack,
-  PulumiCliError,
-  type StackTarget,
-} from "./pulumi-stack";
+  describeLock,
+  findStackLocks,
+  livenessOf,
+  thisMachine,
+  type HeldLock,
+  type LocalMachine,
+  type StackAccess,
+} from "./stack-lock";
 
 export interface RecoverOptions extends StackTarget {
   readonly assignments: readonly string[];
   readonly forget: readonly string[];
+  /** Release a lock whose holder is not running on this machine (a stopped run's). */
+  readonly cancelStaleLock?: boolean;
 }
 
 /** The folder holding Pulumi.yaml, where the engine runs the provider: sample paths resolve here. */
@@ -38,12 +44,23 @@ export function projectDirectory(start: string): string {
   }
 }
 
-export async function recover(options: RecoverOptions, now = new Date()): Promise<CommandResult> {
-  const target: StackTarget = {
-    ...(options.stack === undefined ? {} : { stack: options.stack }),
-    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
-  };
-  const stored = await exportStack(target);
+export async function recover(
+  options: RecoverOptions,
+  now = new Date(),
+  access: StackAccess = cliStackAccess(targetOf(options)),
+  machine: LocalMachine = thisMachine,
+): Promise<CommandResult> {
+  const cancelStaleLock = options.cancelStaleLock === true;
+  const projectDir = projectDirectory(options.cwd ?? process.cwd());
+  const stored = await access.exportStack();
+  const locksNow = () =>
+    findStackLocks(
+      access,
+      stored,
+      { ...(options.stack === undefined ? {} : { stack: options.stack }), projectDir },
+      machine,
+    );
+  refuseLocked(await locksNow(), cancelStaleLock, now);
   const plan = planRecovery(stored.deployment, options.assignments, options.forget);
 
   let plain: ExportedStack | undefined;
@@ -51,7 +68,7 @@ export async function recover(options: RecoverOptions, now = new Date()): Promis
     // Secret inputs (a SIP password, webhook headers) are needed in plain text to run the same
     // mapping a create runs. They stay in this process: the imported state reuses the stored
     // ciphertext, and nothing of this export is printed or written.
-    plain = await exportStack(target, { showSecrets: true });
+    plain = await access.exportStack({ showSecrets: true });
   }
   const plainInputsOf = (urn: string): Inputs => {
     const match = plain?.deployment.pending_operations?.find(
@@ -72,7 +89,6 @@ export async function recover(options: RecoverOptions, now = new Date()): Promis
   }
   if (problems.length > 0) throw new RecoveryRefused(problems.join("\n"));
 
-  const projectDir = projectDirectory(options.cwd ?? process.cwd());
   const recorded: StateResource[] = [];
   for (const { pending, id } of plan.record) {
     const plainInputs = plainInputsOf(pending.urn);
@@ -113,17 +129,35 @@ export async function recover(options: RecoverOptions, now = new Date()): Promis
     deployment: editedDeployment(stored.deployment, recorded),
   };
   const lines: string[] = [`Saved the state being replaced to ${backup}`];
+  // An update that started (or finished a step) since the plan was made changed the state: the
+  // import would overwrite what it recorded.
+  if (!sameApartFromTimestamps(stored, await access.exportStack())) {
+    throw new RecoveryRefused(
+      "the stack changed since recover read it (an update ran or is running): nothing was imported. Run preflight again",
+    );
+  }
   try {
-    await importStack(target, edited);
+    await access.importStack(edited);
   } catch (error) {
     if (!(error instanceof PulumiCliError && error.isLocked)) throw error;
-    // The interrupted run's lock: recover exists because that run is dead.
-    await cancelUpdate(target);
+    const named = error.lockHolders.map((holder) => ({
+      holder,
+      liveness: livenessOf(holder, machine),
+    }));
+    const found = await locksNow();
+    refuseLocked(
+      named.length > 0 || found.length > 0
+        ? [...named, ...found]
+        : [{ holder: {}, liveness: "unknown" }],
+      cancelStaleLock,
+      now,
+    );
+    await access.cancelUpdate();
     lines.push("Released the lock the interrupted run left on the stack (pulumi cancel --yes).");
-    await importStack(target, edited);
+    await access.importStack(edited);
   }
 
-  const after = await exportStack(target);
+  const after = await access.exportStack();
   const left = pendingOperations(after.deployment);
   const missing = recorded.filter(
     (r) => !(after.deployment.resources ?? []).some((a) => a.urn === r.urn && a.id === r.id),
@@ -159,4 +193,41 @@ export async function recover(options: RecoverOptions, now = new Date()): Promis
   }
   lines.push("Run `pulumi preview`: it should create nothing that was recorded here.");
   return { exitCode: 0, text: lines.join("\n") };
+}
+
+function targetOf(options: RecoverOptions): StackTarget {
+  return {
+    ...(options.stack === undefined ? {} : { stack: options.stack }),
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+  };
+}
+
+/**
+ * A locked stack may be under a live update, whose pending creates are in flight: importing would
+ * drop them and releasing its lock would let both write the state. Only a lock whose holder is
+ * not running on this machine is released, and only when asked.
+ */
+function refuseLocked(locks: readonly HeldLock[], cancelStaleLock: boolean, now: Date): void {
+  if (locks.length === 0) return;
+  const described = locks.map((lock) => `  - ${describeLock(lock, now)}`);
+  if (locks.some((lock) => lock.liveness === "alive")) {
+    throw new RecoveryRefused(
+      [
+        "the stack is locked by an update running on this machine:",
+        ...described,
+        "Wait for it to finish, then run preflight again. recover never releases the lock of a running process, even with --cancel-stale-lock.",
+      ].join("\n"),
+    );
+  }
+  if (cancelStaleLock) return;
+  const allDead = locks.every((lock) => lock.liveness === "dead");
+  throw new RecoveryRefused(
+    [
+      "the stack is locked:",
+      ...described,
+      allDead
+        ? "The process that took it no longer runs: a stopped run's lock. Add --cancel-stale-lock to release it."
+        : "An update may be running: wait for it to finish and run preflight again. Only if it is known to be gone (its job or machine was killed) add --cancel-stale-lock to release the lock.",
+    ].join("\n"),
+  );
 }

@@ -92,7 +92,17 @@ describeE2E("an interrupted `pulumi up` of every resource kind, recovered (issue
       return `${urn}=${id}`;
     });
 
-    const recovered = await voicePlatform(project, env, ["recover", "--stack", "dev", ...ids]);
+    // The killed CLI's lock is stale: preflight's command releases it.
+    expect(failed.stdout).toMatch(
+      "npx pulumi-voice-platform recover --stack dev --cancel-stale-lock",
+    );
+    const recovered = await voicePlatform(project, env, [
+      "recover",
+      "--stack",
+      "dev",
+      "--cancel-stale-lock",
+      ...ids,
+    ]);
     expect(recovered).toMatchObject({ code: 0, stderr: "" });
     expect(recovered.stdout).toMatch("A recovered voice has only its id");
     for (const secret of SECRETS) expect(recovered.stdout).not.toMatch(secret);
@@ -138,6 +148,7 @@ describeE2E("an interrupted `pulumi up` of every resource kind, recovered (issue
       "recover",
       "--stack",
       "dev",
+      "--cancel-stale-lock",
       `${printed!.urn}=${replacement!.id}`,
     ]);
     expect(recovered).toMatchObject({ code: 0, stderr: "" });

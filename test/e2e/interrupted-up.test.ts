@@ -150,7 +150,11 @@ describeE2E("an interrupted `pulumi up` recovered without duplicates (issue 15)"
       expect(failed.stdout).toMatch(`'${urn}=<carrier id>'`);
       expect(failed.stdout).toMatch(`name: ${name}\n`);
     }
-    expect(failed.stdout).toMatch("npx pulumi-voice-platform recover --stack dev");
+    expect(failed.stdout).toMatch(
+      "npx pulumi-voice-platform recover --stack dev --cancel-stale-lock",
+    );
+    // The killed CLI's lock: its holder no longer runs, and preflight says so.
+    expect(failed.stdout).toMatch("no process with that pid runs on this machine any more");
     expect(failed.stdout + failed.stderr).not.toMatch(SIP_PASSWORD);
 
     // 3. recover with the ids from the emulator's state; a pending create it never got is forgotten.
@@ -163,10 +167,18 @@ describeE2E("an interrupted `pulumi up` recovered without duplicates (issue 15)"
       else assignments.push(`${urn}=${id}`);
     }
     expect(forget).toHaveLength(2);
+    // Without --cancel-stale-lock a locked stack is refused, even with a dead holder.
+    const locked = await voicePlatform(["recover", "--stack", "dev", ...assignments, ...forget]);
+    expect(locked.code).toBe(1);
+    expect(locked.stderr).toMatch("the stack is locked");
+    expect(locked.stderr).toMatch("a stopped run's lock. Add --cancel-stale-lock to release it");
+    expect(lockFiles()).toHaveLength(1);
+
     const refused = await voicePlatform([
       "recover",
       "--stack",
       "dev",
+      "--cancel-stale-lock",
       `${urnOf("carrier-99")}=x`,
       ...assignments,
       ...forget,
@@ -177,7 +189,14 @@ describeE2E("an interrupted `pulumi up` recovered without duplicates (issue 15)"
       `"${urnOf("carrier-99")}=x" names no pending create of this stack`,
     );
 
-    const recovered = await voicePlatform(["recover", "--stack", "dev", ...assignments, ...forget]);
+    const recovered = await voicePlatform([
+      "recover",
+      "--stack",
+      "dev",
+      "--cancel-stale-lock",
+      ...assignments,
+      ...forget,
+    ]);
     expect(recovered.stderr).toBe("");
     expect(recovered.code).toBe(0);
     const backupPath = /Saved the state being replaced to (.+)/.exec(recovered.stdout)?.[1];

@@ -33,7 +33,17 @@ describe("parseCommandLine", () => {
     });
   });
 
+  it("reads --cancel-stale-lock for recover only", () => {
+    expect(parseCommandLine(["recover", "--forget", URN, "--cancel-stale-lock"])).toEqual({
+      command: "recover",
+      assignments: [],
+      forget: [URN],
+      cancelStaleLock: true,
+    });
+  });
+
   it.each([
+    [["preflight", "--cancel-stale-lock"], /--cancel-stale-lock belongs to recover/],
     [[], /no command given/],
     [["deploy"], /unknown command "deploy"/],
     [["preflight", "extra"], /preflight takes no arguments/],

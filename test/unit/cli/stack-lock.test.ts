@@ -1,0 +1,312 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { ExportedStack } from "../../../provider/cli/exported-state";
+import { preflight } from "../../../provider/cli/preflight";
+import { PulumiCliError } from "../../../provider/cli/pulumi-stack";
+import { recover } from "../../../provider/cli/recover";
+import { RecoveryRefused } from "../../../provider/cli/recovery-plan";
+import {
+  ageText,
+  describeLock,
+  fileBackendDirectory,
+  holdersInLockedError,
+  livenessOf,
+  lockDirectories,
+  lockFileHolders,
+  thisMachine,
+  type LocalMachine,
+  type StackAccess,
+} from "../../../provider/cli/stack-lock";
+import {
+  carrierInputs,
+  deployment,
+  pendingCreate,
+  PROJECT,
+  STACK,
+  urnOf,
+} from "../../support/state-builders";
+
+/** What `pulumi stack import` printed on a locked file-backend stack (CLI 3.248.0, measured). */
+const LOCKED_IMPORT_ERROR = `error: could not import deployment: the stack is currently locked by 1 lock(s). Either wait for the other process(es) to end or delete the lock file with \`pulumi cancel\`.
+  file:///tmp/x/backend/.pulumi/locks/organization/lockexp/dev/4dec94ac-87fd-4c70-aad8-01cd21a229a8.json?no_tmp_dir=true: created by root@vm (pid 24133) at 2026-11-24T21:26:16Z
+`;
+
+const NOW = new Date("2026-11-24T21:30:00Z");
+const HOST = "runner-1";
+const LIVE_PID = 4100;
+const DEAD_PID = 4200;
+
+/** This machine as the tests see it: LIVE_PID runs, every other pid does not. */
+const machine: LocalMachine = { hostname: HOST, isRunning: (pid) => pid === LIVE_PID };
+
+let backend: string;
+let projectDir: string;
+
+beforeEach(() => {
+  backend = mkdtempSync(join(tmpdir(), "stack-lock-"));
+  projectDir = join(backend, "project");
+  mkdirSync(projectDir);
+  writeFileSync(join(projectDir, "Pulumi.yaml"), `name: ${PROJECT}\nruntime: nodejs\n`);
+});
+afterEach(() => rmSync(backend, { recursive: true, force: true }));
+
+/** A lock file as the file backend writes it, with the `.attrs` file beside it. */
+function writeLock(holder: { pid: number; hostname: string; timestamp: string }): void {
+  const dir = lockDirectories(backend, PROJECT, STACK)[0]!;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "lock-1.json"), JSON.stringify({ ...holder, username: "ci" }));
+  writeFileSync(join(dir, "lock-1.json.attrs"), "{}");
+}
+
+function stackWithPendingCreate(time = "2026-11-23T15:00:00Z"): ExportedStack {
+  const state = deployment([pendingCreate("SipCarrier", "trunk", carrierInputs("trunk"))]);
+  return { version: 3, deployment: { ...state, manifest: { time, magic: "m" } } };
+}
+
+interface FakeStack extends StackAccess {
+  readonly calls: string[];
+}
+
+/** The Pulumi CLI's part on a file backend, held in memory; `exports` are answered in order. */
+function fakeStack(options: {
+  exports: ExportedStack[];
+  url?: string;
+  importFails?: PulumiCliError;
+  inProgress?: boolean;
+}): FakeStack {
+  const calls: string[] = [];
+  let served = 0;
+  let importError = options.importFails;
+  return {
+    calls,
+    exportStack: async () => {
+      calls.push("export");
+      return options.exports[Math.min(served++, options.exports.length - 1)]!;
+    },
+    importStack: async () => {
+      calls.push("import");
+      if (importError !== undefined) {
+        const error = importError;
+        importError = undefined;
+        throw error;
+      }
+    },
+    cancelUpdate: async () => {
+      calls.push("cancel");
+    },
+    backendUrl: async () => options.url ?? pathToFileURL(backend).href,
+    updateInProgress: async () => options.inProgress === true,
+  };
+}
+
+const target = () => ({ stack: STACK, cwd: projectDir });
+
+describe("reading locks", () => {
+  it("reads the holder from the CLI's 'currently locked' error", () => {
+    expect(holdersInLockedError(LOCKED_IMPORT_ERROR)).toEqual([
+      { user: "root", host: "vm", pid: 24133, since: new Date("2026-11-24T21:26:16Z") },
+    ]);
+    expect(
+      new PulumiCliError(["stack", "import"], LOCKED_IMPORT_ERROR, "exit code 1").isLocked,
+    ).toBe(true);
+  });
+
+  it("finds a file backend's folder, and none for other backends", () => {
+    expect(fileBackendDirectory("file:///srv/state?no_tmp_dir=true")).toBe("/srv/state");
+    expect(fileBackendDirectory("file://~")).toBe(homedir());
+    expect(fileBackendDirectory("https://api.pulumi.com")).toBeUndefined();
+    expect(fileBackendDirectory("s3://bucket")).toBeUndefined();
+  });
+
+  it("reads the holders of the lock files and ignores the .attrs files", async () => {
+    writeLock({ pid: 77, hostname: "vm", timestamp: "2026-11-24T21:26:16.485481482Z" });
+    expect(await lockFileHolders(lockDirectories(backend, PROJECT, STACK))).toEqual([
+      { user: "ci", host: "vm", pid: 77, since: new Date("2026-11-24T21:26:16.485Z") },
+    ]);
+    expect(await lockFileHolders([join(backend, "missing")])).toEqual([]);
+  });
+
+  it("checks a holder's pid only on this machine", () => {
+    expect(livenessOf({ host: HOST, pid: LIVE_PID }, machine)).toBe("alive");
+    expect(livenessOf({ host: HOST, pid: DEAD_PID }, machine)).toBe("dead");
+    expect(livenessOf({ host: "other", pid: LIVE_PID }, machine)).toBe("unknown");
+    expect(livenessOf({ host: HOST }, machine)).toBe("unknown");
+    expect(livenessOf({}, machine)).toBe("unknown");
+  });
+
+  it("sees this process as running and an ended child as not", () => {
+    const ended = spawnSync(process.execPath, ["-e", ""]).pid;
+    expect(thisMachine.isRunning(process.pid)).toBe(true);
+    expect(thisMachine.isRunning(ended)).toBe(false);
+  });
+
+  it("describes holder, age and liveness", () => {
+    const since = new Date("2026-11-24T21:18:00Z");
+    expect(
+      describeLock(
+        { holder: { user: "ci", host: HOST, pid: LIVE_PID, since }, liveness: "alive" },
+        NOW,
+      ),
+    ).toBe(
+      `ci@${HOST} (pid ${LIVE_PID}), locked 12 min ago (2026-11-24T21:18:00.000Z), that process is still running on this machine`,
+    );
+    expect(describeLock({ holder: {}, liveness: "unknown" }, NOW)).toMatch(
+      /^an update the backend reports as in progress, whether it still runs cannot be checked/,
+    );
+    expect([ageText(5_000), ageText(600_000), ageText(3 * 3600_000)]).toEqual([
+      "5 s",
+      "10 min",
+      "3 h",
+    ]);
+  });
+});
+
+describe("preflight on a locked stack", () => {
+  it("exits 3 under a live local update, naming holder and age, without a recover command", async () => {
+    writeLock({ pid: LIVE_PID, hostname: HOST, timestamp: "2026-11-24T21:29:30Z" });
+    const access = fakeStack({ exports: [stackWithPendingCreate()] });
+    const result = await preflight(target(), access, machine, NOW);
+    expect(result.exitCode).toBe(3);
+    expect(result.text).toMatch(`Stack ${STACK} is locked by an update in progress`);
+    expect(result.text).toMatch(`ci@${HOST} (pid ${LIVE_PID}), locked 30 s ago`);
+    expect(result.text).toMatch("Wait for it to finish");
+    expect(result.text).toMatch("do not run recover");
+    expect(result.text).not.toMatch("pulumi-voice-platform recover");
+    expect(result.text).not.toMatch("A `pulumi up` stopped");
+  });
+
+  it("exits 3 for a holder on another machine, and says when --cancel-stale-lock applies", async () => {
+    writeLock({ pid: DEAD_PID, hostname: "other-runner", timestamp: "2026-11-24T20:30:00Z" });
+    const result = await preflight(
+      target(),
+      fakeStack({ exports: [stackWithPendingCreate()] }),
+      machine,
+      NOW,
+    );
+    expect(result.exitCode).toBe(3);
+    expect(result.text).toMatch("locked 60 min ago");
+    expect(result.text).toMatch("`recover --cancel-stale-lock` releases the lock");
+  });
+
+  it("exits 3 when a service backend reports an update in progress", async () => {
+    const access = fakeStack({
+      exports: [stackWithPendingCreate()],
+      url: "https://api.pulumi.com",
+      inProgress: true,
+    });
+    const result = await preflight(target(), access, machine, NOW);
+    expect(result.exitCode).toBe(3);
+    expect(result.text).toMatch("an update the backend reports as in progress");
+  });
+
+  it("exits 1 for a stopped run's lock, with --cancel-stale-lock in the printed command", async () => {
+    writeLock({ pid: DEAD_PID, hostname: HOST, timestamp: "2026-11-24T21:00:00Z" });
+    const result = await preflight(
+      target(),
+      fakeStack({ exports: [stackWithPendingCreate()] }),
+      machine,
+      NOW,
+    );
+    expect(result.exitCode).toBe(1);
+    expect(result.text).toMatch("A `pulumi up` stopped (killed, cancelled or out of memory)");
+    expect(result.text).toMatch(
+      `npx pulumi-voice-platform recover --stack ${STACK} --cwd ${projectDir} --cancel-stale-lock`,
+    );
+    expect(result.text).toMatch("no process with that pid runs on this machine any more");
+  });
+
+  it("keeps exit 1 and the stopped-run report when no lock is left", async () => {
+    const result = await preflight(
+      target(),
+      fakeStack({ exports: [stackWithPendingCreate()] }),
+      machine,
+      NOW,
+    );
+    expect(result.exitCode).toBe(1);
+    expect(result.text).toMatch("A `pulumi up` stopped");
+    expect(result.text).not.toMatch("--cancel-stale-lock \\");
+  });
+});
+
+describe("recover on a locked stack", () => {
+  const forgetTrunk = (extra: { cancelStaleLock?: true } = {}) => ({
+    ...target(),
+    assignments: [],
+    forget: [urnOf("SipCarrier", "trunk")],
+    ...extra,
+  });
+
+  it("refuses without --cancel-stale-lock, naming holder and age, and changes nothing", async () => {
+    writeLock({ pid: DEAD_PID, hostname: "other-runner", timestamp: "2026-11-24T21:20:00Z" });
+    const access = fakeStack({ exports: [stackWithPendingCreate()] });
+    const refused = await recover(forgetTrunk(), NOW, access, machine).catch((e: Error) => e);
+    expect(refused).toBeInstanceOf(RecoveryRefused);
+    expect((refused as Error).message).toMatch(
+      /ci@other-runner \(pid 4200\), locked 10 min ago[\s\S]*add --cancel-stale-lock/,
+    );
+    expect(access.calls).not.toContain("import");
+    expect(access.calls).not.toContain("cancel");
+  });
+
+  it("never releases the lock of a process running on this machine, even when asked", async () => {
+    writeLock({ pid: LIVE_PID, hostname: HOST, timestamp: "2026-11-24T21:29:00Z" });
+    const access = fakeStack({ exports: [stackWithPendingCreate()] });
+    await expect(
+      recover(forgetTrunk({ cancelStaleLock: true }), NOW, access, machine),
+    ).rejects.toThrow(
+      /update running on this machine[\s\S]*never releases the lock of a running process/,
+    );
+    expect(access.calls).toEqual(["export"]);
+  });
+
+  it("refuses a lock that only shows when importing, with the holder from the CLI's error", async () => {
+    const access = fakeStack({
+      exports: [stackWithPendingCreate()],
+      importFails: new PulumiCliError(["stack", "import"], LOCKED_IMPORT_ERROR, "exit code 1"),
+    });
+    await expect(recover(forgetTrunk(), NOW, access, machine)).rejects.toThrow(
+      /root@vm \(pid 24133\)/,
+    );
+    expect(access.calls.filter((call) => call === "cancel")).toEqual([]);
+  });
+
+  it("with --cancel-stale-lock releases a stopped run's lock and imports", async () => {
+    writeLock({ pid: DEAD_PID, hostname: HOST, timestamp: "2026-11-24T21:00:00Z" });
+    const stopped = `error: the stack is currently locked by 1 lock(s).\n  file:///x.json: created by ci@${HOST} (pid ${DEAD_PID}) at 2026-11-24T21:00:00Z\n`;
+    const access = fakeStack({
+      exports: [
+        stackWithPendingCreate(),
+        stackWithPendingCreate(),
+        { version: 3, deployment: deployment([]) },
+      ],
+      importFails: new PulumiCliError(["stack", "import"], stopped, "exit code 1"),
+    });
+    const result = await recover(forgetTrunk({ cancelStaleLock: true }), NOW, access, machine);
+    expect(result.exitCode).toBe(0);
+    expect(access.calls).toEqual(["export", "export", "import", "cancel", "import", "export"]);
+    expect(result.text).toMatch("Released the lock the interrupted run left on the stack");
+  });
+
+  it("refuses when the stack changed since the plan, and imports when only timestamps did", async () => {
+    const changed = stackWithPendingCreate();
+    changed.deployment.pending_operations!.push(
+      pendingCreate("SipCarrier", "backup", carrierInputs("backup")),
+    );
+    const moved = fakeStack({ exports: [stackWithPendingCreate(), changed] });
+    await expect(recover(forgetTrunk(), NOW, moved, machine)).rejects.toThrow(
+      /the stack changed since recover read it/,
+    );
+    expect(moved.calls).not.toContain("import");
+
+    const later = stackWithPendingCreate("2026-11-24T21:29:59Z");
+    later.deployment.pending_operations![0]!.resource.modified = "2026-11-24T21:29:59Z";
+    const touched = fakeStack({
+      exports: [stackWithPendingCreate(), later, { version: 3, deployment: deployment([]) }],
+    });
+    expect((await recover(forgetTrunk(), NOW, touched, machine)).exitCode).toBe(0);
+    expect(touched.calls).toEqual(["export", "export", "import", "export"]);
+  });
+});
