@@ -2,6 +2,7 @@
  * What `recover` will do, decided from the command line and the exported state before anything is
  * written, and the edit of the deployment itself. Pure: the command runs the CLI around it.
  */
+import { pathSegmentProblem } from "../core/path-segment";
 import {
   pendingOperations,
   resourceKindOf,
@@ -63,7 +64,16 @@ export function planRecovery(
       continue;
     }
     name(pending.urn, "URN=ID");
-    record.push({ pending, id: assignment.slice(pending.urn.length + 1) });
+    const id = assignment.slice(pending.urn.length + 1);
+    // The id becomes a path segment of later calls (PUT /voices/{id}).
+    const unsafe = pathSegmentProblem(id);
+    if (unsafe !== undefined) {
+      problems.push(
+        `the id ${JSON.stringify(id)} given for ${pending.urn} ${unsafe}: give the id the platform answered`,
+      );
+      continue;
+    }
+    record.push({ pending, id });
   }
 
   const forgotten: PendingOfPackage[] = [];

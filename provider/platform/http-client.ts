@@ -203,9 +203,11 @@ async function attemptOnce(
       if (tooLarge) {
         return {
           kind: "failure",
-          outcome: { kind: "unreadable" },
+          outcome: {
+            kind: "unreadable",
+            reason: `the answer was larger than ${MAX_RESPONSE_BYTES} bytes (1 MiB), so it was not read`,
+          },
           response: { status: res.statusCode, text: "", requestId },
-          cause: new Error(`the answer is larger than ${MAX_RESPONSE_BYTES} bytes`),
         };
       }
       try {
@@ -305,7 +307,7 @@ function toApiError(
       else if (retriesSoFar > 0) hint = KEPT_FAILING;
       break;
     case "unreadable":
-      problem = `the answer was not the JSON the API describes${afterRetries}`;
+      problem = `${outcome.reason ?? "the answer was not the JSON the API describes"}${afterRetries}`;
       // A success status with an unreadable body: the platform did process a create.
       hint = call.idempotent ? KEPT_FAILING : call.unknownOutcomeHint;
       break;

@@ -13,8 +13,8 @@ export type AttemptOutcome =
   | { readonly kind: "network"; readonly code: string }
   /** No complete answer before the deadline. */
   | { readonly kind: "timeout" }
-  /** A success status whose body could not be read or parsed. */
-  | { readonly kind: "unreadable" };
+  /** A success status whose body could not be read or parsed; `reason` when it was not read. */
+  | { readonly kind: "unreadable"; readonly reason?: string };
 
 export interface RetryLimits {
   readonly maxRetries: number;

@@ -6,6 +6,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ApiError, ConfigurationError } from "../../provider";
+import { UnsafePathError } from "../../provider/platform/errors";
 import * as runtime from "../../provider/runtime";
 import { rememberEngineConfig } from "../../provider/settings/config";
 import { resetProcessState } from "../../provider/settings/process-state";
@@ -13,6 +14,8 @@ import { carrierInputs, voiceInputs, webhookInputs } from "../support/builders";
 
 let server: Server;
 let baseUrl: string;
+/** Every request the server got, as `METHOD path`. */
+const received: string[] = [];
 /** What the server answers with status 200, by path prefix. */
 const answers: Array<[string, unknown]> = [
   ["/voices/voice-clone", [{ name: "no id here" }]],
@@ -23,10 +26,16 @@ const answers: Array<[string, unknown]> = [
 
 beforeAll(async () => {
   server = createServer((req, res) => {
+    received.push(`${req.method} ${req.url}`);
     req.resume();
     req.on("end", () => {
-      const answer = answers.find(([prefix]) => req.url!.startsWith(prefix))?.[1] ?? {};
       res.writeHead(200, { "content-type": "application/json", "x-request-id": "req-shape" });
+      if (req.url === "/voices/huge") {
+        // 2 MiB of a valid Voice object: only its size is wrong.
+        res.end(JSON.stringify({ id: "huge", name: "x".repeat(2 * 1024 * 1024) }));
+        return;
+      }
+      const answer = answers.find(([prefix]) => req.url!.startsWith(prefix))?.[1] ?? {};
       res.end(JSON.stringify(answer));
     });
   });
@@ -92,7 +101,36 @@ describe("a 2xx answer of the wrong shape is an ApiError", () => {
   });
 });
 
+test("an id that would change the request's address is refused before anything is sent", async () => {
+  const inputs = voiceInputs({ name: "Moved voice" });
+  const before = received.length;
+  for (const id of ["..", "%2E%2E", "."]) {
+    const error = await failure(runtime.Voice.update(id, { ...inputs, stateVersion: 1 }, inputs));
+    expect(error).toBeInstanceOf(UnsafePathError);
+    expect(error.message).toMatch(/Nothing was sent; fix the id/);
+  }
+  const checked = await runtime.Voice.check({}, { name: "Adopted", existingVoiceId: ".." });
+  expect(checked.failures).toEqual([
+    { property: "existingVoiceId", reason: expect.stringContaining('must not be ".."') },
+  ]);
+  expect(received.slice(before)).toEqual([]);
+});
+
+test("an answer larger than 1 MiB is an ApiError, not memory", async () => {
+  const inputs = voiceInputs({ name: "Huge voice" });
+  const error = await failure(runtime.Voice.update("huge", { ...inputs, stateVersion: 1 }, inputs));
+  expect(error).toBeInstanceOf(ApiError);
+  expect(error.message).toMatch(/the answer was larger than 1048576 bytes \(1 MiB\)/);
+});
+
 describe("configuration problems are one named error", () => {
+  test("a bad setting fails the dynamic check, at preview, before any call", async () => {
+    configure({ apiKey: "key-shape-test", baseUrl: "http://api.example.com" });
+    const error = await failure(runtime.SipCarrier.check({}, carrierInputs()));
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect(error.message).toMatch(/voiceplatform:baseUrl .* must use https/);
+  });
+
   test("a missing API key names the stack key, the variable and the fix", async () => {
     configure({ baseUrl, campaignsBaseUrl: baseUrl });
     const saved = process.env.VOICEPLATFORM_API_KEY;

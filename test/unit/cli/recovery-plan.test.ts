@@ -69,6 +69,14 @@ describe("planRecovery", () => {
     ]);
   });
 
+  it("refuses an id that would change the address of later calls", () => {
+    expect(() =>
+      planRecovery(state, [`${a.resource.urn}=..`, `${b.resource.urn}=%2e`], []),
+    ).toThrow(
+      /the id "\.\." given for .*::a must not be "\.\."[\s\S]*the id "%2e" given for .*::b/,
+    );
+  });
+
   it("clears a pending update named with --forget", () => {
     const plan = planRecovery(state, [], [a.resource.urn, b.resource.urn, update.resource.urn]);
     expect(plan.forget.map((op) => op.operation)).toEqual(["creating", "creating", "updating"]);
