@@ -11,6 +11,19 @@ const stability = config.getNumber("stability") ?? 0.5;
 const hookBaseUrl = config.require("hookBaseUrl");
 const campaignId = config.require("campaignId");
 
+/** From stack config (`config set --secret sipPassword`), or SIP_PASSWORD as CI jobs pass it. */
+function sipPassword(): pulumi.Output<string> {
+  const configured = config.getSecret("sipPassword");
+  if (configured !== undefined) return configured;
+  const fromEnvironment = process.env.SIP_PASSWORD;
+  if (fromEnvironment === undefined || fromEnvironment === "") {
+    throw new Error(
+      "sipPassword is not set: run `pulumi config set --secret sipPassword <password>`, or export SIP_PASSWORD",
+    );
+  }
+  return pulumi.secret(fromEnvironment);
+}
+
 const sample = (name: string) =>
   path.relative(process.cwd(), path.join(__dirname, "..", "basic", "samples", name));
 
@@ -26,7 +39,7 @@ const trunk = new SipCarrier("trunk", {
   name: `trunk-${env}`,
   requiresRegister: true,
   registerUsername: `trunk-${env}`,
-  registerPassword: config.requireSecret("sipPassword"),
+  registerPassword: sipPassword(),
   gateways: config.requireObject<{ ipv4: string; port: number }[]>("gateways").map((gateway) => ({
     ...gateway,
     inbound: true,

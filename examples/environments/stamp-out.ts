@@ -99,6 +99,7 @@ async function deploy(
       ...process.env,
       PULUMI_BACKEND_URL: context.backend,
       PULUMI_CONFIG_PASSPHRASE: process.env.PULUMI_CONFIG_PASSPHRASE ?? "stamp-out",
+      ...secretEnvironment(subOrganizationId, context.emulator),
     }) as Record<string, string>;
     const stack = await LocalWorkspace.createOrSelectStack(
       { stackName, workDir: projectDir },
@@ -174,12 +175,10 @@ async function configure(stack: Stack, subOrganizationId: string, emulator?: Run
   if (!baseUrl || !campaignsBaseUrl) {
     throw new Error("give --base-url and --campaigns-base-url (or --emulator)");
   }
-  const apiKey = emulator?.apiKey ?? process.env.VOICEPLATFORM_API_KEY;
   await stack.setAllConfig({
     "voiceplatform:baseUrl": { value: baseUrl },
     "voiceplatform:campaignsBaseUrl": { value: campaignsBaseUrl },
     "voiceplatform:subOrganizationId": { value: subOrganizationId },
-    ...(apiKey ? { "voiceplatform:apiKey": { value: apiKey, secret: true } } : {}),
     "voice-platform-environments:hookBaseUrl": {
       value: `https://hooks.example.com/${subOrganizationId}`,
     },
@@ -187,11 +186,23 @@ async function configure(stack: Stack, subOrganizationId: string, emulator?: Run
     "voice-platform-environments:gateways": {
       value: JSON.stringify([{ ipv4: "203.0.113.10", port: 5060 }]),
     },
-    "voice-platform-environments:sipPassword": {
-      value: process.env.SIP_PASSWORD ?? `${subOrganizationId}-sip-password`,
-      secret: true,
-    },
   });
+}
+
+/**
+ * The secrets reach the provider and the program through their environment, never a command
+ * line: `config set --secret` (what setAllConfig runs) would show them to anyone who lists
+ * processes. The provider reads VOICEPLATFORM_API_KEY, the program SIP_PASSWORD.
+ */
+function secretEnvironment(
+  subOrganizationId: string,
+  emulator?: RunningEmulator,
+): Record<string, string> {
+  const apiKey = emulator?.apiKey ?? process.env.VOICEPLATFORM_API_KEY;
+  return {
+    ...(apiKey === undefined ? {} : { VOICEPLATFORM_API_KEY: apiKey }),
+    SIP_PASSWORD: process.env.SIP_PASSWORD ?? `${subOrganizationId}-sip-password`,
+  };
 }
 
 function firstErrorLine(error: unknown): string {

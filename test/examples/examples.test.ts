@@ -5,7 +5,7 @@
  * failed in CI.
  */
 import { execFile } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -120,6 +120,13 @@ withCli("examples on the real engine", () => {
       expect(stdout).toMatch(/\[team-b\] succeeded in [\d.]+ s \(4 create\)/);
       expect(stdout).toMatch(/^stack +result +changes +seconds$/m);
       expect(stdout).toContain("2 of 2 stacks succeeded");
+      // The key and the SIP password went through the environment: `config set --secret`
+      // would have put them on a command line, and into these files.
+      for (const stack of ["team-a", "team-b"]) {
+        const config = readFileSync(join(example.project, `Pulumi.${stack}.yaml`), "utf8");
+        expect(config).toContain("voiceplatform:subOrganizationId");
+        expect(config).not.toMatch(/apiKey|sipPassword|secure:/);
+      }
     } finally {
       rmSync(example.root, { recursive: true, force: true });
     }
