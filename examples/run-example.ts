@@ -102,10 +102,13 @@ export async function runExample(
       return {};
     }
     say(`pulumi preview (examples/${example}) against the emulator at ${emulator.baseUrl}`);
+    await emulator.client.newRequests();
     await stack.preview({ onOutput: output });
+    output(`The preview sent ${(await emulator.client.newRequests()).length} requests\n`);
     say(`pulumi up (examples/${example})`);
     // stack.up() skips the preview phase, which is fine because the preview just above ran it.
     const up = await stack.up({ onOutput: output });
+    output(`The update sent ${(await emulator.client.newRequests()).length} requests\n`);
     return Object.fromEntries(Object.entries(up.outputs).map(([name, o]) => [name, o.value]));
   } finally {
     await emulator.close();

@@ -31,6 +31,9 @@ withYaml("examples/yaml through the plugin", () => {
     const output = (chunk: string) => (text += chunk);
     const outputs = await runExample("yaml", { output });
     expect(text).toMatch(/\+ 4 created/);
+    // Nothing during the preview; one create per object (voice, carrier, webhook) after it.
+    expect(text).toContain("The preview sent 0 requests");
+    expect(text).toContain("The update sent 3 requests");
     expect(outputs.voiceId).toEqual(expect.any(String));
     expect(outputs.carrierId).toEqual(expect.any(String));
     expect(text).not.toContain("example-sip-password");
@@ -38,6 +41,8 @@ withYaml("examples/yaml through the plugin", () => {
     text = "";
     await runExample("yaml", { output });
     expect(text).toMatch(/4 unchanged/);
+    expect(text).toContain("The preview sent 0 requests");
+    expect(text).toContain("The update sent 0 requests");
 
     text = "";
     await runExample("yaml", { destroy: true, output });
