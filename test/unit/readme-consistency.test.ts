@@ -1,0 +1,34 @@
+/**
+ * Statements the README once made in two contradicting ways. Each check names the one the
+ * package stands by, so a sentence that brings the other back fails here.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
+const readme = readFileSync(join(__dirname, "..", "..", "README.md"), "utf8");
+const sentences = readme
+  .replace(/```[\s\S]*?```/g, "")
+  .split(/(?<=[.!?])\s+|\n\s*\n/)
+  .map((sentence) => sentence.replace(/\s+/g, " ").trim());
+
+const saying = (pattern: RegExp) => sentences.filter((sentence) => pattern.test(sentence));
+
+test("pnpm works: no sentence refuses it", () => {
+  expect(saying(/pnpm/i).length).toBeGreaterThan(0);
+  expect(saying(/pnpm[^.]*(hides|not supported|does not work|refuse)|use npm or yarn/i)).toEqual(
+    [],
+  );
+});
+
+test("C# is not supported: it is never listed among the languages", () => {
+  expect(saying(/C# is not supported/)).toHaveLength(1);
+  const listing = saying(/(YAML|Python|Go|TypeScript)[^.]*C#|C#[^.]*(YAML|Python|TypeScript)/);
+  expect(listing.filter((sentence) => !/not (supported|generated)/.test(sentence))).toEqual([]);
+});
+
+test("import: the plugin imports by id, so nothing says there is no import", () => {
+  expect(
+    saying(/pulumi import voiceplatform:index:/).length + saying(/imports? an object by id/).length,
+  ).toBeGreaterThan(0);
+  expect(saying(/\bno import\b/i)).toEqual([]);
+});
