@@ -71,7 +71,7 @@ export interface SipCarrierArgs {
   phoneNumbers?: pulumi.Input<pulumi.Input<SipPhoneNumberArgs>[]>;
   /** SIP proxy for outbound calls. */
   outboundSipProxy?: pulumi.Input<string>;
-  /** Who made the change, as the platform records it. */
+  /** The carrier's updatedBy field, sent as given (the spec does not say what the platform does with it). */
   updatedBy?: pulumi.Input<string>;
   /** Record this existing carrier instead of creating one (no call is made: the API has no read). */
   existingCarrierId?: pulumi.Input<string>;
@@ -158,7 +158,12 @@ export const SipCarrierInputs = z.strictObject({
     .optional()
     .describe("Phone numbers; order does not matter."),
   outboundSipProxy: z.string().optional().describe("SIP proxy for outbound calls."),
-  updatedBy: z.string().optional().describe("Who made the change, as the platform records it."),
+  updatedBy: z
+    .string()
+    .optional()
+    .describe(
+      "The carrier's updatedBy field, sent as given (the spec does not say what the platform does with it).",
+    ),
   existingCarrierId: text
     .optional()
     .describe(

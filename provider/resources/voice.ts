@@ -35,15 +35,15 @@ export interface VoiceArgs {
   providerType?: pulumi.Input<string>;
   /** Locale codes such as en-US; order does not matter. Updates in place. */
   supportedLocales?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Whether sub-accounts may use the voice; sent with the clone. Changing it replaces the voice. */
+  /** The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice. */
   subAccounts?: pulumi.Input<boolean>;
-  /** Synthesis stability, 0–1. Updates in place. */
+  /** Synthesis stability (the spec gives no range; outside 0–1, the range ElevenLabs documents, warns). Updates in place. */
   stability?: pulumi.Input<number>;
-  /** Synthesis similarity boost, 0–1. Updates in place. */
+  /** Synthesis similarity boost (the spec gives no range; outside 0–1 warns). Updates in place. */
   similarityBoost?: pulumi.Input<number>;
-  /** Speech speed, 0.7–1.2. Updates in place. */
+  /** Speech speed (the spec gives no range; outside 0.7–1.2, the range ElevenLabs documents, warns). Updates in place. */
   speed?: pulumi.Input<number>;
-  /** Whether the voice speaks every language; sent with the clone. Changing it replaces the voice. */
+  /** The clone form's supportsAllLanguages flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice. */
   supportsAllLanguages?: pulumi.Input<boolean>;
   /** Whether the voice is multilingual; set with an update right after the clone. Updates in place. */
   isMultilingual?: pulumi.Input<boolean>;
@@ -95,18 +95,28 @@ export const VoiceInputs = z
       .boolean()
       .optional()
       .describe(
-        "Whether sub-accounts may use the voice; sent with the clone. Changing it replaces the voice.",
+        "The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.",
       ),
-    stability: finiteNumber.optional().describe("Synthesis stability, 0–1. Updates in place."),
+    stability: finiteNumber
+      .optional()
+      .describe(
+        "Synthesis stability (the spec gives no range; outside 0–1, the range ElevenLabs documents, warns). Updates in place.",
+      ),
     similarityBoost: finiteNumber
       .optional()
-      .describe("Synthesis similarity boost, 0–1. Updates in place."),
-    speed: finiteNumber.optional().describe("Speech speed, 0.7–1.2. Updates in place."),
+      .describe(
+        "Synthesis similarity boost (the spec gives no range; outside 0–1 warns). Updates in place.",
+      ),
+    speed: finiteNumber
+      .optional()
+      .describe(
+        "Speech speed (the spec gives no range; outside 0.7–1.2, the range ElevenLabs documents, warns). Updates in place.",
+      ),
     supportsAllLanguages: z
       .boolean()
       .optional()
       .describe(
-        "Whether the voice speaks every language; sent with the clone. Changing it replaces the voice.",
+        "The clone form's supportsAllLanguages flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.",
       ),
     isMultilingual: z
       .boolean()

@@ -110,7 +110,7 @@ export class SipCarrier extends pulumi.CustomResource {
      */
     declare public readonly techPrefix: pulumi.Output<string | undefined>;
     /**
-     * Who made the change, as the platform records it.
+     * The carrier's updatedBy field, sent as given (the spec does not say what the platform does with it).
      */
     declare public readonly updatedBy: pulumi.Output<string | undefined>;
 
@@ -244,7 +244,7 @@ export interface SipCarrierArgs {
      */
     techPrefix?: pulumi.Input<string | undefined>;
     /**
-     * Who made the change, as the platform records it.
+     * The carrier's updatedBy field, sent as given (the spec does not say what the platform does with it).
      */
     updatedBy?: pulumi.Input<string | undefined>;
 }

@@ -78,15 +78,15 @@ export class Voice extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly settings: pulumi.Output<{[key: string]: any} | undefined>;
     /**
-     * Synthesis similarity boost, 0–1. Updates in place.
+     * Synthesis similarity boost (the spec gives no range; outside 0–1 warns). Updates in place.
      */
     declare public readonly similarityBoost: pulumi.Output<number | undefined>;
     /**
-     * Speech speed, 0.7–1.2. Updates in place.
+     * Speech speed (the spec gives no range; outside 0.7–1.2, the range ElevenLabs documents, warns). Updates in place.
      */
     declare public readonly speed: pulumi.Output<number | undefined>;
     /**
-     * Synthesis stability, 0–1. Updates in place.
+     * Synthesis stability (the spec gives no range; outside 0–1, the range ElevenLabs documents, warns). Updates in place.
      */
     declare public readonly stability: pulumi.Output<number | undefined>;
     /**
@@ -94,7 +94,7 @@ export class Voice extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly stateVersion: pulumi.Output<number>;
     /**
-     * Whether sub-accounts may use the voice; sent with the clone. Changing it replaces the voice.
+     * The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
      */
     declare public readonly subAccounts: pulumi.Output<boolean | undefined>;
     /**
@@ -106,7 +106,7 @@ export class Voice extends pulumi.CustomResource {
      */
     declare public readonly supportedLocales: pulumi.Output<string[] | undefined>;
     /**
-     * Whether the voice speaks every language; sent with the clone. Changing it replaces the voice.
+     * The clone form's supportsAllLanguages flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
      */
     declare public readonly supportsAllLanguages: pulumi.Output<boolean | undefined>;
     /**
@@ -208,19 +208,19 @@ export interface VoiceArgs {
      */
     providerType?: pulumi.Input<string | undefined>;
     /**
-     * Synthesis similarity boost, 0–1. Updates in place.
+     * Synthesis similarity boost (the spec gives no range; outside 0–1 warns). Updates in place.
      */
     similarityBoost?: pulumi.Input<number | undefined>;
     /**
-     * Speech speed, 0.7–1.2. Updates in place.
+     * Speech speed (the spec gives no range; outside 0.7–1.2, the range ElevenLabs documents, warns). Updates in place.
      */
     speed?: pulumi.Input<number | undefined>;
     /**
-     * Synthesis stability, 0–1. Updates in place.
+     * Synthesis stability (the spec gives no range; outside 0–1, the range ElevenLabs documents, warns). Updates in place.
      */
     stability?: pulumi.Input<number | undefined>;
     /**
-     * Whether sub-accounts may use the voice; sent with the clone. Changing it replaces the voice.
+     * The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
      */
     subAccounts?: pulumi.Input<boolean | undefined>;
     /**
@@ -232,7 +232,7 @@ export interface VoiceArgs {
      */
     supportedLocales?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
-     * Whether the voice speaks every language; sent with the clone. Changing it replaces the voice.
+     * The clone form's supportsAllLanguages flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
      */
     supportsAllLanguages?: pulumi.Input<boolean | undefined>;
 }

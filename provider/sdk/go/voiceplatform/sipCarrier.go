@@ -52,7 +52,7 @@ type SipCarrier struct {
 	SubOrganizationId pulumi.StringPtrOutput `pulumi:"subOrganizationId"`
 	// Prefix dialled before outbound numbers.
 	TechPrefix pulumi.StringPtrOutput `pulumi:"techPrefix"`
-	// Who made the change, as the platform records it.
+	// The carrier's updatedBy field, sent as given (the spec does not say what the platform does with it).
 	UpdatedBy pulumi.StringPtrOutput `pulumi:"updatedBy"`
 }
 
@@ -138,7 +138,7 @@ type sipCarrierArgs struct {
 	SubOrganizationId *string `pulumi:"subOrganizationId"`
 	// Prefix dialled before outbound numbers.
 	TechPrefix *string `pulumi:"techPrefix"`
-	// Who made the change, as the platform records it.
+	// The carrier's updatedBy field, sent as given (the spec does not say what the platform does with it).
 	UpdatedBy *string `pulumi:"updatedBy"`
 }
 
@@ -176,7 +176,7 @@ type SipCarrierArgs struct {
 	SubOrganizationId pulumi.StringPtrInput
 	// Prefix dialled before outbound numbers.
 	TechPrefix pulumi.StringPtrInput
-	// Who made the change, as the platform records it.
+	// The carrier's updatedBy field, sent as given (the spec does not say what the platform does with it).
 	UpdatedBy pulumi.StringPtrInput
 }
 
@@ -307,7 +307,7 @@ func (o SipCarrierOutput) TechPrefix() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *SipCarrier) pulumi.StringPtrOutput { return v.TechPrefix }).(pulumi.StringPtrOutput)
 }
 
-// Who made the change, as the platform records it.
+// The carrier's updatedBy field, sent as given (the spec does not say what the platform does with it).
 func (o SipCarrierOutput) UpdatedBy() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *SipCarrier) pulumi.StringPtrOutput { return v.UpdatedBy }).(pulumi.StringPtrOutput)
 }

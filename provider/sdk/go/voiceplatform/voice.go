@@ -36,21 +36,21 @@ type Voice struct {
 	Samples VoiceSampleArrayOutput `pulumi:"samples"`
 	// Synthesis settings as the platform answered them.
 	Settings pulumi.MapOutput `pulumi:"settings"`
-	// Synthesis similarity boost, 0–1. Updates in place.
+	// Synthesis similarity boost (the spec gives no range; outside 0–1 warns). Updates in place.
 	SimilarityBoost pulumi.Float64PtrOutput `pulumi:"similarityBoost"`
-	// Speech speed, 0.7–1.2. Updates in place.
+	// Speech speed (the spec gives no range; outside 0.7–1.2, the range ElevenLabs documents, warns). Updates in place.
 	Speed pulumi.Float64PtrOutput `pulumi:"speed"`
-	// Synthesis stability, 0–1. Updates in place.
+	// Synthesis stability (the spec gives no range; outside 0–1, the range ElevenLabs documents, warns). Updates in place.
 	Stability pulumi.Float64PtrOutput `pulumi:"stability"`
 	// Version of the stored state's shape.
 	StateVersion pulumi.IntOutput `pulumi:"stateVersion"`
-	// Whether sub-accounts may use the voice; sent with the clone. Changing it replaces the voice.
+	// The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
 	SubAccounts pulumi.BoolPtrOutput `pulumi:"subAccounts"`
 	// Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces.
 	SubOrganizationId pulumi.StringPtrOutput `pulumi:"subOrganizationId"`
 	// Locale codes such as en-US; order does not matter. Updates in place.
 	SupportedLocales pulumi.StringArrayOutput `pulumi:"supportedLocales"`
-	// Whether the voice speaks every language; sent with the clone. Changing it replaces the voice.
+	// The clone form's supportsAllLanguages flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
 	SupportsAllLanguages pulumi.BoolPtrOutput `pulumi:"supportsAllLanguages"`
 	// Synthesis client the platform uses for the voice.
 	TtsClient pulumi.StringPtrOutput `pulumi:"ttsClient"`
@@ -113,19 +113,19 @@ type voiceArgs struct {
 	Name string `pulumi:"name"`
 	// The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the voice.
 	ProviderType *string `pulumi:"providerType"`
-	// Synthesis similarity boost, 0–1. Updates in place.
+	// Synthesis similarity boost (the spec gives no range; outside 0–1 warns). Updates in place.
 	SimilarityBoost *float64 `pulumi:"similarityBoost"`
-	// Speech speed, 0.7–1.2. Updates in place.
+	// Speech speed (the spec gives no range; outside 0.7–1.2, the range ElevenLabs documents, warns). Updates in place.
 	Speed *float64 `pulumi:"speed"`
-	// Synthesis stability, 0–1. Updates in place.
+	// Synthesis stability (the spec gives no range; outside 0–1, the range ElevenLabs documents, warns). Updates in place.
 	Stability *float64 `pulumi:"stability"`
-	// Whether sub-accounts may use the voice; sent with the clone. Changing it replaces the voice.
+	// The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
 	SubAccounts *bool `pulumi:"subAccounts"`
 	// Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces.
 	SubOrganizationId *string `pulumi:"subOrganizationId"`
 	// Locale codes such as en-US; order does not matter. Updates in place.
 	SupportedLocales []string `pulumi:"supportedLocales"`
-	// Whether the voice speaks every language; sent with the clone. Changing it replaces the voice.
+	// The clone form's supportsAllLanguages flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
 	SupportsAllLanguages *bool `pulumi:"supportsAllLanguages"`
 }
 
@@ -143,19 +143,19 @@ type VoiceArgs struct {
 	Name pulumi.StringInput
 	// The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the voice.
 	ProviderType pulumi.StringPtrInput
-	// Synthesis similarity boost, 0–1. Updates in place.
+	// Synthesis similarity boost (the spec gives no range; outside 0–1 warns). Updates in place.
 	SimilarityBoost pulumi.Float64PtrInput
-	// Speech speed, 0.7–1.2. Updates in place.
+	// Speech speed (the spec gives no range; outside 0.7–1.2, the range ElevenLabs documents, warns). Updates in place.
 	Speed pulumi.Float64PtrInput
-	// Synthesis stability, 0–1. Updates in place.
+	// Synthesis stability (the spec gives no range; outside 0–1, the range ElevenLabs documents, warns). Updates in place.
 	Stability pulumi.Float64PtrInput
-	// Whether sub-accounts may use the voice; sent with the clone. Changing it replaces the voice.
+	// The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
 	SubAccounts pulumi.BoolPtrInput
 	// Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces.
 	SubOrganizationId pulumi.StringPtrInput
 	// Locale codes such as en-US; order does not matter. Updates in place.
 	SupportedLocales pulumi.StringArrayInput
-	// Whether the voice speaks every language; sent with the clone. Changing it replaces the voice.
+	// The clone form's supportsAllLanguages flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
 	SupportsAllLanguages pulumi.BoolPtrInput
 }
 
@@ -246,17 +246,17 @@ func (o VoiceOutput) Settings() pulumi.MapOutput {
 	return o.ApplyT(func(v *Voice) pulumi.MapOutput { return v.Settings }).(pulumi.MapOutput)
 }
 
-// Synthesis similarity boost, 0–1. Updates in place.
+// Synthesis similarity boost (the spec gives no range; outside 0–1 warns). Updates in place.
 func (o VoiceOutput) SimilarityBoost() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *Voice) pulumi.Float64PtrOutput { return v.SimilarityBoost }).(pulumi.Float64PtrOutput)
 }
 
-// Speech speed, 0.7–1.2. Updates in place.
+// Speech speed (the spec gives no range; outside 0.7–1.2, the range ElevenLabs documents, warns). Updates in place.
 func (o VoiceOutput) Speed() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *Voice) pulumi.Float64PtrOutput { return v.Speed }).(pulumi.Float64PtrOutput)
 }
 
-// Synthesis stability, 0–1. Updates in place.
+// Synthesis stability (the spec gives no range; outside 0–1, the range ElevenLabs documents, warns). Updates in place.
 func (o VoiceOutput) Stability() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *Voice) pulumi.Float64PtrOutput { return v.Stability }).(pulumi.Float64PtrOutput)
 }
@@ -266,7 +266,7 @@ func (o VoiceOutput) StateVersion() pulumi.IntOutput {
 	return o.ApplyT(func(v *Voice) pulumi.IntOutput { return v.StateVersion }).(pulumi.IntOutput)
 }
 
-// Whether sub-accounts may use the voice; sent with the clone. Changing it replaces the voice.
+// The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
 func (o VoiceOutput) SubAccounts() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Voice) pulumi.BoolPtrOutput { return v.SubAccounts }).(pulumi.BoolPtrOutput)
 }
@@ -281,7 +281,7 @@ func (o VoiceOutput) SupportedLocales() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Voice) pulumi.StringArrayOutput { return v.SupportedLocales }).(pulumi.StringArrayOutput)
 }
 
-// Whether the voice speaks every language; sent with the clone. Changing it replaces the voice.
+// The clone form's supportsAllLanguages flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
 func (o VoiceOutput) SupportsAllLanguages() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Voice) pulumi.BoolPtrOutput { return v.SupportsAllLanguages }).(pulumi.BoolPtrOutput)
 }

@@ -57,7 +57,7 @@ class SipCarrierArgs:
         :param pulumi.Input[_builtins.bool] requires_register: Whether the carrier needs SIP registration.
         :param pulumi.Input[_builtins.str] sub_organization_id: Sub-organization to act for; defaults to voiceplatform:subOrganizationId.
         :param pulumi.Input[_builtins.str] tech_prefix: Prefix dialled before outbound numbers.
-        :param pulumi.Input[_builtins.str] updated_by: Who made the change, as the platform records it.
+        :param pulumi.Input[_builtins.str] updated_by: The carrier's updatedBy field, sent as given (the spec does not say what the platform does with it).
         """
         pulumi.set(__self__, "name", name)
         if diversion is not None:
@@ -289,7 +289,7 @@ class SipCarrierArgs:
     @pulumi.getter(name="updatedBy")
     def updated_by(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Who made the change, as the platform records it.
+        The carrier's updatedBy field, sent as given (the spec does not say what the platform does with it).
         """
         return pulumi.get(self, "updated_by")
 
@@ -343,7 +343,7 @@ class SipCarrier(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] requires_register: Whether the carrier needs SIP registration.
         :param pulumi.Input[_builtins.str] sub_organization_id: Sub-organization to act for; defaults to voiceplatform:subOrganizationId.
         :param pulumi.Input[_builtins.str] tech_prefix: Prefix dialled before outbound numbers.
-        :param pulumi.Input[_builtins.str] updated_by: Who made the change, as the platform records it.
+        :param pulumi.Input[_builtins.str] updated_by: The carrier's updatedBy field, sent as given (the spec does not say what the platform does with it).
         """
         ...
     @overload
@@ -609,7 +609,7 @@ class SipCarrier(pulumi.CustomResource):
     @pulumi.getter(name="updatedBy")
     def updated_by(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Who made the change, as the platform records it.
+        The carrier's updatedBy field, sent as given (the spec does not say what the platform does with it).
         """
         return pulumi.get(self, "updated_by")
 

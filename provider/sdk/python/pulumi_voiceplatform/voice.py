@@ -42,13 +42,13 @@ class VoiceArgs:
         :param pulumi.Input[Sequence[pulumi.Input[Union[_builtins.str, Union[pulumi.Asset, pulumi.Archive]]]]] files: Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice.
         :param pulumi.Input[_builtins.bool] is_multilingual: Whether the voice is multilingual; set with an update right after the clone. Updates in place.
         :param pulumi.Input[_builtins.str] provider_type: The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the voice.
-        :param pulumi.Input[_builtins.float] similarity_boost: Synthesis similarity boost, 0–1. Updates in place.
-        :param pulumi.Input[_builtins.float] speed: Speech speed, 0.7–1.2. Updates in place.
-        :param pulumi.Input[_builtins.float] stability: Synthesis stability, 0–1. Updates in place.
-        :param pulumi.Input[_builtins.bool] sub_accounts: Whether sub-accounts may use the voice; sent with the clone. Changing it replaces the voice.
+        :param pulumi.Input[_builtins.float] similarity_boost: Synthesis similarity boost (the spec gives no range; outside 0–1 warns). Updates in place.
+        :param pulumi.Input[_builtins.float] speed: Speech speed (the spec gives no range; outside 0.7–1.2, the range ElevenLabs documents, warns). Updates in place.
+        :param pulumi.Input[_builtins.float] stability: Synthesis stability (the spec gives no range; outside 0–1, the range ElevenLabs documents, warns). Updates in place.
+        :param pulumi.Input[_builtins.bool] sub_accounts: The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
         :param pulumi.Input[_builtins.str] sub_organization_id: Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] supported_locales: Locale codes such as en-US; order does not matter. Updates in place.
-        :param pulumi.Input[_builtins.bool] supports_all_languages: Whether the voice speaks every language; sent with the clone. Changing it replaces the voice.
+        :param pulumi.Input[_builtins.bool] supports_all_languages: The clone form's supportsAllLanguages flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
         """
         pulumi.set(__self__, "name", name)
         if description is not None:
@@ -152,7 +152,7 @@ class VoiceArgs:
     @pulumi.getter(name="similarityBoost")
     def similarity_boost(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
-        Synthesis similarity boost, 0–1. Updates in place.
+        Synthesis similarity boost (the spec gives no range; outside 0–1 warns). Updates in place.
         """
         return pulumi.get(self, "similarity_boost")
 
@@ -164,7 +164,7 @@ class VoiceArgs:
     @pulumi.getter
     def speed(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
-        Speech speed, 0.7–1.2. Updates in place.
+        Speech speed (the spec gives no range; outside 0.7–1.2, the range ElevenLabs documents, warns). Updates in place.
         """
         return pulumi.get(self, "speed")
 
@@ -176,7 +176,7 @@ class VoiceArgs:
     @pulumi.getter
     def stability(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
-        Synthesis stability, 0–1. Updates in place.
+        Synthesis stability (the spec gives no range; outside 0–1, the range ElevenLabs documents, warns). Updates in place.
         """
         return pulumi.get(self, "stability")
 
@@ -188,7 +188,7 @@ class VoiceArgs:
     @pulumi.getter(name="subAccounts")
     def sub_accounts(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Whether sub-accounts may use the voice; sent with the clone. Changing it replaces the voice.
+        The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
         """
         return pulumi.get(self, "sub_accounts")
 
@@ -224,7 +224,7 @@ class VoiceArgs:
     @pulumi.getter(name="supportsAllLanguages")
     def supports_all_languages(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Whether the voice speaks every language; sent with the clone. Changing it replaces the voice.
+        The clone form's supportsAllLanguages flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
         """
         return pulumi.get(self, "supports_all_languages")
 
@@ -264,13 +264,13 @@ class Voice(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] is_multilingual: Whether the voice is multilingual; set with an update right after the clone. Updates in place.
         :param pulumi.Input[_builtins.str] name: Display name. Updates in place.
         :param pulumi.Input[_builtins.str] provider_type: The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the voice.
-        :param pulumi.Input[_builtins.float] similarity_boost: Synthesis similarity boost, 0–1. Updates in place.
-        :param pulumi.Input[_builtins.float] speed: Speech speed, 0.7–1.2. Updates in place.
-        :param pulumi.Input[_builtins.float] stability: Synthesis stability, 0–1. Updates in place.
-        :param pulumi.Input[_builtins.bool] sub_accounts: Whether sub-accounts may use the voice; sent with the clone. Changing it replaces the voice.
+        :param pulumi.Input[_builtins.float] similarity_boost: Synthesis similarity boost (the spec gives no range; outside 0–1 warns). Updates in place.
+        :param pulumi.Input[_builtins.float] speed: Speech speed (the spec gives no range; outside 0.7–1.2, the range ElevenLabs documents, warns). Updates in place.
+        :param pulumi.Input[_builtins.float] stability: Synthesis stability (the spec gives no range; outside 0–1, the range ElevenLabs documents, warns). Updates in place.
+        :param pulumi.Input[_builtins.bool] sub_accounts: The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
         :param pulumi.Input[_builtins.str] sub_organization_id: Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] supported_locales: Locale codes such as en-US; order does not matter. Updates in place.
-        :param pulumi.Input[_builtins.bool] supports_all_languages: Whether the voice speaks every language; sent with the clone. Changing it replaces the voice.
+        :param pulumi.Input[_builtins.bool] supports_all_languages: The clone form's supportsAllLanguages flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
         """
         ...
     @overload
@@ -468,7 +468,7 @@ class Voice(pulumi.CustomResource):
     @pulumi.getter(name="similarityBoost")
     def similarity_boost(self) -> pulumi.Output[Optional[_builtins.float]]:
         """
-        Synthesis similarity boost, 0–1. Updates in place.
+        Synthesis similarity boost (the spec gives no range; outside 0–1 warns). Updates in place.
         """
         return pulumi.get(self, "similarity_boost")
 
@@ -476,7 +476,7 @@ class Voice(pulumi.CustomResource):
     @pulumi.getter
     def speed(self) -> pulumi.Output[Optional[_builtins.float]]:
         """
-        Speech speed, 0.7–1.2. Updates in place.
+        Speech speed (the spec gives no range; outside 0.7–1.2, the range ElevenLabs documents, warns). Updates in place.
         """
         return pulumi.get(self, "speed")
 
@@ -484,7 +484,7 @@ class Voice(pulumi.CustomResource):
     @pulumi.getter
     def stability(self) -> pulumi.Output[Optional[_builtins.float]]:
         """
-        Synthesis stability, 0–1. Updates in place.
+        Synthesis stability (the spec gives no range; outside 0–1, the range ElevenLabs documents, warns). Updates in place.
         """
         return pulumi.get(self, "stability")
 
@@ -500,7 +500,7 @@ class Voice(pulumi.CustomResource):
     @pulumi.getter(name="subAccounts")
     def sub_accounts(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        Whether sub-accounts may use the voice; sent with the clone. Changing it replaces the voice.
+        The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
         """
         return pulumi.get(self, "sub_accounts")
 
@@ -524,7 +524,7 @@ class Voice(pulumi.CustomResource):
     @pulumi.getter(name="supportsAllLanguages")
     def supports_all_languages(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        Whether the voice speaks every language; sent with the clone. Changing it replaces the voice.
+        The clone form's supportsAllLanguages flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
         """
         return pulumi.get(self, "supports_all_languages")
 
