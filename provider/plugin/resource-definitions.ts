@@ -42,19 +42,34 @@ export interface PluginResource {
 
 const anyObject = { type: "object", additionalProperties: { $ref: "pulumi.json#/Any" } };
 
-/** Every resource's state says which shape it is, so later versions can read older ones. */
+/**
+ * Every resource's state says which shape it is, so later versions can read older ones. Internal:
+ * not a required output, so no SDK makes programs depend on it.
+ */
 const stateVersion: OutputProperty = {
   name: "stateVersion",
-  description: "Version of the stored state's shape.",
+  description: "Version of the stored state's shape (internal to the provider).",
   type: { type: "integer" },
-  always: true,
 };
+
+/** A resource's description: what it is, and how to import it (every SDK's docstring shows both). */
+function describeResource(summary: string, importId: string): string {
+  return [
+    summary,
+    "",
+    "## Import",
+    "",
+    `The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is ${importId}.`,
+  ].join("\n");
+}
 
 export const pluginResources: readonly PluginResource[] = [
   {
     definition: voice as ResourceDefinition<object>,
-    description:
+    description: describeResource(
       "A voice cloned from audio samples, or an existing voice adopted with existingVoiceId.",
+      "the voice record's `id` (the one the update path takes): `pulumi import voiceplatform:index:Voice support-voice <id>`",
+    ),
     outputs: [
       stateVersion,
       {
@@ -94,8 +109,10 @@ export const pluginResources: readonly PluginResource[] = [
   },
   {
     definition: sipCarrier as ResourceDefinition<object>,
-    description:
+    description: describeResource(
       "A SIP carrier (trunk) with registration credentials, gateways and phone numbers. The API has no update, so changing any input replaces it.",
+      "the carrier's id as the create answered it: `pulumi import voiceplatform:index:SipCarrier main-trunk <id>`",
+    ),
     outputs: [
       stateVersion,
       {
@@ -109,8 +126,10 @@ export const pluginResources: readonly PluginResource[] = [
   },
   {
     definition: campaignWebhook as ResourceDefinition<object>,
-    description:
+    description: describeResource(
       "A webhook subscribed to a campaign's post-processing events: a simple URL or a full advanced request. The API has no update, so any change replaces it.",
+      "not the platform's (the API returns none): `<campaignId>/<16 hex>`, derived from the inputs; `pulumi-voice-platform preflight` prints it for an interrupted create",
+    ),
     outputs: [
       stateVersion,
       {

@@ -9,6 +9,10 @@ import * as utilities from "./utilities";
 
 /**
  * A webhook subscribed to a campaign's post-processing events: a simple URL or a full advanced request. The API has no update, so any change replaces it.
+ *
+ * ## Import
+ *
+ * The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is not the platform's (the API returns none): `<campaignId>/<16 hex>`, derived from the inputs; `pulumi-voice-platform preflight` prints it for an interrupted create.
  */
 export class CampaignWebhook extends pulumi.CustomResource {
     /**
@@ -62,9 +66,9 @@ export class CampaignWebhook extends pulumi.CustomResource {
      */
     declare public readonly isAdvanced: pulumi.Output<boolean | undefined>;
     /**
-     * Version of the stored state's shape.
+     * Version of the stored state's shape (internal to the provider).
      */
-    declare public /*out*/ readonly stateVersion: pulumi.Output<number>;
+    declare public /*out*/ readonly stateVersion: pulumi.Output<number | undefined>;
     /**
      * What the subscribe answered; absent for a recorded subscription.
      */

@@ -9,6 +9,10 @@ import * as utilities from "./utilities";
 
 /**
  * A SIP carrier (trunk) with registration credentials, gateways and phone numbers. The API has no update, so changing any input replaces it.
+ *
+ * ## Import
+ *
+ * The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is the carrier's id as the create answered it: `pulumi import voiceplatform:index:SipCarrier main-trunk <id>`.
  */
 export class SipCarrier extends pulumi.CustomResource {
     /**
@@ -98,9 +102,9 @@ export class SipCarrier extends pulumi.CustomResource {
      */
     declare public readonly requiresRegister: pulumi.Output<boolean | undefined>;
     /**
-     * Version of the stored state's shape.
+     * Version of the stored state's shape (internal to the provider).
      */
-    declare public /*out*/ readonly stateVersion: pulumi.Output<number>;
+    declare public /*out*/ readonly stateVersion: pulumi.Output<number | undefined>;
     /**
      * Sub-organization to act for; defaults to voiceplatform:subOrganizationId.
      */

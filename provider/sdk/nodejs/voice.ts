@@ -9,6 +9,10 @@ import * as utilities from "./utilities";
 
 /**
  * A voice cloned from audio samples, or an existing voice adopted with existingVoiceId.
+ *
+ * ## Import
+ *
+ * The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is the voice record's `id` (the one the update path takes): `pulumi import voiceplatform:index:Voice support-voice <id>`.
  */
 export class Voice extends pulumi.CustomResource {
     /**
@@ -90,9 +94,9 @@ export class Voice extends pulumi.CustomResource {
      */
     declare public readonly stability: pulumi.Output<number | undefined>;
     /**
-     * Version of the stored state's shape.
+     * Version of the stored state's shape (internal to the provider).
      */
-    declare public /*out*/ readonly stateVersion: pulumi.Output<number>;
+    declare public /*out*/ readonly stateVersion: pulumi.Output<number | undefined>;
     /**
      * The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
      */

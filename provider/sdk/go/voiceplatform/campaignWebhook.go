@@ -13,6 +13,10 @@ import (
 )
 
 // A webhook subscribed to a campaign's post-processing events: a simple URL or a full advanced request. The API has no update, so any change replaces it.
+//
+// ## Import
+//
+// The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is not the platform's (the API returns none): `<campaignId>/<16 hex>`, derived from the inputs; `pulumi-voice-platform preflight` prints it for an interrupted create.
 type CampaignWebhook struct {
 	pulumi.CustomResourceState
 
@@ -28,8 +32,8 @@ type CampaignWebhook struct {
 	Events WebhookEventArrayOutput `pulumi:"events"`
 	// Whether advancedWebhook describes the outgoing request.
 	IsAdvanced pulumi.BoolPtrOutput `pulumi:"isAdvanced"`
-	// Version of the stored state's shape.
-	StateVersion pulumi.IntOutput `pulumi:"stateVersion"`
+	// Version of the stored state's shape (internal to the provider).
+	StateVersion pulumi.IntPtrOutput `pulumi:"stateVersion"`
 	// What the subscribe answered; absent for a recorded subscription.
 	Status pulumi.StringPtrOutput `pulumi:"status"`
 	// Sub-organization to act for; defaults to voiceplatform:subOrganizationId.
@@ -185,9 +189,9 @@ func (o CampaignWebhookOutput) IsAdvanced() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *CampaignWebhook) pulumi.BoolPtrOutput { return v.IsAdvanced }).(pulumi.BoolPtrOutput)
 }
 
-// Version of the stored state's shape.
-func (o CampaignWebhookOutput) StateVersion() pulumi.IntOutput {
-	return o.ApplyT(func(v *CampaignWebhook) pulumi.IntOutput { return v.StateVersion }).(pulumi.IntOutput)
+// Version of the stored state's shape (internal to the provider).
+func (o CampaignWebhookOutput) StateVersion() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *CampaignWebhook) pulumi.IntPtrOutput { return v.StateVersion }).(pulumi.IntPtrOutput)
 }
 
 // What the subscribe answered; absent for a recorded subscription.

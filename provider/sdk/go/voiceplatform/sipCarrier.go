@@ -13,6 +13,10 @@ import (
 )
 
 // A SIP carrier (trunk) with registration credentials, gateways and phone numbers. The API has no update, so changing any input replaces it.
+//
+// ## Import
+//
+// The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is the carrier's id as the create answered it: `pulumi import voiceplatform:index:SipCarrier main-trunk <id>`.
 type SipCarrier struct {
 	pulumi.CustomResourceState
 
@@ -46,8 +50,8 @@ type SipCarrier struct {
 	RegisterUsername pulumi.StringPtrOutput `pulumi:"registerUsername"`
 	// Whether the carrier needs SIP registration.
 	RequiresRegister pulumi.BoolPtrOutput `pulumi:"requiresRegister"`
-	// Version of the stored state's shape.
-	StateVersion pulumi.IntOutput `pulumi:"stateVersion"`
+	// Version of the stored state's shape (internal to the provider).
+	StateVersion pulumi.IntPtrOutput `pulumi:"stateVersion"`
 	// Sub-organization to act for; defaults to voiceplatform:subOrganizationId.
 	SubOrganizationId pulumi.StringPtrOutput `pulumi:"subOrganizationId"`
 	// Prefix dialled before outbound numbers.
@@ -292,9 +296,9 @@ func (o SipCarrierOutput) RequiresRegister() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *SipCarrier) pulumi.BoolPtrOutput { return v.RequiresRegister }).(pulumi.BoolPtrOutput)
 }
 
-// Version of the stored state's shape.
-func (o SipCarrierOutput) StateVersion() pulumi.IntOutput {
-	return o.ApplyT(func(v *SipCarrier) pulumi.IntOutput { return v.StateVersion }).(pulumi.IntOutput)
+// Version of the stored state's shape (internal to the provider).
+func (o SipCarrierOutput) StateVersion() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *SipCarrier) pulumi.IntPtrOutput { return v.StateVersion }).(pulumi.IntPtrOutput)
 }
 
 // Sub-organization to act for; defaults to voiceplatform:subOrganizationId.

@@ -13,6 +13,10 @@ import (
 )
 
 // A voice cloned from audio samples, or an existing voice adopted with existingVoiceId.
+//
+// ## Import
+//
+// The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is the voice record's `id` (the one the update path takes): `pulumi import voiceplatform:index:Voice support-voice <id>`.
 type Voice struct {
 	pulumi.CustomResourceState
 
@@ -42,8 +46,8 @@ type Voice struct {
 	Speed pulumi.Float64PtrOutput `pulumi:"speed"`
 	// Synthesis stability (the spec gives no range; outside 0–1, the range ElevenLabs documents, warns). Updates in place.
 	Stability pulumi.Float64PtrOutput `pulumi:"stability"`
-	// Version of the stored state's shape.
-	StateVersion pulumi.IntOutput `pulumi:"stateVersion"`
+	// Version of the stored state's shape (internal to the provider).
+	StateVersion pulumi.IntPtrOutput `pulumi:"stateVersion"`
 	// The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
 	SubAccounts pulumi.BoolPtrOutput `pulumi:"subAccounts"`
 	// Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces.
@@ -261,9 +265,9 @@ func (o VoiceOutput) Stability() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *Voice) pulumi.Float64PtrOutput { return v.Stability }).(pulumi.Float64PtrOutput)
 }
 
-// Version of the stored state's shape.
-func (o VoiceOutput) StateVersion() pulumi.IntOutput {
-	return o.ApplyT(func(v *Voice) pulumi.IntOutput { return v.StateVersion }).(pulumi.IntOutput)
+// Version of the stored state's shape (internal to the provider).
+func (o VoiceOutput) StateVersion() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Voice) pulumi.IntPtrOutput { return v.StateVersion }).(pulumi.IntPtrOutput)
 }
 
 // The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.

@@ -155,6 +155,10 @@ class CampaignWebhook(pulumi.CustomResource):
         """
         A webhook subscribed to a campaign's post-processing events: a simple URL or a full advanced request. The API has no update, so any change replaces it.
 
+        ## Import
+
+        The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is not the platform's (the API returns none): `<campaignId>/<16 hex>`, derived from the inputs; `pulumi-voice-platform preflight` prints it for an interrupted create.
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Union['AdvancedWebhookArgs', 'AdvancedWebhookArgsDict']] advanced_webhook: The outgoing request, for an advanced webhook.
@@ -173,6 +177,10 @@ class CampaignWebhook(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A webhook subscribed to a campaign's post-processing events: a simple URL or a full advanced request. The API has no update, so any change replaces it.
+
+        ## Import
+
+        The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is not the platform's (the API returns none): `<campaignId>/<16 hex>`, derived from the inputs; `pulumi-voice-platform preflight` prints it for an interrupted create.
 
         :param str resource_name: The name of the resource.
         :param CampaignWebhookArgs args: The arguments to use to populate this resource's properties.
@@ -303,9 +311,9 @@ class CampaignWebhook(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="stateVersion")
-    def state_version(self) -> pulumi.Output[_builtins.int]:
+    def state_version(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Version of the stored state's shape.
+        Version of the stored state's shape (internal to the provider).
         """
         return pulumi.get(self, "state_version")
 

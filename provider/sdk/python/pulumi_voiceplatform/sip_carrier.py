@@ -325,6 +325,10 @@ class SipCarrier(pulumi.CustomResource):
         """
         A SIP carrier (trunk) with registration credentials, gateways and phone numbers. The API has no update, so changing any input replaces it.
 
+        ## Import
+
+        The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is the carrier's id as the create answered it: `pulumi import voiceplatform:index:SipCarrier main-trunk <id>`.
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] diversion: Diversion header value for outbound calls.
@@ -353,6 +357,10 @@ class SipCarrier(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A SIP carrier (trunk) with registration credentials, gateways and phone numbers. The API has no update, so changing any input replaces it.
+
+        ## Import
+
+        The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is the carrier's id as the create answered it: `pulumi import voiceplatform:index:SipCarrier main-trunk <id>`.
 
         :param str resource_name: The name of the resource.
         :param SipCarrierArgs args: The arguments to use to populate this resource's properties.
@@ -583,9 +591,9 @@ class SipCarrier(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="stateVersion")
-    def state_version(self) -> pulumi.Output[_builtins.int]:
+    def state_version(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Version of the stored state's shape.
+        Version of the stored state's shape (internal to the provider).
         """
         return pulumi.get(self, "state_version")
 

@@ -256,6 +256,10 @@ class Voice(pulumi.CustomResource):
         """
         A voice cloned from audio samples, or an existing voice adopted with existingVoiceId.
 
+        ## Import
+
+        The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is the voice record's `id` (the one the update path takes): `pulumi import voiceplatform:index:Voice support-voice <id>`.
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] description: Description sent with the clone. Changing it replaces the voice.
@@ -280,6 +284,10 @@ class Voice(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A voice cloned from audio samples, or an existing voice adopted with existingVoiceId.
+
+        ## Import
+
+        The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is the voice record's `id` (the one the update path takes): `pulumi import voiceplatform:index:Voice support-voice <id>`.
 
         :param str resource_name: The name of the resource.
         :param VoiceArgs args: The arguments to use to populate this resource's properties.
@@ -490,9 +498,9 @@ class Voice(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="stateVersion")
-    def state_version(self) -> pulumi.Output[_builtins.int]:
+    def state_version(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        Version of the stored state's shape.
+        Version of the stored state's shape (internal to the provider).
         """
         return pulumi.get(self, "state_version")
 
