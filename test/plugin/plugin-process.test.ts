@@ -244,6 +244,16 @@ describe("resources through the plugin", () => {
     expect((await emulator.client.requests()).length).toBe(before);
   });
 
+  it("import refuses an id that would change the address of later calls", async () => {
+    for (const id of ["..", "%2e"]) {
+      const error = await plugin
+        .read(id, urn("Voice", "moved"), {})
+        .catch((failure: unknown) => failure);
+      expect(error).toBeInstanceOf(ProviderCallError);
+      expect((error as ProviderCallError).details).toMatch(/must not be "\.\.?"/);
+    }
+  });
+
   it("clones a voice from a FileAsset and a path, and renames it in place", async () => {
     const asset = { [specialSigKey]: ASSET_SIG, path: "samples/a.wav" };
     const voice = { name: "Plugin voice", files: [asset, "samples/a.wav"] };
