@@ -166,7 +166,9 @@ describeE2E("an interrupted `pulumi up` recovered without duplicates (issue 15)"
       if (id === undefined) forget.push("--forget", urn);
       else assignments.push(`${urn}=${id}`);
     }
-    expect(forget).toHaveLength(2);
+    // The hung create, plus any create whose request the kill abandoned before the platform
+    // stored it (the emulator drops a request whose client went away): how many is timing.
+    expect(forget.length).toBeGreaterThanOrEqual(2); // at least one "--forget <urn>" pair
     // Without --cancel-stale-lock a locked stack is refused, even with a dead holder.
     const locked = await voicePlatform(["recover", "--stack", "dev", ...assignments, ...forget]);
     expect(locked.code).toBe(1);
