@@ -25,7 +25,7 @@ function sipPassword(): pulumi.Output<string> {
 }
 
 const sample = (name: string) =>
-  path.relative(process.cwd(), path.join(__dirname, "..", "basic", "samples", name));
+  path.relative(process.cwd(), path.join(__dirname, "samples", name));
 
 const voice = new Voice("agent-voice", {
   name: `Agent (${env})`,

@@ -3,14 +3,14 @@
  * Automation API: one stack named after each sub-organization, one progress line per stack, a summary table at the
  * end. Exits non-zero if any stack failed.
  *
- *   npx tsx examples/environments/stamp-out.ts --emulator sub-a sub-b sub-c   # try it locally
- *   VOICEPLATFORM_API_KEY=… npx tsx examples/environments/stamp-out.ts --base-url https://… \
- *     --campaigns-base-url https://… sub-a sub-b                                # for real
+ *   VOICEPLATFORM_API_KEY=… SIP_PASSWORD=… npx tsx stamp-out.ts --base-url https://… \
+ *     --campaigns-base-url https://… sub-a sub-b
  *
  * Options: --parallel N (default 4), --destroy, --backend URL (default: a file backend in
- * .stamp-out/ beside this file; PULUMI_BACKEND_URL wins), --emulator (starts the local platform
- * emulator with these sub-organizations and points every stack at it), --work-dir DIR (the
- * program to stamp out; default this directory; each stack's Pulumi.<stack>.yaml is written there).
+ * .stamp-out/ beside this file; PULUMI_BACKEND_URL wins), --work-dir DIR (the program to stamp
+ * out; default this directory; each stack's Pulumi.<stack>.yaml is written there). The platform's
+ * addresses may come from VOICEPLATFORM_BASE_URL and VOICEPLATFORM_CAMPAIGNS_BASE_URL instead.
+ * The `pulumi` on PATH runs every stack.
  *
  * Each stack is checked with `pulumi-voice-platform preflight` first: a stack that an earlier,
  * killed run left with interrupted creates is not deployed (a plain `up` would create those
@@ -21,9 +21,6 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs, promisify } from "node:util";
 import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
-import { startEmulator, type RunningEmulator } from "../../test/emulator";
-import { locatePulumi, pulumiEnv, REPO_ROOT } from "../../test/pulumi-cli/locate";
-import { linkPackageIntoNodeModules } from "../link-package";
 
 interface Outcome {
   readonly subOrganizationId: string;
@@ -39,7 +36,6 @@ const { values, positionals } = parseArgs({
   options: {
     parallel: { type: "string", default: "4" },
     destroy: { type: "boolean", default: false },
-    emulator: { type: "boolean", default: false },
     backend: { type: "string" },
     "work-dir": { type: "string" },
     "base-url": { type: "string" },
@@ -53,31 +49,19 @@ async function main(): Promise<void> {
   const subOrganizations = positionals;
   if (subOrganizations.length === 0) throw new Error("name at least one sub-organization id");
   const parallel = Math.max(1, Number(values.parallel));
-  linkPackageIntoNodeModules(REPO_ROOT);
-
-  const emulator = values.emulator
-    ? await startEmulator({ apiKey: "stamp-out-key", subOrganizationIds: subOrganizations })
-    : undefined;
   const backend = process.env.PULUMI_BACKEND_URL ?? values.backend ?? fileBackend();
-  const cli = locatePulumi();
-  const pulumiCommand = cli
-    ? await PulumiCommand.get({ root: resolve(cli.binDir, ".."), skipVersionCheck: true })
-    : undefined;
+  const pulumiCommand = await PulumiCommand.get({ skipVersionCheck: true });
   const started = Date.now();
-  try {
-    const queue = [...subOrganizations];
-    const outcomes: Outcome[] = [];
-    const worker = async () => {
-      for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-        outcomes.push(await deploy(next, { backend, emulator, pulumiCommand }));
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(parallel, subOrganizations.length) }, worker));
-    printSummary(outcomes, (Date.now() - started) / 1000);
-    if (outcomes.some((outcome) => outcome.result === "failed")) process.exitCode = 1;
-  } finally {
-    await emulator?.close();
-  }
+  const queue = [...subOrganizations];
+  const outcomes: Outcome[] = [];
+  const worker = async () => {
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+      outcomes.push(await deploy(next, { backend, pulumiCommand }));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(parallel, subOrganizations.length) }, worker));
+  printSummary(outcomes, (Date.now() - started) / 1000);
+  if (outcomes.some((outcome) => outcome.result === "failed")) process.exitCode = 1;
 }
 
 function fileBackend(): string {
@@ -88,27 +72,24 @@ function fileBackend(): string {
 
 async function deploy(
   subOrganizationId: string,
-  context: { backend: string; emulator?: RunningEmulator; pulumiCommand?: PulumiCommand },
+  context: { backend: string; pulumiCommand: PulumiCommand },
 ): Promise<Outcome> {
   const stackName = subOrganizationId.replace(/[^A-Za-z0-9_.-]/g, "-");
   const started = Date.now();
   const line = (text: string) => process.stdout.write(`[${stackName}] ${text}\n`);
   line(values.destroy ? "destroying…" : "deploying…");
   try {
-    const envVars = pulumiEnv({
-      ...process.env,
+    const envVars = {
+      ...definedEnvironment(),
       PULUMI_BACKEND_URL: context.backend,
       PULUMI_CONFIG_PASSPHRASE: process.env.PULUMI_CONFIG_PASSPHRASE ?? "stamp-out",
-      ...secretEnvironment(subOrganizationId, context.emulator),
-    }) as Record<string, string>;
+      SIP_PASSWORD: process.env.SIP_PASSWORD ?? `${subOrganizationId}-sip-password`,
+    };
     const stack = await LocalWorkspace.createOrSelectStack(
       { stackName, workDir: projectDir },
-      {
-        ...(context.pulumiCommand ? { pulumiCommand: context.pulumiCommand } : {}),
-        envVars,
-      },
+      { pulumiCommand: context.pulumiCommand, envVars },
     );
-    await configure(stack, subOrganizationId, context.emulator);
+    await configure(stack, subOrganizationId);
     await preflight(stackName, envVars, line);
     if (!values.destroy) await stack.preview();
     // stack.up() skips the preview phase, which is fine because the preview just above ran it.
@@ -166,14 +147,14 @@ async function preflight(
   }
 }
 
-async function configure(stack: Stack, subOrganizationId: string, emulator?: RunningEmulator) {
-  const baseUrl = emulator?.baseUrl ?? values["base-url"] ?? process.env.VOICEPLATFORM_BASE_URL;
+async function configure(stack: Stack, subOrganizationId: string) {
+  const baseUrl = values["base-url"] ?? process.env.VOICEPLATFORM_BASE_URL;
   const campaignsBaseUrl =
-    emulator?.campaignsBaseUrl ??
-    values["campaigns-base-url"] ??
-    process.env.VOICEPLATFORM_CAMPAIGNS_BASE_URL;
+    values["campaigns-base-url"] ?? process.env.VOICEPLATFORM_CAMPAIGNS_BASE_URL;
   if (!baseUrl || !campaignsBaseUrl) {
-    throw new Error("give --base-url and --campaigns-base-url (or --emulator)");
+    throw new Error(
+      "give --base-url and --campaigns-base-url (or VOICEPLATFORM_BASE_URL and VOICEPLATFORM_CAMPAIGNS_BASE_URL)",
+    );
   }
   await stack.setAllConfig({
     "voiceplatform:baseUrl": { value: baseUrl },
@@ -192,17 +173,14 @@ async function configure(stack: Stack, subOrganizationId: string, emulator?: Run
 /**
  * The secrets reach the provider and the program through their environment, never a command
  * line: `config set --secret` (what setAllConfig runs) would show them to anyone who lists
- * processes. The provider reads VOICEPLATFORM_API_KEY, the program SIP_PASSWORD.
+ * processes. The provider reads VOICEPLATFORM_API_KEY as it is, the program SIP_PASSWORD.
  */
-function secretEnvironment(
-  subOrganizationId: string,
-  emulator?: RunningEmulator,
-): Record<string, string> {
-  const apiKey = emulator?.apiKey ?? process.env.VOICEPLATFORM_API_KEY;
-  return {
-    ...(apiKey === undefined ? {} : { VOICEPLATFORM_API_KEY: apiKey }),
-    SIP_PASSWORD: process.env.SIP_PASSWORD ?? `${subOrganizationId}-sip-password`,
-  };
+function definedEnvironment(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
+    ),
+  );
 }
 
 function firstErrorLine(error: unknown): string {

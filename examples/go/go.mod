@@ -4,7 +4,7 @@ go 1.25.11
 
 require (
 	github.com/pulumi/pulumi/sdk/v3 v3.248.0
-	pulumi-voice-platform/sdk/go v0.0.0
+	pulumi-voice-platform/sdk/go v0.1.0
 )
 
 require (
@@ -118,5 +118,3 @@ require (
 	lukechampine.com/frand v1.4.2 // indirect
 )
 
-// The generated SDK from this repository (provider/sdk/go); it has no public module path yet.
-replace pulumi-voice-platform/sdk/go => ../../provider/sdk/go

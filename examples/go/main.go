@@ -31,8 +31,8 @@ func main() {
 			Stability:        pulumi.Float64(0.5),
 			SimilarityBoost:  pulumi.Float64(0.75),
 			Files: pulumi.Array{
-				pulumi.String("../basic/samples/greeting.wav"),
-				pulumi.NewFileAsset("../basic/samples/closing.wav"),
+				pulumi.String("samples/greeting.wav"),
+				pulumi.NewFileAsset("samples/closing.wav"),
 			},
 		})
 		if err != nil {

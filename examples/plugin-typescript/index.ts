@@ -16,10 +16,7 @@ const voice = new voiceplatform.Voice("support-voice", {
   stability: 0.5,
   similarityBoost: 0.75,
   // Paths relative to the project directory keep the state the same on every machine.
-  files: [
-    "../basic/samples/greeting.wav",
-    new pulumi.asset.FileAsset("../basic/samples/closing.wav"),
-  ],
+  files: ["samples/greeting.wav", new pulumi.asset.FileAsset("samples/closing.wav")],
 });
 
 const carrier = new voiceplatform.SipCarrier("main-trunk", {

@@ -24,7 +24,7 @@ voice = voiceplatform.Voice(
     supported_locales=["en-US", "es-ES"],
     stability=0.5,
     similarity_boost=0.75,
-    files=["../basic/samples/greeting.wav", pulumi.FileAsset("../basic/samples/closing.wav")],
+    files=["samples/greeting.wav", pulumi.FileAsset("samples/closing.wav")],
 )
 
 carrier = voiceplatform.SipCarrier(

@@ -10,7 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation";
-import { linkPackageIntoNodeModules } from "../../examples/link-package";
+import { startEmulator } from "../emulator";
+import { linkPackageIntoNodeModules } from "./link-package";
 import { locatePulumi, pulumiEnv, REPO_ROOT } from "../pulumi-cli/locate";
 
 const run = promisify(execFile);
@@ -26,8 +27,8 @@ if (!cli && process.env.CI) {
 const withCli = cli ? describe : describe.skip;
 
 /**
- * A copy of examples/environments (and the samples it reads) in a temporary directory, so the
- * stack config files Pulumi writes never touch the committed ones.
+ * A copy of examples/environments in a temporary directory, so the stack config files Pulumi
+ * writes never touch the committed ones.
  */
 function copyEnvironmentsExample(): { root: string; project: string } {
   const root = mkdtempSync(join(tmpdir(), "environments-example-"));
@@ -35,17 +36,14 @@ function copyEnvironmentsExample(): { root: string; project: string } {
     recursive: true,
     filter: (source) => !source.includes(".stamp-out"),
   });
-  cpSync(join(REPO_ROOT, "examples/basic/samples"), join(root, "basic/samples"), {
-    recursive: true,
-  });
   symlinkSync(join(REPO_ROOT, "node_modules"), join(root, "node_modules"), "dir");
   return { root, project: join(root, "environments") };
 }
 
-const tsx = (script: string, args: string[] = []) =>
+const tsx = (script: string, args: string[] = [], env: Record<string, string> = {}) =>
   run(process.execPath, [join(REPO_ROOT, "node_modules/tsx/dist/cli.mjs"), script, ...args], {
     cwd: REPO_ROOT,
-    env: { ...process.env, FORCE_COLOR: "0" },
+    env: pulumiEnv({ ...process.env, FORCE_COLOR: "0", ...env }),
     maxBuffer: 64 * 1024 * 1024,
   });
 
@@ -53,7 +51,7 @@ withCli("examples on the real engine", () => {
   jest.setTimeout(600_000);
 
   test("npm run demo creates everything, and a second run changes nothing", async () => {
-    const first = await tsx("examples/run-demo.ts", ["--reset"]);
+    const first = await tsx("test/examples/run-demo.ts", ["--reset"]);
     expect(first.stdout).toContain("Changes: create 5");
     expect(first.stdout).toContain("The preview sent 0 requests to the platform");
     // One request per object: the voice's clone, the carrier, the two subscriptions.
@@ -64,7 +62,7 @@ withCli("examples on the real engine", () => {
     expect(first.stdout).toContain("advanced  https://crm.example.com/voice-events");
     expect(first.stdout).not.toMatch(/demo-sip-password|demo-crm-token|demo-api-key/);
 
-    const second = await tsx("examples/run-demo.ts");
+    const second = await tsx("test/examples/run-demo.ts");
     expect(second.stdout).toContain("No changes: the stack already matches the program.");
     expect(second.stdout).toContain("The preview sent 0 requests to the platform");
     expect(second.stdout).toContain("The update sent 0 requests to the platform");
@@ -104,16 +102,28 @@ withCli("examples on the real engine", () => {
   test("stamp-out deploys one stack per sub-organization and prints a summary", async () => {
     linkPackageIntoNodeModules(REPO_ROOT);
     const example = copyEnvironmentsExample();
+    const emulator = await startEmulator({
+      apiKey: "stamp-out-api-key-3c9d",
+      subOrganizationIds: ["team-a", "team-b"],
+    });
     try {
-      const { stdout } = await tsx("examples/environments/stamp-out.ts", [
-        "--emulator",
-        "--work-dir",
-        example.project,
-        "--backend",
-        `file://${example.root}`,
-        "team-a",
-        "team-b",
-      ]);
+      // The key reaches the provider through the environment, as the script's header says.
+      const { stdout } = await tsx(
+        "examples/environments/stamp-out.ts",
+        [
+          "--base-url",
+          emulator.baseUrl,
+          "--campaigns-base-url",
+          emulator.campaignsBaseUrl,
+          "--work-dir",
+          example.project,
+          "--backend",
+          `file://${example.root}`,
+          "team-a",
+          "team-b",
+        ],
+        { VOICEPLATFORM_API_KEY: emulator.apiKey },
+      );
       expect(stdout).toContain("[team-a] preflight: no interrupted operations");
       expect(stdout).toContain("[team-b] preflight: no interrupted operations");
       expect(stdout).toMatch(/\[team-a\] succeeded in [\d.]+ s \(4 create\)/);
@@ -128,6 +138,7 @@ withCli("examples on the real engine", () => {
         expect(config).not.toMatch(/apiKey|sipPassword|secure:/);
       }
     } finally {
+      await emulator.close();
       rmSync(example.root, { recursive: true, force: true });
     }
   });

@@ -1,12 +1,12 @@
 /**
- * The plugin's examples as a user runs them: `npm run example -- yaml` (examples/run-example.ts)
+ * The plugin's examples as a user runs them: `npm run example -- yaml` (run-example.ts)
  * against the emulator with this checkout's plugin on PATH, twice (the second run changes
  * nothing), then destroyed. The Python, Go and TypeScript examples go through the whole scenario
  * under test/languages (up, update, replacement, import, refresh, destroy).
  */
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { runExample } from "../../examples/run-example";
+import { runExample } from "./run-example";
 import { locatePulumi, REPO_ROOT } from "../pulumi-cli/locate";
 
 const cli = locatePulumi();

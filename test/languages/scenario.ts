@@ -10,11 +10,10 @@
  * `pulumi up --yes` with its preview phase, as users run it.
  *
  * The programs read the same stack config: voiceName, carrierPort, adoptCarrierId, sipPassword.
- * A language file only says how its program is prepared (`LanguageProgram`).
+ * A language file only names its example; test/examples/example-copy.ts copies it out and installs
+ * its dependencies as its README says.
  */
-import { cp, mkdir, mkdtemp, readFile, rename, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rm } from "node:fs/promises";
 import type { Stack } from "@pulumi/pulumi/automation";
 import {
   startEmulator,
@@ -24,65 +23,17 @@ import {
 } from "../emulator";
 import { describeE2E, E2EProject, errorText, recorder, type Transcript } from "../e2e/harness";
 import { upWithPreview } from "../support/pulumi-up";
-import { createFixtureProject } from "../support/packed-package";
-import { REPO_ROOT } from "../pulumi-cli/locate";
+import { copyExampleOut, projectName } from "../examples/example-copy";
 import { timings } from "./toolchains";
 
 export const API_KEY = "languages-api-key-7b1e";
 export const SIP_PASSWORD = "languages-sip-password-Hq2v";
 
-/** Where a program was put and what its runs need besides the plugin on PATH. */
-export interface PreparedProgram {
-  /** The project directory (Pulumi.yaml). */
-  dir: string;
-  /** Extra environment of every CLI run. */
-  env?: Record<string, string>;
-}
-
 export interface LanguageProgram {
   /** Shown in test names. */
   language: string;
-  /** The example folder under examples/. */
-  example: string;
-  /**
-   * Gets the program ready in `dir` (a copy of the example, with the samples at ../basic/samples).
-   * `fixture` is a project with the packed package installed (its node_modules/.bin holds the
-   * plugin); the TypeScript program runs inside it.
-   */
-  prepare(dir: string, fixture: string): Promise<PreparedProgram>;
-}
-
-/**
- * Copies examples/<example> into a fresh root beside a copy of the samples, and installs the
- * packed package into a fixture project that provides the plugin. Returns the root, the program
- * directory and the fixture directory.
- */
-async function layOut(
-  program: LanguageProgram,
-): Promise<{ root: string; dir: string; fixture: string }> {
-  const root = await mkdtemp(join(tmpdir(), `voiceplatform-${program.example}-`));
-  await mkdir(join(root, "basic"), { recursive: true });
-  await cp(join(REPO_ROOT, "examples/basic/samples"), join(root, "basic/samples"), {
-    recursive: true,
-  });
-  const fixture = await createFixtureProject({ name: `voiceplatform-${program.example}` });
-  const dir = join(root, program.example);
-  await cp(join(REPO_ROOT, "examples", program.example), dir, {
-    recursive: true,
-    filter: (source) => !/(node_modules|venv|Pulumi\.[^/]+\.yaml)$/.test(source),
-  });
-  // The fixture moves under the root, so removing the root removes everything.
-  const fixtureDir = join(root, ".fixture");
-  await rename(fixture, fixtureDir);
-  return { root, dir, fixture: fixtureDir };
-}
-
-/** The project name of a Pulumi.yaml (its config namespace). */
-async function projectName(dir: string): Promise<string> {
-  const text = await readFile(join(dir, "Pulumi.yaml"), "utf8");
-  const name = /^name:\s*(\S+)/m.exec(text)?.[1];
-  if (name === undefined) throw new Error(`no name in ${dir}/Pulumi.yaml`);
-  return name;
+  /** The example folder under examples/, copied out and installed by copyExampleOut. */
+  example: "python" | "go" | "plugin-typescript";
 }
 
 const requestLine = (r: RequestLogEntry) => `${r.method} ${r.path} ${r.status}`;
@@ -134,15 +85,13 @@ function describeScenarioWith(program: LanguageProgram, answers: AnswerShape): v
     beforeAll(async () => {
       const started = Date.now();
       emulator = await startEmulator({ apiKey: API_KEY, answers });
-      const laid = await layOut(program);
-      root = laid.root;
-      const prepared = await program.prepare(laid.dir, laid.fixture);
-      project = await E2EProject.forDirectory(prepared.dir, root);
-      namespace = await projectName(prepared.dir);
+      const copy = await copyExampleOut(program.example);
+      root = copy.root;
+      project = await E2EProject.forDirectory(copy.dir, root);
+      namespace = await projectName(copy.dir);
       const env = {
-        ...prepared.env,
         // The plugin as users get it: the package's bin directory on PATH.
-        PATH: `${join(laid.fixture, "node_modules/.bin")}:${process.env.PATH ?? ""}`,
+        ...copy.env,
         VOICEPLATFORM_BASE_URL: emulator.baseUrl,
         VOICEPLATFORM_CAMPAIGNS_BASE_URL: emulator.campaignsBaseUrl,
       };

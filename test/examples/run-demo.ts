@@ -9,8 +9,8 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
 import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation";
-import { startEmulator } from "../test/emulator";
-import { locatePulumi, pulumiEnv, REPO_ROOT } from "../test/pulumi-cli/locate";
+import { startEmulator } from "../emulator";
+import { locatePulumi, pulumiEnv, REPO_ROOT } from "../pulumi-cli/locate";
 import { linkPackageIntoNodeModules } from "./link-package";
 
 const DEMO_DIR = join(REPO_ROOT, ".demo");
@@ -67,11 +67,11 @@ async function main(): Promise<void> {
           PULUMI_CONFIG_PASSPHRASE: DEMO_PASSPHRASE,
           VOICEPLATFORM_BASE_URL: emulator.baseUrl,
           VOICEPLATFORM_CAMPAIGNS_BASE_URL: emulator.campaignsBaseUrl,
+          VOICEPLATFORM_API_KEY: DEMO_API_KEY,
         }) as Record<string, string>,
       },
     );
     await stack.setAllConfig({
-      "voiceplatform:apiKey": { value: DEMO_API_KEY, secret: true },
       "voice-platform-demo:sipPassword": { value: "demo-sip-password", secret: true },
       "voice-platform-demo:crmToken": { value: "demo-crm-token", secret: true },
     });
