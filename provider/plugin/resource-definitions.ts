@@ -18,6 +18,13 @@ import { redactSecrets, rememberSecret } from "../platform/redaction";
 import { campaignWebhook } from "../resources/campaign-webhook";
 import { sipCarrier } from "../resources/sip-carrier";
 import { voice } from "../resources/voice";
+import {
+  campaignWebhookExample,
+  examplesSection,
+  sipCarrierExample,
+  voiceExample,
+  type ResourceExample,
+} from "./resource-examples";
 import { rememberEngineConfig, settingSources, type SettingName } from "../settings/config";
 
 export type { CheckFailure, Inputs } from "../core/resource-definition";
@@ -40,8 +47,6 @@ export interface PluginResource {
   readonly objectTypes: Readonly<Record<string, string>>;
 }
 
-const anyObject = { type: "object", additionalProperties: { $ref: "pulumi.json#/Any" } };
-
 /**
  * Every resource's state says which shape it is, so later versions can read older ones. Internal:
  * not a required output, so no SDK makes programs depend on it.
@@ -52,14 +57,21 @@ const stateVersion: OutputProperty = {
   type: { type: "integer" },
 };
 
-/** A resource's description: what it is, and how to import it (every SDK's docstring shows both). */
-function describeResource(summary: string, importId: string): string {
+/**
+ * A resource's description: what it is, an example in each SDK's language, and how to import it
+ * (every SDK's docstring shows all three).
+ */
+function describeResource(summary: string, example: ResourceExample, importId: string): string {
   return [
     summary,
+    "",
+    examplesSection(example),
     "",
     "## Import",
     "",
     `The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is ${importId}.`,
+    "",
+    "For the same reason, looking the resource up by id (\`get\` in the SDKs) returns the id and no other property: nothing can be read from the platform.",
   ].join("\n");
 }
 
@@ -68,6 +80,7 @@ export const pluginResources: readonly PluginResource[] = [
     definition: voice as ResourceDefinition<object>,
     description: describeResource(
       "A voice cloned from audio samples, or an existing voice adopted with existingVoiceId.",
+      voiceExample,
       "the voice record's `id` (the one the update path takes): `pulumi import voiceplatform:index:Voice support-voice <id>`",
     ),
     outputs: [
@@ -84,8 +97,9 @@ export const pluginResources: readonly PluginResource[] = [
       },
       {
         name: "settings",
-        description: "Synthesis settings as the platform answered them.",
-        type: anyObject,
+        description:
+          "Synthesis settings as the platform answered them: the spec shows `stability` and `style`. Other keys the platform answers are kept in state and shown by the TypeScript SDK.",
+        type: { $ref: "#/types/voiceplatform:index:VoiceSettings" },
       },
       {
         name: "ttsClient",
@@ -95,7 +109,7 @@ export const pluginResources: readonly PluginResource[] = [
       {
         name: "clonedVoices",
         description: "Every voice the clone answered with, as the API gave them.",
-        type: { type: "array", items: anyObject },
+        type: { type: "array", items: { $ref: "#/types/voiceplatform:index:ClonedVoice" } },
         always: true,
       },
       {
@@ -111,6 +125,7 @@ export const pluginResources: readonly PluginResource[] = [
     definition: sipCarrier as ResourceDefinition<object>,
     description: describeResource(
       "A SIP carrier (trunk) with registration credentials, gateways and phone numbers. The API has no update, so changing any input replaces it.",
+      sipCarrierExample,
       "the carrier's id as the create answered it: `pulumi import voiceplatform:index:SipCarrier main-trunk <id>`",
     ),
     outputs: [
@@ -128,6 +143,7 @@ export const pluginResources: readonly PluginResource[] = [
     definition: campaignWebhook as ResourceDefinition<object>,
     description: describeResource(
       "A webhook subscribed to a campaign's post-processing events: a simple URL or a full advanced request. The API has no update, so any change replaces it.",
+      campaignWebhookExample,
       "not the platform's (the API returns none): `<campaignId>/<16 hex>`, derived from the inputs; `pulumi-voice-platform preflight` prints it for an interrupted create",
     ),
     outputs: [

@@ -278,9 +278,46 @@ const sampleType: ObjectTypeSpec = {
   required: ["name", "sha256", "size"],
 };
 
+/** The keys spec 2.1 shows in a Voice object's settings. */
+const settingsType: ObjectTypeSpec = {
+  type: "object",
+  description: "A voice's synthesis settings as the platform answered them.",
+  properties: {
+    stability: { type: "number", description: "Stability, as the platform answered it." },
+    style: { type: "number", description: "Style, as the platform answered it." },
+  },
+};
+
+/** A Voice object of spec 2.1, as a clone answered it. */
+const clonedVoiceType: ObjectTypeSpec = {
+  type: "object",
+  description: "A voice the clone answered with (every field optional: the answer may omit any).",
+  properties: {
+    id: { type: "string", description: "The voice record's id (the one updates take)." },
+    voiceId: { type: "string", description: "The voice's id at the synthesis provider." },
+    name: { type: "string", description: "Display name." },
+    organizationId: { type: "string", description: "Organization that owns the voice." },
+    settings: {
+      $ref: "#/types/voiceplatform:index:VoiceSettings",
+      description: "Synthesis settings.",
+    },
+    isMultilingual: { type: "boolean", description: "Whether the voice is multilingual." },
+    supportedLocales: {
+      type: "array",
+      items: { type: "string" },
+      description: "Locale codes, language-REGION.",
+    },
+    ttsClient: { type: "string", description: "Synthesis client that serves the voice." },
+  },
+};
+
 /** The package schema object; `JSON.stringify` it for GetSchema. */
 export function packageSchema(): PackageSchema {
-  const types: PackageSchema["types"] = { [resourceToken("VoiceSample")]: sampleType };
+  const types: PackageSchema["types"] = {
+    [resourceToken("VoiceSample")]: sampleType,
+    [resourceToken("VoiceSettings")]: settingsType,
+    [resourceToken("ClonedVoice")]: clonedVoiceType,
+  };
   const resources: Record<string, ResourceSpec> = {};
   for (const resource of pluginResources) {
     resources[resourceToken(resource.definition.type)] = resourceSpec(resource, types);

@@ -15,8 +15,8 @@ export interface SipGatewayArgs {
   outbound?: pulumi.Input<boolean>;
   /** Used for inbound calls; an inbound gateway needs a literal IPv4 address. */
   inbound?: pulumi.Input<boolean>;
-  /** IPv4 address (an outbound-only gateway may use a hostname). */
-  ipv4: pulumi.Input<string>;
+  /** IPv4 address (an outbound-only gateway may use a hostname); give it or sipGatewaySid. */
+  ipv4?: pulumi.Input<string>;
   /** Network mask length in bits, 0–32. */
   netmask?: pulumi.Input<number>;
   /** SIP port, 1–65535. */
@@ -35,8 +35,8 @@ export interface SipGatewayArgs {
 
 /** One phone number of a carrier. */
 export interface SipPhoneNumberArgs {
-  /** The number, preferably E.164 (+14155550100). */
-  phoneNumber: pulumi.Input<string>;
+  /** The number, preferably E.164 (+14155550100); give it or phoneNumberSid. */
+  phoneNumber?: pulumi.Input<string>;
   /** Identifier of the number. */
   phoneNumberSid?: pulumi.Input<string>;
 }
@@ -89,7 +89,11 @@ const SipGateway = z
       .boolean()
       .optional()
       .describe("Used for inbound calls; an inbound gateway needs a literal IPv4 address."),
-    ipv4: hostOrIpv4.describe("IPv4 address (an outbound-only gateway may use a hostname)."),
+    ipv4: hostOrIpv4
+      .optional()
+      .describe(
+        "IPv4 address (an outbound-only gateway may use a hostname); give it or sipGatewaySid.",
+      ),
     netmask: netmask.optional().describe("Network mask length in bits, 0–32."),
     port: port.optional().describe("SIP port, 1–65535."),
     protocol: text.optional().describe("Transport protocol, e.g. udp."),
@@ -105,7 +109,16 @@ const SipGateway = z
     sipGatewaySid: text.optional().describe("Identifier of the gateway."),
   })
   .superRefine((gateway, ctx) => {
-    // A missing or mistyped ipv4 has its own failure.
+    // The spec requires no field; a gateway with neither says nothing the platform could use.
+    if (gateway.ipv4 === undefined && gateway.sipGatewaySid === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["ipv4"],
+        message:
+          "is missing: give the gateway's address (ipv4), or sipGatewaySid for a gateway the platform already knows",
+      });
+    }
+    // A mistyped ipv4 has its own failure.
     if (
       gateway.inbound === true &&
       typeof gateway.ipv4 === "string" &&
@@ -119,10 +132,24 @@ const SipGateway = z
     }
   }, onEveryObject);
 
-const SipPhoneNumber = z.strictObject({
-  phoneNumber: text.describe("The number, preferably E.164 (+14155550100)."),
-  phoneNumberSid: text.optional().describe("Identifier of the number."),
-});
+const SipPhoneNumber = z
+  .strictObject({
+    phoneNumber: text
+      .optional()
+      .describe("The number, preferably E.164 (+14155550100); give it or phoneNumberSid."),
+    phoneNumberSid: text.optional().describe("Identifier of the number."),
+  })
+  .superRefine((number, ctx) => {
+    // The spec requires neither; an entry with neither names no number.
+    if (number.phoneNumber === undefined && number.phoneNumberSid === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["phoneNumber"],
+        message:
+          "is missing: give the number (phoneNumber, e.g. +14155550100), or phoneNumberSid for a number the platform already knows",
+      });
+    }
+  }, onEveryObject);
 
 /** The inputs as the provider receives them, validated. */
 export const SipCarrierInputs = z.strictObject({
@@ -283,6 +310,7 @@ function sipCarrierWarnings(inputs: SipCarrierInputs): string[] {
     }
     if (gateway.netmask === 0)
       warnings.push(`${at}: gateways[${index}].netmask 0 matches every address`);
+    if (gateway.ipv4 === undefined) return;
     if (gateway.inbound !== true && !ipv4Address.safeParse(gateway.ipv4).success) {
       warnings.push(
         `${at}: gateways[${index}].ipv4 "${gateway.ipv4}" is a hostname; the spec asks for an IPv4 address`,
@@ -293,7 +321,7 @@ function sipCarrierWarnings(inputs: SipCarrierInputs): string[] {
     seen.add(endpoint);
   });
   inputs.phoneNumbers?.forEach((number, index) => {
-    if (!/^\+?[1-9]\d{6,14}$/.test(number.phoneNumber)) {
+    if (number.phoneNumber !== undefined && !/^\+?[1-9]\d{6,14}$/.test(number.phoneNumber)) {
       warnings.push(
         `${at}: phoneNumbers[${index}].phoneNumber "${number.phoneNumber}" is not in E.164 form (+14155550100)`,
       );

@@ -234,7 +234,8 @@ function carrierViolations(input: Inputs): string[] {
   v.list("gateways", input.gateways, (item, at) =>
     v.object(at, item, (gateway) => {
       v.keys(at, gateway, gatewayKeys);
-      v.type(`${at}.ipv4`, gateway.ipv4, "text", true);
+      // One of the two names the gateway; the spec requires neither.
+      v.type(`${at}.ipv4`, gateway.ipv4, "text", gateway.sipGatewaySid === undefined);
       const { port, netmask, ipv4 } = gateway;
       if (
         known(port) &&
@@ -266,7 +267,7 @@ function carrierViolations(input: Inputs): string[] {
   v.list("phoneNumbers", input.phoneNumbers, (item, at) =>
     v.object(at, item, (number) => {
       v.keys(at, number, ["phoneNumber", "phoneNumberSid"]);
-      v.type(`${at}.phoneNumber`, number.phoneNumber, "text", true);
+      v.type(`${at}.phoneNumber`, number.phoneNumber, "text", number.phoneNumberSid === undefined);
       v.type(`${at}.phoneNumberSid`, number.phoneNumberSid, "text");
     }),
   );

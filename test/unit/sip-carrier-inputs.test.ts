@@ -54,12 +54,32 @@ describe("SipCarrier check", () => {
       { gateways: [gateway({ send_options_ping: true })] },
       'is not an input of gateways[0] of SipCarrier (did you mean "sendOptionsPing"?); remove it or fix its name',
     ],
-    ["phoneNumbers[0].phoneNumber", { phoneNumbers: [{}] }, "is required: set it to a string"],
+    [
+      "phoneNumbers[0].phoneNumber",
+      { phoneNumbers: [{}] },
+      "is missing: give the number (phoneNumber, e.g. +14155550100), or phoneNumberSid for a number the platform already knows",
+    ],
+    [
+      "gateways[0].ipv4",
+      { gateways: [{ outbound: true, port: 5060 }] },
+      "is missing: give the gateway's address (ipv4), or sipGatewaySid for a gateway the platform already knows",
+    ],
     ["requiresRegister", { requiresRegister: "true" }, 'must be true or false, not "true"'],
     ["name", { name: undefined }, "is required: set it to a string"],
   ])("reports %s", async (property, overrides, reason) => {
     const { failures } = await check({}, carrierInputs(overrides));
     expect(failures).toContainEqual({ property, reason });
+  });
+
+  it("accepts a number given by its SID alone and a gateway by its SID alone: the spec requires neither field", async () => {
+    const { failures } = await check(
+      {},
+      carrierInputs({
+        phoneNumbers: [{ phoneNumberSid: "PN0123" }],
+        gateways: [{ outbound: true, sipGatewaySid: "GW0123" }],
+      }),
+    );
+    expect(failures).toEqual([]);
   });
 
   it("accepts a hostname for an outbound-only gateway", async () => {

@@ -10,9 +10,24 @@ import * as utilities from "./utilities";
 /**
  * A webhook subscribed to a campaign's post-processing events: a simple URL or a full advanced request. The API has no update, so any change replaces it.
  *
+ * ## Example Usage
+ * ### A webhook for the leads a campaign found interested
+ *
+ * ```typescript
+ * import * as voiceplatform from "pulumi-voice-platform-sdk";
+ *
+ * new voiceplatform.CampaignWebhook("interested-leads", {
+ *     campaignId: "65a1f0c2e4b0a1b2c3d4e5f6",
+ *     url: "https://hooks.example.com/voice/interested",
+ *     events: ["POST_PROCESSING_FINISHED:INTERESTED"],
+ * });
+ * ```
+ *
  * ## Import
  *
  * The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is not the platform's (the API returns none): `<campaignId>/<16 hex>`, derived from the inputs; `pulumi-voice-platform preflight` prints it for an interrupted create.
+ *
+ * For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and no other property: nothing can be read from the platform.
  */
 export class CampaignWebhook extends pulumi.CustomResource {
     /**

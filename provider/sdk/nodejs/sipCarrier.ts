@@ -10,9 +10,30 @@ import * as utilities from "./utilities";
 /**
  * A SIP carrier (trunk) with registration credentials, gateways and phone numbers. The API has no update, so changing any input replaces it.
  *
+ * ## Example Usage
+ * ### A carrier that registers, with one gateway and one number
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as voiceplatform from "pulumi-voice-platform-sdk";
+ *
+ * const config = new pulumi.Config();
+ * const trunk = new voiceplatform.SipCarrier("main-trunk", {
+ *     name: "main-trunk",
+ *     requiresRegister: true,
+ *     registerUsername: "acme-trunk",
+ *     registerPassword: config.requireSecret("sipPassword"),
+ *     gateways: [{ inbound: true, outbound: true, ipv4: "203.0.113.10", port: 5060, protocol: "udp" }],
+ *     phoneNumbers: [{ phoneNumber: "+14155550100" }],
+ * });
+ * export const carrierId = trunk.carrierId;
+ * ```
+ *
  * ## Import
  *
  * The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is the carrier's id as the create answered it: `pulumi import voiceplatform:index:SipCarrier main-trunk <id>`.
+ *
+ * For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and no other property: nothing can be read from the platform.
  */
 export class SipCarrier extends pulumi.CustomResource {
     /**

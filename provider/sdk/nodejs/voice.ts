@@ -10,9 +10,27 @@ import * as utilities from "./utilities";
 /**
  * A voice cloned from audio samples, or an existing voice adopted with existingVoiceId.
  *
+ * ## Example Usage
+ * ### A voice cloned from two samples
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as voiceplatform from "pulumi-voice-platform-sdk";
+ *
+ * const voice = new voiceplatform.Voice("support-voice", {
+ *     name: "Support agent",
+ *     supportedLocales: ["en-US", "es-ES"],
+ *     stability: 0.5,
+ *     files: ["samples/greeting.wav", new pulumi.asset.FileAsset("samples/closing.wav")],
+ * });
+ * export const voiceId = voice.voiceId;
+ * ```
+ *
  * ## Import
  *
  * The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is the voice record's `id` (the one the update path takes): `pulumi import voiceplatform:index:Voice support-voice <id>`.
+ *
+ * For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and no other property: nothing can be read from the platform.
  */
 export class Voice extends pulumi.CustomResource {
     /**
@@ -44,7 +62,7 @@ export class Voice extends pulumi.CustomResource {
     /**
      * Every voice the clone answered with, as the API gave them.
      */
-    declare public /*out*/ readonly clonedVoices: pulumi.Output<{[key: string]: any}[]>;
+    declare public /*out*/ readonly clonedVoices: pulumi.Output<outputs.ClonedVoice[]>;
     /**
      * Description sent with the clone. Changing it replaces the voice.
      */
@@ -78,9 +96,9 @@ export class Voice extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly samples: pulumi.Output<outputs.VoiceSample[]>;
     /**
-     * Synthesis settings as the platform answered them.
+     * Synthesis settings as the platform answered them: the spec shows `stability` and `style`. Other keys the platform answers are kept in state and shown by the TypeScript SDK.
      */
-    declare public /*out*/ readonly settings: pulumi.Output<{[key: string]: any} | undefined>;
+    declare public /*out*/ readonly settings: pulumi.Output<outputs.VoiceSettings | undefined>;
     /**
      * Synthesis similarity boost (the spec gives no range; outside 0–1 warns). Updates in place.
      */

@@ -14,9 +14,36 @@ import (
 
 // A webhook subscribed to a campaign's post-processing events: a simple URL or a full advanced request. The API has no update, so any change replaces it.
 //
+// ## Example Usage
+// ### A webhook for the leads a campaign found interested
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"pulumi-voice-platform/sdk/go/voiceplatform"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			_, err := voiceplatform.NewCampaignWebhook(ctx, "interested-leads", &voiceplatform.CampaignWebhookArgs{
+//				CampaignId: pulumi.String("65a1f0c2e4b0a1b2c3d4e5f6"),
+//				Url:        pulumi.String("https://hooks.example.com/voice/interested"),
+//				Events:     voiceplatform.WebhookEventArray{voiceplatform.WebhookEventPostProcessingFinishedInterested},
+//			})
+//			return err
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is not the platform's (the API returns none): `<campaignId>/<16 hex>`, derived from the inputs; `pulumi-voice-platform preflight` prints it for an interrupted create.
+//
+// For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and no other property: nothing can be read from the platform.
 type CampaignWebhook struct {
 	pulumi.CustomResourceState
 

@@ -229,11 +229,106 @@ func (o AdvancedWebhookPtrOutput) Url() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// A voice the clone answered with (every field optional: the answer may omit any).
+type ClonedVoice struct {
+	// The voice record's id (the one updates take).
+	Id *string `pulumi:"id"`
+	// Whether the voice is multilingual.
+	IsMultilingual *bool `pulumi:"isMultilingual"`
+	// Display name.
+	Name *string `pulumi:"name"`
+	// Organization that owns the voice.
+	OrganizationId *string `pulumi:"organizationId"`
+	// Synthesis settings.
+	Settings *VoiceSettings `pulumi:"settings"`
+	// Locale codes, language-REGION.
+	SupportedLocales []string `pulumi:"supportedLocales"`
+	// Synthesis client that serves the voice.
+	TtsClient *string `pulumi:"ttsClient"`
+	// The voice's id at the synthesis provider.
+	VoiceId *string `pulumi:"voiceId"`
+}
+
+// A voice the clone answered with (every field optional: the answer may omit any).
+type ClonedVoiceOutput struct{ *pulumi.OutputState }
+
+func (ClonedVoiceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClonedVoice)(nil)).Elem()
+}
+
+func (o ClonedVoiceOutput) ToClonedVoiceOutput() ClonedVoiceOutput {
+	return o
+}
+
+func (o ClonedVoiceOutput) ToClonedVoiceOutputWithContext(ctx context.Context) ClonedVoiceOutput {
+	return o
+}
+
+// The voice record's id (the one updates take).
+func (o ClonedVoiceOutput) Id() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClonedVoice) *string { return v.Id }).(pulumi.StringPtrOutput)
+}
+
+// Whether the voice is multilingual.
+func (o ClonedVoiceOutput) IsMultilingual() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ClonedVoice) *bool { return v.IsMultilingual }).(pulumi.BoolPtrOutput)
+}
+
+// Display name.
+func (o ClonedVoiceOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClonedVoice) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+// Organization that owns the voice.
+func (o ClonedVoiceOutput) OrganizationId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClonedVoice) *string { return v.OrganizationId }).(pulumi.StringPtrOutput)
+}
+
+// Synthesis settings.
+func (o ClonedVoiceOutput) Settings() VoiceSettingsPtrOutput {
+	return o.ApplyT(func(v ClonedVoice) *VoiceSettings { return v.Settings }).(VoiceSettingsPtrOutput)
+}
+
+// Locale codes, language-REGION.
+func (o ClonedVoiceOutput) SupportedLocales() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ClonedVoice) []string { return v.SupportedLocales }).(pulumi.StringArrayOutput)
+}
+
+// Synthesis client that serves the voice.
+func (o ClonedVoiceOutput) TtsClient() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClonedVoice) *string { return v.TtsClient }).(pulumi.StringPtrOutput)
+}
+
+// The voice's id at the synthesis provider.
+func (o ClonedVoiceOutput) VoiceId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClonedVoice) *string { return v.VoiceId }).(pulumi.StringPtrOutput)
+}
+
+type ClonedVoiceArrayOutput struct{ *pulumi.OutputState }
+
+func (ClonedVoiceArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ClonedVoice)(nil)).Elem()
+}
+
+func (o ClonedVoiceArrayOutput) ToClonedVoiceArrayOutput() ClonedVoiceArrayOutput {
+	return o
+}
+
+func (o ClonedVoiceArrayOutput) ToClonedVoiceArrayOutputWithContext(ctx context.Context) ClonedVoiceArrayOutput {
+	return o
+}
+
+func (o ClonedVoiceArrayOutput) Index(i pulumi.IntInput) ClonedVoiceOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ClonedVoice {
+		return vs[0].([]ClonedVoice)[vs[1].(int)]
+	}).(ClonedVoiceOutput)
+}
+
 type SipGateway struct {
 	// Used for inbound calls; an inbound gateway needs a literal IPv4 address.
 	Inbound *bool `pulumi:"inbound"`
-	// IPv4 address (an outbound-only gateway may use a hostname).
-	Ipv4 string `pulumi:"ipv4"`
+	// IPv4 address (an outbound-only gateway may use a hostname); give it or sipGatewaySid.
+	Ipv4 *string `pulumi:"ipv4"`
 	// Network mask length in bits, 0–32.
 	Netmask *int `pulumi:"netmask"`
 	// Used for outbound calls.
@@ -266,8 +361,8 @@ type SipGatewayInput interface {
 type SipGatewayArgs struct {
 	// Used for inbound calls; an inbound gateway needs a literal IPv4 address.
 	Inbound pulumi.BoolPtrInput `pulumi:"inbound"`
-	// IPv4 address (an outbound-only gateway may use a hostname).
-	Ipv4 pulumi.StringInput `pulumi:"ipv4"`
+	// IPv4 address (an outbound-only gateway may use a hostname); give it or sipGatewaySid.
+	Ipv4 pulumi.StringPtrInput `pulumi:"ipv4"`
 	// Network mask length in bits, 0–32.
 	Netmask pulumi.IntPtrInput `pulumi:"netmask"`
 	// Used for outbound calls.
@@ -342,9 +437,9 @@ func (o SipGatewayOutput) Inbound() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v SipGateway) *bool { return v.Inbound }).(pulumi.BoolPtrOutput)
 }
 
-// IPv4 address (an outbound-only gateway may use a hostname).
-func (o SipGatewayOutput) Ipv4() pulumi.StringOutput {
-	return o.ApplyT(func(v SipGateway) string { return v.Ipv4 }).(pulumi.StringOutput)
+// IPv4 address (an outbound-only gateway may use a hostname); give it or sipGatewaySid.
+func (o SipGatewayOutput) Ipv4() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SipGateway) *string { return v.Ipv4 }).(pulumi.StringPtrOutput)
 }
 
 // Network mask length in bits, 0–32.
@@ -408,8 +503,8 @@ func (o SipGatewayArrayOutput) Index(i pulumi.IntInput) SipGatewayOutput {
 }
 
 type SipPhoneNumber struct {
-	// The number, preferably E.164 (+14155550100).
-	PhoneNumber string `pulumi:"phoneNumber"`
+	// The number, preferably E.164 (+14155550100); give it or phoneNumberSid.
+	PhoneNumber *string `pulumi:"phoneNumber"`
 	// Identifier of the number.
 	PhoneNumberSid *string `pulumi:"phoneNumberSid"`
 }
@@ -426,8 +521,8 @@ type SipPhoneNumberInput interface {
 }
 
 type SipPhoneNumberArgs struct {
-	// The number, preferably E.164 (+14155550100).
-	PhoneNumber pulumi.StringInput `pulumi:"phoneNumber"`
+	// The number, preferably E.164 (+14155550100); give it or phoneNumberSid.
+	PhoneNumber pulumi.StringPtrInput `pulumi:"phoneNumber"`
 	// Identifier of the number.
 	PhoneNumberSid pulumi.StringPtrInput `pulumi:"phoneNumberSid"`
 }
@@ -483,9 +578,9 @@ func (o SipPhoneNumberOutput) ToSipPhoneNumberOutputWithContext(ctx context.Cont
 	return o
 }
 
-// The number, preferably E.164 (+14155550100).
-func (o SipPhoneNumberOutput) PhoneNumber() pulumi.StringOutput {
-	return o.ApplyT(func(v SipPhoneNumber) string { return v.PhoneNumber }).(pulumi.StringOutput)
+// The number, preferably E.164 (+14155550100); give it or phoneNumberSid.
+func (o SipPhoneNumberOutput) PhoneNumber() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SipPhoneNumber) *string { return v.PhoneNumber }).(pulumi.StringPtrOutput)
 }
 
 // Identifier of the number.
@@ -571,6 +666,83 @@ func (o VoiceSampleArrayOutput) Index(i pulumi.IntInput) VoiceSampleOutput {
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) VoiceSample {
 		return vs[0].([]VoiceSample)[vs[1].(int)]
 	}).(VoiceSampleOutput)
+}
+
+// A voice's synthesis settings as the platform answered them.
+type VoiceSettings struct {
+	// Stability, as the platform answered it.
+	Stability *float64 `pulumi:"stability"`
+	// Style, as the platform answered it.
+	Style *float64 `pulumi:"style"`
+}
+
+// A voice's synthesis settings as the platform answered them.
+type VoiceSettingsOutput struct{ *pulumi.OutputState }
+
+func (VoiceSettingsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*VoiceSettings)(nil)).Elem()
+}
+
+func (o VoiceSettingsOutput) ToVoiceSettingsOutput() VoiceSettingsOutput {
+	return o
+}
+
+func (o VoiceSettingsOutput) ToVoiceSettingsOutputWithContext(ctx context.Context) VoiceSettingsOutput {
+	return o
+}
+
+// Stability, as the platform answered it.
+func (o VoiceSettingsOutput) Stability() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v VoiceSettings) *float64 { return v.Stability }).(pulumi.Float64PtrOutput)
+}
+
+// Style, as the platform answered it.
+func (o VoiceSettingsOutput) Style() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v VoiceSettings) *float64 { return v.Style }).(pulumi.Float64PtrOutput)
+}
+
+type VoiceSettingsPtrOutput struct{ *pulumi.OutputState }
+
+func (VoiceSettingsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**VoiceSettings)(nil)).Elem()
+}
+
+func (o VoiceSettingsPtrOutput) ToVoiceSettingsPtrOutput() VoiceSettingsPtrOutput {
+	return o
+}
+
+func (o VoiceSettingsPtrOutput) ToVoiceSettingsPtrOutputWithContext(ctx context.Context) VoiceSettingsPtrOutput {
+	return o
+}
+
+func (o VoiceSettingsPtrOutput) Elem() VoiceSettingsOutput {
+	return o.ApplyT(func(v *VoiceSettings) VoiceSettings {
+		if v != nil {
+			return *v
+		}
+		var ret VoiceSettings
+		return ret
+	}).(VoiceSettingsOutput)
+}
+
+// Stability, as the platform answered it.
+func (o VoiceSettingsPtrOutput) Stability() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *VoiceSettings) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.Stability
+	}).(pulumi.Float64PtrOutput)
+}
+
+// Style, as the platform answered it.
+func (o VoiceSettingsPtrOutput) Style() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *VoiceSettings) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.Style
+	}).(pulumi.Float64PtrOutput)
 }
 
 type WebhookHeader struct {
@@ -798,12 +970,16 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*WebhookParameterArrayInput)(nil)).Elem(), WebhookParameterArray{})
 	pulumi.RegisterOutputType(AdvancedWebhookOutput{})
 	pulumi.RegisterOutputType(AdvancedWebhookPtrOutput{})
+	pulumi.RegisterOutputType(ClonedVoiceOutput{})
+	pulumi.RegisterOutputType(ClonedVoiceArrayOutput{})
 	pulumi.RegisterOutputType(SipGatewayOutput{})
 	pulumi.RegisterOutputType(SipGatewayArrayOutput{})
 	pulumi.RegisterOutputType(SipPhoneNumberOutput{})
 	pulumi.RegisterOutputType(SipPhoneNumberArrayOutput{})
 	pulumi.RegisterOutputType(VoiceSampleOutput{})
 	pulumi.RegisterOutputType(VoiceSampleArrayOutput{})
+	pulumi.RegisterOutputType(VoiceSettingsOutput{})
+	pulumi.RegisterOutputType(VoiceSettingsPtrOutput{})
 	pulumi.RegisterOutputType(WebhookHeaderOutput{})
 	pulumi.RegisterOutputType(WebhookHeaderArrayOutput{})
 	pulumi.RegisterOutputType(WebhookParameterOutput{})

@@ -14,9 +14,50 @@ import (
 
 // A SIP carrier (trunk) with registration credentials, gateways and phone numbers. The API has no update, so changing any input replaces it.
 //
+// ## Example Usage
+// ### A carrier that registers, with one gateway and one number
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//	"pulumi-voice-platform/sdk/go/voiceplatform"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			trunk, err := voiceplatform.NewSipCarrier(ctx, "main-trunk", &voiceplatform.SipCarrierArgs{
+//				Name:             pulumi.String("main-trunk"),
+//				RequiresRegister: pulumi.Bool(true),
+//				RegisterUsername: pulumi.String("acme-trunk"),
+//				RegisterPassword: cfg.RequireSecret("sipPassword"),
+//				Gateways: voiceplatform.SipGatewayArray{&voiceplatform.SipGatewayArgs{
+//					Inbound: pulumi.Bool(true), Outbound: pulumi.Bool(true),
+//					Ipv4: pulumi.String("203.0.113.10"), Port: pulumi.Int(5060), Protocol: pulumi.String("udp"),
+//				}},
+//				PhoneNumbers: voiceplatform.SipPhoneNumberArray{
+//					&voiceplatform.SipPhoneNumberArgs{PhoneNumber: pulumi.String("+14155550100")},
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("carrierId", trunk.CarrierId)
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is the carrier's id as the create answered it: `pulumi import voiceplatform:index:SipCarrier main-trunk <id>`.
+//
+// For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and no other property: nothing can be read from the platform.
 type SipCarrier struct {
 	pulumi.CustomResourceState
 

@@ -14,14 +14,46 @@ import (
 
 // A voice cloned from audio samples, or an existing voice adopted with existingVoiceId.
 //
+// ## Example Usage
+// ### A voice cloned from two samples
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"pulumi-voice-platform/sdk/go/voiceplatform"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			voice, err := voiceplatform.NewVoice(ctx, "support-voice", &voiceplatform.VoiceArgs{
+//				Name:             pulumi.String("Support agent"),
+//				SupportedLocales: pulumi.StringArray{pulumi.String("en-US"), pulumi.String("es-ES")},
+//				Stability:        pulumi.Float64(0.5),
+//				Files:            pulumi.Array{pulumi.String("samples/greeting.wav"), pulumi.NewFileAsset("samples/closing.wav")},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("voiceId", voice.VoiceId)
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is the voice record's `id` (the one the update path takes): `pulumi import voiceplatform:index:Voice support-voice <id>`.
+//
+// For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and no other property: nothing can be read from the platform.
 type Voice struct {
 	pulumi.CustomResourceState
 
 	// Every voice the clone answered with, as the API gave them.
-	ClonedVoices pulumi.MapArrayOutput `pulumi:"clonedVoices"`
+	ClonedVoices ClonedVoiceArrayOutput `pulumi:"clonedVoices"`
 	// Description sent with the clone. Changing it replaces the voice.
 	Description pulumi.StringPtrOutput `pulumi:"description"`
 	// Adopt this existing voice instead of cloning one. Changing it replaces the resource.
@@ -38,8 +70,8 @@ type Voice struct {
 	ProviderType pulumi.StringPtrOutput `pulumi:"providerType"`
 	// Name, sha256 and size of each uploaded sample, in upload order.
 	Samples VoiceSampleArrayOutput `pulumi:"samples"`
-	// Synthesis settings as the platform answered them.
-	Settings pulumi.MapOutput `pulumi:"settings"`
+	// Synthesis settings as the platform answered them: the spec shows `stability` and `style`. Other keys the platform answers are kept in state and shown by the TypeScript SDK.
+	Settings VoiceSettingsPtrOutput `pulumi:"settings"`
 	// Synthesis similarity boost (the spec gives no range; outside 0–1 warns). Updates in place.
 	SimilarityBoost pulumi.Float64PtrOutput `pulumi:"similarityBoost"`
 	// Speech speed (the spec gives no range; outside 0.7–1.2, the range ElevenLabs documents, warns). Updates in place.
@@ -201,8 +233,8 @@ func (o VoiceOutput) ToVoiceOutputWithContext(ctx context.Context) VoiceOutput {
 }
 
 // Every voice the clone answered with, as the API gave them.
-func (o VoiceOutput) ClonedVoices() pulumi.MapArrayOutput {
-	return o.ApplyT(func(v *Voice) pulumi.MapArrayOutput { return v.ClonedVoices }).(pulumi.MapArrayOutput)
+func (o VoiceOutput) ClonedVoices() ClonedVoiceArrayOutput {
+	return o.ApplyT(func(v *Voice) ClonedVoiceArrayOutput { return v.ClonedVoices }).(ClonedVoiceArrayOutput)
 }
 
 // Description sent with the clone. Changing it replaces the voice.
@@ -245,9 +277,9 @@ func (o VoiceOutput) Samples() VoiceSampleArrayOutput {
 	return o.ApplyT(func(v *Voice) VoiceSampleArrayOutput { return v.Samples }).(VoiceSampleArrayOutput)
 }
 
-// Synthesis settings as the platform answered them.
-func (o VoiceOutput) Settings() pulumi.MapOutput {
-	return o.ApplyT(func(v *Voice) pulumi.MapOutput { return v.Settings }).(pulumi.MapOutput)
+// Synthesis settings as the platform answered them: the spec shows `stability` and `style`. Other keys the platform answers are kept in state and shown by the TypeScript SDK.
+func (o VoiceOutput) Settings() VoiceSettingsPtrOutput {
+	return o.ApplyT(func(v *Voice) VoiceSettingsPtrOutput { return v.Settings }).(VoiceSettingsPtrOutput)
 }
 
 // Synthesis similarity boost (the spec gives no range; outside 0–1 warns). Updates in place.

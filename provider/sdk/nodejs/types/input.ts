@@ -38,9 +38,9 @@ export interface SipGatewayArgs {
      */
     inbound?: pulumi.Input<boolean | undefined>;
     /**
-     * IPv4 address (an outbound-only gateway may use a hostname).
+     * IPv4 address (an outbound-only gateway may use a hostname); give it or sipGatewaySid.
      */
-    ipv4: pulumi.Input<string>;
+    ipv4?: pulumi.Input<string | undefined>;
     /**
      * Network mask length in bits, 0–32.
      */
@@ -77,9 +77,9 @@ export interface SipGatewayArgs {
 
 export interface SipPhoneNumberArgs {
     /**
-     * The number, preferably E.164 (+14155550100).
+     * The number, preferably E.164 (+14155550100); give it or phoneNumberSid.
      */
-    phoneNumber: pulumi.Input<string>;
+    phoneNumber?: pulumi.Input<string | undefined>;
     /**
      * Identifier of the number.
      */

@@ -32,15 +32,53 @@ export interface AdvancedWebhook {
     url: string;
 }
 
+/**
+ * A voice the clone answered with (every field optional: the answer may omit any).
+ */
+export interface ClonedVoice {
+    /**
+     * The voice record's id (the one updates take).
+     */
+    id?: string;
+    /**
+     * Whether the voice is multilingual.
+     */
+    isMultilingual?: boolean;
+    /**
+     * Display name.
+     */
+    name?: string;
+    /**
+     * Organization that owns the voice.
+     */
+    organizationId?: string;
+    /**
+     * Synthesis settings.
+     */
+    settings?: outputs.VoiceSettings;
+    /**
+     * Locale codes, language-REGION.
+     */
+    supportedLocales?: string[];
+    /**
+     * Synthesis client that serves the voice.
+     */
+    ttsClient?: string;
+    /**
+     * The voice's id at the synthesis provider.
+     */
+    voiceId?: string;
+}
+
 export interface SipGateway {
     /**
      * Used for inbound calls; an inbound gateway needs a literal IPv4 address.
      */
     inbound?: boolean;
     /**
-     * IPv4 address (an outbound-only gateway may use a hostname).
+     * IPv4 address (an outbound-only gateway may use a hostname); give it or sipGatewaySid.
      */
-    ipv4: string;
+    ipv4?: string;
     /**
      * Network mask length in bits, 0–32.
      */
@@ -77,9 +115,9 @@ export interface SipGateway {
 
 export interface SipPhoneNumber {
     /**
-     * The number, preferably E.164 (+14155550100).
+     * The number, preferably E.164 (+14155550100); give it or phoneNumberSid.
      */
-    phoneNumber: string;
+    phoneNumber?: string;
     /**
      * Identifier of the number.
      */
@@ -102,6 +140,20 @@ export interface VoiceSample {
      * Size in bytes.
      */
     size: number;
+}
+
+/**
+ * A voice's synthesis settings as the platform answered them.
+ */
+export interface VoiceSettings {
+    /**
+     * Stability, as the platform answered it.
+     */
+    stability?: number;
+    /**
+     * Style, as the platform answered it.
+     */
+    style?: number;
 }
 
 export interface WebhookHeader {

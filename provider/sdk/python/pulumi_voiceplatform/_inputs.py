@@ -142,13 +142,13 @@ class AdvancedWebhookArgs:
 
 
 class SipGatewayArgsDict(TypedDict):
-    ipv4: pulumi.Input[_builtins.str]
-    """
-    IPv4 address (an outbound-only gateway may use a hostname).
-    """
     inbound: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
     Used for inbound calls; an inbound gateway needs a literal IPv4 address.
+    """
+    ipv4: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    IPv4 address (an outbound-only gateway may use a hostname); give it or sipGatewaySid.
     """
     netmask: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
@@ -186,8 +186,8 @@ class SipGatewayArgsDict(TypedDict):
 @pulumi.input_type
 class SipGatewayArgs:
     def __init__(__self__, *,
-                 ipv4: pulumi.Input[_builtins.str],
                  inbound: pulumi.Input[Optional[_builtins.bool]] = None,
+                 ipv4: pulumi.Input[Optional[_builtins.str]] = None,
                  netmask: pulumi.Input[Optional[_builtins.int]] = None,
                  outbound: pulumi.Input[Optional[_builtins.bool]] = None,
                  pad_crypto: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -197,8 +197,8 @@ class SipGatewayArgs:
                  sip_gateway_sid: pulumi.Input[Optional[_builtins.str]] = None,
                  use_sips_scheme: pulumi.Input[Optional[_builtins.bool]] = None):
         """
-        :param pulumi.Input[_builtins.str] ipv4: IPv4 address (an outbound-only gateway may use a hostname).
         :param pulumi.Input[_builtins.bool] inbound: Used for inbound calls; an inbound gateway needs a literal IPv4 address.
+        :param pulumi.Input[_builtins.str] ipv4: IPv4 address (an outbound-only gateway may use a hostname); give it or sipGatewaySid.
         :param pulumi.Input[_builtins.int] netmask: Network mask length in bits, 0–32.
         :param pulumi.Input[_builtins.bool] outbound: Used for outbound calls.
         :param pulumi.Input[_builtins.bool] pad_crypto: Whether to pad SRTP crypto attributes.
@@ -208,9 +208,10 @@ class SipGatewayArgs:
         :param pulumi.Input[_builtins.str] sip_gateway_sid: Identifier of the gateway.
         :param pulumi.Input[_builtins.bool] use_sips_scheme: Whether to use sips: URIs towards the gateway.
         """
-        pulumi.set(__self__, "ipv4", ipv4)
         if inbound is not None:
             pulumi.set(__self__, "inbound", inbound)
+        if ipv4 is not None:
+            pulumi.set(__self__, "ipv4", ipv4)
         if netmask is not None:
             pulumi.set(__self__, "netmask", netmask)
         if outbound is not None:
@@ -230,18 +231,6 @@ class SipGatewayArgs:
 
     @_builtins.property
     @pulumi.getter
-    def ipv4(self) -> pulumi.Input[_builtins.str]:
-        """
-        IPv4 address (an outbound-only gateway may use a hostname).
-        """
-        return pulumi.get(self, "ipv4")
-
-    @ipv4.setter
-    def ipv4(self, value: pulumi.Input[_builtins.str]):
-        pulumi.set(self, "ipv4", value)
-
-    @_builtins.property
-    @pulumi.getter
     def inbound(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
         Used for inbound calls; an inbound gateway needs a literal IPv4 address.
@@ -251,6 +240,18 @@ class SipGatewayArgs:
     @inbound.setter
     def inbound(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "inbound", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def ipv4(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        IPv4 address (an outbound-only gateway may use a hostname); give it or sipGatewaySid.
+        """
+        return pulumi.get(self, "ipv4")
+
+    @ipv4.setter
+    def ipv4(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "ipv4", value)
 
     @_builtins.property
     @pulumi.getter
@@ -350,9 +351,9 @@ class SipGatewayArgs:
 
 
 class SipPhoneNumberArgsDict(TypedDict):
-    phone_number: pulumi.Input[_builtins.str]
+    phone_number: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    The number, preferably E.164 (+14155550100).
+    The number, preferably E.164 (+14155550100); give it or phoneNumberSid.
     """
     phone_number_sid: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -362,26 +363,27 @@ class SipPhoneNumberArgsDict(TypedDict):
 @pulumi.input_type
 class SipPhoneNumberArgs:
     def __init__(__self__, *,
-                 phone_number: pulumi.Input[_builtins.str],
+                 phone_number: pulumi.Input[Optional[_builtins.str]] = None,
                  phone_number_sid: pulumi.Input[Optional[_builtins.str]] = None):
         """
-        :param pulumi.Input[_builtins.str] phone_number: The number, preferably E.164 (+14155550100).
+        :param pulumi.Input[_builtins.str] phone_number: The number, preferably E.164 (+14155550100); give it or phoneNumberSid.
         :param pulumi.Input[_builtins.str] phone_number_sid: Identifier of the number.
         """
-        pulumi.set(__self__, "phone_number", phone_number)
+        if phone_number is not None:
+            pulumi.set(__self__, "phone_number", phone_number)
         if phone_number_sid is not None:
             pulumi.set(__self__, "phone_number_sid", phone_number_sid)
 
     @_builtins.property
     @pulumi.getter(name="phoneNumber")
-    def phone_number(self) -> pulumi.Input[_builtins.str]:
+    def phone_number(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The number, preferably E.164 (+14155550100).
+        The number, preferably E.164 (+14155550100); give it or phoneNumberSid.
         """
         return pulumi.get(self, "phone_number")
 
     @phone_number.setter
-    def phone_number(self, value: pulumi.Input[_builtins.str]):
+    def phone_number(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "phone_number", value)
 
     @_builtins.property

@@ -18,9 +18,11 @@ from ._enums import *
 
 __all__ = [
     'AdvancedWebhook',
+    'ClonedVoice',
     'SipGateway',
     'SipPhoneNumber',
     'VoiceSample',
+    'VoiceSettings',
     'WebhookHeader',
     'WebhookParameter',
 ]
@@ -97,6 +99,139 @@ class AdvancedWebhook(dict):
 
 
 @pulumi.output_type
+class ClonedVoice(dict):
+    """
+    A voice the clone answered with (every field optional: the answer may omit any).
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "isMultilingual":
+            suggest = "is_multilingual"
+        elif key == "organizationId":
+            suggest = "organization_id"
+        elif key == "supportedLocales":
+            suggest = "supported_locales"
+        elif key == "ttsClient":
+            suggest = "tts_client"
+        elif key == "voiceId":
+            suggest = "voice_id"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ClonedVoice. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ClonedVoice.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ClonedVoice.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 id: Optional[_builtins.str] = None,
+                 is_multilingual: Optional[_builtins.bool] = None,
+                 name: Optional[_builtins.str] = None,
+                 organization_id: Optional[_builtins.str] = None,
+                 settings: Optional['outputs.VoiceSettings'] = None,
+                 supported_locales: Optional[Sequence[_builtins.str]] = None,
+                 tts_client: Optional[_builtins.str] = None,
+                 voice_id: Optional[_builtins.str] = None):
+        """
+        A voice the clone answered with (every field optional: the answer may omit any).
+
+        :param _builtins.str id: The voice record's id (the one updates take).
+        :param _builtins.bool is_multilingual: Whether the voice is multilingual.
+        :param _builtins.str name: Display name.
+        :param _builtins.str organization_id: Organization that owns the voice.
+        :param 'VoiceSettings' settings: Synthesis settings.
+        :param Sequence[_builtins.str] supported_locales: Locale codes, language-REGION.
+        :param _builtins.str tts_client: Synthesis client that serves the voice.
+        :param _builtins.str voice_id: The voice's id at the synthesis provider.
+        """
+        if id is not None:
+            pulumi.set(__self__, "id", id)
+        if is_multilingual is not None:
+            pulumi.set(__self__, "is_multilingual", is_multilingual)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if organization_id is not None:
+            pulumi.set(__self__, "organization_id", organization_id)
+        if settings is not None:
+            pulumi.set(__self__, "settings", settings)
+        if supported_locales is not None:
+            pulumi.set(__self__, "supported_locales", supported_locales)
+        if tts_client is not None:
+            pulumi.set(__self__, "tts_client", tts_client)
+        if voice_id is not None:
+            pulumi.set(__self__, "voice_id", voice_id)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> Optional[_builtins.str]:
+        """
+        The voice record's id (the one updates take).
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="isMultilingual")
+    def is_multilingual(self) -> Optional[_builtins.bool]:
+        """
+        Whether the voice is multilingual.
+        """
+        return pulumi.get(self, "is_multilingual")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        """
+        Display name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="organizationId")
+    def organization_id(self) -> Optional[_builtins.str]:
+        """
+        Organization that owns the voice.
+        """
+        return pulumi.get(self, "organization_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def settings(self) -> Optional['outputs.VoiceSettings']:
+        """
+        Synthesis settings.
+        """
+        return pulumi.get(self, "settings")
+
+    @_builtins.property
+    @pulumi.getter(name="supportedLocales")
+    def supported_locales(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Locale codes, language-REGION.
+        """
+        return pulumi.get(self, "supported_locales")
+
+    @_builtins.property
+    @pulumi.getter(name="ttsClient")
+    def tts_client(self) -> Optional[_builtins.str]:
+        """
+        Synthesis client that serves the voice.
+        """
+        return pulumi.get(self, "tts_client")
+
+    @_builtins.property
+    @pulumi.getter(name="voiceId")
+    def voice_id(self) -> Optional[_builtins.str]:
+        """
+        The voice's id at the synthesis provider.
+        """
+        return pulumi.get(self, "voice_id")
+
+
+@pulumi.output_type
 class SipGateway(dict):
     @staticmethod
     def __key_warning(key: str):
@@ -122,8 +257,8 @@ class SipGateway(dict):
         return super().get(key, default)
 
     def __init__(__self__, *,
-                 ipv4: _builtins.str,
                  inbound: Optional[_builtins.bool] = None,
+                 ipv4: Optional[_builtins.str] = None,
                  netmask: Optional[_builtins.int] = None,
                  outbound: Optional[_builtins.bool] = None,
                  pad_crypto: Optional[_builtins.bool] = None,
@@ -133,8 +268,8 @@ class SipGateway(dict):
                  sip_gateway_sid: Optional[_builtins.str] = None,
                  use_sips_scheme: Optional[_builtins.bool] = None):
         """
-        :param _builtins.str ipv4: IPv4 address (an outbound-only gateway may use a hostname).
         :param _builtins.bool inbound: Used for inbound calls; an inbound gateway needs a literal IPv4 address.
+        :param _builtins.str ipv4: IPv4 address (an outbound-only gateway may use a hostname); give it or sipGatewaySid.
         :param _builtins.int netmask: Network mask length in bits, 0–32.
         :param _builtins.bool outbound: Used for outbound calls.
         :param _builtins.bool pad_crypto: Whether to pad SRTP crypto attributes.
@@ -144,9 +279,10 @@ class SipGateway(dict):
         :param _builtins.str sip_gateway_sid: Identifier of the gateway.
         :param _builtins.bool use_sips_scheme: Whether to use sips: URIs towards the gateway.
         """
-        pulumi.set(__self__, "ipv4", ipv4)
         if inbound is not None:
             pulumi.set(__self__, "inbound", inbound)
+        if ipv4 is not None:
+            pulumi.set(__self__, "ipv4", ipv4)
         if netmask is not None:
             pulumi.set(__self__, "netmask", netmask)
         if outbound is not None:
@@ -166,19 +302,19 @@ class SipGateway(dict):
 
     @_builtins.property
     @pulumi.getter
-    def ipv4(self) -> _builtins.str:
-        """
-        IPv4 address (an outbound-only gateway may use a hostname).
-        """
-        return pulumi.get(self, "ipv4")
-
-    @_builtins.property
-    @pulumi.getter
     def inbound(self) -> Optional[_builtins.bool]:
         """
         Used for inbound calls; an inbound gateway needs a literal IPv4 address.
         """
         return pulumi.get(self, "inbound")
+
+    @_builtins.property
+    @pulumi.getter
+    def ipv4(self) -> Optional[_builtins.str]:
+        """
+        IPv4 address (an outbound-only gateway may use a hostname); give it or sipGatewaySid.
+        """
+        return pulumi.get(self, "ipv4")
 
     @_builtins.property
     @pulumi.getter
@@ -267,21 +403,22 @@ class SipPhoneNumber(dict):
         return super().get(key, default)
 
     def __init__(__self__, *,
-                 phone_number: _builtins.str,
+                 phone_number: Optional[_builtins.str] = None,
                  phone_number_sid: Optional[_builtins.str] = None):
         """
-        :param _builtins.str phone_number: The number, preferably E.164 (+14155550100).
+        :param _builtins.str phone_number: The number, preferably E.164 (+14155550100); give it or phoneNumberSid.
         :param _builtins.str phone_number_sid: Identifier of the number.
         """
-        pulumi.set(__self__, "phone_number", phone_number)
+        if phone_number is not None:
+            pulumi.set(__self__, "phone_number", phone_number)
         if phone_number_sid is not None:
             pulumi.set(__self__, "phone_number_sid", phone_number_sid)
 
     @_builtins.property
     @pulumi.getter(name="phoneNumber")
-    def phone_number(self) -> _builtins.str:
+    def phone_number(self) -> Optional[_builtins.str]:
         """
-        The number, preferably E.164 (+14155550100).
+        The number, preferably E.164 (+14155550100); give it or phoneNumberSid.
         """
         return pulumi.get(self, "phone_number")
 
@@ -337,6 +474,42 @@ class VoiceSample(dict):
         Size in bytes.
         """
         return pulumi.get(self, "size")
+
+
+@pulumi.output_type
+class VoiceSettings(dict):
+    """
+    A voice's synthesis settings as the platform answered them.
+    """
+    def __init__(__self__, *,
+                 stability: Optional[_builtins.float] = None,
+                 style: Optional[_builtins.float] = None):
+        """
+        A voice's synthesis settings as the platform answered them.
+
+        :param _builtins.float stability: Stability, as the platform answered it.
+        :param _builtins.float style: Style, as the platform answered it.
+        """
+        if stability is not None:
+            pulumi.set(__self__, "stability", stability)
+        if style is not None:
+            pulumi.set(__self__, "style", style)
+
+    @_builtins.property
+    @pulumi.getter
+    def stability(self) -> Optional[_builtins.float]:
+        """
+        Stability, as the platform answered it.
+        """
+        return pulumi.get(self, "stability")
+
+    @_builtins.property
+    @pulumi.getter
+    def style(self) -> Optional[_builtins.float]:
+        """
+        Style, as the platform answered it.
+        """
+        return pulumi.get(self, "style")
 
 
 @pulumi.output_type

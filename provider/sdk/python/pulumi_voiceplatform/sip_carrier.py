@@ -325,9 +325,28 @@ class SipCarrier(pulumi.CustomResource):
         """
         A SIP carrier (trunk) with registration credentials, gateways and phone numbers. The API has no update, so changing any input replaces it.
 
+        ## Example Usage
+        ### A carrier that registers, with one gateway and one number
+        ```python
+        import pulumi
+        import pulumi_voiceplatform as voiceplatform
+
+        config = pulumi.Config()
+        trunk = voiceplatform.SipCarrier("main-trunk",
+            name="main-trunk",
+            requires_register=True,
+            register_username="acme-trunk",
+            register_password=config.require_secret("sipPassword"),
+            gateways=[voiceplatform.SipGatewayArgs(inbound=True, outbound=True, ipv4="203.0.113.10", port=5060, protocol="udp")],
+            phone_numbers=[voiceplatform.SipPhoneNumberArgs(phone_number="+14155550100")])
+        pulumi.export("carrierId", trunk.carrier_id)
+        ```
+
         ## Import
 
         The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is the carrier's id as the create answered it: `pulumi import voiceplatform:index:SipCarrier main-trunk <id>`.
+
+        For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and no other property: nothing can be read from the platform.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -358,9 +377,28 @@ class SipCarrier(pulumi.CustomResource):
         """
         A SIP carrier (trunk) with registration credentials, gateways and phone numbers. The API has no update, so changing any input replaces it.
 
+        ## Example Usage
+        ### A carrier that registers, with one gateway and one number
+        ```python
+        import pulumi
+        import pulumi_voiceplatform as voiceplatform
+
+        config = pulumi.Config()
+        trunk = voiceplatform.SipCarrier("main-trunk",
+            name="main-trunk",
+            requires_register=True,
+            register_username="acme-trunk",
+            register_password=config.require_secret("sipPassword"),
+            gateways=[voiceplatform.SipGatewayArgs(inbound=True, outbound=True, ipv4="203.0.113.10", port=5060, protocol="udp")],
+            phone_numbers=[voiceplatform.SipPhoneNumberArgs(phone_number="+14155550100")])
+        pulumi.export("carrierId", trunk.carrier_id)
+        ```
+
         ## Import
 
         The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is the carrier's id as the create answered it: `pulumi import voiceplatform:index:SipCarrier main-trunk <id>`.
+
+        For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and no other property: nothing can be read from the platform.
 
         :param str resource_name: The name of the resource.
         :param SipCarrierArgs args: The arguments to use to populate this resource's properties.

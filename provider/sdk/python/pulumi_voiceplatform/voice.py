@@ -256,9 +256,25 @@ class Voice(pulumi.CustomResource):
         """
         A voice cloned from audio samples, or an existing voice adopted with existingVoiceId.
 
+        ## Example Usage
+        ### A voice cloned from two samples
+        ```python
+        import pulumi
+        import pulumi_voiceplatform as voiceplatform
+
+        voice = voiceplatform.Voice("support-voice",
+            name="Support agent",
+            supported_locales=["en-US", "es-ES"],
+            stability=0.5,
+            files=["samples/greeting.wav", pulumi.FileAsset("samples/closing.wav")])
+        pulumi.export("voiceId", voice.voice_id)
+        ```
+
         ## Import
 
         The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is the voice record's `id` (the one the update path takes): `pulumi import voiceplatform:index:Voice support-voice <id>`.
+
+        For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and no other property: nothing can be read from the platform.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -285,9 +301,25 @@ class Voice(pulumi.CustomResource):
         """
         A voice cloned from audio samples, or an existing voice adopted with existingVoiceId.
 
+        ## Example Usage
+        ### A voice cloned from two samples
+        ```python
+        import pulumi
+        import pulumi_voiceplatform as voiceplatform
+
+        voice = voiceplatform.Voice("support-voice",
+            name="Support agent",
+            supported_locales=["en-US", "es-ES"],
+            stability=0.5,
+            files=["samples/greeting.wav", pulumi.FileAsset("samples/closing.wav")])
+        pulumi.export("voiceId", voice.voice_id)
+        ```
+
         ## Import
 
         The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is the voice record's `id` (the one the update path takes): `pulumi import voiceplatform:index:Voice support-voice <id>`.
+
+        For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and no other property: nothing can be read from the platform.
 
         :param str resource_name: The name of the resource.
         :param VoiceArgs args: The arguments to use to populate this resource's properties.
@@ -394,7 +426,7 @@ class Voice(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="clonedVoices")
-    def cloned_voices(self) -> pulumi.Output[Sequence[Mapping[str, Any]]]:
+    def cloned_voices(self) -> pulumi.Output[Sequence['outputs.ClonedVoice']]:
         """
         Every voice the clone answered with, as the API gave them.
         """
@@ -466,9 +498,9 @@ class Voice(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def settings(self) -> pulumi.Output[Optional[Mapping[str, Any]]]:
+    def settings(self) -> pulumi.Output[Optional['outputs.VoiceSettings']]:
         """
-        Synthesis settings as the platform answered them.
+        Synthesis settings as the platform answered them: the spec shows `stability` and `style`. Other keys the platform answers are kept in state and shown by the TypeScript SDK.
         """
         return pulumi.get(self, "settings")
 
