@@ -43,7 +43,7 @@ export interface SipPhoneNumberArgs {
 
 /** Inputs of a SIP carrier (trunk). The API has no update, so changing any input replaces it. */
 export interface SipCarrierArgs {
-  /** Carrier name. */
+  /** Carrier name. Required here though the spec leaves it open: preflight finds an interrupted create on the platform by it. */
   name: pulumi.Input<string>;
   /** Registration username. */
   registerUsername?: pulumi.Input<string>;
@@ -153,7 +153,9 @@ const SipPhoneNumber = z
 
 /** The inputs as the provider receives them, validated. */
 export const SipCarrierInputs = z.strictObject({
-  name: text.describe("Carrier name."),
+  name: text.describe(
+    "Carrier name. Required here though the spec leaves it open: preflight finds an interrupted create on the platform by it.",
+  ),
   registerUsername: z.string().optional().describe("Registration username."),
   registerPassword: z
     .string()

@@ -27,7 +27,7 @@ import {
 
 /** Inputs of a cloned (or adopted) voice. */
 export interface VoiceArgs {
-  /** Display name. Updates in place. */
+  /** Display name. Updates in place. Required here though the spec leaves it open: the clone's answer is matched to the request by it. */
   name: pulumi.Input<string>;
   /** Description sent with the clone. Changing it replaces the voice. */
   description?: pulumi.Input<string>;
@@ -47,7 +47,7 @@ export interface VoiceArgs {
   supportsAllLanguages?: pulumi.Input<boolean>;
   /** Whether the voice is multilingual; set with an update right after the clone. Updates in place. */
   isMultilingual?: pulumi.Input<boolean>;
-  /** Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice. */
+  /** Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice. Required unless existingVoiceId is given: a clone needs at least one sample. */
   files?: pulumi.Input<pulumi.Input<string | pulumi.asset.FileAsset>[]>;
   /** Adopt this existing voice instead of cloning one. Changing it replaces the resource. */
   existingVoiceId?: pulumi.Input<string>;
@@ -77,7 +77,9 @@ const sampleInput = z.union([
 /** The inputs as the provider receives them, validated. */
 export const VoiceInputs = z
   .strictObject({
-    name: text.describe("Display name. Updates in place."),
+    name: text.describe(
+      "Display name. Updates in place. Required here though the spec leaves it open: the clone's answer is matched to the request by it.",
+    ),
     description: z
       .string()
       .optional()
@@ -128,7 +130,7 @@ export const VoiceInputs = z
       .array(sampleInput)
       .optional()
       .describe(
-        "Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice.",
+        "Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice. Required unless existingVoiceId is given: a clone needs at least one sample.",
       ),
     existingVoiceId: pathId
       .optional()

@@ -83,7 +83,7 @@ export class SipCarrier extends pulumi.CustomResource {
      */
     declare public readonly gateways: pulumi.Output<outputs.SipGateway[] | undefined>;
     /**
-     * Carrier name.
+     * Carrier name. Required here though the spec leaves it open: preflight finds an interrupted create on the platform by it.
      */
     declare public readonly name: pulumi.Output<string>;
     /**
@@ -221,7 +221,7 @@ export interface SipCarrierArgs {
      */
     gateways?: pulumi.Input<pulumi.Input<inputs.SipGatewayArgs>[] | undefined>;
     /**
-     * Carrier name.
+     * Carrier name. Required here though the spec leaves it open: preflight finds an interrupted create on the platform by it.
      */
     name: pulumi.Input<string>;
     /**

@@ -72,7 +72,7 @@ export class Voice extends pulumi.CustomResource {
      */
     declare public readonly existingVoiceId: pulumi.Output<string | undefined>;
     /**
-     * Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice.
+     * Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice. Required unless existingVoiceId is given: a clone needs at least one sample.
      */
     declare public readonly files: pulumi.Output<(string | pulumi.asset.Asset | pulumi.asset.Archive)[] | undefined>;
     /**
@@ -80,7 +80,7 @@ export class Voice extends pulumi.CustomResource {
      */
     declare public readonly isMultilingual: pulumi.Output<boolean | undefined>;
     /**
-     * Display name. Updates in place.
+     * Display name. Updates in place. Required here though the spec leaves it open: the clone's answer is matched to the request by it.
      */
     declare public readonly name: pulumi.Output<string>;
     /**
@@ -214,7 +214,7 @@ export interface VoiceArgs {
      */
     existingVoiceId?: pulumi.Input<string | undefined>;
     /**
-     * Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice.
+     * Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice. Required unless existingVoiceId is given: a clone needs at least one sample.
      */
     files?: pulumi.Input<pulumi.Input<string | pulumi.asset.Asset | pulumi.asset.Archive>[] | undefined>;
     /**
@@ -222,7 +222,7 @@ export interface VoiceArgs {
      */
     isMultilingual?: pulumi.Input<boolean | undefined>;
     /**
-     * Display name. Updates in place.
+     * Display name. Updates in place. Required here though the spec leaves it open: the clone's answer is matched to the request by it.
      */
     name: pulumi.Input<string>;
     /**

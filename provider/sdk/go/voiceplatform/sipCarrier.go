@@ -71,7 +71,7 @@ type SipCarrier struct {
 	ExistingCarrierId pulumi.StringPtrOutput `pulumi:"existingCarrierId"`
 	// Gateways; order does not matter.
 	Gateways SipGatewayArrayOutput `pulumi:"gateways"`
-	// Carrier name.
+	// Carrier name. Required here though the spec leaves it open: preflight finds an interrupted create on the platform by it.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// SIP proxy for outbound calls.
 	OutboundSipProxy pulumi.StringPtrOutput `pulumi:"outboundSipProxy"`
@@ -159,7 +159,7 @@ type sipCarrierArgs struct {
 	ExistingCarrierId *string `pulumi:"existingCarrierId"`
 	// Gateways; order does not matter.
 	Gateways []SipGateway `pulumi:"gateways"`
-	// Carrier name.
+	// Carrier name. Required here though the spec leaves it open: preflight finds an interrupted create on the platform by it.
 	Name string `pulumi:"name"`
 	// SIP proxy for outbound calls.
 	OutboundSipProxy *string `pulumi:"outboundSipProxy"`
@@ -197,7 +197,7 @@ type SipCarrierArgs struct {
 	ExistingCarrierId pulumi.StringPtrInput
 	// Gateways; order does not matter.
 	Gateways SipGatewayArrayInput
-	// Carrier name.
+	// Carrier name. Required here though the spec leaves it open: preflight finds an interrupted create on the platform by it.
 	Name pulumi.StringInput
 	// SIP proxy for outbound calls.
 	OutboundSipProxy pulumi.StringPtrInput
@@ -287,7 +287,7 @@ func (o SipCarrierOutput) Gateways() SipGatewayArrayOutput {
 	return o.ApplyT(func(v *SipCarrier) SipGatewayArrayOutput { return v.Gateways }).(SipGatewayArrayOutput)
 }
 
-// Carrier name.
+// Carrier name. Required here though the spec leaves it open: preflight finds an interrupted create on the platform by it.
 func (o SipCarrierOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *SipCarrier) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }

@@ -58,11 +58,11 @@ type Voice struct {
 	Description pulumi.StringPtrOutput `pulumi:"description"`
 	// Adopt this existing voice instead of cloning one. Changing it replaces the resource.
 	ExistingVoiceId pulumi.StringPtrOutput `pulumi:"existingVoiceId"`
-	// Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice.
+	// Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice. Required unless existingVoiceId is given: a clone needs at least one sample.
 	Files pulumi.ArrayOutput `pulumi:"files"`
 	// Whether the voice is multilingual; set with an update right after the clone. Updates in place.
 	IsMultilingual pulumi.BoolPtrOutput `pulumi:"isMultilingual"`
-	// Display name. Updates in place.
+	// Display name. Updates in place. Required here though the spec leaves it open: the clone's answer is matched to the request by it.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// Organization that owns the voice.
 	OrganizationId pulumi.StringPtrOutput `pulumi:"organizationId"`
@@ -141,11 +141,11 @@ type voiceArgs struct {
 	Description *string `pulumi:"description"`
 	// Adopt this existing voice instead of cloning one. Changing it replaces the resource.
 	ExistingVoiceId *string `pulumi:"existingVoiceId"`
-	// Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice.
+	// Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice. Required unless existingVoiceId is given: a clone needs at least one sample.
 	Files []interface{} `pulumi:"files"`
 	// Whether the voice is multilingual; set with an update right after the clone. Updates in place.
 	IsMultilingual *bool `pulumi:"isMultilingual"`
-	// Display name. Updates in place.
+	// Display name. Updates in place. Required here though the spec leaves it open: the clone's answer is matched to the request by it.
 	Name string `pulumi:"name"`
 	// The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the voice.
 	ProviderType *string `pulumi:"providerType"`
@@ -171,11 +171,11 @@ type VoiceArgs struct {
 	Description pulumi.StringPtrInput
 	// Adopt this existing voice instead of cloning one. Changing it replaces the resource.
 	ExistingVoiceId pulumi.StringPtrInput
-	// Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice.
+	// Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice. Required unless existingVoiceId is given: a clone needs at least one sample.
 	Files pulumi.ArrayInput
 	// Whether the voice is multilingual; set with an update right after the clone. Updates in place.
 	IsMultilingual pulumi.BoolPtrInput
-	// Display name. Updates in place.
+	// Display name. Updates in place. Required here though the spec leaves it open: the clone's answer is matched to the request by it.
 	Name pulumi.StringInput
 	// The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the voice.
 	ProviderType pulumi.StringPtrInput
@@ -247,7 +247,7 @@ func (o VoiceOutput) ExistingVoiceId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Voice) pulumi.StringPtrOutput { return v.ExistingVoiceId }).(pulumi.StringPtrOutput)
 }
 
-// Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice.
+// Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice. Required unless existingVoiceId is given: a clone needs at least one sample.
 func (o VoiceOutput) Files() pulumi.ArrayOutput {
 	return o.ApplyT(func(v *Voice) pulumi.ArrayOutput { return v.Files }).(pulumi.ArrayOutput)
 }
@@ -257,7 +257,7 @@ func (o VoiceOutput) IsMultilingual() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Voice) pulumi.BoolPtrOutput { return v.IsMultilingual }).(pulumi.BoolPtrOutput)
 }
 
-// Display name. Updates in place.
+// Display name. Updates in place. Required here though the spec leaves it open: the clone's answer is matched to the request by it.
 func (o VoiceOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Voice) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }

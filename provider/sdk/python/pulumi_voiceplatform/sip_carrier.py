@@ -41,7 +41,7 @@ class SipCarrierArgs:
         """
         The set of arguments for constructing a SipCarrier resource.
 
-        :param pulumi.Input[_builtins.str] name: Carrier name.
+        :param pulumi.Input[_builtins.str] name: Carrier name. Required here though the spec leaves it open: preflight finds an interrupted create on the platform by it.
         :param pulumi.Input[_builtins.str] diversion: Diversion header value for outbound calls.
         :param pulumi.Input[_builtins.bool] e164_leading_plus: Whether outbound numbers get a leading plus (E.164).
         :param pulumi.Input[_builtins.str] existing_carrier_id: Record this existing carrier instead of creating one (no call is made: the API has no read).
@@ -97,7 +97,7 @@ class SipCarrierArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[_builtins.str]:
         """
-        Carrier name.
+        Carrier name. Required here though the spec leaves it open: preflight finds an interrupted create on the platform by it.
         """
         return pulumi.get(self, "name")
 
@@ -354,7 +354,7 @@ class SipCarrier(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] e164_leading_plus: Whether outbound numbers get a leading plus (E.164).
         :param pulumi.Input[_builtins.str] existing_carrier_id: Record this existing carrier instead of creating one (no call is made: the API has no read).
         :param pulumi.Input[Sequence[pulumi.Input[Union['SipGatewayArgs', 'SipGatewayArgsDict']]]] gateways: Gateways; order does not matter.
-        :param pulumi.Input[_builtins.str] name: Carrier name.
+        :param pulumi.Input[_builtins.str] name: Carrier name. Required here though the spec leaves it open: preflight finds an interrupted create on the platform by it.
         :param pulumi.Input[_builtins.str] outbound_sip_proxy: SIP proxy for outbound calls.
         :param pulumi.Input[Sequence[pulumi.Input[Union['SipPhoneNumberArgs', 'SipPhoneNumberArgsDict']]]] phone_numbers: Phone numbers; order does not matter.
         :param pulumi.Input[_builtins.str] register_from_domain: Domain of the From header of the registration.
@@ -551,7 +551,7 @@ class SipCarrier(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[_builtins.str]:
         """
-        Carrier name.
+        Carrier name. Required here though the spec leaves it open: preflight finds an interrupted create on the platform by it.
         """
         return pulumi.get(self, "name")
 

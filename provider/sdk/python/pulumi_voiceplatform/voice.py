@@ -36,10 +36,10 @@ class VoiceArgs:
         """
         The set of arguments for constructing a Voice resource.
 
-        :param pulumi.Input[_builtins.str] name: Display name. Updates in place.
+        :param pulumi.Input[_builtins.str] name: Display name. Updates in place. Required here though the spec leaves it open: the clone's answer is matched to the request by it.
         :param pulumi.Input[_builtins.str] description: Description sent with the clone. Changing it replaces the voice.
         :param pulumi.Input[_builtins.str] existing_voice_id: Adopt this existing voice instead of cloning one. Changing it replaces the resource.
-        :param pulumi.Input[Sequence[pulumi.Input[Union[_builtins.str, Union[pulumi.Asset, pulumi.Archive]]]]] files: Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice.
+        :param pulumi.Input[Sequence[pulumi.Input[Union[_builtins.str, Union[pulumi.Asset, pulumi.Archive]]]]] files: Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice. Required unless existingVoiceId is given: a clone needs at least one sample.
         :param pulumi.Input[_builtins.bool] is_multilingual: Whether the voice is multilingual; set with an update right after the clone. Updates in place.
         :param pulumi.Input[_builtins.str] provider_type: The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the voice.
         :param pulumi.Input[_builtins.float] similarity_boost: Synthesis similarity boost (the spec gives no range; outside 0–1 warns). Updates in place.
@@ -80,7 +80,7 @@ class VoiceArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[_builtins.str]:
         """
-        Display name. Updates in place.
+        Display name. Updates in place. Required here though the spec leaves it open: the clone's answer is matched to the request by it.
         """
         return pulumi.get(self, "name")
 
@@ -116,7 +116,7 @@ class VoiceArgs:
     @pulumi.getter
     def files(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[Union[_builtins.str, Union[pulumi.Asset, pulumi.Archive]]]]]]:
         """
-        Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice.
+        Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice. Required unless existingVoiceId is given: a clone needs at least one sample.
         """
         return pulumi.get(self, "files")
 
@@ -280,9 +280,9 @@ class Voice(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] description: Description sent with the clone. Changing it replaces the voice.
         :param pulumi.Input[_builtins.str] existing_voice_id: Adopt this existing voice instead of cloning one. Changing it replaces the resource.
-        :param pulumi.Input[Sequence[pulumi.Input[Union[_builtins.str, Union[pulumi.Asset, pulumi.Archive]]]]] files: Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice.
+        :param pulumi.Input[Sequence[pulumi.Input[Union[_builtins.str, Union[pulumi.Asset, pulumi.Archive]]]]] files: Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice. Required unless existingVoiceId is given: a clone needs at least one sample.
         :param pulumi.Input[_builtins.bool] is_multilingual: Whether the voice is multilingual; set with an update right after the clone. Updates in place.
-        :param pulumi.Input[_builtins.str] name: Display name. Updates in place.
+        :param pulumi.Input[_builtins.str] name: Display name. Updates in place. Required here though the spec leaves it open: the clone's answer is matched to the request by it.
         :param pulumi.Input[_builtins.str] provider_type: The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the voice.
         :param pulumi.Input[_builtins.float] similarity_boost: Synthesis similarity boost (the spec gives no range; outside 0–1 warns). Updates in place.
         :param pulumi.Input[_builtins.float] speed: Speech speed (the spec gives no range; outside 0.7–1.2, the range ElevenLabs documents, warns). Updates in place.
@@ -452,7 +452,7 @@ class Voice(pulumi.CustomResource):
     @pulumi.getter
     def files(self) -> pulumi.Output[Optional[Sequence[Any]]]:
         """
-        Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice.
+        Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice. Required unless existingVoiceId is given: a clone needs at least one sample.
         """
         return pulumi.get(self, "files")
 
@@ -468,7 +468,7 @@ class Voice(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[_builtins.str]:
         """
-        Display name. Updates in place.
+        Display name. Updates in place. Required here though the spec leaves it open: the clone's answer is matched to the request by it.
         """
         return pulumi.get(self, "name")
 
