@@ -4,6 +4,8 @@
  * own configuration (CheckConfig, DiffConfig, Configure), the resources' check, diff, create,
  * update and read (refresh and import), secrets on the wire, and nothing of `__provider`.
  */
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime";
 import { startEmulator, type RunningEmulator } from "../emulator";
@@ -384,5 +386,36 @@ describe("a provider without a key", () => {
     } finally {
       await keyless.close();
     }
+  });
+});
+
+describe("what the plugin process loads", () => {
+  it("nothing of @pulumi/pulumi's program runtime (closure serializer, TypeScript shim), through a create", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "plugin-modules-"));
+    const listed = join(dir, "modules.json");
+    const preload = join(dir, "list-modules.js");
+    // Written when the process is stopped, after everything it served has been loaded.
+    await writeFile(
+      preload,
+      `process.on("SIGTERM", () => { require("node:fs").writeFileSync(${JSON.stringify(listed)}, JSON.stringify(Object.keys(require.cache))); process.exit(0); });`,
+    );
+    const lean = await startPlugin({ NODE_OPTIONS: `--require ${preload}` });
+    try {
+      await lean.configureProvider({ apiKey: secret(emulator.apiKey), baseUrl: emulator.baseUrl });
+      await lean.create(urn("SipCarrier", "lean"), { name: "Lean trunk" });
+    } finally {
+      await lean.close();
+    }
+    const loaded = JSON.parse(await readFile(listed, "utf8")) as string[];
+    await rm(dir, { recursive: true, force: true });
+    expect(loaded.filter((path) => path.includes("@grpc/grpc-js")).length).toBeGreaterThan(0);
+    expect(loaded.filter((path) => path.includes("undici")).length).toBeGreaterThan(0);
+    expect(
+      loaded.filter((path) =>
+        /@pulumi[\\/]pulumi[\\/](index\.js|runtime[\\/]|cmd[\\/])|[\\/](typescript|ts-node)[\\/]/.test(
+          path,
+        ),
+      ),
+    ).toEqual([]);
   });
 });
