@@ -1,15 +1,20 @@
 /**
  * One hierarchy for everything the provider throws at a program, openai-node style: a base
- * class, `ApiError` for every way a platform call can end badly (a subclass per kind), and
- * `ConfigurationError` for a setting that is missing or malformed. Every message is built here.
+ * class, `ApiError` for every way a platform call can end badly (a subclass per kind and per
+ * status a program would catch, chosen by one factory, `apiErrorFor`), and `ConfigurationError`
+ * for a setting that is missing or malformed. Every message is built here.
  */
+import { STATUS_CODES } from "node:http";
 import { withoutUndefined } from "../core/serializable";
 import { redactBody, redactSecrets } from "./redaction";
+import type { AttemptOutcome } from "./retry-policy";
 
 const MAX_BODY_CHARS = 2048;
 
 /** The base of every error this package throws on purpose. */
-export class VoicePlatformError extends Error {}
+export class VoicePlatformError extends Error {
+  override readonly name: string = "VoicePlatformError";
+}
 
 export interface ApiErrorDetails {
   /** What the provider was doing, e.g. `create SIP carrier "main-trunk"`. */
@@ -68,6 +73,41 @@ export class ApiStatusError extends ApiError {
   declare readonly status: number;
 }
 
+/** 400: the platform refused the request's content; its message names what. */
+export class BadRequestError extends ApiStatusError {
+  override readonly name: string = "BadRequestError";
+}
+
+/** 401: the key is missing or wrong. */
+export class AuthenticationError extends ApiStatusError {
+  override readonly name: string = "AuthenticationError";
+}
+
+/** 403: the key may not do this, e.g. for a sub-organization outside its organization. */
+export class PermissionDeniedError extends ApiStatusError {
+  override readonly name: string = "PermissionDeniedError";
+}
+
+/** 404: no such voice (or path). */
+export class NotFoundError extends ApiStatusError {
+  override readonly name: string = "NotFoundError";
+}
+
+/** 409: the request conflicts with what the platform holds. */
+export class ConflictError extends ApiStatusError {
+  override readonly name: string = "ConflictError";
+}
+
+/** 429: still rate limited after the retries. */
+export class RateLimitError extends ApiStatusError {
+  override readonly name: string = "RateLimitError";
+}
+
+/** 5xx: the platform failed (after the retries a safe call gets). */
+export class InternalServerError extends ApiStatusError {
+  override readonly name: string = "InternalServerError";
+}
+
 /** No answer: the connection failed. `code` is Node's or undici's error code. */
 export class ApiConnectionError extends ApiError {
   override readonly name: string = "ApiConnectionError";
@@ -79,14 +119,44 @@ export class ApiConnectionError extends ApiError {
   }
 }
 
-/** No complete answer before the deadline. */
-export class ApiTimeoutError extends ApiError {
+/** No complete answer before the deadline: a kind of connection error, as in openai-node. */
+export class ApiTimeoutError extends ApiConnectionError {
   override readonly name: string = "ApiTimeoutError";
+  constructor(details: ApiErrorDetails) {
+    super(details, "ETIMEDOUT");
+  }
 }
 
 /** A success status whose body is not the JSON the API describes, or not of the shape it gives. */
 export class ApiResponseError extends ApiError {
   override readonly name: string = "ApiResponseError";
+}
+
+const statusClasses: Readonly<Record<number, new (details: ApiErrorDetails) => ApiStatusError>> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  409: ConflictError,
+  429: RateLimitError,
+};
+
+/** The one place that picks an `ApiError`'s class. */
+export function apiErrorFor(outcome: AttemptOutcome, details: ApiErrorDetails): ApiError {
+  switch (outcome.kind) {
+    case "timeout":
+      return new ApiTimeoutError(details);
+    case "network":
+      return new ApiConnectionError(details, outcome.code);
+    case "unreadable":
+      return new ApiResponseError(details);
+    case "status": {
+      const StatusClass =
+        statusClasses[outcome.status] ??
+        (outcome.status >= 500 ? InternalServerError : ApiStatusError);
+      return new StatusClass(details);
+    }
+  }
 }
 
 /**
@@ -243,30 +313,8 @@ function pick(value: unknown, ...path: string[]): unknown {
   return current;
 }
 
-const statusTexts: Record<number, string> = {
-  200: "OK",
-  201: "Created",
-  202: "Accepted",
-  400: "Bad Request",
-  401: "Unauthorized",
-  403: "Forbidden",
-  404: "Not Found",
-  405: "Method Not Allowed",
-  408: "Request Timeout",
-  409: "Conflict",
-  413: "Payload Too Large",
-  415: "Unsupported Media Type",
-  422: "Unprocessable Entity",
-  429: "Too Many Requests",
-  500: "Internal Server Error",
-  501: "Not Implemented",
-  502: "Bad Gateway",
-  503: "Service Unavailable",
-  504: "Gateway Timeout",
-};
-
 function statusText(status: number): string {
-  return statusTexts[status] ?? "";
+  return STATUS_CODES[status] ?? "";
 }
 
 /**

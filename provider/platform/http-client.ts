@@ -3,10 +3,8 @@ import type { Readable } from "node:stream";
 import { encodeMultipart, PartSourceError, type MultipartForm } from "./multipart-form";
 import type { z } from "zod";
 import {
-  ApiConnectionError,
+  apiErrorFor,
   ApiResponseError,
-  ApiStatusError,
-  ApiTimeoutError,
   UnsafePathError,
   type ApiError,
   type ApiErrorDetails,
@@ -325,16 +323,7 @@ function toApiError(
     hint,
     cause,
   };
-  switch (outcome.kind) {
-    case "timeout":
-      return new ApiTimeoutError(details);
-    case "network":
-      return new ApiConnectionError(details, outcome.code);
-    case "unreadable":
-      return new ApiResponseError(details);
-    case "status":
-      return new ApiStatusError(details);
-  }
+  return apiErrorFor(outcome, details);
 }
 
 function statusHint(

@@ -1,4 +1,21 @@
-import { ApiError, extractApiMessage } from "../../provider/platform/errors";
+import {
+  ApiConnectionError,
+  ApiError,
+  ApiResponseError,
+  ApiStatusError,
+  ApiTimeoutError,
+  apiErrorFor,
+  AuthenticationError,
+  BadRequestError,
+  ConfigurationError,
+  ConflictError,
+  extractApiMessage,
+  InternalServerError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  VoicePlatformError,
+} from "../../provider/platform/errors";
 import { redactBody, redactSecrets, rememberSecret } from "../../provider/platform/redaction";
 
 const base = {
@@ -70,6 +87,49 @@ describe("ApiError", () => {
     expect(error.body).not.toContain("hunter2-password");
     expect(error.body!.length).toBeLessThan(2100);
     expect(error.body).toMatch(/truncated\)$/);
+  });
+});
+
+describe("apiErrorFor: one factory picks the class a program catches", () => {
+  it.each([
+    [400, BadRequestError],
+    [401, AuthenticationError],
+    [403, PermissionDeniedError],
+    [404, NotFoundError],
+    [409, ConflictError],
+    [429, RateLimitError],
+    [500, InternalServerError],
+    [503, InternalServerError],
+    [418, ApiStatusError],
+  ])("status %i is a %p", (status, StatusClass) => {
+    const error = apiErrorFor({ kind: "status", status }, { ...base, status });
+    expect(error).toBeInstanceOf(StatusClass);
+    expect(error).toBeInstanceOf(ApiStatusError);
+    expect(error).toBeInstanceOf(VoicePlatformError);
+    expect(error.name).toBe(StatusClass.name);
+  });
+
+  it("a deadline is a kind of connection error, as a missing answer is", () => {
+    const timeout = apiErrorFor({ kind: "timeout" }, base);
+    expect(timeout).toBeInstanceOf(ApiTimeoutError);
+    expect(timeout).toBeInstanceOf(ApiConnectionError);
+    expect(timeout).toMatchObject({ name: "ApiTimeoutError", code: "ETIMEDOUT" });
+    const refused = apiErrorFor({ kind: "network", code: "ECONNREFUSED" }, base);
+    expect(refused).toMatchObject({ name: "ApiConnectionError", code: "ECONNREFUSED" });
+    expect(refused).not.toBeInstanceOf(ApiTimeoutError);
+    expect(apiErrorFor({ kind: "unreadable" }, base)).toBeInstanceOf(ApiResponseError);
+  });
+
+  it("every class of the hierarchy names itself", () => {
+    expect(new VoicePlatformError("x").name).toBe("VoicePlatformError");
+    expect(ConfigurationError.name).toBe("ConfigurationError");
+    expect(new ApiError(base).name).toBe("ApiError");
+  });
+
+  it("status texts come from Node's table", () => {
+    expect(apiErrorFor({ kind: "status", status: 422 }, { ...base, status: 422 }).message).toMatch(
+      "422 Unprocessable Entity",
+    );
   });
 });
 
