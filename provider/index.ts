@@ -24,4 +24,7 @@ export {
   ApiResponseError,
   IncompleteCreateError,
   ConfigurationError,
+  InputError,
+  StackCommandError,
+  UnsafePathError,
 } from "./platform/errors";

@@ -5,6 +5,7 @@
  */
 
 import { SECRET_SIG, SIG_KEY } from "../core/engine-values";
+import { StackCommandError } from "../platform/errors";
 
 /**
  * A secret as `pulumi stack export` writes it: the engine's secret signature under its signature
@@ -98,7 +99,7 @@ export function plaintextSecret(value: unknown): SecretEnvelope {
 export function revealed(value: unknown): unknown {
   if (isSecretEnvelope(value)) {
     if (value.plaintext === undefined) {
-      throw new Error(
+      throw new StackCommandError(
         "internal: a secret is still encrypted; the state was not exported with --show-secrets",
       );
     }

@@ -5,6 +5,7 @@
 import { spawn } from "node:child_process";
 import type { ExportedStack } from "./exported-state";
 import { holdersInLockedError, type LockHolder, type StackAccess } from "./stack-lock";
+import { StackCommandError } from "../platform/errors";
 
 export interface StackTarget {
   readonly stack?: string;
@@ -54,7 +55,7 @@ function runPulumi(args: string[], stdin?: string): Promise<string> {
     child.on("error", (error: NodeJS.ErrnoException) =>
       reject(
         error.code === "ENOENT"
-          ? new Error(
+          ? new StackCommandError(
               "the `pulumi` CLI is not on PATH: install it, or run this where `pulumi up` runs",
             )
           : error,
@@ -84,7 +85,7 @@ export async function exportStack(
   const text = await runPulumi(args);
   const parsed = JSON.parse(text) as ExportedStack;
   if (parsed.version !== 3 || typeof parsed.deployment !== "object" || parsed.deployment === null) {
-    throw new Error(
+    throw new StackCommandError(
       `\`pulumi stack export\` wrote a deployment of version ${String(parsed.version)}; this command reads version 3`,
     );
   }

@@ -28,6 +28,7 @@ import {
   type LocalMachine,
   type StackAccess,
 } from "./stack-lock";
+import { StackCommandError } from "../platform/errors";
 
 export interface RecoverOptions extends StackTarget {
   readonly assignments: readonly string[];
@@ -163,7 +164,7 @@ export async function recover(
     (r) => !(after.deployment.resources ?? []).some((a) => a.urn === r.urn && a.id === r.id),
   );
   if (missing.length > 0 || (after.deployment.pending_operations ?? []).length > 0) {
-    throw new Error(
+    throw new StackCommandError(
       `the imported state does not hold what recover wrote (${missing.length} recovered resource(s) missing, ${left.ours.length + left.others.length} pending operation(s) left); restore it with \`pulumi stack import --file ${backup}\``,
     );
   }

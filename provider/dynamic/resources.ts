@@ -21,6 +21,7 @@ import { sipCarrier, type SipCarrierArgs } from "../resources/sip-carrier";
 import { voice, type VoiceArgs } from "../resources/voice";
 import { PROVIDER_KEY } from "./dynamic-adapter";
 import { providerText, type StubKind } from "./provider-stubs";
+import { InputError } from "../platform/errors";
 
 /** The type token's module: `pulumi-nodejs:dynamic/voiceplatform:<type>`. Fixed: it is in every URN. */
 const MODULE = "voiceplatform";
@@ -38,7 +39,7 @@ function dynamicArgs(
   opts: pulumi.CustomResourceOptions | undefined,
 ): ConstructorParameters<typeof pulumi.CustomResource> {
   if (PROVIDER_KEY in args) {
-    throw new Error(
+    throw new InputError(
       `${definition.type} "${name}": ${PROVIDER_KEY} is not an input; it is reserved for the dynamic provider. Remove it`,
     );
   }

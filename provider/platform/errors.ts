@@ -200,6 +200,22 @@ export class UnsafePathError extends VoicePlatformError {
   }
 }
 
+/** An input the program gave cannot be used as it is (a sample file that cannot be read, say). */
+export class InputError extends VoicePlatformError {
+  override readonly name: string = "InputError";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(redactSecrets(message), options);
+  }
+}
+
+/**
+ * The `pulumi-voice-platform` command could not do what it was asked: the Pulumi CLI is missing,
+ * or the stack is not what it expects. Its message says what to do.
+ */
+export class StackCommandError extends VoicePlatformError {
+  override readonly name: string = "StackCommandError";
+}
+
 /** Where a setting comes from: its stack config key and its environment variable. */
 export interface SettingSource {
   readonly setting: string;

@@ -5,6 +5,7 @@ import { basename, extname, resolve } from "node:path";
 import { Worker } from "node:worker_threads";
 import { processState, type SampleHashEntry } from "../settings/process-state";
 import { PartSourceError } from "./multipart-form";
+import { InputError } from "./errors";
 
 /** A sample as it reaches the provider: a path string or a FileAsset's plain-object form. */
 export type SampleInput = string | { readonly path: string };
@@ -179,7 +180,10 @@ function hashFileOnWorker(path: string): Promise<string> {
     worker.once("message", (answer: { sha256?: string; error?: string }) => {
       void worker.terminate();
       if (answer.sha256 !== undefined) resolve(answer.sha256);
-      else reject(new Error(`could not read sample "${path}": ${answer.error ?? "unknown error"}`));
+      else
+        reject(
+          new InputError(`could not read sample "${path}": ${answer.error ?? "unknown error"}`),
+        );
     });
     worker.once("error", reject);
   });

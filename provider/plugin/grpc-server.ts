@@ -27,6 +27,7 @@ import {
   redactingHandlers,
   type Inputs,
 } from "./resource-definitions";
+import { UnsafePathError } from "../platform/errors";
 import { withResource } from "./engine-log";
 import { packageSchema, packageVersion, resourceToken } from "./schema";
 
@@ -409,7 +410,7 @@ export const providerService = {
       const id = call.request.getId();
       const problem = pathSegmentProblem(id);
       // Ids become path segments of later calls: refused here, before state holds one.
-      if (problem !== undefined) throw new Error(`the id ${JSON.stringify(id)} ${problem}`);
+      if (problem !== undefined) throw new UnsafePathError("import", "the id", id, problem);
       const state = fromStruct(call.request.getProperties());
       const response = new providerPb.ReadResponse();
       response.setId(id);

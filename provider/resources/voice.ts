@@ -24,6 +24,7 @@ import {
   type SampleFacts,
   type SampleInput,
 } from "../platform/sample-files";
+import { InputError } from "../platform/errors";
 
 /** Inputs of a cloned (or adopted) voice. */
 export interface VoiceArgs {
@@ -432,7 +433,7 @@ async function create(news: Inputs): Promise<{ id: string; state: VoiceState }> 
   const samples = await Promise.all((inputs.files ?? []).map(SampleUpload.open)).catch(
     (error: NodeJS.ErrnoException) => {
       // Gone or unreadable since check: say so before anything is sent.
-      throw new Error(
+      throw new InputError(
         `clone ${label(inputs)}: a sample cannot be read (${error.code ?? error.message}${error.path ? `: ${error.path}` : ""}), ` +
           "so nothing was sent. Fix the file and run `pulumi up` again",
         { cause: error },

@@ -10,10 +10,12 @@ import {
   ConfigurationError,
   ConflictError,
   extractApiMessage,
+  InputError,
   InternalServerError,
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,
+  StackCommandError,
   VoicePlatformError,
 } from "../../provider/platform/errors";
 import { redactBody, redactSecrets, rememberSecret } from "../../provider/platform/redaction";
@@ -124,6 +126,10 @@ describe("apiErrorFor: one factory picks the class a program catches", () => {
     expect(new VoicePlatformError("x").name).toBe("VoicePlatformError");
     expect(ConfigurationError.name).toBe("ConfigurationError");
     expect(new ApiError(base).name).toBe("ApiError");
+    for (const error of [new InputError("x"), new StackCommandError("x")]) {
+      expect(error).toBeInstanceOf(VoicePlatformError);
+      expect(error.name).toBe(error.constructor.name);
+    }
   });
 
   it("status texts come from Node's table", () => {
