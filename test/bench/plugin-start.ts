@@ -3,15 +3,20 @@
  * the engine waits for, beside a bare `node -e ""` and a process that only loads
  * `@pulumi/pulumi` (what the plugin paid before it stopped loading the program runtime).
  * Interleaved rounds, medians and ratios from one run: these machines are shared and noisy.
- * Needs `npm run build` (the plugin runs from dist/).
+ * Needs `npm run build` (the plugin runs from dist/). `--compare <main.js>` adds another build of
+ * the plugin (an older checkout's dist/provider/plugin/main.js) to the same rounds.
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { parseArgs } from "node:util";
 import { REPO_ROOT } from "../support/packed-package";
 import { median, round, since } from "./stats";
 
-const ROUNDS = Number(process.argv[2] ?? 7);
+const { values } = parseArgs({
+  options: { rounds: { type: "string", default: "7" }, compare: { type: "string" } },
+});
+const ROUNDS = Number(values.rounds);
 const plugin = join(REPO_ROOT, "dist", "provider", "plugin", "main.js");
 
 /** Milliseconds from spawn to the first line of stdout, or to exit when it prints nothing. */
@@ -36,6 +41,7 @@ const subjects: Record<string, string[]> = {
   'node -e ""': ["-e", ""],
   "require @pulumi/pulumi": ["-e", 'require("@pulumi/pulumi"); console.log("loaded")'],
   "the plugin, to its port line": [plugin, "127.0.0.1:1"],
+  ...(values.compare === undefined ? {} : { "--compare plugin": [values.compare, "127.0.0.1:1"] }),
 };
 
 async function main(): Promise<void> {
