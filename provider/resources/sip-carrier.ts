@@ -82,6 +82,25 @@ export interface SipCarrierArgs {
 const port = z.number().int("must be a whole number").min(1).max(65535);
 const netmask = z.number().int("must be a whole number").min(0).max(32);
 
+/**
+ * The spec requires no field of a gateway or a number, but an item with neither its value nor
+ * the platform's identifier of one names nothing.
+ */
+function requireOneOf<Item extends object>(
+  ctx: z.RefinementCtx,
+  item: Item,
+  value: keyof Item & string,
+  identifier: keyof Item & string,
+  valueDescription: string,
+): void {
+  if (item[value] !== undefined || item[identifier] !== undefined) return;
+  ctx.addIssue({
+    code: "custom",
+    path: [value],
+    message: `is missing: give ${valueDescription}, or ${identifier} for one the platform already knows`,
+  });
+}
+
 const SipGateway = z
   .strictObject({
     outbound: z.boolean().optional().describe("Used for outbound calls."),
@@ -109,15 +128,7 @@ const SipGateway = z
     sipGatewaySid: text.optional().describe("Identifier of the gateway."),
   })
   .superRefine((gateway, ctx) => {
-    // The spec requires no field; a gateway with neither says nothing the platform could use.
-    if (gateway.ipv4 === undefined && gateway.sipGatewaySid === undefined) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["ipv4"],
-        message:
-          "is missing: give the gateway's address (ipv4), or sipGatewaySid for a gateway the platform already knows",
-      });
-    }
+    requireOneOf(ctx, gateway, "ipv4", "sipGatewaySid", "the gateway's address (ipv4)");
     // A mistyped ipv4 has its own failure.
     if (
       gateway.inbound === true &&
@@ -140,15 +151,13 @@ const SipPhoneNumber = z
     phoneNumberSid: text.optional().describe("Identifier of the number."),
   })
   .superRefine((number, ctx) => {
-    // The spec requires neither; an entry with neither names no number.
-    if (number.phoneNumber === undefined && number.phoneNumberSid === undefined) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["phoneNumber"],
-        message:
-          "is missing: give the number (phoneNumber, e.g. +14155550100), or phoneNumberSid for a number the platform already knows",
-      });
-    }
+    requireOneOf(
+      ctx,
+      number,
+      "phoneNumber",
+      "phoneNumberSid",
+      "the number (phoneNumber, e.g. +14155550100)",
+    );
   }, onEveryObject);
 
 /** The inputs as the provider receives them, validated. */

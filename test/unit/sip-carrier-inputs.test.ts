@@ -57,12 +57,12 @@ describe("SipCarrier check", () => {
     [
       "phoneNumbers[0].phoneNumber",
       { phoneNumbers: [{}] },
-      "is missing: give the number (phoneNumber, e.g. +14155550100), or phoneNumberSid for a number the platform already knows",
+      "is missing: give the number (phoneNumber, e.g. +14155550100), or phoneNumberSid for one the platform already knows",
     ],
     [
       "gateways[0].ipv4",
       { gateways: [{ outbound: true, port: 5060 }] },
-      "is missing: give the gateway's address (ipv4), or sipGatewaySid for a gateway the platform already knows",
+      "is missing: give the gateway's address (ipv4), or sipGatewaySid for one the platform already knows",
     ],
     ["requiresRegister", { requiresRegister: "true" }, 'must be true or false, not "true"'],
     ["name", { name: undefined }, "is required: set it to a string"],
