@@ -3,6 +3,8 @@
  * handlers (through resource-definitions) and the provider's own configuration (provider-config).
  * Modelled on `@pulumi/pulumi/cmd/dynamic-provider`, with CheckConfig, DiffConfig, Configure's
  * arguments, Read and GetSchema, which that server and `@pulumi/pulumi/provider` leave out.
+ * Methods this package has no use for (Invoke, Call, Construct, Parameterize, List) are left out:
+ * grpc-js answers them UNIMPLEMENTED.
  *
  * gRPC and protobuf are loaded through `@pulumi/pulumi`, so their copies are the ones its
  * generated messages were built with (another copy fails with "Error deserializing request").
@@ -150,13 +152,6 @@ function failedWithState(error: unknown, secrets: readonly string[]): Partial<Gr
   const metadata = new grpc.Metadata();
   metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
   return { ...answer, metadata };
-}
-
-function unimplemented(method: string): Partial<Grpc.StatusObject> {
-  return {
-    code: grpc.status.UNIMPLEMENTED,
-    details: `${method} is not implemented by the voiceplatform provider`,
-  };
 }
 
 /**
@@ -445,17 +440,6 @@ export const providerService = {
 
   getMappings(_call: Call<unknown>, done: Done<ProviderPb.GetMappingsResponse>) {
     done(null, new providerPb.GetMappingsResponse());
-  },
-
-  parameterize: (_call: Call<unknown>, done: Done<unknown>) => done(unimplemented("Parameterize")),
-  invoke: (_call: Call<unknown>, done: Done<unknown>) =>
-    done(unimplemented("Invoke (this package has no functions)")),
-  call: (_call: Call<unknown>, done: Done<unknown>) =>
-    done(unimplemented("Call (this package has no methods)")),
-  construct: (_call: Call<unknown>, done: Done<unknown>) =>
-    done(unimplemented("Construct (this package has no components)")),
-  list(call: Grpc.ServerWritableStream<unknown, unknown>) {
-    call.emit("error", unimplemented("List (the platform's API cannot list these objects)"));
   },
 };
 
