@@ -14,10 +14,14 @@ import {
   settingBounds,
   type CountSetting,
 } from "../settings/setting-rules";
+import { settingSources, type SettingName } from "../settings/config";
 import { providerInputSources, type CheckFailure, type Inputs } from "./resource-definitions";
 
 /** A count given as a number, or as the string stack config always is, within its bounds. */
-function count(description: string, name: CountSetting) {
+/** One description per setting, for the input and the stack config alike. */
+const describedAs = (name: SettingName) => ({ description: settingSources[name].description });
+
+function count(name: CountSetting) {
   const rule = countRule(name);
   const whole = settingBounds[name].whole;
   return z
@@ -30,10 +34,10 @@ function count(description: string, name: CountSetting) {
     ])
     .transform(Number)
     .pipe(z.number().refine((value) => countProblem(name, value) === undefined, rule))
-    .meta({ description, pulumiType: whole ? "integer" : "number" });
+    .meta({ ...describedAs(name), pulumiType: whole ? "integer" : "number" });
 }
 
-function url(description: string) {
+function url(name: "baseUrl" | "campaignsBaseUrl") {
   return z
     .string()
     .trim()
@@ -41,7 +45,7 @@ function url(description: string) {
       const problem = baseUrlProblem(value);
       if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
     })
-    .meta({ description });
+    .meta(describedAs(name));
 }
 
 /** Text sent in a header: a control character would split or corrupt the request. */
@@ -59,32 +63,22 @@ function headerText(empty: string, extraRule?: (value: string) => string | undef
 /** The provider's inputs, validated. Every one is optional: each has an environment fallback. */
 export const ProviderInputs = z.strictObject({
   apiKey: headerText("must not be empty: give the organization's API key, or leave it out")
-    .meta({
-      description: "API key of the organization the resources belong to. Stored as a secret.",
-    })
+    .meta(describedAs("apiKey"))
     .optional(),
-  baseUrl: url("Base URL of the platform's API, e.g. https://api.example.com.").optional(),
-  campaignsBaseUrl: url("Base URL of the platform's campaigns API.").optional(),
+  baseUrl: url("baseUrl").optional(),
+  campaignsBaseUrl: url("campaignsBaseUrl").optional(),
   subOrganizationId: headerText("must not be empty: remove it or give a sub-organization id")
-    .meta({ description: "Sub-organization to act for when a resource names none." })
+    .meta(describedAs("subOrganizationId"))
     .optional(),
   authScheme: headerText(
     "must not be empty: remove it or give a scheme such as Bearer",
     authSchemeProblem,
   )
-    .meta({
-      description: "Scheme written before the key in the Authorization header, e.g. Bearer.",
-    })
+    .meta(describedAs("authScheme"))
     .optional(),
-  timeoutSeconds: count(
-    "Deadline of one HTTP attempt in seconds, 1 to 600 (default 60).",
-    "timeoutSeconds",
-  ).optional(),
-  maxRetries: count("Retries of a failed attempt, 0 to 10 (default 5).", "maxRetries").optional(),
-  maxConcurrency: count(
-    "Calls in flight at once, 1 to 256 (default 16).",
-    "maxConcurrency",
-  ).optional(),
+  timeoutSeconds: count("timeoutSeconds").optional(),
+  maxRetries: count("maxRetries").optional(),
+  maxConcurrency: count("maxConcurrency").optional(),
 });
 export type ProviderInputs = z.infer<typeof ProviderInputs>;
 

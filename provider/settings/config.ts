@@ -18,15 +18,15 @@ import {
 } from "./setting-rules";
 
 /**
- * Each setting: its stack config key, its environment variable, whether it is secret, and the
- * one-line description a provider schema shows.
+ * Each setting: its stack config key, its environment variable, whether it is secret, and its
+ * one-line description, which the plugin's schema gives its provider input and stack config.
  */
 export const settingSources = {
   apiKey: {
     key: "voiceplatform:apiKey",
     env: "VOICEPLATFORM_API_KEY",
     secret: true,
-    description: "The platform's API key, sent in the Authorization header.",
+    description: "The platform's API key, sent in the Authorization header. Stored as a secret.",
   },
   baseUrl: {
     key: "voiceplatform:baseUrl",

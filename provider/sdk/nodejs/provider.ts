@@ -23,7 +23,7 @@ export class Provider extends pulumi.ProviderResource {
     }
 
     /**
-     * API key of the organization the resources belong to. Stored as a secret.
+     * The platform's API key, sent in the Authorization header. Stored as a secret.
      */
     declare public readonly apiKey: pulumi.Output<string | undefined>;
     /**
@@ -31,15 +31,15 @@ export class Provider extends pulumi.ProviderResource {
      */
     declare public readonly authScheme: pulumi.Output<string | undefined>;
     /**
-     * Base URL of the platform's API, e.g. https://api.example.com.
+     * Address of the voice and SIP API, e.g. https://api.example.com.
      */
     declare public readonly baseUrl: pulumi.Output<string | undefined>;
     /**
-     * Base URL of the platform's campaigns API.
+     * Address of the campaigns API, where webhooks are subscribed.
      */
     declare public readonly campaignsBaseUrl: pulumi.Output<string | undefined>;
     /**
-     * Sub-organization to act for when a resource names none.
+     * Sub-organization to act for when a resource does not name its own.
      */
     declare public readonly subOrganizationId: pulumi.Output<string | undefined>;
 
@@ -75,7 +75,7 @@ export class Provider extends pulumi.ProviderResource {
  */
 export interface ProviderArgs {
     /**
-     * API key of the organization the resources belong to. Stored as a secret.
+     * The platform's API key, sent in the Authorization header. Stored as a secret.
      */
     apiKey?: pulumi.Input<string | undefined>;
     /**
@@ -83,27 +83,27 @@ export interface ProviderArgs {
      */
     authScheme?: pulumi.Input<string | undefined>;
     /**
-     * Base URL of the platform's API, e.g. https://api.example.com.
+     * Address of the voice and SIP API, e.g. https://api.example.com.
      */
     baseUrl?: pulumi.Input<string | undefined>;
     /**
-     * Base URL of the platform's campaigns API.
+     * Address of the campaigns API, where webhooks are subscribed.
      */
     campaignsBaseUrl?: pulumi.Input<string | undefined>;
     /**
-     * Calls in flight at once, 1 to 256 (default 16).
+     * Most calls to the platform in flight at once, per process, 1 to 256 (default 16).
      */
     maxConcurrency?: pulumi.Input<number | undefined>;
     /**
-     * Retries of a failed attempt, 0 to 10 (default 5).
+     * How often a failed call is tried again when that is safe, 0 to 10 (default 5).
      */
     maxRetries?: pulumi.Input<number | undefined>;
     /**
-     * Sub-organization to act for when a resource names none.
+     * Sub-organization to act for when a resource does not name its own.
      */
     subOrganizationId?: pulumi.Input<string | undefined>;
     /**
-     * Deadline of one HTTP attempt in seconds, 1 to 600 (default 60).
+     * Deadline of one attempt of a call, in seconds, 1 to 600 (default 60).
      */
     timeoutSeconds?: pulumi.Input<number | undefined>;
 }

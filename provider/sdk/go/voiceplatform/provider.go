@@ -15,15 +15,15 @@ import (
 type Provider struct {
 	pulumi.ProviderResourceState
 
-	// API key of the organization the resources belong to. Stored as a secret.
+	// The platform's API key, sent in the Authorization header. Stored as a secret.
 	ApiKey pulumi.StringPtrOutput `pulumi:"apiKey"`
 	// Scheme written before the key in the Authorization header, e.g. Bearer.
 	AuthScheme pulumi.StringPtrOutput `pulumi:"authScheme"`
-	// Base URL of the platform's API, e.g. https://api.example.com.
+	// Address of the voice and SIP API, e.g. https://api.example.com.
 	BaseUrl pulumi.StringPtrOutput `pulumi:"baseUrl"`
-	// Base URL of the platform's campaigns API.
+	// Address of the campaigns API, where webhooks are subscribed.
 	CampaignsBaseUrl pulumi.StringPtrOutput `pulumi:"campaignsBaseUrl"`
-	// Sub-organization to act for when a resource names none.
+	// Sub-organization to act for when a resource does not name its own.
 	SubOrganizationId pulumi.StringPtrOutput `pulumi:"subOrganizationId"`
 }
 
@@ -91,41 +91,41 @@ func NewProvider(ctx *pulumi.Context,
 }
 
 type providerArgs struct {
-	// API key of the organization the resources belong to. Stored as a secret.
+	// The platform's API key, sent in the Authorization header. Stored as a secret.
 	ApiKey *string `pulumi:"apiKey"`
 	// Scheme written before the key in the Authorization header, e.g. Bearer.
 	AuthScheme *string `pulumi:"authScheme"`
-	// Base URL of the platform's API, e.g. https://api.example.com.
+	// Address of the voice and SIP API, e.g. https://api.example.com.
 	BaseUrl *string `pulumi:"baseUrl"`
-	// Base URL of the platform's campaigns API.
+	// Address of the campaigns API, where webhooks are subscribed.
 	CampaignsBaseUrl *string `pulumi:"campaignsBaseUrl"`
-	// Calls in flight at once, 1 to 256 (default 16).
+	// Most calls to the platform in flight at once, per process, 1 to 256 (default 16).
 	MaxConcurrency *int `pulumi:"maxConcurrency"`
-	// Retries of a failed attempt, 0 to 10 (default 5).
+	// How often a failed call is tried again when that is safe, 0 to 10 (default 5).
 	MaxRetries *int `pulumi:"maxRetries"`
-	// Sub-organization to act for when a resource names none.
+	// Sub-organization to act for when a resource does not name its own.
 	SubOrganizationId *string `pulumi:"subOrganizationId"`
-	// Deadline of one HTTP attempt in seconds, 1 to 600 (default 60).
+	// Deadline of one attempt of a call, in seconds, 1 to 600 (default 60).
 	TimeoutSeconds *float64 `pulumi:"timeoutSeconds"`
 }
 
 // The set of arguments for constructing a Provider resource.
 type ProviderArgs struct {
-	// API key of the organization the resources belong to. Stored as a secret.
+	// The platform's API key, sent in the Authorization header. Stored as a secret.
 	ApiKey pulumi.StringPtrInput
 	// Scheme written before the key in the Authorization header, e.g. Bearer.
 	AuthScheme pulumi.StringPtrInput
-	// Base URL of the platform's API, e.g. https://api.example.com.
+	// Address of the voice and SIP API, e.g. https://api.example.com.
 	BaseUrl pulumi.StringPtrInput
-	// Base URL of the platform's campaigns API.
+	// Address of the campaigns API, where webhooks are subscribed.
 	CampaignsBaseUrl pulumi.StringPtrInput
-	// Calls in flight at once, 1 to 256 (default 16).
+	// Most calls to the platform in flight at once, per process, 1 to 256 (default 16).
 	MaxConcurrency pulumi.IntPtrInput
-	// Retries of a failed attempt, 0 to 10 (default 5).
+	// How often a failed call is tried again when that is safe, 0 to 10 (default 5).
 	MaxRetries pulumi.IntPtrInput
-	// Sub-organization to act for when a resource names none.
+	// Sub-organization to act for when a resource does not name its own.
 	SubOrganizationId pulumi.StringPtrInput
-	// Deadline of one HTTP attempt in seconds, 1 to 600 (default 60).
+	// Deadline of one attempt of a call, in seconds, 1 to 600 (default 60).
 	TimeoutSeconds pulumi.Float64PtrInput
 }
 
@@ -166,7 +166,7 @@ func (o ProviderOutput) ToProviderOutputWithContext(ctx context.Context) Provide
 	return o
 }
 
-// API key of the organization the resources belong to. Stored as a secret.
+// The platform's API key, sent in the Authorization header. Stored as a secret.
 func (o ProviderOutput) ApiKey() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Provider) pulumi.StringPtrOutput { return v.ApiKey }).(pulumi.StringPtrOutput)
 }
@@ -176,17 +176,17 @@ func (o ProviderOutput) AuthScheme() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Provider) pulumi.StringPtrOutput { return v.AuthScheme }).(pulumi.StringPtrOutput)
 }
 
-// Base URL of the platform's API, e.g. https://api.example.com.
+// Address of the voice and SIP API, e.g. https://api.example.com.
 func (o ProviderOutput) BaseUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Provider) pulumi.StringPtrOutput { return v.BaseUrl }).(pulumi.StringPtrOutput)
 }
 
-// Base URL of the platform's campaigns API.
+// Address of the campaigns API, where webhooks are subscribed.
 func (o ProviderOutput) CampaignsBaseUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Provider) pulumi.StringPtrOutput { return v.CampaignsBaseUrl }).(pulumi.StringPtrOutput)
 }
 
-// Sub-organization to act for when a resource names none.
+// Sub-organization to act for when a resource does not name its own.
 func (o ProviderOutput) SubOrganizationId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Provider) pulumi.StringPtrOutput { return v.SubOrganizationId }).(pulumi.StringPtrOutput)
 }

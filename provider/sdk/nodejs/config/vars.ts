@@ -8,7 +8,7 @@ declare var exports: any;
 const __config = new pulumi.Config("voiceplatform");
 
 /**
- * API key of the organization the resources belong to. Stored as a secret.
+ * The platform's API key, sent in the Authorization header. Stored as a secret.
  */
 export declare const apiKey: string | undefined;
 Object.defineProperty(exports, "apiKey", {
@@ -30,7 +30,7 @@ Object.defineProperty(exports, "authScheme", {
 });
 
 /**
- * Base URL of the platform's API, e.g. https://api.example.com.
+ * Address of the voice and SIP API, e.g. https://api.example.com.
  */
 export declare const baseUrl: string | undefined;
 Object.defineProperty(exports, "baseUrl", {
@@ -41,7 +41,7 @@ Object.defineProperty(exports, "baseUrl", {
 });
 
 /**
- * Base URL of the platform's campaigns API.
+ * Address of the campaigns API, where webhooks are subscribed.
  */
 export declare const campaignsBaseUrl: string | undefined;
 Object.defineProperty(exports, "campaignsBaseUrl", {
@@ -52,7 +52,7 @@ Object.defineProperty(exports, "campaignsBaseUrl", {
 });
 
 /**
- * Calls in flight at once, 1 to 256 (default 16).
+ * Most calls to the platform in flight at once, per process, 1 to 256 (default 16).
  */
 export declare const maxConcurrency: number | undefined;
 Object.defineProperty(exports, "maxConcurrency", {
@@ -63,7 +63,7 @@ Object.defineProperty(exports, "maxConcurrency", {
 });
 
 /**
- * Retries of a failed attempt, 0 to 10 (default 5).
+ * How often a failed call is tried again when that is safe, 0 to 10 (default 5).
  */
 export declare const maxRetries: number | undefined;
 Object.defineProperty(exports, "maxRetries", {
@@ -74,7 +74,7 @@ Object.defineProperty(exports, "maxRetries", {
 });
 
 /**
- * Sub-organization to act for when a resource names none.
+ * Sub-organization to act for when a resource does not name its own.
  */
 export declare const subOrganizationId: string | undefined;
 Object.defineProperty(exports, "subOrganizationId", {
@@ -85,7 +85,7 @@ Object.defineProperty(exports, "subOrganizationId", {
 });
 
 /**
- * Deadline of one HTTP attempt in seconds, 1 to 600 (default 60).
+ * Deadline of one attempt of a call, in seconds, 1 to 600 (default 60).
  */
 export declare const timeoutSeconds: number | undefined;
 Object.defineProperty(exports, "timeoutSeconds", {

@@ -30,14 +30,14 @@ class ProviderArgs:
         """
         The set of arguments for constructing a Provider resource.
 
-        :param pulumi.Input[_builtins.str] api_key: API key of the organization the resources belong to. Stored as a secret.
+        :param pulumi.Input[_builtins.str] api_key: The platform's API key, sent in the Authorization header. Stored as a secret.
         :param pulumi.Input[_builtins.str] auth_scheme: Scheme written before the key in the Authorization header, e.g. Bearer.
-        :param pulumi.Input[_builtins.str] base_url: Base URL of the platform's API, e.g. https://api.example.com.
-        :param pulumi.Input[_builtins.str] campaigns_base_url: Base URL of the platform's campaigns API.
-        :param pulumi.Input[_builtins.int] max_concurrency: Calls in flight at once, 1 to 256 (default 16).
-        :param pulumi.Input[_builtins.int] max_retries: Retries of a failed attempt, 0 to 10 (default 5).
-        :param pulumi.Input[_builtins.str] sub_organization_id: Sub-organization to act for when a resource names none.
-        :param pulumi.Input[_builtins.float] timeout_seconds: Deadline of one HTTP attempt in seconds, 1 to 600 (default 60).
+        :param pulumi.Input[_builtins.str] base_url: Address of the voice and SIP API, e.g. https://api.example.com.
+        :param pulumi.Input[_builtins.str] campaigns_base_url: Address of the campaigns API, where webhooks are subscribed.
+        :param pulumi.Input[_builtins.int] max_concurrency: Most calls to the platform in flight at once, per process, 1 to 256 (default 16).
+        :param pulumi.Input[_builtins.int] max_retries: How often a failed call is tried again when that is safe, 0 to 10 (default 5).
+        :param pulumi.Input[_builtins.str] sub_organization_id: Sub-organization to act for when a resource does not name its own.
+        :param pulumi.Input[_builtins.float] timeout_seconds: Deadline of one attempt of a call, in seconds, 1 to 600 (default 60).
         """
         if api_key is None:
             api_key = _utilities.get_env('VOICEPLATFORM_API_KEY')
@@ -76,7 +76,7 @@ class ProviderArgs:
     @pulumi.getter(name="apiKey")
     def api_key(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        API key of the organization the resources belong to. Stored as a secret.
+        The platform's API key, sent in the Authorization header. Stored as a secret.
         """
         return pulumi.get(self, "api_key")
 
@@ -100,7 +100,7 @@ class ProviderArgs:
     @pulumi.getter(name="baseUrl")
     def base_url(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Base URL of the platform's API, e.g. https://api.example.com.
+        Address of the voice and SIP API, e.g. https://api.example.com.
         """
         return pulumi.get(self, "base_url")
 
@@ -112,7 +112,7 @@ class ProviderArgs:
     @pulumi.getter(name="campaignsBaseUrl")
     def campaigns_base_url(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Base URL of the platform's campaigns API.
+        Address of the campaigns API, where webhooks are subscribed.
         """
         return pulumi.get(self, "campaigns_base_url")
 
@@ -124,7 +124,7 @@ class ProviderArgs:
     @pulumi.getter(name="maxConcurrency")
     def max_concurrency(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Calls in flight at once, 1 to 256 (default 16).
+        Most calls to the platform in flight at once, per process, 1 to 256 (default 16).
         """
         return pulumi.get(self, "max_concurrency")
 
@@ -136,7 +136,7 @@ class ProviderArgs:
     @pulumi.getter(name="maxRetries")
     def max_retries(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Retries of a failed attempt, 0 to 10 (default 5).
+        How often a failed call is tried again when that is safe, 0 to 10 (default 5).
         """
         return pulumi.get(self, "max_retries")
 
@@ -148,7 +148,7 @@ class ProviderArgs:
     @pulumi.getter(name="subOrganizationId")
     def sub_organization_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Sub-organization to act for when a resource names none.
+        Sub-organization to act for when a resource does not name its own.
         """
         return pulumi.get(self, "sub_organization_id")
 
@@ -160,7 +160,7 @@ class ProviderArgs:
     @pulumi.getter(name="timeoutSeconds")
     def timeout_seconds(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
-        Deadline of one HTTP attempt in seconds, 1 to 600 (default 60).
+        Deadline of one attempt of a call, in seconds, 1 to 600 (default 60).
         """
         return pulumi.get(self, "timeout_seconds")
 
@@ -189,14 +189,14 @@ class Provider(pulumi.ProviderResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] api_key: API key of the organization the resources belong to. Stored as a secret.
+        :param pulumi.Input[_builtins.str] api_key: The platform's API key, sent in the Authorization header. Stored as a secret.
         :param pulumi.Input[_builtins.str] auth_scheme: Scheme written before the key in the Authorization header, e.g. Bearer.
-        :param pulumi.Input[_builtins.str] base_url: Base URL of the platform's API, e.g. https://api.example.com.
-        :param pulumi.Input[_builtins.str] campaigns_base_url: Base URL of the platform's campaigns API.
-        :param pulumi.Input[_builtins.int] max_concurrency: Calls in flight at once, 1 to 256 (default 16).
-        :param pulumi.Input[_builtins.int] max_retries: Retries of a failed attempt, 0 to 10 (default 5).
-        :param pulumi.Input[_builtins.str] sub_organization_id: Sub-organization to act for when a resource names none.
-        :param pulumi.Input[_builtins.float] timeout_seconds: Deadline of one HTTP attempt in seconds, 1 to 600 (default 60).
+        :param pulumi.Input[_builtins.str] base_url: Address of the voice and SIP API, e.g. https://api.example.com.
+        :param pulumi.Input[_builtins.str] campaigns_base_url: Address of the campaigns API, where webhooks are subscribed.
+        :param pulumi.Input[_builtins.int] max_concurrency: Most calls to the platform in flight at once, per process, 1 to 256 (default 16).
+        :param pulumi.Input[_builtins.int] max_retries: How often a failed call is tried again when that is safe, 0 to 10 (default 5).
+        :param pulumi.Input[_builtins.str] sub_organization_id: Sub-organization to act for when a resource does not name its own.
+        :param pulumi.Input[_builtins.float] timeout_seconds: Deadline of one attempt of a call, in seconds, 1 to 600 (default 60).
         """
         ...
     @overload
@@ -275,7 +275,7 @@ class Provider(pulumi.ProviderResource):
     @pulumi.getter(name="apiKey")
     def api_key(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        API key of the organization the resources belong to. Stored as a secret.
+        The platform's API key, sent in the Authorization header. Stored as a secret.
         """
         return pulumi.get(self, "api_key")
 
@@ -291,7 +291,7 @@ class Provider(pulumi.ProviderResource):
     @pulumi.getter(name="baseUrl")
     def base_url(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Base URL of the platform's API, e.g. https://api.example.com.
+        Address of the voice and SIP API, e.g. https://api.example.com.
         """
         return pulumi.get(self, "base_url")
 
@@ -299,7 +299,7 @@ class Provider(pulumi.ProviderResource):
     @pulumi.getter(name="campaignsBaseUrl")
     def campaigns_base_url(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Base URL of the platform's campaigns API.
+        Address of the campaigns API, where webhooks are subscribed.
         """
         return pulumi.get(self, "campaigns_base_url")
 
@@ -307,7 +307,7 @@ class Provider(pulumi.ProviderResource):
     @pulumi.getter(name="subOrganizationId")
     def sub_organization_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Sub-organization to act for when a resource names none.
+        Sub-organization to act for when a resource does not name its own.
         """
         return pulumi.get(self, "sub_organization_id")
 

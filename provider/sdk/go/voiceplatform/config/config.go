@@ -11,7 +11,7 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
-// API key of the organization the resources belong to. Stored as a secret.
+// The platform's API key, sent in the Authorization header. Stored as a secret.
 func GetApiKey(ctx *pulumi.Context) string {
 	v, err := config.Try(ctx, "voiceplatform:apiKey")
 	if err == nil {
@@ -37,7 +37,7 @@ func GetAuthScheme(ctx *pulumi.Context) string {
 	return value
 }
 
-// Base URL of the platform's API, e.g. https://api.example.com.
+// Address of the voice and SIP API, e.g. https://api.example.com.
 func GetBaseUrl(ctx *pulumi.Context) string {
 	v, err := config.Try(ctx, "voiceplatform:baseUrl")
 	if err == nil {
@@ -50,7 +50,7 @@ func GetBaseUrl(ctx *pulumi.Context) string {
 	return value
 }
 
-// Base URL of the platform's campaigns API.
+// Address of the campaigns API, where webhooks are subscribed.
 func GetCampaignsBaseUrl(ctx *pulumi.Context) string {
 	v, err := config.Try(ctx, "voiceplatform:campaignsBaseUrl")
 	if err == nil {
@@ -63,7 +63,7 @@ func GetCampaignsBaseUrl(ctx *pulumi.Context) string {
 	return value
 }
 
-// Calls in flight at once, 1 to 256 (default 16).
+// Most calls to the platform in flight at once, per process, 1 to 256 (default 16).
 func GetMaxConcurrency(ctx *pulumi.Context) int {
 	v, err := config.TryInt(ctx, "voiceplatform:maxConcurrency")
 	if err == nil {
@@ -76,7 +76,7 @@ func GetMaxConcurrency(ctx *pulumi.Context) int {
 	return value
 }
 
-// Retries of a failed attempt, 0 to 10 (default 5).
+// How often a failed call is tried again when that is safe, 0 to 10 (default 5).
 func GetMaxRetries(ctx *pulumi.Context) int {
 	v, err := config.TryInt(ctx, "voiceplatform:maxRetries")
 	if err == nil {
@@ -89,7 +89,7 @@ func GetMaxRetries(ctx *pulumi.Context) int {
 	return value
 }
 
-// Sub-organization to act for when a resource names none.
+// Sub-organization to act for when a resource does not name its own.
 func GetSubOrganizationId(ctx *pulumi.Context) string {
 	v, err := config.Try(ctx, "voiceplatform:subOrganizationId")
 	if err == nil {
@@ -102,7 +102,7 @@ func GetSubOrganizationId(ctx *pulumi.Context) string {
 	return value
 }
 
-// Deadline of one HTTP attempt in seconds, 1 to 600 (default 60).
+// Deadline of one attempt of a call, in seconds, 1 to 600 (default 60).
 func GetTimeoutSeconds(ctx *pulumi.Context) float64 {
 	v, err := config.TryFloat64(ctx, "voiceplatform:timeoutSeconds")
 	if err == nil {

@@ -16,7 +16,7 @@ from .. import _utilities
 
 apiKey: Optional[str]
 """
-API key of the organization the resources belong to. Stored as a secret.
+The platform's API key, sent in the Authorization header. Stored as a secret.
 """
 
 authScheme: Optional[str]
@@ -26,31 +26,31 @@ Scheme written before the key in the Authorization header, e.g. Bearer.
 
 baseUrl: Optional[str]
 """
-Base URL of the platform's API, e.g. https://api.example.com.
+Address of the voice and SIP API, e.g. https://api.example.com.
 """
 
 campaignsBaseUrl: Optional[str]
 """
-Base URL of the platform's campaigns API.
+Address of the campaigns API, where webhooks are subscribed.
 """
 
 maxConcurrency: Optional[int]
 """
-Calls in flight at once, 1 to 256 (default 16).
+Most calls to the platform in flight at once, per process, 1 to 256 (default 16).
 """
 
 maxRetries: Optional[int]
 """
-Retries of a failed attempt, 0 to 10 (default 5).
+How often a failed call is tried again when that is safe, 0 to 10 (default 5).
 """
 
 subOrganizationId: Optional[str]
 """
-Sub-organization to act for when a resource names none.
+Sub-organization to act for when a resource does not name its own.
 """
 
 timeoutSeconds: Optional[float]
 """
-Deadline of one HTTP attempt in seconds, 1 to 600 (default 60).
+Deadline of one attempt of a call, in seconds, 1 to 600 (default 60).
 """
 

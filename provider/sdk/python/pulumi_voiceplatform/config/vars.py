@@ -23,7 +23,7 @@ class _ExportableConfig(types.ModuleType):
     @_builtins.property
     def api_key(self) -> Optional[str]:
         """
-        API key of the organization the resources belong to. Stored as a secret.
+        The platform's API key, sent in the Authorization header. Stored as a secret.
         """
         return __config__.get('apiKey') or _utilities.get_env('VOICEPLATFORM_API_KEY')
 
@@ -37,42 +37,42 @@ class _ExportableConfig(types.ModuleType):
     @_builtins.property
     def base_url(self) -> Optional[str]:
         """
-        Base URL of the platform's API, e.g. https://api.example.com.
+        Address of the voice and SIP API, e.g. https://api.example.com.
         """
         return __config__.get('baseUrl') or _utilities.get_env('VOICEPLATFORM_BASE_URL')
 
     @_builtins.property
     def campaigns_base_url(self) -> Optional[str]:
         """
-        Base URL of the platform's campaigns API.
+        Address of the campaigns API, where webhooks are subscribed.
         """
         return __config__.get('campaignsBaseUrl') or _utilities.get_env('VOICEPLATFORM_CAMPAIGNS_BASE_URL')
 
     @_builtins.property
     def max_concurrency(self) -> Optional[int]:
         """
-        Calls in flight at once, 1 to 256 (default 16).
+        Most calls to the platform in flight at once, per process, 1 to 256 (default 16).
         """
         return __config__.get_int('maxConcurrency') or _utilities.get_env_int('VOICEPLATFORM_MAX_CONCURRENCY')
 
     @_builtins.property
     def max_retries(self) -> Optional[int]:
         """
-        Retries of a failed attempt, 0 to 10 (default 5).
+        How often a failed call is tried again when that is safe, 0 to 10 (default 5).
         """
         return __config__.get_int('maxRetries') or _utilities.get_env_int('VOICEPLATFORM_MAX_RETRIES')
 
     @_builtins.property
     def sub_organization_id(self) -> Optional[str]:
         """
-        Sub-organization to act for when a resource names none.
+        Sub-organization to act for when a resource does not name its own.
         """
         return __config__.get('subOrganizationId') or _utilities.get_env('VOICEPLATFORM_SUB_ORGANIZATION_ID')
 
     @_builtins.property
     def timeout_seconds(self) -> Optional[float]:
         """
-        Deadline of one HTTP attempt in seconds, 1 to 600 (default 60).
+        Deadline of one attempt of a call, in seconds, 1 to 600 (default 60).
         """
         return __config__.get_float('timeoutSeconds') or _utilities.get_env_float('VOICEPLATFORM_TIMEOUT_SECONDS')
 
