@@ -58,8 +58,8 @@ export type FrontEnd = "dynamic" | "plugin";
 const kinds: readonly ResourceKind[] = ["Voice", "SipCarrier", "CampaignWebhook"];
 
 /**
- * `new dynamic.Resource(..., "voiceplatform", "SipCarrier")` is stored as
- * `pulumi-nodejs:dynamic/voiceplatform:SipCarrier`; the plugin's tokens are fixed by issue 13.
+ * The dynamic resources register the type `pulumi-nodejs:dynamic/voiceplatform:<kind>` (the token
+ * `pulumi.dynamic.Resource` would give them); the plugin's are `voiceplatform:index:<kind>`.
  */
 export function resourceKindOf(
   type: string,
