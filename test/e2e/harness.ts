@@ -26,6 +26,7 @@ import {
   writeFixtureFile,
 } from "../support/packed-package";
 import { programFiles } from "./program";
+import { describeWhen } from "../support/describe-when";
 
 const run = promisify(execFile);
 
@@ -42,18 +43,7 @@ export const PASSPHRASE = "e2e-test-passphrase";
 
 /** `describe` when a CLI is there; otherwise skipped with a message, or a failure under CI. */
 export function describeE2E(title: string, body: () => void): void {
-  if (!cli) {
-    if (process.env.CI) {
-      test(`${title}: the Pulumi CLI is installed`, () => {
-        throw new Error(MISSING);
-      });
-    } else {
-      console.warn(`Skipping "${title}". ${MISSING}`);
-    }
-    describe.skip(title, body);
-    return;
-  }
-  describe(title, () => {
+  describeWhen(cli !== undefined, `${title}: ${MISSING}`)(title, () => {
     jest.setTimeout(E2E_TIMEOUT_MS);
     body();
   });

@@ -11,20 +11,14 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation";
 import { startEmulator } from "../emulator";
+import { describeWhen } from "../support/describe-when";
 import { linkPackageIntoNodeModules } from "./link-package";
 import { locatePulumi, pulumiEnv, REPO_ROOT } from "../pulumi-cli/locate";
 
 const run = promisify(execFile);
 const cli = locatePulumi();
 const MISSING = "No Pulumi CLI found: run `npm run pulumi:install` to run the examples' tests.";
-if (!cli && process.env.CI) {
-  test("the Pulumi CLI is installed", () => {
-    throw new Error(MISSING);
-  });
-} else if (!cli) {
-  console.warn(`Skipping the examples' tests. ${MISSING}`);
-}
-const withCli = cli ? describe : describe.skip;
+const withCli = describeWhen(cli !== undefined, MISSING);
 
 /**
  * A copy of examples/environments in a temporary directory, so the stack config files Pulumi

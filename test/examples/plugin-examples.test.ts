@@ -8,18 +8,12 @@ import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { runExample } from "./run-example";
 import { locatePulumi, REPO_ROOT } from "../pulumi-cli/locate";
+import { describeWhen } from "../support/describe-when";
 
 const cli = locatePulumi();
 const MISSING = "No Pulumi CLI found: run `npm run pulumi:install` to run the plugin's examples.";
 const yamlHost = cli !== undefined && existsSync(join(cli.binDir, "pulumi-language-yaml"));
-if (!yamlHost && process.env.CI) {
-  test("the Pulumi CLI and its YAML host are installed", () => {
-    throw new Error(MISSING);
-  });
-} else if (!yamlHost) {
-  console.warn(`Skipping the plugin's YAML example. ${MISSING}`);
-}
-const withYaml = yamlHost ? describe : describe.skip;
+const withYaml = describeWhen(yamlHost, MISSING);
 
 withYaml("examples/yaml through the plugin", () => {
   jest.setTimeout(600_000);

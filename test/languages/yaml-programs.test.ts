@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { request } from "undici";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { packageSchema } from "../../provider/plugin/schema";
+import { describeWhen } from "../support/describe-when";
 import { changeSummary, yamlHostAvailable, YamlStack } from "./yaml-stack";
 
 const SECRETS = {
@@ -31,16 +32,10 @@ const campaignId = "65a1f0c2e4b0a1b2c3d4e5f6";
 const sampleA = Buffer.from("RIFF....WAVEfmt plugin yaml sample A");
 const sampleB = Buffer.from("RIFF....WAVEfmt plugin yaml sample B");
 
-const describeYaml = yamlHostAvailable() ? describe : describe.skip;
-if (!yamlHostAvailable()) {
-  const message =
-    "No Pulumi CLI with pulumi-language-yaml beside it: the plugin's YAML programs are skipped.";
-  if (process.env.CI)
-    test("the YAML language host is installed", () => {
-      throw new Error(message);
-    });
-  else console.warn(message);
-}
+const describeYaml = describeWhen(
+  yamlHostAvailable(),
+  "No Pulumi CLI with pulumi-language-yaml beside it: run `npm run pulumi:install` for the plugin's YAML programs.",
+);
 
 const lifecycleProgram = `name: plugin-yaml
 runtime: yaml

@@ -36,6 +36,7 @@ import {
 import { serializedProviders } from "../support/serialized-provider";
 import { echoModes, startEchoServer, type EchoServer } from "./echo-server";
 import { upWithPreview } from "../support/pulumi-up";
+import { describeWhen } from "../support/describe-when";
 
 const SECRETS = {
   apiKey: "apikey-Q7xZ2-distinctive-9F3kLm0p-4411-secretvalue",
@@ -479,21 +480,10 @@ describe.each(Object.entries(processArms))("%s", (_name, arm) => {
   }, 600_000);
 });
 
-describe("exported state of a real `pulumi up`", () => {
-  if (cli === undefined) {
-    const message =
-      "No Pulumi CLI found (none on PATH, no build in the toolchain cache): the exported-state part of the secrets test is skipped. Run `npm run pulumi:install`.";
-    if (process.env.CI) {
-      it("needs the Pulumi CLI", () => {
-        throw new Error(message);
-      });
-    } else {
-      it.skip("exported state (no Pulumi CLI)", () => undefined);
-      console.warn(message);
-    }
-    return;
-  }
-
+describeWhen(
+  cli !== undefined,
+  "No Pulumi CLI found (none on PATH, no build in the toolchain cache): run `npm run pulumi:install` for the exported-state part of the secrets test.",
+)("exported state of a real `pulumi up`", () => {
   let project: E2EProject;
 
   beforeAll(async () => {
