@@ -3,6 +3,14 @@ import { rememberEngineConfig } from "../../provider/settings/config";
 import { resetProcessState } from "../../provider/settings/process-state";
 
 /**
+ * Gives the provider these stack config values (keys without the `voiceplatform:` namespace), as
+ * the engine does before a call.
+ */
+export function setStackConfig(values: Record<string, string | undefined>): void {
+  rememberEngineConfig({ get: (key) => values[key.replace(/^voiceplatform:/, "")] });
+}
+
+/**
  * Starts an emulator for a test file and points the provider at it through the same
  * `configure` path the engine uses. `settings` are extra stack config values, without namespace.
  */
@@ -30,7 +38,7 @@ export function useEmulator(
       ...settings,
       ...extra,
     };
-    rememberEngineConfig({ get: (key) => values[key.replace(/^voiceplatform:/, "")] });
+    setStackConfig(values);
   };
   beforeEach(async () => {
     await context.emulator.client.reset();

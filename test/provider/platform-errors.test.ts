@@ -8,9 +8,9 @@ import type { AddressInfo } from "node:net";
 import { ApiError, ConfigurationError } from "../../provider";
 import { UnsafePathError } from "../../provider/platform/errors";
 import * as runtime from "../../provider/runtime";
-import { rememberEngineConfig } from "../../provider/settings/config";
 import { resetProcessState } from "../../provider/settings/process-state";
 import { carrierInputs, voiceInputs, webhookInputs } from "../support/builders";
+import { setStackConfig } from "./emulator-harness";
 
 let server: Server;
 let baseUrl: string;
@@ -48,12 +48,8 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-function configure(values: Record<string, string | undefined>): void {
-  rememberEngineConfig({ get: (key) => values[key.replace(/^voiceplatform:/, "")] });
-}
-
 beforeEach(() =>
-  configure({ apiKey: "key-shape-test", baseUrl, campaignsBaseUrl: baseUrl, maxRetries: "0" }),
+  setStackConfig({ apiKey: "key-shape-test", baseUrl, campaignsBaseUrl: baseUrl, maxRetries: "0" }),
 );
 
 async function failure(promise: Promise<unknown>): Promise<Error> {
@@ -125,14 +121,14 @@ test("an answer larger than 1 MiB is an ApiError, not memory", async () => {
 
 describe("configuration problems are one named error", () => {
   test("a bad setting fails the dynamic check, at preview, before any call", async () => {
-    configure({ apiKey: "key-shape-test", baseUrl: "http://api.example.com" });
+    setStackConfig({ apiKey: "key-shape-test", baseUrl: "http://api.example.com" });
     const error = await failure(runtime.SipCarrier.check({}, carrierInputs()));
     expect(error).toBeInstanceOf(ConfigurationError);
     expect(error.message).toMatch(/voiceplatform:baseUrl .* must use https/);
   });
 
   test("a missing API key names the stack key, the variable and the fix", async () => {
-    configure({ baseUrl, campaignsBaseUrl: baseUrl });
+    setStackConfig({ baseUrl, campaignsBaseUrl: baseUrl });
     const saved = process.env.VOICEPLATFORM_API_KEY;
     delete process.env.VOICEPLATFORM_API_KEY;
     try {
@@ -151,7 +147,12 @@ describe("configuration problems are one named error", () => {
   });
 
   test("a malformed value names both sources and how to fix it", async () => {
-    configure({ apiKey: "k-config", baseUrl, campaignsBaseUrl: baseUrl, timeoutSeconds: "soon" });
+    setStackConfig({
+      apiKey: "k-config",
+      baseUrl,
+      campaignsBaseUrl: baseUrl,
+      timeoutSeconds: "soon",
+    });
     const error = await failure(runtime.SipCarrier.create(carrierInputs()));
     expect(error).toBeInstanceOf(ConfigurationError);
     expect(error).toMatchObject({ key: "voiceplatform:timeoutSeconds" });

@@ -5,8 +5,8 @@
 import { createServer, type IncomingMessage, type ServerResponse, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { callApi } from "../../provider/platform/http-client";
-import { rememberEngineConfig } from "../../provider/settings/config";
 import { resetProcessState } from "../../provider/settings/process-state";
+import { setStackConfig } from "./emulator-harness";
 
 let server: Server;
 let baseUrl: string;
@@ -43,7 +43,7 @@ afterAll(() => new Promise((resolve) => server.close(resolve)));
 
 function configure(values: Record<string, string>): void {
   const all: Record<string, string> = { apiKey: "key-state-test", baseUrl, ...values };
-  rememberEngineConfig({ get: (key) => all[key.replace(/^voiceplatform:/, "")] });
+  setStackConfig(all);
 }
 
 const put = (n: number) =>

@@ -18,7 +18,6 @@ import { join } from "node:path";
 import { inspect, promisify } from "node:util";
 import type { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { ApiError } from "../../provider/platform/errors";
-import { rememberEngineConfig } from "../../provider/settings/config";
 import { resetProcessState } from "../../provider/settings/process-state";
 import * as runtime from "../../provider/runtime";
 import { cli, E2EProject, errorText, recorder } from "../e2e/harness";
@@ -37,6 +36,7 @@ import { serializedProviders } from "../support/serialized-provider";
 import { echoModes, startEchoServer, type EchoServer } from "./echo-server";
 import { upWithPreview } from "../support/pulumi-up";
 import { describeWhen } from "../support/describe-when";
+import { setStackConfig } from "../provider/emulator-harness";
 
 const SECRETS = {
   apiKey: "apikey-Q7xZ2-distinctive-9F3kLm0p-4411-secretvalue",
@@ -200,7 +200,7 @@ describe("in process", () => {
       campaignsBaseUrl: emulator.campaignsBaseUrl,
       ...settings,
     };
-    rememberEngineConfig({ get: (key) => values[key.replace(/^voiceplatform:/, "")] });
+    setStackConfig(values);
   }
 
   /** Runs a step; an error is part of the output. */
