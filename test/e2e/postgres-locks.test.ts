@@ -194,7 +194,7 @@ describeOnPostgres("locks and a killed runner on a PostgreSQL backend (issue 22)
         `  the second \`pulumi up\` exited ${second.code}:`,
         ...second.text
           .split("\n")
-          .filter((line) => /locked/.test(line))
+          .filter((line) => /locked|created by/.test(line))
           .map((line) => `    ${line.trim()}`),
         "  preflight exited 3:",
         ...checked.stdout
