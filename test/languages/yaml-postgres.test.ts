@@ -100,7 +100,8 @@ describeReady("a YAML program stamped out through the plugin on a PostgreSQL bac
 
   test("every stack converges with each object created once; a second round changes nothing", async () => {
     const first = await round();
-    for (const summary of first) expect(summary).toEqual({ created: 3 });
+    // The preview phase's plan, then the update's result.
+    for (const summary of first) expect(summary).toEqual({ "to create": 3, created: 3 });
     const state = await emulator.client.state();
     const org = Object.values(state.organizations)[0]!;
     const objects = [
