@@ -6,11 +6,19 @@
  * processes run as the `nobody` user, which owns the folder.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { accessSync, chownSync, constants, existsSync, readdirSync, rmSync } from "node:fs";
+import {
+  accessSync,
+  chownSync,
+  constants,
+  existsSync,
+  readdirSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 
 export const POSTGRES_USER = "pulumi";
 
@@ -64,6 +72,26 @@ function serverIdentity(): { uid: number; gid: number } | undefined {
   return { uid: id("-u"), gid: id("-g") };
 }
 
+/** Every folder from `dir` up to the root lets other users through (o+x). */
+function othersCanReach(dir: string): boolean {
+  for (let current = dir; ; current = dirname(current)) {
+    if ((statSync(current).mode & 0o001) === 0) return false;
+    if (dirname(current) === current) return true;
+  }
+}
+
+/**
+ * Where the server's folder goes: the temp folder, unless the server runs as another user who
+ * cannot reach it (a TMPDIR made by `mktemp -d` is 0700), then the system's shared /tmp.
+ */
+function serverParent(identity: { uid: number; gid: number } | undefined): string {
+  if (identity === undefined || othersCanReach(tmpdir())) return tmpdir();
+  if (existsSync("/tmp") && othersCanReach("/tmp")) return "/tmp";
+  throw new Error(
+    `running as root, the PostgreSQL server runs as nobody, who cannot reach ${tmpdir()}: set TMPDIR to a folder other users can traverse`,
+  );
+}
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -107,7 +135,7 @@ export async function startPostgres(): Promise<RunningPostgres> {
   const binDir = postgresBinDir();
   if (binDir === undefined) throw new Error(POSTGRES_MISSING);
   const identity = serverIdentity();
-  const root = await mkdtemp(join(tmpdir(), "voice-platform-postgres-"));
+  const root = await mkdtemp(join(serverParent(identity), "voice-platform-postgres-"));
   const data = join(root, "data");
   if (identity !== undefined) chownSync(root, identity.uid, identity.gid);
   const pgCtl = join(binDir, "pg_ctl");
