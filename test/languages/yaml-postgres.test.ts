@@ -1,6 +1,6 @@
 /**
  * Issue 22 through the plugin: a Pulumi YAML program stamped out as one stack per
- * sub-organization on a shared PostgreSQL state backend, each stack's `pulumi up --yes` (preview
+ * sub-organization (20) on a shared PostgreSQL state backend, each stack's `pulumi up --yes` (preview
  * phase included) a separate process, at most RUNNERS at once. Every stack converges, each object
  * is created once and the previews send nothing; a second round changes nothing anywhere.
  */
@@ -13,8 +13,8 @@ import {
 } from "../support/postgres";
 import { changeSummary, yamlHostAvailable, YamlStack } from "./yaml-stack";
 
-const STACKS = 6;
-const RUNNERS = 3;
+const STACKS = 20;
+const RUNNERS = 4;
 const API_KEY = "yaml-postgres-api-key-0b7e";
 const CAMPAIGN_ID = "65a1f0c2e4b0a1b2c3d4e5f6";
 const SUB_ORGANIZATIONS = Array.from({ length: STACKS }, (_, i) => `yaml-sub-${i + 1}`);
