@@ -1,7 +1,7 @@
 /**
  * Issue 22 through the plugin: a Pulumi YAML program stamped out as one stack per
- * sub-organization (20) on a shared PostgreSQL state backend, each stack's `pulumi up --yes` (preview
- * phase included) a separate process, at most RUNNERS at once. Every stack converges, each object
+ * sub-organization (20) on a shared PostgreSQL state backend, each stack's `pulumi up --yes`
+ * (preview phase included) a separate process, at most RUNNERS at once. Every stack converges, each object
  * is created once and the previews send nothing; a second round changes nothing anywhere.
  */
 import { startEmulator, type RunningEmulator } from "../emulator";
