@@ -5,7 +5,7 @@
  * a new emulator, a new database or backend folder, a new copy of the example.
  *
  *   npm run bench:backends                        # 20 stacks, runners 1,2,4, both backends
- *   npm run bench:backends -- --stacks 6 --runners 1,2
+ *   npm run bench:backends -- --stacks 6 --runners 1,2 --backends postgres
  *
  * Figures: the round's wall time, the speedup over one runner, and the share of runner time the
  * database spent executing the backend's statements (pg_stat_database.active_time, summed over
@@ -39,6 +39,7 @@ const { values } = parseArgs({
   options: {
     stacks: { type: "string", default: "20" },
     runners: { type: "string", default: "1,2,4" },
+    backends: { type: "string", default: "file,postgres" },
   },
 });
 
@@ -154,11 +155,14 @@ async function main(): Promise<void> {
   if (!locatePulumi()) throw new Error("no Pulumi CLI: run `npm run pulumi:install`");
   const stacks = Number(values.stacks);
   const runnerCounts = values.runners.split(",").map(Number);
+  const backends = values.backends.split(",") as Row["backend"][];
+  const unknown = backends.filter((b) => b !== "file" && b !== "postgres");
+  if (unknown.length > 0) throw new Error(`--backends takes file and postgres, not ${unknown}`);
   const postgres = await startPostgres();
   const rows: Row[] = [];
   try {
     for (const runners of runnerCounts) {
-      for (const backend of ["file", "postgres"] as const) {
+      for (const backend of backends) {
         const row = await measure(backend, runners, stacks, postgres);
         console.log(
           `${backend}, ${runners} runner(s): ${row.wallSeconds.toFixed(1)} s, ${row.objects} objects, created twice: ${row.createdTwice}`,
