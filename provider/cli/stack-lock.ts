@@ -9,7 +9,9 @@
  *   one line per lock: "  <lock file URL>: created by <user>@<host> (pid <pid>) at <time>";
  * - the file backend keeps each lock as `.pulumi/locks/organization/<project>/<stack>/<uuid>.json`
  *   holding `{"pid", "username", "hostname", "timestamp"}` (a `.attrs` file sits beside it);
- * - `pulumi whoami --json` names the backend URL (`file:///...` for a file backend).
+ * - `pulumi whoami --json` names the backend URL (`file:///...` for a file backend);
+ * - the PostgreSQL backend (`postgres://...`) keeps the same objects as rows of a table, each lock
+ *   under the same key as the file (postgres-locks.ts reads them).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
@@ -17,6 +19,7 @@ import { homedir, hostname } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ExportedStack } from "./exported-state";
+import { isPostgresBackend, lockKeyPrefixes, postgresLockRecords } from "./postgres-locks";
 
 /** The Pulumi calls preflight and recover make, so tests can stand in for the CLI. */
 export interface StackAccess {
@@ -83,7 +86,7 @@ export function holdersInLockedError(stderr: string): LockHolder[] {
   return holders;
 }
 
-function holderOf(file: Record<string, unknown>): LockHolder {
+export function holderOf(file: Record<string, unknown>): LockHolder {
   const since = typeof file.timestamp === "string" ? new Date(file.timestamp) : undefined;
   return {
     ...(typeof file.username === "string" ? { user: file.username } : {}),
@@ -155,14 +158,27 @@ export async function findStackLocks(
 ): Promise<HeldLock[]> {
   const url = await access.backendUrl();
   const backendDir = url === undefined ? undefined : fileBackendDirectory(url);
-  if (backendDir === undefined) {
+  const postgresUrl = url !== undefined && isPostgresBackend(url) ? url : undefined;
+  if (backendDir === undefined && postgresUrl === undefined) {
     // A service backend shows an update in progress, but not who runs it.
     return (await access.updateInProgress()) ? [{ holder: {}, liveness: "unknown" }] : [];
   }
   const names = stackAndProject(exported, query);
   if (names === undefined) return [];
-  const holders = await lockFileHolders(lockDirectories(backendDir, names.project, names.stack));
+  const holders =
+    backendDir !== undefined
+      ? await lockFileHolders(lockDirectories(backendDir, names.project, names.stack))
+      : await postgresLockHolders(postgresUrl!, names.project, names.stack);
   return holders.map((holder) => ({ holder, liveness: livenessOf(holder, machine) }));
+}
+
+/** The holders of a stack's lock rows on a PostgreSQL backend. */
+async function postgresLockHolders(
+  url: string,
+  project: string,
+  stack: string,
+): Promise<LockHolder[]> {
+  return (await postgresLockRecords(url, lockKeyPrefixes(url, project, stack))).map(holderOf);
 }
 
 function stackAndProject(

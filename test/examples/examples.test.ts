@@ -5,13 +5,13 @@
  * failed in CI.
  */
 import { execFile } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation";
 import { startEmulator } from "../emulator";
 import { describeWhen } from "../support/describe-when";
+import { copyEnvironmentsExample } from "../support/stamp-out-runners";
 import { linkPackageIntoNodeModules } from "./link-package";
 import { locatePulumi, pulumiEnv, REPO_ROOT } from "../pulumi-cli/locate";
 
@@ -19,20 +19,6 @@ const run = promisify(execFile);
 const cli = locatePulumi();
 const MISSING = "No Pulumi CLI found: run `npm run pulumi:install` to run the examples' tests.";
 const withCli = describeWhen(cli !== undefined, MISSING);
-
-/**
- * A copy of examples/environments in a temporary directory, so the stack config files Pulumi
- * writes never touch the committed ones.
- */
-function copyEnvironmentsExample(): { root: string; project: string } {
-  const root = mkdtempSync(join(tmpdir(), "environments-example-"));
-  cpSync(join(REPO_ROOT, "examples/environments"), join(root, "environments"), {
-    recursive: true,
-    filter: (source) => !source.includes(".stamp-out"),
-  });
-  symlinkSync(join(REPO_ROOT, "node_modules"), join(root, "node_modules"), "dir");
-  return { root, project: join(root, "environments") };
-}
 
 const tsx = (script: string, args: string[] = [], env: Record<string, string> = {}) =>
   run(process.execPath, [join(REPO_ROOT, "node_modules/tsx/dist/cli.mjs"), script, ...args], {
@@ -89,7 +75,7 @@ withCli("examples on the real engine", () => {
         expect(preview.changeSummary).toEqual({ create: 4 });
       }
     } finally {
-      rmSync(example.root, { recursive: true, force: true });
+      example.remove();
     }
   });
 
@@ -133,7 +119,7 @@ withCli("examples on the real engine", () => {
       }
     } finally {
       await emulator.close();
-      rmSync(example.root, { recursive: true, force: true });
+      example.remove();
     }
   });
 });

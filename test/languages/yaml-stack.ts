@@ -73,6 +73,18 @@ export class YamlStack {
     return stack;
   }
 
+  /**
+   * Another stack of this project with `env` on top of this one's (another backend, say), and a
+   * Pulumi home of its own: the selected stack lives there, so stacks can run at once.
+   */
+  async otherStack(stack: string, env: NodeJS.ProcessEnv): Promise<YamlStack> {
+    const home = join(this.dir, `.pulumi-home-${stack}`);
+    await mkdir(home, { recursive: true });
+    const other = new YamlStack(this.dir, stack, { ...this.env, ...env, PULUMI_HOME: home });
+    await other.must(["stack", "init", stack]);
+    return other;
+  }
+
   async pulumi(args: string[]): Promise<CommandResult> {
     const record = (...texts: string[]) => {
       if (!args.includes("--show-secrets")) this.transcript.push(...texts);

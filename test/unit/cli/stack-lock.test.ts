@@ -5,6 +5,12 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ExportedStack } from "../../../provider/cli/exported-state";
 import { preflight } from "../../../provider/cli/preflight";
+import {
+  isPostgresBackend,
+  lockKeyPrefixes,
+  postgresConnectionUrl,
+  postgresStateTable,
+} from "../../../provider/cli/postgres-locks";
 import { PulumiCliError } from "../../../provider/cli/pulumi-stack";
 import { recover } from "../../../provider/cli/recover";
 import { RecoveryRefused } from "../../../provider/cli/recovery-plan";
@@ -308,5 +314,34 @@ describe("recover on a locked stack", () => {
     });
     expect((await recover(forgetTrunk(), NOW, touched, machine)).exitCode).toBe(0);
     expect(touched.calls).toEqual(["export", "export", "import", "export"]);
+  });
+});
+
+describe("locks on the PostgreSQL backend", () => {
+  const url = "postgres://ci@db.internal:5432/state?sslmode=disable&table=team_state";
+
+  it("recognises the backend by its scheme", () => {
+    expect(isPostgresBackend(url)).toBe(true);
+    expect(isPostgresBackend("postgresql://db/state")).toBe(true);
+    expect(isPostgresBackend("file:///srv/state")).toBe(false);
+  });
+
+  it("looks for a stack's locks under the database's prefix, as the backend keys them", () => {
+    expect(lockKeyPrefixes(url, PROJECT, STACK)).toEqual([
+      `state/.pulumi/locks/organization/${PROJECT}/${STACK}/`,
+      `state/.pulumi/locks/${STACK}/`,
+    ]);
+    expect(lockKeyPrefixes("postgres://", PROJECT, STACK)[0]).toBe(
+      `.pulumi/locks/organization/${PROJECT}/${STACK}/`,
+    );
+  });
+
+  it("reads the table from the URL and keeps it out of the connection", () => {
+    expect(postgresStateTable(url)).toBe("team_state");
+    expect(postgresStateTable("postgres://db/state")).toBe("pulumi_state");
+    expect(() => postgresStateTable("postgres://db/state?table=x;drop")).toThrow(
+      "not a plain SQL identifier",
+    );
+    expect(postgresConnectionUrl(url)).toBe("postgres://ci@db.internal:5432/state?sslmode=disable");
   });
 });

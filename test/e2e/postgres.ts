@@ -1,0 +1,23 @@
+/**
+ * The engine tests on Pulumi's PostgreSQL state backend: a throwaway server per test file
+ * (test/support/postgres.ts, started in about a second). Without PostgreSQL's binaries the suite
+ * says how to install them and is skipped, or fails when CI is set.
+ */
+import { describeE2E } from "./harness";
+import { postgresBinDir, POSTGRES_MISSING } from "../support/postgres";
+
+/** describeE2E, when PostgreSQL's server binaries are installed too. */
+export function describeOnPostgres(title: string, body: () => void): void {
+  if (postgresBinDir() === undefined) {
+    if (process.env.CI) {
+      test(`${title}: PostgreSQL is installed`, () => {
+        throw new Error(POSTGRES_MISSING);
+      });
+    } else {
+      console.warn(`Skipping "${title}". ${POSTGRES_MISSING}`);
+    }
+    describe.skip(title, body);
+    return;
+  }
+  describeE2E(title, body);
+}

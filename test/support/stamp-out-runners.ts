@@ -1,0 +1,109 @@
+/**
+ * examples/environments/stamp-out.ts run as GitOps runners run it: one process per
+ * sub-organization (a CI job each), at most `runners` at once, every one against the same state
+ * backend and platform. The environments example is copied to a temporary folder first, so the
+ * Pulumi.<stack>.yaml files the runs write never touch the committed ones.
+ */
+import { spawn } from "node:child_process";
+import { cpSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { linkPackageIntoNodeModules } from "../examples/link-package";
+import { REPO_ROOT } from "../pulumi-cli/locate";
+
+/** A copy of examples/environments; `remove()` deletes it. */
+export interface EnvironmentsCopy {
+  readonly root: string;
+  readonly project: string;
+  remove(): void;
+}
+
+export function copyEnvironmentsExample(): EnvironmentsCopy {
+  linkPackageIntoNodeModules(REPO_ROOT);
+  const root = mkdtempSync(join(tmpdir(), "environments-example-"));
+  cpSync(join(REPO_ROOT, "examples/environments"), join(root, "environments"), {
+    recursive: true,
+    filter: (source) => !source.includes(".stamp-out"),
+  });
+  symlinkSync(join(REPO_ROOT, "node_modules"), join(root, "node_modules"), "dir");
+  return {
+    root,
+    project: join(root, "environments"),
+    remove: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+/** The platform every runner deploys to; the key reaches stamp-out through its environment. */
+export interface Platform {
+  readonly baseUrl: string;
+  readonly campaignsBaseUrl: string;
+  readonly apiKey: string;
+}
+
+export interface RunnerOptions {
+  readonly subOrganizations: readonly string[];
+  /** How many runners run at once (a CI concurrency limit). */
+  readonly runners: number;
+  readonly workDir: string;
+  readonly backendUrl: string;
+  readonly platform: Platform;
+  /** Environment of every runner: PATH with the CLI, PULUMI_HOME, the passphrase. */
+  readonly env: Record<string, string>;
+}
+
+export interface RunnerResult {
+  readonly subOrganizationId: string;
+  readonly code: number | null;
+  readonly output: string;
+  readonly seconds: number;
+}
+
+/** Runs one stamp-out process per sub-organization, `runners` at a time. */
+export async function runStampOutRunners(options: RunnerOptions): Promise<RunnerResult[]> {
+  const queue = [...options.subOrganizations];
+  const results: RunnerResult[] = [];
+  const runner = async () => {
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+      results.push(await stampOutProcess(next, options));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, options.runners) }, runner));
+  return results.sort((a, b) => a.subOrganizationId.localeCompare(b.subOrganizationId));
+}
+
+function stampOutProcess(subOrganizationId: string, options: RunnerOptions): Promise<RunnerResult> {
+  const started = Date.now();
+  const args = [
+    join(REPO_ROOT, "node_modules/tsx/dist/cli.mjs"),
+    join(REPO_ROOT, "examples/environments/stamp-out.ts"),
+    "--work-dir",
+    options.workDir,
+    "--base-url",
+    options.platform.baseUrl,
+    "--campaigns-base-url",
+    options.platform.campaignsBaseUrl,
+    "--parallel",
+    "1",
+    subOrganizationId,
+  ];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, {
+      cwd: REPO_ROOT,
+      env: {
+        ...options.env,
+        // Through the environment, as a CI job's secrets and settings reach it.
+        PULUMI_BACKEND_URL: options.backendUrl,
+        VOICEPLATFORM_API_KEY: options.platform.apiKey,
+        FORCE_COLOR: "0",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) =>
+      resolve({ subOrganizationId, code, output, seconds: (Date.now() - started) / 1000 }),
+    );
+  });
+}
