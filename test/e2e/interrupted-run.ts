@@ -157,3 +157,30 @@ export function printedAssignments(preflightOutput: string): { urn: string; id: 
     return { urn: assignment!.slice(0, at), id: assignment!.slice(at + 1) };
   });
 }
+
+/** The parts of `pulumi stack export` these tests read. */
+export interface ExportedDeployment {
+  deployment: {
+    resources?: { urn: string; type: string; id?: string }[];
+    pending_operations?: { type: string; resource: { urn: string } }[];
+  };
+}
+
+/**
+ * recover's arguments for interrupted creates: `URN=ID` for each whose carrier the platform holds
+ * (found by the name the URN ends in), `--forget URN` for each it never stored.
+ */
+export function recoverArguments(
+  pendingUrns: readonly string[],
+  onPlatform: readonly { name: string; id: string }[],
+): { assignments: string[]; forget: string[] } {
+  const byName = new Map(onPlatform.map((c) => [c.name, c.id]));
+  const assignments: string[] = [];
+  const forget: string[] = [];
+  for (const urn of pendingUrns) {
+    const id = byName.get(urn.split("::").at(-1)!);
+    if (id === undefined) forget.push("--forget", urn);
+    else assignments.push(`${urn}=${id}`);
+  }
+  return { assignments, forget };
+}

@@ -19,6 +19,7 @@ import {
   checkpointText as storedCheckpoint,
   killUpDuringCreates,
   lockFiles as backendLocks,
+  recoverArguments,
   voicePlatform as runBin,
 } from "./interrupted-run";
 import { upWithPreview } from "../support/pulumi-up";
@@ -158,14 +159,7 @@ describeE2E("an interrupted `pulumi up` recovered without duplicates (issue 15)"
     expect(failed.stdout + failed.stderr).not.toMatch(SIP_PASSWORD);
 
     // 3. recover with the ids from the emulator's state; a pending create it never got is forgotten.
-    const byName = new Map(onPlatform.map((c) => [c.name, c.id]));
-    const assignments: string[] = [];
-    const forget: string[] = [];
-    for (const urn of pendingUrns) {
-      const id = byName.get(urn.split("::").at(-1)!);
-      if (id === undefined) forget.push("--forget", urn);
-      else assignments.push(`${urn}=${id}`);
-    }
+    const { assignments, forget } = recoverArguments(pendingUrns, onPlatform);
     // The hung create, plus any create whose request the kill abandoned before the platform
     // stored it (the emulator drops a request whose client went away): how many is timing.
     expect(forget.length).toBeGreaterThanOrEqual(2); // at least one "--forget <urn>" pair

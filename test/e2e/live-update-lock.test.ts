@@ -10,7 +10,12 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../emulator";
 import { cli, describeE2E, E2EProject } from "./harness";
-import { lockFiles as backendLocks, sleep, voicePlatform as runBin } from "./interrupted-run";
+import {
+  lockFiles as backendLocks,
+  sleep,
+  voicePlatform as runBin,
+  type ExportedDeployment,
+} from "./interrupted-run";
 
 const API_KEY = "e2e-live-lock-api-key-2c81d";
 const SIP_PASSWORD = "e2e-live-lock-sip-password-Qm41z";
@@ -37,13 +42,6 @@ for (let i = 0; i < ${CARRIERS}; i++) {
 }
 `;
 
-interface Exported {
-  deployment: {
-    resources?: { urn: string; type: string; id?: string }[];
-    pending_operations?: { type: string; resource: { urn: string } }[];
-  };
-}
-
 describeE2E("recover never fights a live update (issue 19)", () => {
   let emulator: RunningEmulator;
   let project: E2EProject;
@@ -52,7 +50,8 @@ describeE2E("recover never fights a live update (issue 19)", () => {
   const voicePlatform = (args: string[]) => runBin(project, env, args);
   const lockFiles = () => backendLocks(project);
   const isCreate = (r: RequestLogEntry) => r.method === "POST" && r.path === "/organization/sip";
-  const exported = async () => JSON.parse(await project.exportStackText("dev")) as Exported;
+  const exported = async () =>
+    JSON.parse(await project.exportStackText("dev")) as ExportedDeployment;
 
   beforeAll(async () => {
     emulator = await startEmulator({ apiKey: API_KEY });

@@ -10,7 +10,13 @@ import { execFile, spawn } from "node:child_process";
 import { promisify } from "node:util";
 import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../emulator";
 import { cli, E2EProject, recorder } from "./harness";
-import { killUpDuringCreates, sleep, voicePlatform as runBin } from "./interrupted-run";
+import {
+  killUpDuringCreates,
+  recoverArguments,
+  sleep,
+  voicePlatform as runBin,
+  type ExportedDeployment,
+} from "./interrupted-run";
 import { describeOnPostgres } from "./postgres";
 import { lockKeyPrefixes, postgresLockRecords } from "../../provider/cli/postgres-locks";
 import { upWithPreview } from "../support/pulumi-up";
@@ -46,13 +52,6 @@ for (let i = 0; i < ${count}; i++) {
   });
 }
 `;
-
-interface Exported {
-  deployment: {
-    resources?: { urn: string; type: string; id?: string }[];
-    pending_operations?: { type: string; resource: { urn: string } }[];
-  };
-}
 
 describeOnPostgres("locks and a killed runner on a PostgreSQL backend (issue 22)", () => {
   let postgres: RunningPostgres;
@@ -95,7 +94,7 @@ describeOnPostgres("locks and a killed runner on a PostgreSQL backend (issue 22)
       JSON.parse(
         (await run(cli!.pulumi, ["stack", "export", "--stack", name], { cwd: project.dir, env }))
           .stdout,
-      ) as Exported;
+      ) as ExportedDeployment;
     return {
       stack,
       emulator,
@@ -242,14 +241,7 @@ describeOnPostgres("locks and a killed runner on a PostgreSQL backend (issue 22)
     expect(failed.stdout).toMatch("no process with that pid runs on this machine any more");
     expect(failed.stdout + failed.stderr).not.toMatch(SIP_PASSWORD);
 
-    const byName = new Map(onPlatform.map((c) => [c.name, c.id]));
-    const assignments: string[] = [];
-    const forget: string[] = [];
-    for (const urn of pendingUrns) {
-      const id = byName.get(urn.split("::").at(-1)!);
-      if (id === undefined) forget.push("--forget", urn);
-      else assignments.push(`${urn}=${id}`);
-    }
+    const { assignments, forget } = recoverArguments(pendingUrns, onPlatform);
     const locked = await dev.voicePlatform([
       "recover",
       "--stack",
