@@ -12,13 +12,14 @@ export interface ResourceExample {
   readonly yaml: string;
 }
 
-/** A Go program around the body of its `pulumi.Run` function. */
-function goProgram(body: string): string {
+/** A Go program around the body of its `pulumi.Run` function, with the SDK packages it uses. */
+function goProgram(body: string, { withConfig = false } = {}): string {
   return [
     "package main",
     "",
     "import (",
     '\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"',
+    ...(withConfig ? ['\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"'] : []),
     '\t"pulumi-voice-platform/sdk/go/voiceplatform"',
     ")",
     "",
@@ -103,7 +104,8 @@ trunk = voiceplatform.SipCarrier("main-trunk",
     gateways=[voiceplatform.SipGatewayArgs(inbound=True, outbound=True, ipv4="203.0.113.10", port=5060, protocol="udp")],
     phone_numbers=[voiceplatform.SipPhoneNumberArgs(phone_number="+14155550100")])
 pulumi.export("carrierId", trunk.carrier_id)`,
-  go: goProgram(`cfg := config.New(ctx, "")
+  go: goProgram(
+    `cfg := config.New(ctx, "")
 trunk, err := voiceplatform.NewSipCarrier(ctx, "main-trunk", &voiceplatform.SipCarrierArgs{
 	Name:             pulumi.String("main-trunk"),
 	RequiresRegister: pulumi.Bool(true),
@@ -121,9 +123,8 @@ if err != nil {
 	return err
 }
 ctx.Export("carrierId", trunk.CarrierId)
-return nil`).replace(
-    '\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"\n',
-    '\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"\n\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"\n',
+return nil`,
+    { withConfig: true },
   ),
   yaml: `config:
   sipPassword:
