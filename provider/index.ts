@@ -1,13 +1,18 @@
 export { Voice, SipCarrier, CampaignWebhook } from "./dynamic/resources";
-export type { VoiceArgs } from "./resources/voice";
-export type { SipCarrierArgs, SipGatewayArgs, SipPhoneNumberArgs } from "./resources/sip-carrier";
-export {
-  webhookEvents,
-  type CampaignWebhookArgs,
-  type AdvancedWebhookArgs,
-  type WebhookPairArgs,
-  type WebhookEvent,
-} from "./resources/campaign-webhook";
+export type {
+  VoiceArgs,
+  SipCarrierArgs,
+  SipGatewayArgs,
+  SipPhoneNumberArgs,
+  CampaignWebhookArgs,
+  AdvancedWebhookArgs,
+  WebhookHeaderArgs,
+  WebhookParameterArgs,
+  WebhookEvent,
+  /** The name of a header's or parameter's type in the first release. */
+  WebhookHeaderArgs as WebhookPairArgs,
+} from "./dynamic/args";
+export { webhookEvents } from "./resources/campaign-webhook";
 export {
   VoicePlatformError,
   ApiError,

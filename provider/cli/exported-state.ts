@@ -6,6 +6,7 @@
 
 import { SECRET_SIG, SIG_KEY } from "../core/engine-values";
 import { StackCommandError } from "../platform/errors";
+import { resourceKinds, type ResourceKind } from "../resources";
 
 /**
  * A secret as `pulumi stack export` writes it: the engine's secret signature under its signature
@@ -50,12 +51,10 @@ export interface ExportedStack {
   deployment: Deployment;
 }
 
-export type ResourceKind = "Voice" | "SipCarrier" | "CampaignWebhook";
+export type { ResourceKind } from "../resources";
 
 /** Which front end wrote a resource: the dynamic provider (state holds `__provider`) or the plugin. */
 export type FrontEnd = "dynamic" | "plugin";
-
-const kinds: readonly ResourceKind[] = ["Voice", "SipCarrier", "CampaignWebhook"];
 
 /**
  * The dynamic resources register the type `pulumi-nodejs:dynamic/voiceplatform:<kind>` (the token
@@ -64,7 +63,7 @@ const kinds: readonly ResourceKind[] = ["Voice", "SipCarrier", "CampaignWebhook"
 export function resourceKindOf(
   type: string,
 ): { kind: ResourceKind; frontEnd: FrontEnd } | undefined {
-  for (const kind of kinds) {
+  for (const kind of resourceKinds) {
     if (type === `pulumi-nodejs:dynamic/voiceplatform:${kind}`)
       return { kind, frontEnd: "dynamic" };
     if (type === `voiceplatform:index:${kind}`) return { kind, frontEnd: "plugin" };

@@ -10,6 +10,7 @@ import {
   type PendingOperations,
 } from "./exported-state";
 import { shellQuote } from "./pulumi-stack";
+import { descriptorOf } from "../resources";
 
 export const COMMAND = "npx pulumi-voice-platform";
 
@@ -27,74 +28,36 @@ function shown(value: unknown): string {
   return String(value);
 }
 
-function gateway(value: unknown): string {
-  if (isSecretEnvelope(value) || value === null || typeof value !== "object") return shown(value);
-  const g = value as Record<string, unknown>;
-  const roles = [g.inbound === true ? "inbound" : "", g.outbound === true ? "outbound" : ""].filter(
-    Boolean,
-  );
-  return `${shown(g.ipv4)}:${shown(g.port ?? 5060)}/${shown(g.protocol ?? "udp")}${roles.length > 0 ? ` (${roles.join(", ")})` : ""}`;
+/**
+ * The value at a declared input's path (`advancedWebhook.url`), or the secret that holds it: an
+ * input kept secret whole is shown once, by its own name, as "[secret]".
+ */
+function atPath(inputs: Record<string, unknown>, path: string): [string, unknown] | undefined {
+  let value: unknown = inputs;
+  const walked: string[] = [];
+  for (const segment of path.split(".")) {
+    if (isSecretEnvelope(value)) return [walked.join("."), value];
+    if (value === null || typeof value !== "object") return undefined;
+    walked.push(segment);
+    value = (value as Record<string, unknown>)[segment];
+  }
+  return value === undefined ? undefined : [path, value];
 }
 
 /** The declared fields that tell this object apart on the platform, as label and value. */
 export function identifyingFields(op: PendingOfPackage): [string, string][] {
   const inputs = op.resource.inputs ?? {};
-  const fields: [string, string][] = [];
-  const add = (label: string, value: unknown, format: (v: unknown) => string = shown) => {
-    if (value !== undefined) fields.push([label, format(value)]);
-  };
-  switch (op.kind) {
-    case "SipCarrier":
-      add("name", inputs.name);
-      add("gateways", inputs.gateways, (list) =>
-        Array.isArray(list) ? list.map(gateway).join("; ") : shown(list),
-      );
-      add("phoneNumbers", inputs.phoneNumbers, (list) =>
-        Array.isArray(list)
-          ? list.map((n) => shown((n as { phoneNumber?: unknown })?.phoneNumber ?? n)).join(", ")
-          : shown(list),
-      );
-      add("registerUsername", inputs.registerUsername);
-      add("existingCarrierId", inputs.existingCarrierId);
-      break;
-    case "Voice":
-      add("name", inputs.name);
-      add("providerType", inputs.providerType);
-      add("files", inputs.files);
-      add("supportedLocales", inputs.supportedLocales);
-      add("existingVoiceId", inputs.existingVoiceId);
-      break;
-    case "CampaignWebhook": {
-      add("campaignId", inputs.campaignId);
-      add("url", inputs.url);
-      add("events", inputs.events);
-      add("isAdvanced", inputs.isAdvanced);
-      const advanced = inputs.advancedWebhook;
-      if (isSecretEnvelope(advanced)) fields.push(["advancedWebhook", "[secret]"]);
-      else if (advanced !== null && typeof advanced === "object") {
-        const a = advanced as Record<string, unknown>;
-        add("advancedWebhook.url", a.url);
-        add("advancedWebhook.method", a.method);
-      }
-      add("alreadySubscribed", inputs.alreadySubscribed);
-      break;
-    }
+  const { identifyingInputs, showInput = {} } = descriptorOf(op.kind).recovery;
+  const fields = new Map<string, string>();
+  for (const path of [...identifyingInputs, "subOrganizationId"]) {
+    const found = atPath(inputs, path);
+    if (found === undefined || fields.has(found[0])) continue;
+    const [label, value] = found;
+    const format = isSecretEnvelope(value) ? undefined : showInput[label];
+    fields.set(label, format === undefined ? shown(value) : format(value, shown));
   }
-  add("subOrganizationId", inputs.subOrganizationId);
-  return fields;
+  return [...fields];
 }
-
-const where: Record<PendingOfPackage["kind"], string> = {
-  SipCarrier: "a SIP carrier on the platform with",
-  Voice: "a voice on the platform with",
-  CampaignWebhook: "a webhook subscription of the campaign with",
-};
-
-const idLabel: Record<PendingOfPackage["kind"], string> = {
-  SipCarrier: "carrier id",
-  Voice: "voice record id",
-  CampaignWebhook: "webhook id",
-};
 
 const operationNames: Record<string, string> = {
   creating: "create",
@@ -109,9 +72,10 @@ export type KnownIds = ReadonlyMap<string, string>;
 
 function otherOperationNote(op: PendingOfPackage): string {
   if (op.operation === "updating") {
-    return op.kind === "Voice"
-      ? "The update (one PUT of the declared name, locales and settings) may or may not have reached the platform. The stack still holds the voice with its previous outputs, so the next `pulumi up` sends the same PUT again, which is safe to repeat."
-      : "An update of this resource only records new inputs and calls nothing on the platform; the next `pulumi up` records them again.";
+    return (
+      descriptorOf(op.kind).recovery.interruptedUpdate ??
+      "An update of this resource only records new inputs and calls nothing on the platform; the next `pulumi up` records them again."
+    );
   }
   if (op.operation === "deleting") {
     return "A delete calls nothing on the platform (the API cannot remove this object, which stays there); the stack still holds it, so the next `pulumi up` or `destroy` removes it from the stack again.";
@@ -156,20 +120,17 @@ export function preflightReport(pending: PendingOperations, options: ReportOptio
     );
     lines.push(`   ${op.urn}`);
     if (op.operation === "creating") {
-      lines.push(`   Look for ${where[op.kind]}:`);
+      const { recovery } = descriptorOf(op.kind);
+      lines.push(`   Look for ${recovery.lookFor}:`);
       for (const [label, value] of identifyingFields(op)) lines.push(`     ${label}: ${value}`);
       const known = options.knownIds.get(op.urn);
       if (known !== undefined)
         lines.push(`   Its id would be ${known} (the provider derives it from the inputs).`);
       lines.push(
-        `   Found: record it with ${shellQuote(`${op.urn}=${known ?? `<${idLabel[op.kind]}>`}`)}`,
+        `   Found: record it with ${shellQuote(`${op.urn}=${known ?? `<${recovery.idLabel}>`}`)}`,
         `   Not there: --forget ${shellQuote(op.urn)} (the next \`pulumi up\` creates it)`,
       );
-      if (op.kind === "Voice") {
-        lines.push(
-          "   A recovered voice has no platform fields (voiceId, settings, ttsClient) until its next update brings them in.",
-        );
-      }
+      if (recovery.afterRecording !== undefined) lines.push(`   ${recovery.afterRecording}`);
     } else {
       lines.push(`   ${otherOperationNote(op)} Clear it with --forget ${shellQuote(op.urn)}.`);
     }
@@ -178,7 +139,9 @@ export function preflightReport(pending: PendingOperations, options: ReportOptio
   if (options.idNote !== undefined) lines.push(options.idNote, "");
   const parts = ours.map((op) =>
     op.operation === "creating"
-      ? shellQuote(`${op.urn}=${options.knownIds.get(op.urn) ?? `<${idLabel[op.kind]}>`}`)
+      ? shellQuote(
+          `${op.urn}=${options.knownIds.get(op.urn) ?? `<${descriptorOf(op.kind).recovery.idLabel}>`}`,
+        )
       : `--forget ${shellQuote(op.urn)}`,
   );
   const stale = options.staleLocks ?? [];

@@ -4,13 +4,16 @@
  * (exit 1). A stack locked by an update that may still run exits 3 without a command: its pending
  * operations are that update's creates in flight, not a stopped run's.
  */
-import { expectedWebhookId } from "./recovered-resource";
+import type { Inputs } from "../core/resource-descriptor";
+import { descriptorOf } from "../resources";
+import { knownId } from "./recovered-resource";
 import {
   containsSecret,
   pendingOperations,
   revealed,
   stackOfUrn,
   type ExportedStack,
+  type PendingOfPackage,
 } from "./exported-state";
 import { lockedByUpdateReport, preflightReport } from "./pending-report";
 import { cliStackAccess, targetFlags, type StackTarget } from "./pulumi-stack";
@@ -63,36 +66,7 @@ export async function preflight(
       ),
     };
   }
-  const knownIds = new Map<string, string>();
-  let idNote: string | undefined;
-  const webhooks = pending.ours.filter(
-    (op) => op.operation === "creating" && op.kind === "CampaignWebhook",
-  );
-  // A webhook's id comes from its inputs. An advanced one's request is a secret, so working its id
-  // out needs the decrypted state; only the id (which holds no header value) leaves this function.
-  let plain: ExportedStack | undefined;
-  if (webhooks.some((op) => containsSecret(op.resource.inputs))) {
-    plain = await access.exportStack({ showSecrets: true }).catch((error: Error) => {
-      idNote = `The ids of advanced webhooks need the decrypted state, which could not be read (${error.message.split("\n")[0]}); recover names the expected id when given a wrong one.`;
-      return undefined;
-    });
-  }
-  for (const op of webhooks) {
-    const source = containsSecret(op.resource.inputs)
-      ? plain?.deployment.pending_operations?.find((p) => p.resource.urn === op.urn)?.resource
-          .inputs
-      : op.resource.inputs;
-    const id =
-      source === undefined
-        ? undefined
-        : expectedWebhookId(revealed(source) as Record<string, unknown>);
-    if (id !== undefined) knownIds.set(op.urn, id);
-  }
-  for (const op of pending.ours) {
-    const inputs = op.resource.inputs ?? {};
-    const existing = op.kind === "SipCarrier" ? inputs.existingCarrierId : undefined;
-    if (op.operation === "creating" && typeof existing === "string") knownIds.set(op.urn, existing);
-  }
+  const { knownIds, idNote } = await knownIdsOf(pending.ours, access);
   const staleLocks = locks.map((lock) => describeLock(lock, now));
   const text = preflightReport(pending, {
     stackLabel: label,
@@ -107,6 +81,42 @@ export async function preflight(
       ? ""
       : `\nThe stack still carries the lock of a stopped run (${staleLocks.join("; ")}): \`pulumi cancel\` releases it.`;
   return { exitCode: PREFLIGHT_EXIT.clean, text: `${text}${note}` };
+}
+
+/**
+ * The ids creates would record when their inputs decide them (an adopted carrier's, a webhook's
+ * derived one). One that reads secret inputs needs the decrypted state; only the id, which holds
+ * no secret, leaves this function.
+ */
+async function knownIdsOf(
+  ours: readonly PendingOfPackage[],
+  access: StackAccess,
+): Promise<{ knownIds: Map<string, string>; idNote?: string }> {
+  const knownIds = new Map<string, string>();
+  const creates = ours.filter((op) => op.operation === "creating");
+  const needsPlain = (op: PendingOfPackage) =>
+    descriptorOf(op.kind).recovery.knownIdReadsSecrets === true &&
+    containsSecret(op.resource.inputs);
+  let idNote: string | undefined;
+  let plain: ExportedStack | undefined;
+  if (creates.some(needsPlain)) {
+    plain = await access.exportStack({ showSecrets: true }).catch((error: Error) => {
+      idNote = `Some ids are derived from secret inputs and need the decrypted state, which could not be read (${error.message.split("\n")[0]}); recover names the expected id when given a wrong one.`;
+      return undefined;
+    });
+  }
+  for (const op of creates) {
+    // Inputs not needing the decrypted state are read as stored: their secrets stay envelopes.
+    const source = needsPlain(op)
+      ? revealed(
+          plain?.deployment.pending_operations?.find((p) => p.resource.urn === op.urn)?.resource
+            .inputs,
+        )
+      : op.resource.inputs;
+    const id = source === undefined ? undefined : knownId(op.kind, source as Inputs);
+    if (id !== undefined) knownIds.set(op.urn, id);
+  }
+  return idNote === undefined ? { knownIds } : { knownIds, idNote };
 }
 
 function stackLabelOf(target: StackTarget, anyUrn: string | undefined): string {

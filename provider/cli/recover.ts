@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import type { Inputs } from "../core/resource-definition";
+import type { Inputs } from "../core/resource-descriptor";
 import {
   declaredName,
   pendingOperations,
@@ -17,7 +17,13 @@ import {
 } from "./exported-state";
 import type { CommandResult } from "./preflight";
 import { idProblem, outputsAfterCreate, recordedResource, sealOutputs } from "./recovered-resource";
-import { editedDeployment, planRecovery, RecoveryRefused } from "./recovery-plan";
+import {
+  editedDeployment,
+  planRecovery,
+  RecoveryRefused,
+  type RecoveryPlan,
+} from "./recovery-plan";
+import { descriptorOf } from "../resources";
 import { cliStackAccess, PulumiCliError, type StackTarget } from "./pulumi-stack";
 import {
   describeLock,
@@ -63,72 +69,10 @@ export async function recover(
     );
   refuseLocked(await locksNow(), cancelStaleLock, now);
   const plan = planRecovery(stored.deployment, options.assignments, options.forget);
-
-  let plain: ExportedStack | undefined;
-  if (plan.record.length > 0) {
-    // Secret inputs (a SIP password, webhook headers) are needed in plain text to run the same
-    // mapping a create runs. They stay in this process: the imported state reuses the stored
-    // ciphertext, and nothing of this export is printed or written.
-    plain = await access.exportStack({ showSecrets: true });
-  }
-  const plainInputsOf = (urn: string): Inputs => {
-    const match = plain?.deployment.pending_operations?.find(
-      (op) => op.resource.urn === urn && op.type === "creating",
-    );
-    if (match === undefined) {
-      throw new RecoveryRefused(
-        `${urn} is no longer a pending create: the stack changed while recover ran. Run preflight again`,
-      );
-    }
-    return revealed(match.resource.inputs ?? {}) as Inputs;
-  };
-
-  const problems: string[] = [];
-  for (const { pending, id } of plan.record) {
-    const problem = idProblem(pending.kind, id, plainInputsOf(pending.urn));
-    if (problem !== undefined) problems.push(`the id for ${pending.urn} ${problem}`);
-  }
-  if (problems.length > 0) throw new RecoveryRefused(problems.join("\n"));
-
-  const recorded: StateResource[] = [];
-  for (const { pending, id } of plan.record) {
-    const plainInputs = plainInputsOf(pending.urn);
-    const outputs = await outputsAfterCreate(pending.kind, plainInputs, id, projectDir).catch(
-      (error: Error) => {
-        throw new RecoveryRefused(
-          `${pending.urn}: its state cannot be built from the stored inputs (${error.message})`,
-        );
-      },
-    );
-    const sealed = sealOutputs(
-      outputs,
-      pending.resource.inputs ?? {},
-      plainInputs,
-      pending.resource.additionalSecretOutputs,
-    );
-    recorded.push(recordedResource(pending, id, sealed, now));
-  }
-
-  const anyUrn =
-    plan.record[0]?.pending.urn ?? plan.forget[0]?.urn ?? stored.deployment.resources?.[0]?.urn;
-  const stackName =
-    options.stack ?? (anyUrn === undefined ? "stack" : (stackOfUrn(anyUrn) ?? "stack"));
-  const backup = join(
-    projectDir,
-    ".pulumi-voice-platform",
-    "backups",
-    `${stackName.replace(/[^\w.-]/g, "_")}-${now.toISOString().replace(/[:.]/g, "-")}.json`,
-  );
-  await mkdir(dirname(backup), { recursive: true });
-  // Keeps the backups out of git without touching the project's own .gitignore.
-  await writeFile(join(projectDir, ".pulumi-voice-platform", ".gitignore"), "*\n");
-  // The export made without --show-secrets: its secrets are ciphertext.
-  await writeFile(backup, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
-
-  const edited: ExportedStack = {
-    ...stored,
-    deployment: editedDeployment(stored.deployment, recorded),
-  };
+  const plainInputsOf = await plainPendingInputs(access, plan);
+  refuseWrongIds(plan, plainInputsOf);
+  const recorded = await recordedResources(plan, plainInputsOf, projectDir, now);
+  const backup = await saveBackup(stored, plan, options.stack, projectDir, now);
   const lines: string[] = [`Saved the state being replaced to ${backup}`];
   // An update that started (or finished a step) since the plan was made changed the state: the
   // import would overwrite what it recorded.
@@ -137,6 +81,10 @@ export async function recover(
       "the stack changed since recover read it (an update ran or is running): nothing was imported. Run preflight again",
     );
   }
+  const edited: ExportedStack = {
+    ...stored,
+    deployment: editedDeployment(stored.deployment, recorded),
+  };
   try {
     await access.importStack(edited);
   } catch (error) {
@@ -157,7 +105,102 @@ export async function recover(
     lines.push("Released the lock the interrupted run left on the stack (pulumi cancel --yes).");
     await access.importStack(edited);
   }
+  await verifyImported(access, recorded, backup);
+  lines.push(...summary(plan));
+  return { exitCode: 0, text: lines.join("\n") };
+}
 
+/**
+ * Secret inputs (a SIP password, webhook headers) are needed in plain text to run the same
+ * mapping a create runs. They stay in this process: the imported state reuses the stored
+ * ciphertext, and nothing of this export is printed or written.
+ */
+async function plainPendingInputs(
+  access: StackAccess,
+  plan: RecoveryPlan,
+): Promise<(urn: string) => Inputs> {
+  const plain =
+    plan.record.length > 0 ? await access.exportStack({ showSecrets: true }) : undefined;
+  return (urn) => {
+    const match = plain?.deployment.pending_operations?.find(
+      (op) => op.resource.urn === urn && op.type === "creating",
+    );
+    if (match === undefined) {
+      throw new RecoveryRefused(
+        `${urn} is no longer a pending create: the stack changed while recover ran. Run preflight again`,
+      );
+    }
+    return revealed(match.resource.inputs ?? {}) as Inputs;
+  };
+}
+
+/** Every id given that cannot be its object's, all named at once. */
+function refuseWrongIds(plan: RecoveryPlan, plainInputsOf: (urn: string) => Inputs): void {
+  const problems = plan.record.flatMap(({ pending, id }) => {
+    const problem = idProblem(pending.kind, id, plainInputsOf(pending.urn));
+    return problem === undefined ? [] : [`the id for ${pending.urn} ${problem}`];
+  });
+  if (problems.length > 0) throw new RecoveryRefused(problems.join("\n"));
+}
+
+/** Each recorded create as the resource a finished create would have left, secrets sealed. */
+async function recordedResources(
+  plan: RecoveryPlan,
+  plainInputsOf: (urn: string) => Inputs,
+  projectDir: string,
+  now: Date,
+): Promise<StateResource[]> {
+  const recorded: StateResource[] = [];
+  for (const { pending, id } of plan.record) {
+    const plainInputs = plainInputsOf(pending.urn);
+    const outputs = await outputsAfterCreate(pending.kind, plainInputs, id, projectDir).catch(
+      (error: Error) => {
+        throw new RecoveryRefused(
+          `${pending.urn}: its state cannot be built from the stored inputs (${error.message})`,
+        );
+      },
+    );
+    const sealed = sealOutputs(
+      outputs,
+      pending.resource.inputs ?? {},
+      plainInputs,
+      pending.resource.additionalSecretOutputs,
+    );
+    recorded.push(recordedResource(pending, id, sealed, now));
+  }
+  return recorded;
+}
+
+/** Writes the export being replaced (made without --show-secrets: ciphertext) beside the project. */
+async function saveBackup(
+  stored: ExportedStack,
+  plan: RecoveryPlan,
+  stack: string | undefined,
+  projectDir: string,
+  now: Date,
+): Promise<string> {
+  const anyUrn =
+    plan.record[0]?.pending.urn ?? plan.forget[0]?.urn ?? stored.deployment.resources?.[0]?.urn;
+  const stackName = stack ?? (anyUrn === undefined ? "stack" : (stackOfUrn(anyUrn) ?? "stack"));
+  const backup = join(
+    projectDir,
+    ".pulumi-voice-platform",
+    "backups",
+    `${stackName.replace(/[^\w.-]/g, "_")}-${now.toISOString().replace(/[:.]/g, "-")}.json`,
+  );
+  await mkdir(dirname(backup), { recursive: true });
+  // Keeps the backups out of git without touching the project's own .gitignore.
+  await writeFile(join(projectDir, ".pulumi-voice-platform", ".gitignore"), "*\n");
+  await writeFile(backup, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
+  return backup;
+}
+
+/** The imported state holds every recorded resource and no pending operation, or says how to undo it. */
+async function verifyImported(
+  access: StackAccess,
+  recorded: readonly StateResource[],
+  backup: string,
+): Promise<void> {
   const after = await access.exportStack();
   const left = pendingOperations(after.deployment);
   const missing = recorded.filter(
@@ -168,7 +211,10 @@ export async function recover(
       `the imported state does not hold what recover wrote (${missing.length} recovered resource(s) missing, ${left.ours.length + left.others.length} pending operation(s) left); restore it with \`pulumi stack import --file ${backup}\``,
     );
   }
+}
 
+function summary(plan: RecoveryPlan): string[] {
+  const lines: string[] = [];
   for (const { pending, id } of plan.record) {
     lines.push(`Recorded ${pending.kind} "${declaredName(pending.urn)}" as ${id}`);
   }
@@ -184,16 +230,13 @@ export async function recover(
       `Also dropped the pending ${op.operation} of ${op.urn} (stack import drops every pending operation)`,
     );
   }
-  const voices = plan.record.filter(({ pending }) => pending.kind === "Voice");
-  if (voices.length > 0) {
-    lines.push(
-      "A recovered voice has only its id: voiceId, organizationId, settings and ttsClient come in with its next",
-      "update. A voice declaring isMultilingual gets that update from the next `pulumi up` (one PUT), since the",
-      "interrupted create may not have set it; every other resource shows no change.",
-    );
+  const kinds = new Set(plan.record.map(({ pending }) => pending.kind));
+  for (const kind of kinds) {
+    const note = descriptorOf(kind).recovery.afterRecording;
+    if (note !== undefined) lines.push(note);
   }
   lines.push("Run `pulumi preview`: it should create nothing that was recorded here.");
-  return { exitCode: 0, text: lines.join("\n") };
+  return lines;
 }
 
 function targetOf(options: RecoverOptions): StackTarget {

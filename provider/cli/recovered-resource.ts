@@ -5,11 +5,9 @@
  * and normalized), so the next diff compares exactly what a finished create leaves.
  */
 import { isDeepStrictEqual } from "node:util";
-import type { Inputs, ResourceDefinition } from "../core/resource-definition";
-import { PROVIDER_KEY } from "../dynamic/dynamic-adapter";
-import { campaignWebhook, CampaignWebhookInputs, webhookId } from "../resources/campaign-webhook";
-import { sipCarrier } from "../resources/sip-carrier";
-import { voice } from "../resources/voice";
+import type { Inputs } from "../core/resource-descriptor";
+import { PROVIDER_KEY, withoutProvider } from "../dynamic/dynamic-adapter";
+import { descriptorOf } from "../resources";
 import {
   containsSecret,
   isSecretEnvelope,
@@ -19,28 +17,11 @@ import {
   type StateResource,
 } from "./exported-state";
 
-const definitions: Record<ResourceKind, ResourceDefinition<object>> = {
-  Voice: voice,
-  SipCarrier: sipCarrier,
-  CampaignWebhook: campaignWebhook,
-};
-
-/** The declared inputs, without the dynamic provider's `__provider`. */
-function declaredInputs(inputs: Inputs): Inputs {
-  const { [PROVIDER_KEY]: _provider, ...declared } = inputs;
-  return declared;
-}
-
-/** What a webhookId looks like: the campaign's ObjectId, a slash, 16 hex digits of a sha256. */
-const WEBHOOK_ID = /^([0-9a-f]{24})\/[0-9a-f]{16}$/;
-
 /**
  * Why `id` cannot be the platform's id of this resource, or undefined. The API does not document
- * the form of voice and carrier ids, so only what no id can be is refused for them: empty,
- * surrounding or inner whitespace and control characters (a copy-paste slip), or a URN. A
- * campaign webhook's id is not the platform's: the provider derives it from the inputs
- * (webhookId), so it must be exactly that. An adopted carrier's create records existingCarrierId
- * without a call, so that is its only possible id.
+ * the form of ids, so only what no id can be is refused for every kind: empty, surrounding or
+ * inner whitespace and control characters (a copy-paste slip), or a URN. A kind whose id the
+ * inputs decide (a webhook's derived id, an adopted carrier's) checks the rest itself.
  */
 export function idProblem(kind: ResourceKind, id: string, inputs: Inputs): string | undefined {
   if (id.trim() === "") return "is empty: give the id the platform shows for this object";
@@ -49,28 +30,12 @@ export function idProblem(kind: ResourceKind, id: string, inputs: Inputs): strin
   }
   if (id.startsWith("urn:"))
     return `${JSON.stringify(id)} is a URN, not the platform's id of the object`;
-  if (kind === "SipCarrier") {
-    const existing = inputs.existingCarrierId;
-    if (typeof existing === "string" && id !== existing) {
-      return `is ${JSON.stringify(id)}, but this carrier is declared with existingCarrierId ${JSON.stringify(existing)}, which its create records without a call: use that id`;
-    }
-  }
-  if (kind === "CampaignWebhook") {
-    const expected = expectedWebhookId(inputs);
-    if (!WEBHOOK_ID.test(id)) {
-      return `${JSON.stringify(id)} is not a campaign webhook id (<24-hex campaignId>/<16 hex>, as the provider derives it)${expected === undefined ? "" : `: this subscription's id is ${expected}`}`;
-    }
-    if (expected !== undefined && id !== expected) {
-      return `is ${id}, but the id the provider derives from this subscription's inputs is ${expected}: use that one`;
-    }
-  }
-  return undefined;
+  return descriptorOf(kind).recovery.idProblem?.(id, withoutProvider(inputs));
 }
 
-/** The id a create would give, when the inputs alone decide it; undefined when they do not parse. */
-export function expectedWebhookId(inputs: Inputs): string | undefined {
-  const parsed = CampaignWebhookInputs.safeParse(declaredInputs(inputs));
-  return parsed.success ? webhookId(parsed.data) : undefined;
+/** The id a create would record, when the (plaintext) inputs alone decide it. */
+export function knownId(kind: ResourceKind, inputs: Inputs): string | undefined {
+  return descriptorOf(kind).recovery.knownId?.(withoutProvider(inputs));
 }
 
 /**
@@ -84,18 +49,12 @@ export async function outputsAfterCreate(
   id: string,
   projectDir: string,
 ): Promise<Inputs> {
-  const declared = declaredInputs(inputs);
-  const state = await inDirectory(projectDir, () =>
-    definitions[kind].stateAfterCreate(id, declared),
-  );
+  const declared = withoutProvider(inputs);
+  const { stateAfterCreate, recovery } = descriptorOf(kind);
+  const state = await inDirectory(projectDir, () => stateAfterCreate(id, declared));
   // As the engine stores it: no undefined members.
   const outputs = JSON.parse(JSON.stringify(state)) as Inputs;
-  if (kind === "Voice" && declared.isMultilingual !== undefined) {
-    // A clone sets isMultilingual with a second call, which an interrupted create may never have
-    // made: recorded as unknown, as create itself records it when that call fails, so the next
-    // `up` sends it (one PUT, in place) instead of assuming it.
-    delete outputs.isMultilingual;
-  }
+  for (const name of recovery.unsettledOutputs?.(declared) ?? []) delete outputs[name];
   if (inputs[PROVIDER_KEY] !== undefined) outputs[PROVIDER_KEY] = inputs[PROVIDER_KEY];
   return outputs;
 }

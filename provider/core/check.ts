@@ -7,7 +7,7 @@ import { z } from "zod";
 import { withDefaultSubOrganization } from "../settings/config";
 import { containsUnknown, UNKNOWN } from "./engine-values";
 import { warn } from "./provider-log";
-import type { CheckAnswer, CheckFailure, Inputs } from "./resource-definition";
+import type { CheckAnswer, CheckFailure, Inputs } from "./resource-descriptor";
 
 export interface CheckRules<Valid> {
   readonly type: string;

@@ -1,6 +1,6 @@
 /** Canonical comparison of stored state with new inputs, shared by every resource's diff. */
 import { containsUnknown } from "./engine-values";
-import type { DiffAnswer, Inputs } from "./resource-definition";
+import type { DiffAnswer, Inputs } from "./resource-descriptor";
 
 /** Canonical text of a value for comparison: object keys sorted, null and undefined alike. */
 export function canonical(value: unknown): string {

@@ -5,15 +5,15 @@
  * and a preview must never touch the platform.
  */
 import { UNKNOWN } from "./engine-values";
-import type { Inputs, ResourceDefinition } from "./resource-definition";
+import { outputsWrittenBy, type Inputs, type ResourceDescriptor } from "./resource-descriptor";
 import { withoutUndefined } from "./serializable";
 
 function unknowns(names: readonly string[]): Inputs {
   return Object.fromEntries(names.map((name) => [name, UNKNOWN]));
 }
 
-export function plannedCreateState(definition: ResourceDefinition<object>, news: Inputs): Inputs {
-  return { ...withoutUndefined(news), ...unknowns(definition.platformOutputs.create) };
+export function plannedCreateState(descriptor: ResourceDescriptor<object>, news: Inputs): Inputs {
+  return { ...withoutUndefined(news), ...unknowns(outputsWrittenBy(descriptor, "create")) };
 }
 
 /**
@@ -21,15 +21,15 @@ export function plannedCreateState(definition: ResourceDefinition<object>, news:
  * samples); the ones its answer gives become unknown.
  */
 export function plannedUpdateState(
-  definition: ResourceDefinition<object>,
+  descriptor: ResourceDescriptor<object>,
   olds: Inputs,
   news: Inputs,
 ): Inputs {
-  const inputNames = new Set(Object.keys(definition.inputSchema.shape));
+  const inputNames = new Set(Object.keys(descriptor.inputSchema.shape));
   const keptOutputs = Object.entries(olds).filter(([name]) => !inputNames.has(name));
   return {
     ...withoutUndefined(Object.fromEntries(keptOutputs)),
     ...withoutUndefined(news),
-    ...unknowns(definition.platformOutputs.update),
+    ...unknowns(outputsWrittenBy(descriptor, "update")),
   };
 }

@@ -10,15 +10,12 @@
  * resource's recorded source position this file instead of the program's line.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { ResourceDefinition } from "../core/resource-definition";
+import type { ResourceDescriptor } from "../core/resource-descriptor";
 import type { SampleFacts } from "../platform/sample-files";
-import {
-  campaignWebhook,
-  type CampaignWebhookArgs,
-  type WebhookEvent,
-} from "../resources/campaign-webhook";
-import { sipCarrier, type SipCarrierArgs } from "../resources/sip-carrier";
-import { voice, type VoiceArgs } from "../resources/voice";
+import { campaignWebhook } from "../resources/campaign-webhook";
+import { sipCarrier } from "../resources/sip-carrier";
+import { voice } from "../resources/voice";
+import type { CampaignWebhookArgs, SipCarrierArgs, VoiceArgs, WebhookEvent } from "./args";
 import { PROVIDER_KEY } from "./dynamic-adapter";
 import { providerText, type StubKind } from "./provider-stubs";
 import { InputError } from "../platform/errors";
@@ -28,14 +25,13 @@ const MODULE = "voiceplatform";
 
 /**
  * The arguments of `CustomResource` for one resource: the dynamic type token; the declared
- * inputs with `__provider` and the outputs it adds left undefined; each given input holding a
- * secret at any depth made secret whole, as is the output of the same name.
+ * inputs with `__provider` and the descriptor's outputs left undefined; each given input holding
+ * a secret at any depth made secret whole, as is the output of the same name.
  */
 function dynamicArgs(
-  definition: ResourceDefinition<object>,
+  definition: ResourceDescriptor<object>,
   name: string,
   args: object,
-  outputs: readonly string[],
   opts: pulumi.CustomResourceOptions | undefined,
 ): ConstructorParameters<typeof pulumi.CustomResource> {
   if (PROVIDER_KEY in args) {
@@ -44,7 +40,8 @@ function dynamicArgs(
     );
   }
   const props: Record<string, unknown> = { ...args };
-  for (const key of [...outputs, "stateVersion"]) props[key] = undefined;
+  for (const { name: key } of definition.outputs) props[key] = undefined;
+  props.stateVersion = undefined;
   const secrets = [
     ...new Set(definition.secretInputs.map((path) => path.split(/[.[]/)[0]!)),
   ].filter((key) => props[key] !== undefined);
@@ -73,15 +70,7 @@ export class Voice extends pulumi.CustomResource {
   declare readonly samples: pulumi.Output<SampleFacts[]>;
 
   constructor(name: string, args: VoiceArgs, opts?: pulumi.CustomResourceOptions) {
-    const outputs = [
-      "voiceId",
-      "organizationId",
-      "settings",
-      "ttsClient",
-      "clonedVoices",
-      "samples",
-    ];
-    super(...dynamicArgs(voice, name, args, outputs, opts));
+    super(...dynamicArgs(voice, name, args, opts));
   }
 }
 
@@ -94,7 +83,7 @@ export class SipCarrier extends pulumi.CustomResource {
   declare readonly phoneNumbers: pulumi.Output<Record<string, unknown>[] | undefined>;
 
   constructor(name: string, args: SipCarrierArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...dynamicArgs(sipCarrier, name, args, ["carrierId"], opts));
+    super(...dynamicArgs(sipCarrier, name, args, opts));
   }
 }
 
@@ -108,7 +97,6 @@ export class CampaignWebhook extends pulumi.CustomResource {
   declare readonly data: pulumi.Output<boolean | undefined>;
 
   constructor(name: string, args: CampaignWebhookArgs, opts?: pulumi.CustomResourceOptions) {
-    const outputs = ["status", "data"];
-    super(...dynamicArgs(campaignWebhook, name, args, outputs, opts));
+    super(...dynamicArgs(campaignWebhook, name, args, opts));
   }
 }

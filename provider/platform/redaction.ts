@@ -53,29 +53,42 @@ export function redactSecrets(text: string): string {
   return result;
 }
 
-/** Wire field names whose values are secret wherever they appear in a JSON body. */
-const secretFieldNames = new Set(["register_password", "registerPassword", "password", "apiKey"]);
-
-/** Lists whose items' `value` is secret: an advanced webhook's headers and parameters. */
-const secretValueLists = new Set(["headers", "parameters"]);
+/** Field names secret in any body whatever the resource: the API key, a password. */
+const alwaysSecretFields = ["apiKey", "password"];
 
 /**
- * A copy of a parsed JSON body with secret fields blanked: `register_password` anywhere, and the
- * `value` of every header and parameter in an advanced webhook.
+ * Remembers wire fields whose values are secret (a resource's `secretWireFields`): a name is
+ * secret wherever it appears in a body, `list[].field` in every item of such a list.
  */
-export function redactBody(value: unknown, insideHeaders = false): unknown {
-  if (Array.isArray(value)) return value.map((item) => redactBody(item, insideHeaders));
-  if (value === null || typeof value !== "object") {
-    return typeof value === "string" ? redactSecrets(value) : value;
+export function rememberSecretWireFields(paths: readonly string[]): void {
+  for (const path of paths) processState().secretWireFields.add(path);
+}
+
+/**
+ * A copy of a parsed JSON body with the values of secret wire fields blanked, and every
+ * remembered secret in the rest redacted.
+ */
+export function redactBody(value: unknown): unknown {
+  const fields = new Set(alwaysSecretFields);
+  const inLists = new Map<string, string>();
+  for (const path of processState().secretWireFields) {
+    const [list, field] = path.split("[].");
+    if (field === undefined) fields.add(path);
+    else inLists.set(list!, field);
   }
-  // Keys are redacted too (a platform may key its complaints by the value it refused), and
-  // fromEntries keeps a `__proto__` key an own key instead of setting the prototype.
-  return Object.fromEntries(
-    Object.entries(value).map(([key, field]) => [
-      redactSecrets(key),
-      secretFieldNames.has(key) || (insideHeaders && key === "value")
-        ? REDACTED
-        : redactBody(field, secretValueLists.has(key)),
-    ]),
-  );
+  const walk = (node: unknown, secretInItems?: string): unknown => {
+    if (Array.isArray(node)) return node.map((item) => walk(item, secretInItems));
+    if (node === null || typeof node !== "object") {
+      return typeof node === "string" ? redactSecrets(node) : node;
+    }
+    // Keys are redacted too (a platform may key its complaints by the value it refused), and
+    // fromEntries keeps a `__proto__` key an own key instead of setting the prototype.
+    return Object.fromEntries(
+      Object.entries(node).map(([key, field]) => [
+        redactSecrets(key),
+        fields.has(key) || key === secretInItems ? REDACTED : walk(field, inLists.get(key)),
+      ]),
+    );
+  };
+  return walk(value);
 }

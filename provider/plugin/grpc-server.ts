@@ -19,18 +19,12 @@ import type * as AnyPb from "google-protobuf/google/protobuf/any_pb";
 import type * as EmptyPb from "google-protobuf/google/protobuf/empty_pb";
 import type * as StructPb from "google-protobuf/google/protobuf/struct_pb";
 import { SECRET_SIG, SIG_KEY, UNKNOWN } from "../core/engine-values";
-import { pathSegmentProblem } from "../core/path-segment";
-import { plannedCreateState, plannedUpdateState } from "../core/planned-state";
-import type { ResourceDefinition } from "../core/resource-definition";
-import { checkProviderConfig, diffProviderConfig, toRuntimeSettings } from "./provider-config";
-import {
-  configureRuntime,
-  pluginResources,
-  redactingHandlers,
-  type Inputs,
-} from "./resource-definitions";
-import { UnsafePathError } from "../platform/errors";
+import type { Inputs } from "../core/resource-descriptor";
+import { servedResource, type ServedResource } from "../core/served-resource";
+import { resources } from "../resources";
+import { checkProviderConfig, configureProvider, diffProviderConfig } from "./provider-config";
 import { withResource } from "./engine-log";
+import { secretSettings } from "../settings/config";
 import { packageSchema, packageVersion, resourceToken } from "./schema";
 
 const sdkRequire = createRequire(require.resolve("@pulumi/pulumi/package.json"));
@@ -43,28 +37,8 @@ const anyPb: typeof AnyPb = sdkRequire("google-protobuf/google/protobuf/any_pb")
 const emptyPb: typeof EmptyPb = sdkRequire("google-protobuf/google/protobuf/empty_pb");
 const structPb: typeof StructPb = sdkRequire("google-protobuf/google/protobuf/struct_pb");
 
-/**
- * Marks the state of an object adopted by id (import): the API has no read, so nothing about it
- * is known until the declared inputs are recorded by the update that follows.
- */
-export const IMPORTED_WITHOUT_READ = "importedWithoutRead";
-
-interface Served {
-  readonly definition: ResourceDefinition<object>;
-  readonly handlers: ReturnType<typeof redactingHandlers>;
-  /** Input paths whose values are secret: `registerPassword`, `advancedWebhook.headers[].value`. */
-  readonly secretInputs: readonly string[];
-}
-
-const definitionsByToken = new Map<string, Served>(
-  pluginResources.map(({ definition }) => [
-    resourceToken(definition.type),
-    {
-      definition,
-      handlers: redactingHandlers(definition),
-      secretInputs: definition.secretInputs,
-    },
-  ]),
+const servedByToken = new Map<string, ServedResource>(
+  resources.map((descriptor) => [resourceToken(descriptor.type), servedResource(descriptor)]),
 );
 
 type Call<Req> = Grpc.ServerUnaryCall<Req, unknown>;
@@ -110,15 +84,15 @@ function toStruct(bag: unknown, secretPaths: readonly string[] = []): StructPb.S
   return structPb.Struct.fromJavaScript(plain as Record<string, StructPb.JavaScriptValue>);
 }
 
-function definitionOf(type: string, urn: string): Served {
+function servedOf(type: string, urn: string): ServedResource {
   const token = type || (urn.split("::")[2]?.split("$").pop() ?? "");
-  const definition = definitionsByToken.get(token);
-  if (definition === undefined) {
+  const served = servedByToken.get(token);
+  if (served === undefined) {
     throw new Error(
-      `unknown resource type ${JSON.stringify(token)}: this provider serves ${[...definitionsByToken.keys()].join(", ")}`,
+      `unknown resource type ${JSON.stringify(token)}: this provider serves ${[...servedByToken.keys()].join(", ")}`,
     );
   }
-  return definition;
+  return served;
 }
 
 function failed(error: unknown): Partial<Grpc.StatusObject> {
@@ -177,16 +151,16 @@ function answer<Res>(
 function answerWithState<Res>(
   call: Call<{ getType(): string; getUrn(): string }>,
   done: Done<Res>,
-  work: (definition: Served) => Promise<Res>,
+  work: (served: ServedResource, secrets: readonly string[]) => Promise<Res>,
 ): void {
   let secrets: readonly string[] = [];
   answer(
     call,
     done,
     async () => {
-      const definition = definitionOf(call.request.getType(), call.request.getUrn());
-      secrets = definition.secretInputs;
-      return work(definition);
+      const served = servedOf(call.request.getType(), call.request.getUrn());
+      secrets = served.descriptor.secretInputs;
+      return work(served, secrets);
     },
     (error) => failedWithState(error, secrets),
   );
@@ -281,7 +255,7 @@ export const providerService = {
         (v) => v === UNKNOWN,
       );
       for (const warning of warnings) console.warn(`warning: ${warning}`);
-      return checkResponse(inputs, failures, ["apiKey"]);
+      return checkResponse(inputs, failures, secretSettings);
     });
   },
 
@@ -306,7 +280,7 @@ export const providerService = {
           `the voiceplatform provider's configuration is not valid: ${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`,
         );
       }
-      configureRuntime(toRuntimeSettings(inputs));
+      configureProvider(inputs);
       const response = new providerPb.ConfigureResponse();
       response.setAcceptsecrets(protocol.acceptSecrets);
       response.setAcceptresources(protocol.acceptResources);
@@ -318,24 +292,21 @@ export const providerService = {
 
   check(call: Call<ProviderPb.CheckRequest>, done: Done<ProviderPb.CheckResponse>) {
     answer(call, done, async () => {
-      const definition = definitionOf(call.request.getType(), call.request.getUrn());
-      const { inputs, failures } = await definition.handlers.check(
+      const served = servedOf(call.request.getType(), call.request.getUrn());
+      const { inputs, failures } = await served.check(
         fromStruct(call.request.getOlds()),
         fromStruct(call.request.getNews()),
       );
-      return checkResponse(inputs, failures, definition.secretInputs);
+      return checkResponse(inputs, failures, served.descriptor.secretInputs);
     });
   },
 
   diff(call: Call<ProviderPb.DiffRequest>, done: Done<ProviderPb.DiffResponse>) {
     answer(call, done, async () => {
-      const definition = definitionOf(call.request.getType(), call.request.getUrn());
-      const olds = fromStruct(call.request.getOlds());
-      // An adopted object's state holds nothing to compare: recording the declared inputs is an update.
-      if (olds[IMPORTED_WITHOUT_READ] === true) return diffResponse(true, []);
-      const result = await definition.handlers.diff(
+      const served = servedOf(call.request.getType(), call.request.getUrn());
+      const result = await served.diff(
         call.request.getId(),
-        olds,
+        fromStruct(call.request.getOlds()),
         fromStruct(call.request.getNews()),
       );
       const response = diffResponse(result.changes, result.replaces);
@@ -345,79 +316,53 @@ export const providerService = {
   },
 
   create(call: Call<ProviderPb.CreateRequest>, done: Done<ProviderPb.CreateResponse>) {
-    answerWithState(call, done, async (definition) => {
-      const news = fromStruct(call.request.getProperties());
+    answerWithState(call, done, async (served, secrets) => {
+      const { id, state } = await served.create(
+        fromStruct(call.request.getProperties()),
+        call.request.getPreview(),
+      );
       const response = new providerPb.CreateResponse();
-      if (call.request.getPreview()) {
-        response.setProperties(
-          toStruct(plannedCreateState(definition.definition, news), definition.secretInputs),
-        );
-        return response;
-      }
-      const { id, state: outs } = await definition.handlers.create(news);
-      response.setId(id);
-      response.setProperties(toStruct(outs, definition.secretInputs));
+      if (id !== undefined) response.setId(id);
+      response.setProperties(toStruct(state, secrets));
       return response;
     });
   },
 
   update(call: Call<ProviderPb.UpdateRequest>, done: Done<ProviderPb.UpdateResponse>) {
-    answerWithState(call, done, async (definition) => {
-      const id = call.request.getId();
-      const olds = fromStruct(call.request.getOlds());
-      const news = fromStruct(call.request.getNews());
-      const adopted = olds[IMPORTED_WITHOUT_READ] === true;
-      let outs: object;
-      if (call.request.getPreview()) {
-        outs = adopted
-          ? plannedCreateState(definition.definition, news)
-          : plannedUpdateState(definition.definition, olds, news);
-      } else {
-        outs = adopted
-          ? await definition.handlers.adopt(id, news)
-          : await definition.handlers.update(id, olds, news);
-      }
+    answerWithState(call, done, async (served, secrets) => {
+      const state = await served.update(
+        call.request.getId(),
+        fromStruct(call.request.getOlds()),
+        fromStruct(call.request.getNews()),
+        call.request.getPreview(),
+      );
       const response = new providerPb.UpdateResponse();
-      response.setProperties(toStruct(outs, definition.secretInputs));
+      response.setProperties(toStruct(state, secrets));
       return response;
     });
   },
 
   delete(call: Call<ProviderPb.DeleteRequest>, done: Done<EmptyPb.Empty>) {
     answer(call, done, async () => {
-      const definition = definitionOf(call.request.getType(), call.request.getUrn());
-      await definition.handlers.delete(
-        call.request.getId(),
-        fromStruct(call.request.getProperties()),
-      );
+      const served = servedOf(call.request.getType(), call.request.getUrn());
+      await served.delete(call.request.getId(), fromStruct(call.request.getProperties()));
       return new emptyPb.Empty();
     });
   },
 
-  /**
-   * The API has no read. A refresh gets back what state holds. An import (an id and nothing else)
-   * gets a marker and no inputs: the declared inputs are then recorded by an update, without a
-   * call, and nothing confirms that they are what the platform holds.
-   */
+  /** A refresh gets back what state holds; an import, the served resource's marker and no inputs. */
   read(call: Call<ProviderPb.ReadRequest>, done: Done<ProviderPb.ReadResponse>) {
     answer(call, done, async () => {
-      const definition = definitionOf(call.request.getType(), call.request.getUrn());
+      const served = servedOf(call.request.getType(), call.request.getUrn());
+      const secrets = served.descriptor.secretInputs;
       const id = call.request.getId();
-      const problem = pathSegmentProblem(id);
-      // Ids become path segments of later calls: refused here, before state holds one.
-      if (problem !== undefined) throw new UnsafePathError("import", "the id", id, problem);
-      const state = fromStruct(call.request.getProperties());
+      const stored = fromStruct(call.request.getProperties());
       const response = new providerPb.ReadResponse();
       response.setId(id);
-      if (Object.keys(state).length === 0) {
-        response.setProperties(toStruct({ [IMPORTED_WITHOUT_READ]: true }));
-        response.setInputs(toStruct({}));
-        return response;
-      }
-      response.setProperties(toStruct(state, definition.secretInputs));
+      response.setProperties(toStruct(served.read(id, stored), secrets));
       const inputs = call.request.getInputs();
-      if (inputs !== undefined)
-        response.setInputs(toStruct(fromStruct(inputs), definition.secretInputs));
+      if (Object.keys(stored).length === 0) response.setInputs(toStruct({}));
+      else if (inputs !== undefined) response.setInputs(toStruct(fromStruct(inputs), secrets));
       return response;
     });
   },

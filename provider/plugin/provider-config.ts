@@ -14,13 +14,13 @@ import {
   settingBounds,
   type CountSetting,
 } from "../settings/setting-rules";
-import { settingSources, type SettingName } from "../settings/config";
-import { providerInputSources, type CheckFailure, type Inputs } from "./resource-definitions";
+import type { CheckFailure, Inputs } from "../core/resource-descriptor";
+import { rememberProviderSettings, settingSources, type SettingName } from "../settings/config";
 
-/** A count given as a number, or as the string stack config always is, within its bounds. */
 /** One description per setting, for the input and the stack config alike. */
 const describedAs = (name: SettingName) => ({ description: settingSources[name].description });
 
+/** A count given as a number, or as the string stack config always is, within its bounds. */
 function count(name: CountSetting) {
   const rule = countRule(name);
   const whole = settingBounds[name].whole;
@@ -85,8 +85,6 @@ export type ProviderInputs = z.infer<typeof ProviderInputs>;
 /** Inputs the engine adds to every provider's; they are not configuration. */
 const engineKeys = new Set(["version", "pluginDownloadURL"]);
 
-export const secretProviderInputs = ["apiKey"] as const;
-
 /**
  * Checks the inputs and, for those left out, the environment variable that stands in for them, so
  * a malformed value fails at preview naming the input (or the variable) and how to fix it.
@@ -116,7 +114,7 @@ export function checkProviderConfig(
   for (const name of Object.keys(shape) as (keyof typeof shape)[]) {
     const given = news[name];
     if (given === undefined || given === null) {
-      const { env: variable } = providerInputSources[name];
+      const { env: variable } = settingSources[name];
       const fallback = env[variable];
       if (fallback === undefined || fallback.trim() === "") continue;
       const parsed = shape[name].safeParse(fallback);
@@ -142,7 +140,7 @@ export function checkProviderConfig(
       });
     }
   }
-  const keyVariable = providerInputSources.apiKey.env;
+  const keyVariable = settingSources.apiKey.env;
   if ((news.apiKey === undefined || news.apiKey === null) && !env[keyVariable]?.trim()) {
     // Not a failure: a stack whose resources need no call (destroy, refresh) works without one.
     warnings.push(
@@ -178,12 +176,12 @@ export function diffProviderConfig(
   return { changed: changed.sort(), replaces: [] };
 }
 
-/** The checked inputs as the runtime's configuration reader takes them: text, secrets unwrapped. */
-export function toRuntimeSettings(inputs: Inputs): Record<string, string | undefined> {
-  const settings: Record<string, string | undefined> = {};
-  for (const name of Object.keys(ProviderInputs.shape)) {
+/** Configure: the checked inputs become the provider's settings, by name. */
+export function configureProvider(inputs: Inputs): void {
+  const given: Partial<Record<SettingName, string | number>> = {};
+  for (const name of Object.keys(ProviderInputs.shape) as SettingName[]) {
     const value = inputs[name];
-    settings[name] = value === undefined || value === null ? undefined : String(value);
+    if (typeof value === "string" || typeof value === "number") given[name] = value;
   }
-  return settings;
+  rememberProviderSettings(given);
 }

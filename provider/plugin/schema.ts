@@ -7,8 +7,17 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { z } from "zod";
-import { ProviderInputs, secretProviderInputs } from "./provider-config";
-import { pluginResources, providerInputSources, type PluginResource } from "./resource-definitions";
+import type { ResourceDescriptor } from "../core/resource-descriptor";
+import { resources } from "../resources";
+import { secretSettings, settingSources, type SettingName } from "../settings/config";
+import { ProviderInputs } from "./provider-config";
+import {
+  campaignWebhookExample,
+  examplesSection,
+  sipCarrierExample,
+  voiceExample,
+  type ResourceExample,
+} from "./resource-examples";
 
 export const PACKAGE_NAME = "voiceplatform";
 
@@ -21,12 +30,8 @@ export interface PropertySpec extends TypeSpec {
   defaultInfo?: { environment: string[] };
 }
 
-export interface ObjectTypeSpec {
-  type: "object";
-  description?: string;
-  properties: Record<string, PropertySpec>;
-  required?: string[];
-}
+export type { ObjectTypeSpec } from "../core/resource-descriptor";
+import type { ObjectTypeSpec } from "../core/resource-descriptor";
 
 export interface EnumTypeSpec {
   type: "string";
@@ -211,24 +216,61 @@ function markSecret(
   holder.properties[leaf] = { ...holder.properties[leaf], secret: true };
 }
 
-function resourceSpec(resource: PluginResource, types: PackageSchema["types"]): ResourceSpec {
-  const { definition } = resource;
-  const json = inputJsonSchema(definition.inputSchema);
-  const inputs = propertiesOf(json, "", resource.objectTypes, types);
-  for (const path of definition.secretInputs) markSecret(path, inputs, resource.objectTypes, types);
-  const outputs: Record<string, PropertySpec> = { ...inputs };
-  for (const output of resource.outputs) {
+/**
+ * Every resource's state says which shape it is, so later versions can read older ones. Internal:
+ * not a required output, so no SDK makes programs depend on it.
+ */
+const stateVersion: PropertySpec = {
+  type: "integer",
+  description: "Version of the stored state's shape (internal to the provider).",
+};
+
+/** Each SDK's docstring shows an example in its own language (Pulumi's examples shortcodes). */
+const examples: Readonly<Record<string, ResourceExample>> = {
+  Voice: voiceExample,
+  SipCarrier: sipCarrierExample,
+  CampaignWebhook: campaignWebhookExample,
+};
+
+/** A resource's description: what it is, an example in each SDK's language, how to import it. */
+function describeResource(descriptor: ResourceDescriptor<object>): string {
+  return [
+    descriptor.summary,
+    "",
+    examplesSection(examples[descriptor.type]!),
+    "",
+    "## Import",
+    "",
+    `The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is ${descriptor.importId}.`,
+    "",
+    "For the same reason, looking the resource up by id (\`get\` in the SDKs) returns the id and no other property: nothing can be read from the platform.",
+  ].join("\n");
+}
+
+function resourceSpec(
+  descriptor: ResourceDescriptor<object>,
+  types: PackageSchema["types"],
+): ResourceSpec {
+  const json = inputJsonSchema(descriptor.inputSchema);
+  const inputs = propertiesOf(json, "", descriptor.objectTypes, types);
+  for (const path of descriptor.secretInputs)
+    markSecret(path, inputs, descriptor.objectTypes, types);
+  const outputs: Record<string, PropertySpec> = { ...inputs, stateVersion };
+  for (const output of descriptor.outputs) {
     outputs[output.name] = { ...output.type, description: output.description };
+  }
+  for (const [name, spec] of Object.entries(descriptor.outputTypes ?? {})) {
+    types[resourceToken(name)] = spec;
   }
   const requiredInputs = [...(json.required ?? [])];
   return {
-    description: resource.description,
+    description: describeResource(descriptor),
     inputProperties: inputs,
     requiredInputs,
     properties: outputs,
     required: [
       ...requiredInputs,
-      ...resource.outputs.filter((output) => output.always).map((output) => output.name),
+      ...descriptor.outputs.filter((output) => output.always).map((output) => output.name),
     ],
   };
 }
@@ -237,12 +279,12 @@ function providerProperties(): Record<string, PropertySpec> {
   const json = inputJsonSchema(ProviderInputs);
   const properties: Record<string, PropertySpec> = {};
   for (const [name, node] of Object.entries(json.properties ?? {})) {
-    const source = providerInputSources[name as keyof typeof providerInputSources];
+    const source = settingSources[name as keyof typeof settingSources];
     properties[name] = {
       ...toTypeSpec(node, name, {}, {}),
       ...(node.description ? { description: node.description } : {}),
       defaultInfo: { environment: [source.env] },
-      ...((secretProviderInputs as readonly string[]).includes(name) ? { secret: true } : {}),
+      ...(secretSettings.includes(name as SettingName) ? { secret: true } : {}),
     };
   }
   return properties;
@@ -267,60 +309,12 @@ export function packageVersion(): string {
   }
 }
 
-const sampleType: ObjectTypeSpec = {
-  type: "object",
-  description: "An uploaded audio sample.",
-  properties: {
-    name: { type: "string", description: "The file's base name, as uploaded." },
-    sha256: { type: "string", description: "sha256 of the bytes sent." },
-    size: { type: "integer", description: "Size in bytes." },
-  },
-  required: ["name", "sha256", "size"],
-};
-
-/** The keys spec 2.1 shows in a Voice object's settings. */
-const settingsType: ObjectTypeSpec = {
-  type: "object",
-  description: "A voice's synthesis settings as the platform answered them.",
-  properties: {
-    stability: { type: "number", description: "Stability, as the platform answered it." },
-    style: { type: "number", description: "Style, as the platform answered it." },
-  },
-};
-
-/** A Voice object of spec 2.1, as a clone answered it. */
-const clonedVoiceType: ObjectTypeSpec = {
-  type: "object",
-  description: "A voice the clone answered with (every field optional: the answer may omit any).",
-  properties: {
-    id: { type: "string", description: "The voice record's id (the one updates take)." },
-    voiceId: { type: "string", description: "The voice's id at the synthesis provider." },
-    name: { type: "string", description: "Display name." },
-    organizationId: { type: "string", description: "Organization that owns the voice." },
-    settings: {
-      $ref: "#/types/voiceplatform:index:VoiceSettings",
-      description: "Synthesis settings.",
-    },
-    isMultilingual: { type: "boolean", description: "Whether the voice is multilingual." },
-    supportedLocales: {
-      type: "array",
-      items: { type: "string" },
-      description: "Locale codes, language-REGION.",
-    },
-    ttsClient: { type: "string", description: "Synthesis client that serves the voice." },
-  },
-};
-
 /** The package schema object; `JSON.stringify` it for GetSchema. */
 export function packageSchema(): PackageSchema {
-  const types: PackageSchema["types"] = {
-    [resourceToken("VoiceSample")]: sampleType,
-    [resourceToken("VoiceSettings")]: settingsType,
-    [resourceToken("ClonedVoice")]: clonedVoiceType,
-  };
-  const resources: Record<string, ResourceSpec> = {};
-  for (const resource of pluginResources) {
-    resources[resourceToken(resource.definition.type)] = resourceSpec(resource, types);
+  const types: PackageSchema["types"] = {};
+  const resourceSpecs: Record<string, ResourceSpec> = {};
+  for (const descriptor of resources) {
+    resourceSpecs[resourceToken(descriptor.type)] = resourceSpec(descriptor, types);
   }
   const providerInputs = providerProperties();
   const stringOutputs = Object.fromEntries(
@@ -347,7 +341,7 @@ export function packageSchema(): PackageSchema {
       inputProperties: providerInputs,
       properties: stringOutputs,
     },
-    resources,
+    resources: resourceSpecs,
     types,
     ...(Object.keys(languageSettings).length > 0 ? { language: languageSettings } : {}),
   };

@@ -1,5 +1,4 @@
 import { stateOfCreated } from "../core/created-object";
-import type * as pulumi from "@pulumi/pulumi";
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { checkResource, onEveryObject } from "../core/check";
@@ -7,7 +6,7 @@ import { canonical, diffInputs, sortedSet, type DiffPlan } from "../core/diff";
 import { containsUnknown, isUnknown } from "../core/engine-values";
 import { absoluteUrl, headerName, headerValue, objectId, text } from "../core/input-rules";
 import { warn } from "../core/provider-log";
-import type { Inputs, ResourceDefinition } from "../core/resource-definition";
+import type { Inputs, ResourceDescriptor } from "../core/resource-descriptor";
 import { callApi, pathSegment } from "../platform/http-client";
 
 /** The five event kinds of section 6. */
@@ -18,56 +17,19 @@ export const webhookEvents = [
   "POST_PROCESSING_FINISHED:WRONG_NUMBER",
   "POST_PROCESSING_FINISHED:DO_NOT_CALL",
 ] as const;
-export type WebhookEvent = (typeof webhookEvents)[number];
 
-/** A name and value pair of an advanced webhook's request. */
-export interface WebhookPairArgs {
-  /** Name of the header or query parameter. */
-  name: pulumi.Input<string>;
-  /** Its value, kept secret: it can carry a token. */
-  value: pulumi.Input<string>;
-}
-
-/** The full outgoing request of an advanced webhook. Stored as a secret, since its headers carry credentials. */
-export interface AdvancedWebhookArgs {
-  /** Target URL, kept secret: it can carry a token. */
-  url: pulumi.Input<string>;
-  /** HTTP method of the outgoing request, e.g. GET. */
-  method?: pulumi.Input<string>;
-  /** Headers of the outgoing request. */
-  headers?: pulumi.Input<pulumi.Input<WebhookPairArgs>[]>;
-  /** Query parameters of the outgoing request. */
-  parameters?: pulumi.Input<pulumi.Input<WebhookPairArgs>[]>;
-  /** Body of the outgoing request, kept secret. */
-  body?: pulumi.Input<string>;
-}
-
-/** Inputs of a campaign webhook subscription. The API has no update, so any change replaces it. */
-export interface CampaignWebhookArgs {
-  /** The campaign's ObjectId (24 hexadecimal characters). */
-  campaignId: pulumi.Input<string>;
-  /** URL that is called. */
-  url: pulumi.Input<string>;
-  /** Events to subscribe to; order does not matter. */
-  events?: pulumi.Input<pulumi.Input<WebhookEvent>[]>;
-  /** Whether advancedWebhook describes the outgoing request. */
-  isAdvanced?: pulumi.Input<boolean>;
-  /** The outgoing request, for an advanced webhook. */
-  advancedWebhook?: pulumi.Input<AdvancedWebhookArgs>;
-  /** Record an existing subscription without calling the API (the API can neither read nor list one). */
-  alreadySubscribed?: pulumi.Input<boolean>;
-  /** Sub-organization to act for; defaults to voiceplatform:subOrganizationId. */
-  subOrganizationId?: pulumi.Input<string>;
-}
-
-const WebhookHeader = z.strictObject({
-  name: headerName.describe("Name of the header or query parameter."),
-  value: headerValue.describe("Its value, kept secret: it can carry a token."),
-});
-const WebhookParameter = z.strictObject({
-  name: text.describe("Name of the header or query parameter."),
-  value: z.string().describe("Its value, kept secret: it can carry a token."),
-});
+const WebhookHeader = z
+  .strictObject({
+    name: headerName.describe("Name of the header or query parameter."),
+    value: headerValue.describe("Its value, kept secret: it can carry a token."),
+  })
+  .describe("A header of the outgoing request.");
+const WebhookParameter = z
+  .strictObject({
+    name: text.describe("Name of the header or query parameter."),
+    value: z.string().describe("Its value, kept secret: it can carry a token."),
+  })
+  .describe("A query parameter of the outgoing request.");
 
 const AdvancedWebhook = z.strictObject({
   url: absoluteUrl.describe("Target URL, kept secret: it can carry a token."),
@@ -90,7 +52,9 @@ export const CampaignWebhookInputs = z
     campaignId: objectId.describe("The campaign's ObjectId (24 hexadecimal characters)."),
     url: absoluteUrl.describe("URL that is called."),
     events: z
-      .array(z.enum(webhookEvents))
+      .array(
+        z.enum(webhookEvents).describe("A post-processing outcome a webhook can subscribe to."),
+      )
       .optional()
       .describe("Events to subscribe to; order does not matter."),
     isAdvanced: z
@@ -278,10 +242,42 @@ async function create(news: Inputs): Promise<{ id: string; state: CampaignWebhoo
   return { id, state };
 }
 
-/** A webhook subscribed to a campaign's post-processing events: a simple URL or a full advanced request. */
-export const campaignWebhook: ResourceDefinition<CampaignWebhookState> = {
+/** What a webhook's id looks like: the campaign's ObjectId, a slash, 16 hex digits of a sha256. */
+const WEBHOOK_ID = /^([0-9a-f]{24})\/[0-9a-f]{16}$/;
+
+/** The id a create of these inputs gives; undefined when they do not parse. */
+function expectedWebhookId(inputs: Inputs): string | undefined {
+  const parsed = CampaignWebhookInputs.safeParse(inputs);
+  return parsed.success ? webhookId(parsed.data) : undefined;
+}
+
+export const campaignWebhook: ResourceDescriptor<CampaignWebhookState, "CampaignWebhook"> = {
   type: "CampaignWebhook",
+  summary:
+    "A webhook subscribed to a campaign's post-processing events: a simple URL or a full advanced request. The API has no update, so any change replaces it.",
+  importId:
+    "not the platform's (the API returns none): `<campaignId>/<16 hex>`, derived from the inputs; `pulumi-voice-platform preflight` prints it for an interrupted create",
   inputSchema: CampaignWebhookInputs,
+  objectTypes: {
+    events: "WebhookEvent",
+    advancedWebhook: "AdvancedWebhook",
+    "advancedWebhook.headers": "WebhookHeader",
+    "advancedWebhook.parameters": "WebhookParameter",
+  },
+  outputs: [
+    {
+      name: "status",
+      description: "What the subscribe answered; absent for a recorded subscription.",
+      type: { type: "string" },
+      writtenBy: "create",
+    },
+    {
+      name: "data",
+      description: "What the subscribe answered; absent for a recorded subscription.",
+      type: { type: "boolean" },
+      writtenBy: "create",
+    },
+  ],
   // Everything in an advanced webhook that can carry a token: the target URL (tokens in its path
   // or query), header and parameter values, and the body.
   secretInputs: [
@@ -290,7 +286,7 @@ export const campaignWebhook: ResourceDefinition<CampaignWebhookState> = {
     "advancedWebhook.parameters[].value",
     "advancedWebhook.body",
   ],
-  platformOutputs: { create: ["status", "data"], update: [] },
+  secretWireFields: ["headers[].value", "parameters[].value"],
   check: (_olds, news) =>
     checkResource(
       {
@@ -315,4 +311,29 @@ export const campaignWebhook: ResourceDefinition<CampaignWebhookState> = {
         "from the stack; unsubscribe it in the platform's console if it should stop.",
     ),
   stateAfterCreate,
+  recovery: {
+    lookFor: "a webhook subscription of the campaign with",
+    idLabel: "webhook id",
+    identifyingInputs: [
+      "campaignId",
+      "url",
+      "events",
+      "isAdvanced",
+      "advancedWebhook.url",
+      "advancedWebhook.method",
+      "alreadySubscribed",
+    ],
+    knownId: expectedWebhookId,
+    knownIdReadsSecrets: true,
+    // The id is not the platform's: the provider derives it from the inputs, so it must be that.
+    idProblem: (id, inputs) => {
+      const expected = expectedWebhookId(inputs);
+      if (!WEBHOOK_ID.test(id)) {
+        return `${JSON.stringify(id)} is not a campaign webhook id (<24-hex campaignId>/<16 hex>, as the provider derives it)${expected === undefined ? "" : `: this subscription's id is ${expected}`}`;
+      }
+      return expected !== undefined && id !== expected
+        ? `is ${id}, but the id the provider derives from this subscription's inputs is ${expected}: use that one`
+        : undefined;
+    },
+  },
 };

@@ -1,83 +1,12 @@
 import { stateOfCreated } from "../core/created-object";
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { checkResource, describeValue, onEveryObject } from "../core/check";
 import { diffInputs, sortedSet, type DiffPlan } from "../core/diff";
 import { containsUnknown } from "../core/engine-values";
 import { hostOrIpv4, ipv4Address, text } from "../core/input-rules";
 import { warnStaysOnPlatform } from "../core/provider-log";
-import type { Inputs, ResourceDefinition } from "../core/resource-definition";
+import type { Inputs, ResourceDescriptor } from "../core/resource-descriptor";
 import { callApi } from "../platform/http-client";
-
-/** One SIP gateway of a carrier. */
-export interface SipGatewayArgs {
-  /** Used for outbound calls. */
-  outbound?: pulumi.Input<boolean>;
-  /** Used for inbound calls; an inbound gateway needs a literal IPv4 address. */
-  inbound?: pulumi.Input<boolean>;
-  /** IPv4 address (an outbound-only gateway may use a hostname); give it or sipGatewaySid. */
-  ipv4?: pulumi.Input<string>;
-  /** Network mask length in bits, 0–32. */
-  netmask?: pulumi.Input<number>;
-  /** SIP port, 1–65535. */
-  port?: pulumi.Input<number>;
-  /** Transport protocol, e.g. udp. */
-  protocol?: pulumi.Input<string>;
-  /** Whether to send SIP OPTIONS pings to the gateway. */
-  sendOptionsPing?: pulumi.Input<boolean>;
-  /** Whether to use sips: URIs towards the gateway. */
-  useSipsScheme?: pulumi.Input<boolean>;
-  /** Whether to pad SRTP crypto attributes. */
-  padCrypto?: pulumi.Input<boolean>;
-  /** Identifier of the gateway. */
-  sipGatewaySid?: pulumi.Input<string>;
-}
-
-/** One phone number of a carrier. */
-export interface SipPhoneNumberArgs {
-  /** The number, preferably E.164 (+14155550100); give it or phoneNumberSid. */
-  phoneNumber?: pulumi.Input<string>;
-  /** Identifier of the number. */
-  phoneNumberSid?: pulumi.Input<string>;
-}
-
-/** Inputs of a SIP carrier (trunk). The API has no update, so changing any input replaces it. */
-export interface SipCarrierArgs {
-  /** Carrier name. Required here though the spec leaves it open: preflight finds an interrupted create on the platform by it. */
-  name: pulumi.Input<string>;
-  /** Registration username. */
-  registerUsername?: pulumi.Input<string>;
-  /** Registration password; stored encrypted as a secret. */
-  registerPassword?: pulumi.Input<string>;
-  /** Whether the carrier needs SIP registration. */
-  requiresRegister?: pulumi.Input<boolean>;
-  /** SIP realm of the registration. */
-  registerSipRealm?: pulumi.Input<string>;
-  /** User part of the From header of the registration. */
-  registerFromUser?: pulumi.Input<string>;
-  /** Domain of the From header of the registration. */
-  registerFromDomain?: pulumi.Input<string>;
-  /** Whether the registration's Contact carries the public IP address. */
-  registerPublicIpInContact?: pulumi.Input<boolean>;
-  /** Prefix dialled before outbound numbers. */
-  techPrefix?: pulumi.Input<string>;
-  /** Diversion header value for outbound calls. */
-  diversion?: pulumi.Input<string>;
-  /** Whether outbound numbers get a leading plus (E.164). */
-  e164LeadingPlus?: pulumi.Input<boolean>;
-  /** Gateways; order does not matter. */
-  gateways?: pulumi.Input<pulumi.Input<SipGatewayArgs>[]>;
-  /** Phone numbers; order does not matter. */
-  phoneNumbers?: pulumi.Input<pulumi.Input<SipPhoneNumberArgs>[]>;
-  /** SIP proxy for outbound calls. */
-  outboundSipProxy?: pulumi.Input<string>;
-  /** The carrier's updatedBy field, sent as given (the spec does not say what the platform does with it). */
-  updatedBy?: pulumi.Input<string>;
-  /** Record this existing carrier instead of creating one (no call is made: the API has no read). */
-  existingCarrierId?: pulumi.Input<string>;
-  /** Sub-organization to act for; defaults to voiceplatform:subOrganizationId. */
-  subOrganizationId?: pulumi.Input<string>;
-}
 
 const port = z.number().int("must be a whole number").min(1).max(65535);
 const netmask = z.number().int("must be a whole number").min(0).max(32);
@@ -141,7 +70,8 @@ const SipGateway = z
         message: `must be a literal IPv4 address for an inbound gateway, such as 203.0.113.10, not ${describeValue(gateway.ipv4)}`,
       });
     }
-  }, onEveryObject);
+  }, onEveryObject)
+  .describe("One SIP gateway of a carrier: where its calls go to or come from.");
 
 const SipPhoneNumber = z
   .strictObject({
@@ -158,7 +88,8 @@ const SipPhoneNumber = z
       "phoneNumberSid",
       "the number (phoneNumber, e.g. +14155550100)",
     );
-  }, onEveryObject);
+  }, onEveryObject)
+  .describe("One phone number of a carrier.");
 
 /** The inputs as the provider receives them, validated. */
 export const SipCarrierInputs = z.strictObject({
@@ -381,12 +312,42 @@ async function create(news: Inputs): Promise<{ id: string; state: SipCarrierStat
   return { id, state };
 }
 
-/** A SIP carrier (trunk) with registration credentials, gateways and phone numbers. */
-export const sipCarrier: ResourceDefinition<SipCarrierState> = {
+/** A gateway as preflight shows it: `203.0.113.10:5060/udp (inbound, outbound)`. */
+function showGateway(value: unknown, show: (value: unknown) => string): string {
+  if (value === null || typeof value !== "object" || !("ipv4" in value || "port" in value))
+    return show(value);
+  const g = value as Record<string, unknown>;
+  const roles = [g.inbound === true ? "inbound" : "", g.outbound === true ? "outbound" : ""].filter(
+    Boolean,
+  );
+  return `${show(g.ipv4)}:${show(g.port ?? 5060)}/${show(g.protocol ?? "udp")}${roles.length > 0 ? ` (${roles.join(", ")})` : ""}`;
+}
+
+const showList =
+  (item: (value: unknown, show: (value: unknown) => string) => string, separator: string) =>
+  (list: unknown, show: (value: unknown) => string) =>
+    Array.isArray(list) ? list.map((value) => item(value, show)).join(separator) : show(list);
+
+export const sipCarrier: ResourceDescriptor<SipCarrierState, "SipCarrier"> = {
   type: "SipCarrier",
+  summary:
+    "A SIP carrier (trunk) with registration credentials, gateways and phone numbers. The API has no update, so changing any input replaces it.",
+  importId:
+    "the carrier's id as the create answered it: `pulumi import voiceplatform:index:SipCarrier main-trunk <id>`",
   inputSchema: SipCarrierInputs,
+  objectTypes: { gateways: "SipGateway", phoneNumbers: "SipPhoneNumber" },
+  outputs: [
+    {
+      name: "carrierId",
+      description: "The carrier's id on the platform.",
+      type: { type: "string" },
+      always: true,
+      writtenBy: "create",
+    },
+  ],
   secretInputs: ["registerPassword"],
-  platformOutputs: { create: ["carrierId"], update: [] },
+  // The API's snake_case name, and the input's own should a complaint echo it.
+  secretWireFields: ["register_password", "registerPassword"],
   check: (_olds, news) =>
     checkResource(
       {
@@ -407,4 +368,31 @@ export const sipCarrier: ResourceDefinition<SipCarrierState> = {
   }),
   delete: async (id, olds) => warnStaysOnPlatform(`${label(olds)} (${id})`),
   stateAfterCreate,
+  recovery: {
+    lookFor: "a SIP carrier on the platform with",
+    idLabel: "carrier id",
+    identifyingInputs: [
+      "name",
+      "gateways",
+      "phoneNumbers",
+      "registerUsername",
+      "existingCarrierId",
+    ],
+    showInput: {
+      gateways: showList(showGateway, "; "),
+      phoneNumbers: showList(
+        (number, show) => show((number as { phoneNumber?: unknown } | null)?.phoneNumber ?? number),
+        ", ",
+      ),
+    },
+    // An adopted carrier's create records existingCarrierId without a call.
+    knownId: (inputs) =>
+      typeof inputs.existingCarrierId === "string" ? inputs.existingCarrierId : undefined,
+    idProblem: (id, inputs) => {
+      const existing = inputs.existingCarrierId;
+      return typeof existing === "string" && id !== existing
+        ? `is ${JSON.stringify(id)}, but this carrier is declared with existingCarrierId ${JSON.stringify(existing)}, which its create records without a call: use that id`
+        : undefined;
+    },
+  },
 };

@@ -1,5 +1,4 @@
 import { stateOfCreated } from "../core/created-object";
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { checkResource, onEveryObject } from "../core/check";
 import { diffInputs, sortedSet, type DiffPlan } from "../core/diff";
@@ -10,8 +9,9 @@ import type {
   CheckFailure,
   DiffAnswer,
   Inputs,
-  ResourceDefinition,
-} from "../core/resource-definition";
+  ResourceDescriptor,
+  ObjectTypeSpec,
+} from "../core/resource-descriptor";
 import { IncompleteCreateError } from "../platform/errors";
 import { callApi, pathSegment } from "../platform/http-client";
 import { MultipartForm } from "../platform/multipart-form";
@@ -25,36 +25,6 @@ import {
   type SampleInput,
 } from "../platform/sample-files";
 import { InputError } from "../platform/errors";
-
-/** Inputs of a cloned (or adopted) voice. */
-export interface VoiceArgs {
-  /** Display name. Updates in place. Required here though the spec leaves it open: the clone's answer is matched to the request by it. */
-  name: pulumi.Input<string>;
-  /** Description sent with the clone. Changing it replaces the voice. */
-  description?: pulumi.Input<string>;
-  /** The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the voice. */
-  providerType?: pulumi.Input<string>;
-  /** Locale codes such as en-US; order does not matter. Updates in place. */
-  supportedLocales?: pulumi.Input<pulumi.Input<string>[]>;
-  /** The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice. */
-  subAccounts?: pulumi.Input<boolean>;
-  /** Synthesis stability (the spec gives no range; outside 0–1, the range ElevenLabs documents, warns). Updates in place. */
-  stability?: pulumi.Input<number>;
-  /** Synthesis similarity boost (the spec gives no range; outside 0–1 warns). Updates in place. */
-  similarityBoost?: pulumi.Input<number>;
-  /** Speech speed (the spec gives no range; outside 0.7–1.2, the range ElevenLabs documents, warns). Updates in place. */
-  speed?: pulumi.Input<number>;
-  /** The clone form's supportsAllLanguages flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice. */
-  supportsAllLanguages?: pulumi.Input<boolean>;
-  /** Whether the voice is multilingual; set with an update right after the clone. Updates in place. */
-  isMultilingual?: pulumi.Input<boolean>;
-  /** Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice. Required unless existingVoiceId is given: a clone needs at least one sample. */
-  files?: pulumi.Input<pulumi.Input<string | pulumi.asset.FileAsset>[]>;
-  /** Adopt this existing voice instead of cloning one. Changing it replaces the resource. */
-  existingVoiceId?: pulumi.Input<string>;
-  /** Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces. */
-  subOrganizationId?: pulumi.Input<string>;
-}
 
 /** A user's value inside a message: whole when short, its start when it is long. */
 function shortened(value: string, max = 60): string {
@@ -504,15 +474,105 @@ async function stateAfterCreate(id: string, news: Inputs): Promise<VoiceState> {
   return toVoiceState(inputs, { id }, [], samples);
 }
 
-/** A voice cloned from audio samples, or an existing voice adopted with `existingVoiceId`. */
-export const voice: ResourceDefinition<VoiceState> = {
-  type: "Voice",
-  inputSchema: VoiceInputs,
-  secretInputs: [],
-  platformOutputs: {
-    create: ["voiceId", "organizationId", "settings", "ttsClient", "clonedVoices", "samples"],
-    update: ["organizationId", "settings", "ttsClient"],
+const sampleType: ObjectTypeSpec = {
+  type: "object",
+  description: "An uploaded audio sample.",
+  properties: {
+    name: { type: "string", description: "The file's base name, as uploaded." },
+    sha256: { type: "string", description: "sha256 of the bytes sent." },
+    size: { type: "integer", description: "Size in bytes." },
   },
+  required: ["name", "sha256", "size"],
+};
+
+/** The keys spec 2.1 shows in a Voice object's settings. */
+const settingsType: ObjectTypeSpec = {
+  type: "object",
+  description: "A voice's synthesis settings as the platform answered them.",
+  properties: {
+    stability: { type: "number", description: "Stability, as the platform answered it." },
+    style: { type: "number", description: "Style, as the platform answered it." },
+  },
+};
+
+/** A Voice object of spec 2.1, as a clone answered it. */
+const clonedVoiceType: ObjectTypeSpec = {
+  type: "object",
+  description: "A voice the clone answered with (every field optional: the answer may omit any).",
+  properties: {
+    id: { type: "string", description: "The voice record's id (the one updates take)." },
+    voiceId: { type: "string", description: "The voice's id at the synthesis provider." },
+    name: { type: "string", description: "Display name." },
+    organizationId: { type: "string", description: "Organization that owns the voice." },
+    settings: {
+      $ref: "#/types/voiceplatform:index:VoiceSettings",
+      description: "Synthesis settings.",
+    },
+    isMultilingual: { type: "boolean", description: "Whether the voice is multilingual." },
+    supportedLocales: {
+      type: "array",
+      items: { type: "string" },
+      description: "Locale codes, language-REGION.",
+    },
+    ttsClient: { type: "string", description: "Synthesis client that serves the voice." },
+  },
+};
+
+export const voice: ResourceDescriptor<VoiceState, "Voice"> = {
+  type: "Voice",
+  summary: "A voice cloned from audio samples, or an existing voice adopted with existingVoiceId.",
+  importId:
+    "the voice record's `id` (the one the update path takes): `pulumi import voiceplatform:index:Voice support-voice <id>`",
+  inputSchema: VoiceInputs,
+  objectTypes: {},
+  outputs: [
+    {
+      name: "voiceId",
+      description: "The voice's id at the synthesis provider.",
+      type: { type: "string" },
+      writtenBy: "create",
+    },
+    {
+      name: "organizationId",
+      description: "Organization that owns the voice.",
+      type: { type: "string" },
+      writtenBy: "create and update",
+    },
+    {
+      name: "settings",
+      description:
+        "Synthesis settings as the platform answered them: the spec shows `stability` and `style`. Other keys the platform answers are kept in state and shown by the TypeScript SDK.",
+      type: { $ref: "#/types/voiceplatform:index:VoiceSettings" },
+      writtenBy: "create and update",
+    },
+    {
+      name: "ttsClient",
+      description: "Synthesis client the platform uses for the voice.",
+      type: { type: "string" },
+      writtenBy: "create and update",
+    },
+    {
+      name: "clonedVoices",
+      description: "Every voice the clone answered with, as the API gave them.",
+      type: { type: "array", items: { $ref: "#/types/voiceplatform:index:ClonedVoice" } },
+      always: true,
+      writtenBy: "create",
+    },
+    {
+      name: "samples",
+      description: "Name, sha256 and size of each uploaded sample, in upload order.",
+      type: { type: "array", items: { $ref: "#/types/voiceplatform:index:VoiceSample" } },
+      always: true,
+      writtenBy: "create",
+    },
+  ],
+  outputTypes: {
+    VoiceSample: sampleType,
+    VoiceSettings: settingsType,
+    ClonedVoice: clonedVoiceType,
+  },
+  secretInputs: [],
+  secretWireFields: [],
   check: (_olds, news) =>
     checkResource(
       {
@@ -529,4 +589,17 @@ export const voice: ResourceDefinition<VoiceState> = {
   update,
   delete: async (id, olds) => warnStaysOnPlatform(`${label(olds)} (${id})`),
   stateAfterCreate,
+  recovery: {
+    lookFor: "a voice on the platform with",
+    idLabel: "voice record id",
+    identifyingInputs: ["name", "providerType", "files", "supportedLocales", "existingVoiceId"],
+    // A clone sets isMultilingual with a second call, which an interrupted create may never have
+    // made: recorded as unknown, as create itself records it when that call fails, so the next
+    // `up` sends it (one PUT, in place) instead of assuming it.
+    unsettledOutputs: (inputs) => (inputs.isMultilingual === undefined ? [] : ["isMultilingual"]),
+    afterRecording:
+      "A recovered voice has only its id: voiceId, organizationId, settings and ttsClient come in with its next update. A voice declaring isMultilingual gets that update from the next `pulumi up` (one PUT), since the interrupted create may not have set it.",
+    interruptedUpdate:
+      "The update (one PUT of the declared name, locales and settings) may or may not have reached the platform. The stack still holds the voice with its previous outputs, so the next `pulumi up` sends the same PUT again, which is safe to repeat.",
+  },
 };

@@ -4,7 +4,7 @@
  * variables are read fresh on every call so `destroy`/`refresh` see the current ones.
  */
 
-import type { Inputs } from "../core/resource-definition";
+import type { Inputs } from "../core/resource-descriptor";
 import { ConfigurationError } from "../platform/errors";
 import { processState } from "./process-state";
 import {
@@ -71,6 +71,11 @@ function sourceOf(name: SettingName) {
 
 export type SettingName = keyof typeof settingSources;
 
+/** Settings whose values are secret: marked secret in the schema and in CheckConfig's answer. */
+export const secretSettings = (Object.keys(settingSources) as SettingName[]).filter(
+  (name) => "secret" in settingSources[name] && settingSources[name].secret,
+);
+
 export const settingDefaults = {
   timeoutSeconds: 60,
   maxRetries: 5,
@@ -92,10 +97,27 @@ export interface Settings {
 export function rememberEngineConfig(config: { get(key: string): string | undefined }): void {
   const kept: Record<string, string | undefined> = {};
   for (const { key } of Object.values(settingSources)) kept[key] = config.get(key);
-  processState().engineConfig = kept;
+  const state = processState();
+  state.engineConfig = kept;
+  state.givenSettings = {};
+}
+
+/**
+ * Called from the plugin's Configure with the provider's checked inputs (provider-config): they
+ * are the settings. Those left out fall back to their environment variables, read at call time.
+ */
+export function rememberProviderSettings(
+  given: Readonly<Partial<Record<SettingName, string | number>>>,
+): void {
+  const state = processState();
+  state.engineConfig = {};
+  state.givenSettings = given;
+  state.lastSettings = undefined;
 }
 
 function readRaw(name: SettingName, env: NodeJS.ProcessEnv): string | undefined {
+  const given = processState().givenSettings[name];
+  if (given !== undefined) return String(given);
   const { key, env: variable } = settingSources[name];
   const value = processState().engineConfig[key] ?? env[variable];
   return value === undefined || value.trim() === "" ? undefined : value.trim();

@@ -23,6 +23,8 @@ export interface SampleHashEntry {
 interface ProcessState {
   /** What the engine passed to `configure`: stack config with secrets already decrypted. */
   engineConfig: Readonly<Record<string, string | undefined>>;
+  /** What the plugin's Configure was given, already checked: these settings are used as they are. */
+  givenSettings: Readonly<Record<string, string | number | undefined>>;
   /** The settings last parsed, with the raw values they came from. */
   lastSettings: { readonly raw: string; readonly settings: object } | undefined;
   /** The connection pool, sized for `connections` at once. */
@@ -32,6 +34,8 @@ interface ProcessState {
   /** Every form of every secret seen, and the same sorted longest first (built on demand). */
   readonly secrets: Set<string>;
   secretsBySize: string[] | undefined;
+  /** Wire fields whose values are secret in any body (`register_password`, `headers[].value`). */
+  readonly secretWireFields: Set<string>;
   readonly warningsSaid: Set<string>;
   readonly sampleHashes: Map<string, SampleHashEntry>;
 }
@@ -39,12 +43,14 @@ interface ProcessState {
 function fresh(): ProcessState {
   return {
     engineConfig: {},
+    givenSettings: {},
     lastSettings: undefined,
     agent: undefined,
     limit: undefined,
     pacer: new Pacer(),
     secrets: new Set(),
     secretsBySize: undefined,
+    secretWireFields: new Set(),
     warningsSaid: new Set(),
     sampleHashes: new Map(),
   };

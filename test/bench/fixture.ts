@@ -3,7 +3,7 @@
  * dynamic-provider process the engine starts, from the shared test support.
  */
 import { delimiter, join } from "node:path";
-import type { Inputs } from "../../provider/core/resource-definition";
+import type { Inputs } from "../../provider/core/resource-descriptor";
 import {
   createFixtureProject,
   removeFixtureProject,

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { toCarrierBody, SipCarrierInputs } from "../../provider/resources/sip-carrier";
 import { toSubscribeBody, CampaignWebhookInputs } from "../../provider/resources/campaign-webhook";
 import { toUpdateBody, VoiceInputs } from "../../provider/resources/voice";
-import type { Inputs } from "../../provider/core/resource-definition";
+import type { Inputs } from "../../provider/core/resource-descriptor";
 import { withoutProvider } from "../support/provider-bags";
 import { resourceUrn, type ResourceKind } from "../support/serialized-provider";
 import { startEmulatorProcess } from "./emulator-process";

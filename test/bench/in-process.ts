@@ -13,7 +13,7 @@ import * as runtime from "../../provider/runtime";
 import { sipCarrier, toCarrierBody, SipCarrierInputs } from "../../provider/resources/sip-carrier";
 import { toSubscribeBody, CampaignWebhookInputs } from "../../provider/resources/campaign-webhook";
 import { toUpdateBody, VoiceInputs } from "../../provider/resources/voice";
-import type { Inputs } from "../../provider/core/resource-definition";
+import type { Inputs } from "../../provider/core/resource-descriptor";
 import { withoutProvider } from "../support/provider-bags";
 import { startEmulatorProcess, type EmulatorProcess } from "./emulator-process";
 import {

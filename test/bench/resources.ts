@@ -6,7 +6,7 @@ import { openSync, closeSync, writeSync } from "node:fs";
 import { mkdtemp, rm, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Inputs } from "../../provider/core/resource-definition";
+import type { Inputs } from "../../provider/core/resource-descriptor";
 import { resourceKinds, type ResourceKind } from "../support/serialized-provider";
 
 export const campaignId = "65a1f0c2e4b0a1b2c3d4e5f6";

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
-import type { Inputs } from "../../provider/core/resource-definition";
+import type { Inputs } from "../../provider/core/resource-descriptor";
 import type { EmulatorState } from "../emulator";
 import { join } from "node:path";
 import { CampaignWebhookInputs, toSubscribeBody } from "../../provider/resources/campaign-webhook";

@@ -6,7 +6,7 @@
  * duplicate), where the created object is recorded, and what the error says.
  */
 import { join } from "node:path";
-import type { Inputs } from "../../provider/core/resource-definition";
+import type { Inputs } from "../../provider/core/resource-descriptor";
 import {
   ApiConnectionError,
   ApiError,

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Inputs } from "../../provider/core/resource-definition";
+import type { Inputs } from "../../provider/core/resource-descriptor";
 
 /** Writes a small sample file and returns its path. */
 export function writeSample(

@@ -1,4 +1,4 @@
-import type { Inputs } from "../../provider/core/resource-definition";
+import type { Inputs } from "../../provider/core/resource-descriptor";
 import { PROVIDER_KEY } from "../../provider/dynamic/dynamic-adapter";
 
 /** A dynamic provider's property bag as the resource definitions take it: without `__provider`. */

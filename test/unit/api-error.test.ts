@@ -18,13 +18,22 @@ import {
   StackCommandError,
   VoicePlatformError,
 } from "../../provider/platform/errors";
-import { redactBody, redactSecrets, rememberSecret } from "../../provider/platform/redaction";
+import {
+  redactBody,
+  redactSecrets,
+  rememberSecret,
+  rememberSecretWireFields,
+} from "../../provider/platform/redaction";
+import { resources } from "../../provider/resources";
 
 const base = {
   operation: 'create SIP carrier "main-trunk"',
   method: "POST",
   url: "http://127.0.0.1:4010/organization/sip",
 };
+
+// As serving any resource does before its first call (provider/core/served-resource).
+beforeAll(() => rememberSecretWireFields(resources.flatMap((r) => r.secretWireFields)));
 
 describe("ApiError", () => {
   it("names the operation, status, the API's message, the request and the fix", () => {

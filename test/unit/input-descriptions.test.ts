@@ -1,15 +1,14 @@
 /**
  * The zod input schemas are the one source of names, types, required fields and descriptions
  * (the plugin derives its Pulumi schema from them): every field carries a one-line description,
- * the same words as the XArgs doc comment the TypeScript user sees.
+ * the same words as the generated XArgs doc comment the TypeScript user sees, and the committed
+ * XArgs file is what `npm run args` writes.
  */
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import ts from "typescript";
 import { z } from "zod";
-import { CampaignWebhookInputs } from "../../provider/resources/campaign-webhook";
-import { SipCarrierInputs } from "../../provider/resources/sip-carrier";
-import { VoiceInputs } from "../../provider/resources/voice";
+import { ARGS_FILE, formattedArgsText } from "../../provider/dynamic/write-args";
+import { resources } from "../../provider/resources";
 
 /** Every object field below a schema, by dotted path, with its description. */
 function fieldsOf(schema: z.ZodType, prefix = ""): Array<[string, string | undefined]> {
@@ -36,19 +35,9 @@ function descriptionOf(field: z.ZodType): string | undefined {
   return undefined;
 }
 
-const schemas = {
-  Voice: { schema: VoiceInputs, file: "voice.ts", args: "VoiceArgs" },
-  SipCarrier: { schema: SipCarrierInputs, file: "sip-carrier.ts", args: "SipCarrierArgs" },
-  CampaignWebhook: {
-    schema: CampaignWebhookInputs,
-    file: "campaign-webhook.ts",
-    args: "CampaignWebhookArgs",
-  },
-} as const;
-
 /** The doc comments of an interface's properties, following nested XArgs interfaces. */
-function docComments(file: string, name: string, prefix = ""): Map<string, string> {
-  const path = join(__dirname, "../../provider/resources", file);
+function docComments(name: string, prefix = ""): Map<string, string> {
+  const path = ARGS_FILE;
   const source = ts.createSourceFile(
     path,
     readFileSync(path, "utf8"),
@@ -76,19 +65,27 @@ function docComments(file: string, name: string, prefix = ""): Map<string, strin
   return docs;
 }
 
-describe.each(Object.keys(schemas) as Array<keyof typeof schemas>)("%s", (kind) => {
-  const { schema, file, args } = schemas[kind];
-
-  test("every input field has a one-line description", () => {
-    const missing = fieldsOf(schema)
-      .filter(([, description]) => !description || description.includes("\n"))
-      .map(([path]) => path);
-    expect(missing).toEqual([]);
-  });
-
-  test("the descriptions are the XArgs doc comments", () => {
-    const docs = docComments(file, args);
-    const described = Object.fromEntries(fieldsOf(schema));
-    expect(described).toEqual(Object.fromEntries(docs));
-  });
+test("the committed XArgs types are what `npm run args` writes", () => {
+  expect(readFileSync(ARGS_FILE, "utf8")).toBe(formattedArgsText());
 });
+
+describe.each(resources.map((descriptor) => [descriptor.type, descriptor] as const))(
+  "%s",
+  (kind, descriptor) => {
+    const schema = descriptor.inputSchema;
+    const args = `${kind}Args`;
+
+    test("every input field has a one-line description", () => {
+      const missing = fieldsOf(schema)
+        .filter(([, description]) => !description || description.includes("\n"))
+        .map(([path]) => path);
+      expect(missing).toEqual([]);
+    });
+
+    test("the descriptions are the XArgs doc comments", () => {
+      const docs = docComments(args);
+      const described = Object.fromEntries(fieldsOf(schema));
+      expect(described).toEqual(Object.fromEntries(docs));
+    });
+  },
+);

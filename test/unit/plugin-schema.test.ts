@@ -5,7 +5,7 @@
  */
 import type { z } from "zod";
 import { ProviderInputs } from "../../provider/plugin/provider-config";
-import { pluginResources } from "../../provider/plugin/resource-definitions";
+import { resources } from "../../provider/resources";
 import {
   packageSchema,
   resourceToken,
@@ -151,7 +151,7 @@ function expectSameProperties(
 }
 
 describe("package schema", () => {
-  it.each(pluginResources.map(({ definition }) => [definition.type, definition] as const))(
+  it.each(resources.map((descriptor) => [descriptor.type, descriptor] as const))(
     "%s: inputs match the zod schema by name, type, requiredness and description",
     (_name, definition) => {
       const resource = schema.resources[resourceToken(definition.type)]!;
@@ -170,10 +170,10 @@ describe("package schema", () => {
     const secretsOf = (properties: Record<string, { secret?: boolean }>) =>
       Object.keys(properties).filter((name) => properties[name]!.secret === true);
     const secrets = Object.fromEntries(
-      pluginResources.map(({ definition }) => {
-        const resource = schema.resources[resourceToken(definition.type)]!;
+      resources.map((descriptor) => {
+        const resource = schema.resources[resourceToken(descriptor.type)]!;
         return [
-          definition.type,
+          descriptor.type,
           { inputs: secretsOf(resource.inputProperties), outputs: secretsOf(resource.properties) },
         ];
       }),
@@ -211,13 +211,13 @@ describe("package schema", () => {
   });
 
   it("outputs are the inputs plus what the provider writes, each described", () => {
-    for (const { definition, outputs } of pluginResources) {
-      const resource = schema.resources[resourceToken(definition.type)]!;
+    for (const descriptor of resources) {
+      const resource = schema.resources[resourceToken(descriptor.type)]!;
+      const written = ["stateVersion", ...descriptor.outputs.map((o) => o.name)];
       expect(Object.keys(resource.properties).sort()).toEqual(
-        [...Object.keys(definition.inputSchema.shape), ...outputs.map((o) => o.name)].sort(),
+        [...Object.keys(descriptor.inputSchema.shape), ...written].sort(),
       );
-      for (const output of outputs)
-        expect(resource.properties[output.name]!.description).toBeTruthy();
+      for (const output of written) expect(resource.properties[output]!.description).toBeTruthy();
     }
   });
 

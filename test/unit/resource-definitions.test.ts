@@ -3,8 +3,8 @@
  * `__provider`), name their secret inputs, and build the state a create stores from the id alone,
  * which a diff against the same inputs finds unchanged.
  */
-import type { Inputs, ResourceDefinition } from "../../provider/core/resource-definition";
-import { secretValues } from "../../provider/core/resource-definition";
+import type { Inputs, ResourceDescriptor } from "../../provider/core/resource-descriptor";
+import { secretValues } from "../../provider/core/resource-descriptor";
 import { campaignWebhook } from "../../provider/resources/campaign-webhook";
 import { sipCarrier } from "../../provider/resources/sip-carrier";
 import { voice } from "../../provider/resources/voice";
@@ -14,7 +14,7 @@ import { advancedWebhook, carrierInputs, voiceInputs, webhookInputs } from "../s
 
 afterEach(resetProcessState);
 
-const cases: Array<[string, ResourceDefinition<object>, () => Inputs, string]> = [
+const cases: Array<[string, ResourceDescriptor<object>, () => Inputs, string]> = [
   ["Voice", voice, () => voiceInputs(), "v-recovered"],
   ["SipCarrier", sipCarrier, () => carrierInputs(), "c-recovered"],
   [

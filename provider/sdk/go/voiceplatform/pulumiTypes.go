@@ -324,6 +324,7 @@ func (o ClonedVoiceArrayOutput) Index(i pulumi.IntInput) ClonedVoiceOutput {
 	}).(ClonedVoiceOutput)
 }
 
+// One SIP gateway of a carrier: where its calls go to or come from.
 type SipGateway struct {
 	// Used for inbound calls; an inbound gateway needs a literal IPv4 address.
 	Inbound *bool `pulumi:"inbound"`
@@ -358,6 +359,7 @@ type SipGatewayInput interface {
 	ToSipGatewayOutputWithContext(context.Context) SipGatewayOutput
 }
 
+// One SIP gateway of a carrier: where its calls go to or come from.
 type SipGatewayArgs struct {
 	// Used for inbound calls; an inbound gateway needs a literal IPv4 address.
 	Inbound pulumi.BoolPtrInput `pulumi:"inbound"`
@@ -418,6 +420,7 @@ func (i SipGatewayArray) ToSipGatewayArrayOutputWithContext(ctx context.Context)
 	return pulumi.ToOutputWithContext(ctx, i).(SipGatewayArrayOutput)
 }
 
+// One SIP gateway of a carrier: where its calls go to or come from.
 type SipGatewayOutput struct{ *pulumi.OutputState }
 
 func (SipGatewayOutput) ElementType() reflect.Type {
@@ -502,6 +505,7 @@ func (o SipGatewayArrayOutput) Index(i pulumi.IntInput) SipGatewayOutput {
 	}).(SipGatewayOutput)
 }
 
+// One phone number of a carrier.
 type SipPhoneNumber struct {
 	// The number, preferably E.164 (+14155550100); give it or phoneNumberSid.
 	PhoneNumber *string `pulumi:"phoneNumber"`
@@ -520,6 +524,7 @@ type SipPhoneNumberInput interface {
 	ToSipPhoneNumberOutputWithContext(context.Context) SipPhoneNumberOutput
 }
 
+// One phone number of a carrier.
 type SipPhoneNumberArgs struct {
 	// The number, preferably E.164 (+14155550100); give it or phoneNumberSid.
 	PhoneNumber pulumi.StringPtrInput `pulumi:"phoneNumber"`
@@ -564,6 +569,7 @@ func (i SipPhoneNumberArray) ToSipPhoneNumberArrayOutputWithContext(ctx context.
 	return pulumi.ToOutputWithContext(ctx, i).(SipPhoneNumberArrayOutput)
 }
 
+// One phone number of a carrier.
 type SipPhoneNumberOutput struct{ *pulumi.OutputState }
 
 func (SipPhoneNumberOutput) ElementType() reflect.Type {
@@ -745,6 +751,7 @@ func (o VoiceSettingsPtrOutput) Style() pulumi.Float64PtrOutput {
 	}).(pulumi.Float64PtrOutput)
 }
 
+// A header of the outgoing request.
 type WebhookHeader struct {
 	// Name of the header or query parameter.
 	Name string `pulumi:"name"`
@@ -763,6 +770,7 @@ type WebhookHeaderInput interface {
 	ToWebhookHeaderOutputWithContext(context.Context) WebhookHeaderOutput
 }
 
+// A header of the outgoing request.
 type WebhookHeaderArgs struct {
 	// Name of the header or query parameter.
 	Name pulumi.StringInput `pulumi:"name"`
@@ -807,6 +815,7 @@ func (i WebhookHeaderArray) ToWebhookHeaderArrayOutputWithContext(ctx context.Co
 	return pulumi.ToOutputWithContext(ctx, i).(WebhookHeaderArrayOutput)
 }
 
+// A header of the outgoing request.
 type WebhookHeaderOutput struct{ *pulumi.OutputState }
 
 func (WebhookHeaderOutput) ElementType() reflect.Type {
@@ -851,6 +860,7 @@ func (o WebhookHeaderArrayOutput) Index(i pulumi.IntInput) WebhookHeaderOutput {
 	}).(WebhookHeaderOutput)
 }
 
+// A query parameter of the outgoing request.
 type WebhookParameter struct {
 	// Name of the header or query parameter.
 	Name string `pulumi:"name"`
@@ -869,6 +879,7 @@ type WebhookParameterInput interface {
 	ToWebhookParameterOutputWithContext(context.Context) WebhookParameterOutput
 }
 
+// A query parameter of the outgoing request.
 type WebhookParameterArgs struct {
 	// Name of the header or query parameter.
 	Name pulumi.StringInput `pulumi:"name"`
@@ -913,6 +924,7 @@ func (i WebhookParameterArray) ToWebhookParameterArrayOutputWithContext(ctx cont
 	return pulumi.ToOutputWithContext(ctx, i).(WebhookParameterArrayOutput)
 }
 
+// A query parameter of the outgoing request.
 type WebhookParameterOutput struct{ *pulumi.OutputState }
 
 func (WebhookParameterOutput) ElementType() reflect.Type {

@@ -32,6 +32,9 @@ export interface AdvancedWebhookArgs {
     url: pulumi.Input<string>;
 }
 
+/**
+ * One SIP gateway of a carrier: where its calls go to or come from.
+ */
 export interface SipGatewayArgs {
     /**
      * Used for inbound calls; an inbound gateway needs a literal IPv4 address.
@@ -75,6 +78,9 @@ export interface SipGatewayArgs {
     useSipsScheme?: pulumi.Input<boolean | undefined>;
 }
 
+/**
+ * One phone number of a carrier.
+ */
 export interface SipPhoneNumberArgs {
     /**
      * The number, preferably E.164 (+14155550100); give it or phoneNumberSid.
@@ -86,6 +92,9 @@ export interface SipPhoneNumberArgs {
     phoneNumberSid?: pulumi.Input<string | undefined>;
 }
 
+/**
+ * A header of the outgoing request.
+ */
 export interface WebhookHeaderArgs {
     /**
      * Name of the header or query parameter.
@@ -97,6 +106,9 @@ export interface WebhookHeaderArgs {
     value: pulumi.Input<string>;
 }
 
+/**
+ * A query parameter of the outgoing request.
+ */
 export interface WebhookParameterArgs {
     /**
      * Name of the header or query parameter.

@@ -70,6 +70,9 @@ export interface ClonedVoice {
     voiceId?: string;
 }
 
+/**
+ * One SIP gateway of a carrier: where its calls go to or come from.
+ */
 export interface SipGateway {
     /**
      * Used for inbound calls; an inbound gateway needs a literal IPv4 address.
@@ -113,6 +116,9 @@ export interface SipGateway {
     useSipsScheme?: boolean;
 }
 
+/**
+ * One phone number of a carrier.
+ */
 export interface SipPhoneNumber {
     /**
      * The number, preferably E.164 (+14155550100); give it or phoneNumberSid.
@@ -156,6 +162,9 @@ export interface VoiceSettings {
     style?: number;
 }
 
+/**
+ * A header of the outgoing request.
+ */
 export interface WebhookHeader {
     /**
      * Name of the header or query parameter.
@@ -167,6 +176,9 @@ export interface WebhookHeader {
     value: string;
 }
 
+/**
+ * A query parameter of the outgoing request.
+ */
 export interface WebhookParameter {
     /**
      * Name of the header or query parameter.

@@ -142,6 +142,9 @@ class AdvancedWebhookArgs:
 
 
 class SipGatewayArgsDict(TypedDict):
+    """
+    One SIP gateway of a carrier: where its calls go to or come from.
+    """
     inbound: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
     Used for inbound calls; an inbound gateway needs a literal IPv4 address.
@@ -197,6 +200,8 @@ class SipGatewayArgs:
                  sip_gateway_sid: pulumi.Input[Optional[_builtins.str]] = None,
                  use_sips_scheme: pulumi.Input[Optional[_builtins.bool]] = None):
         """
+        One SIP gateway of a carrier: where its calls go to or come from.
+
         :param pulumi.Input[_builtins.bool] inbound: Used for inbound calls; an inbound gateway needs a literal IPv4 address.
         :param pulumi.Input[_builtins.str] ipv4: IPv4 address (an outbound-only gateway may use a hostname); give it or sipGatewaySid.
         :param pulumi.Input[_builtins.int] netmask: Network mask length in bits, 0–32.
@@ -351,6 +356,9 @@ class SipGatewayArgs:
 
 
 class SipPhoneNumberArgsDict(TypedDict):
+    """
+    One phone number of a carrier.
+    """
     phone_number: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     The number, preferably E.164 (+14155550100); give it or phoneNumberSid.
@@ -366,6 +374,8 @@ class SipPhoneNumberArgs:
                  phone_number: pulumi.Input[Optional[_builtins.str]] = None,
                  phone_number_sid: pulumi.Input[Optional[_builtins.str]] = None):
         """
+        One phone number of a carrier.
+
         :param pulumi.Input[_builtins.str] phone_number: The number, preferably E.164 (+14155550100); give it or phoneNumberSid.
         :param pulumi.Input[_builtins.str] phone_number_sid: Identifier of the number.
         """
@@ -400,6 +410,9 @@ class SipPhoneNumberArgs:
 
 
 class WebhookHeaderArgsDict(TypedDict):
+    """
+    A header of the outgoing request.
+    """
     name: pulumi.Input[_builtins.str]
     """
     Name of the header or query parameter.
@@ -415,6 +428,8 @@ class WebhookHeaderArgs:
                  name: pulumi.Input[_builtins.str],
                  value: pulumi.Input[_builtins.str]):
         """
+        A header of the outgoing request.
+
         :param pulumi.Input[_builtins.str] name: Name of the header or query parameter.
         :param pulumi.Input[_builtins.str] value: Its value, kept secret: it can carry a token.
         """
@@ -447,6 +462,9 @@ class WebhookHeaderArgs:
 
 
 class WebhookParameterArgsDict(TypedDict):
+    """
+    A query parameter of the outgoing request.
+    """
     name: pulumi.Input[_builtins.str]
     """
     Name of the header or query parameter.
@@ -462,6 +480,8 @@ class WebhookParameterArgs:
                  name: pulumi.Input[_builtins.str],
                  value: pulumi.Input[_builtins.str]):
         """
+        A query parameter of the outgoing request.
+
         :param pulumi.Input[_builtins.str] name: Name of the header or query parameter.
         :param pulumi.Input[_builtins.str] value: Its value, kept secret: it can carry a token.
         """

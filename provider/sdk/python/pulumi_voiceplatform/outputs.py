@@ -233,6 +233,9 @@ class ClonedVoice(dict):
 
 @pulumi.output_type
 class SipGateway(dict):
+    """
+    One SIP gateway of a carrier: where its calls go to or come from.
+    """
     @staticmethod
     def __key_warning(key: str):
         suggest = None
@@ -268,6 +271,8 @@ class SipGateway(dict):
                  sip_gateway_sid: Optional[_builtins.str] = None,
                  use_sips_scheme: Optional[_builtins.bool] = None):
         """
+        One SIP gateway of a carrier: where its calls go to or come from.
+
         :param _builtins.bool inbound: Used for inbound calls; an inbound gateway needs a literal IPv4 address.
         :param _builtins.str ipv4: IPv4 address (an outbound-only gateway may use a hostname); give it or sipGatewaySid.
         :param _builtins.int netmask: Network mask length in bits, 0–32.
@@ -383,6 +388,9 @@ class SipGateway(dict):
 
 @pulumi.output_type
 class SipPhoneNumber(dict):
+    """
+    One phone number of a carrier.
+    """
     @staticmethod
     def __key_warning(key: str):
         suggest = None
@@ -406,6 +414,8 @@ class SipPhoneNumber(dict):
                  phone_number: Optional[_builtins.str] = None,
                  phone_number_sid: Optional[_builtins.str] = None):
         """
+        One phone number of a carrier.
+
         :param _builtins.str phone_number: The number, preferably E.164 (+14155550100); give it or phoneNumberSid.
         :param _builtins.str phone_number_sid: Identifier of the number.
         """
@@ -514,10 +524,15 @@ class VoiceSettings(dict):
 
 @pulumi.output_type
 class WebhookHeader(dict):
+    """
+    A header of the outgoing request.
+    """
     def __init__(__self__, *,
                  name: _builtins.str,
                  value: _builtins.str):
         """
+        A header of the outgoing request.
+
         :param _builtins.str name: Name of the header or query parameter.
         :param _builtins.str value: Its value, kept secret: it can carry a token.
         """
@@ -543,10 +558,15 @@ class WebhookHeader(dict):
 
 @pulumi.output_type
 class WebhookParameter(dict):
+    """
+    A query parameter of the outgoing request.
+    """
     def __init__(__self__, *,
                  name: _builtins.str,
                  value: _builtins.str):
         """
+        A query parameter of the outgoing request.
+
         :param _builtins.str name: Name of the header or query parameter.
         :param _builtins.str value: Its value, kept secret: it can carry a token.
         """
