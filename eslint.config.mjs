@@ -4,6 +4,7 @@ export default tseslint.config(
   {
     ignores: [
       "dist/**",
+      ".release/**",
       "node_modules/**",
       ".pulumi-cli/**",
       "coverage/**",

@@ -33,7 +33,9 @@ const tiers = {
       `<rootDir>/test/reliability/{${processReliability.join(",")}}.test.ts`,
     ],
   },
-  engine: { testMatch: ["<rootDir>/test/{e2e,examples,pulumi-cli,languages}/**/*.test.ts"] },
+  engine: {
+    testMatch: ["<rootDir>/test/{e2e,examples,pulumi-cli,languages,release}/**/*.test.ts"],
+  },
 };
 
 /** @type {import('jest').Config} */

@@ -5,13 +5,9 @@
  * still written to stderr, where it is found when no engine listens (a test driving the process).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { createRequire } from "node:module";
 import { format } from "node:util";
-import type * as Grpc from "@grpc/grpc-js";
-import type * as EngineGrpcPb from "@pulumi/pulumi/proto/engine_grpc_pb";
 import type * as EnginePb from "@pulumi/pulumi/proto/engine_pb";
-
-const sdkRequire = createRequire(require.resolve("@pulumi/pulumi/package.json"));
+import { engineGrpc, enginePb, grpc } from "./pulumi-protocol";
 
 /** The URN of the resource whose call is running, for everything it prints. */
 const currentCall = new AsyncLocalStorage<string>();
@@ -22,9 +18,6 @@ export function withResource<T>(urn: string, work: () => T): T {
 
 export function forwardConsoleToEngine(engineAddress: string | undefined): void {
   if (!engineAddress) return;
-  const grpc: typeof Grpc = sdkRequire("@grpc/grpc-js");
-  const engineGrpc: typeof EngineGrpcPb = sdkRequire("./proto/engine_grpc_pb");
-  const enginePb: typeof EnginePb = sdkRequire("./proto/engine_pb");
   const engine = new engineGrpc.EngineClient(engineAddress, grpc.credentials.createInsecure());
   const send = (severity: EnginePb.LogSeverity, args: unknown[]) => {
     const text = format(...args);

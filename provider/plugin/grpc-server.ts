@@ -6,16 +6,11 @@
  * Methods this package has no use for (Invoke, Call, Construct, Parameterize, List) are left out:
  * grpc-js answers them UNIMPLEMENTED.
  *
- * gRPC and protobuf are loaded through `@pulumi/pulumi`, so their copies are the ones its
- * generated messages were built with (another copy fails with "Error deserializing request").
+ * gRPC and protobuf come from pulumi-protocol.ts (the copies `@pulumi/pulumi` itself loads).
  */
-import { createRequire } from "node:module";
 import type * as Grpc from "@grpc/grpc-js";
 import type * as PluginPb from "@pulumi/pulumi/proto/plugin_pb";
-import type * as ProviderGrpcPb from "@pulumi/pulumi/proto/provider_grpc_pb";
 import type * as ProviderPb from "@pulumi/pulumi/proto/provider_pb";
-import type * as StatusPb from "@pulumi/pulumi/proto/status_pb";
-import type * as AnyPb from "google-protobuf/google/protobuf/any_pb";
 import type * as EmptyPb from "google-protobuf/google/protobuf/empty_pb";
 import type * as StructPb from "google-protobuf/google/protobuf/struct_pb";
 import { SECRET_SIG, SIG_KEY, UNKNOWN } from "../core/engine-values";
@@ -26,16 +21,16 @@ import { checkProviderConfig, configureProvider, diffProviderConfig } from "./pr
 import { withResource } from "./engine-log";
 import { secretSettings } from "../settings/config";
 import { packageSchema, packageVersion, resourceToken } from "./schema";
-
-const sdkRequire = createRequire(require.resolve("@pulumi/pulumi/package.json"));
-const grpc: typeof Grpc = sdkRequire("@grpc/grpc-js");
-const providerGrpc: typeof ProviderGrpcPb = sdkRequire("./proto/provider_grpc_pb");
-const providerPb: typeof ProviderPb = sdkRequire("./proto/provider_pb");
-const pluginPb: typeof PluginPb = sdkRequire("./proto/plugin_pb");
-const statusPb: typeof StatusPb = sdkRequire("./proto/status_pb");
-const anyPb: typeof AnyPb = sdkRequire("google-protobuf/google/protobuf/any_pb");
-const emptyPb: typeof EmptyPb = sdkRequire("google-protobuf/google/protobuf/empty_pb");
-const structPb: typeof StructPb = sdkRequire("google-protobuf/google/protobuf/struct_pb");
+import {
+  anyPb,
+  emptyPb,
+  grpc,
+  pluginPb,
+  providerGrpc,
+  providerPb,
+  statusPb,
+  structPb,
+} from "./pulumi-protocol";
 
 const servedByToken = new Map<string, ServedResource>(
   resources.map((descriptor) => [resourceToken(descriptor.type), servedResource(descriptor)]),

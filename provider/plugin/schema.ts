@@ -55,6 +55,8 @@ export interface PackageSchema {
   keywords: string[];
   license: string;
   repository?: string;
+  /** Where the engine downloads the plugin archive from; set by the release (provider/release). */
+  pluginDownloadURL?: string;
   meta: { moduleFormat: string; supportPack?: boolean };
   config: { variables: Record<string, PropertySpec> };
   provider: {
@@ -65,6 +67,13 @@ export interface PackageSchema {
   resources: Record<string, ResourceSpec>;
   types: Record<string, ObjectTypeSpec | EnumTypeSpec>;
   language?: Record<string, unknown>;
+}
+
+/** The Go SDK's module path in the committed SDK; a release may give another (--go-module-path). */
+export const DEFAULT_GO_MODULE_PATH = "pulumi-voice-platform/sdk/go";
+
+function goLanguageSettings(modulePath: string): Record<string, unknown> {
+  return { importBasePath: `${modulePath}/voiceplatform`, modulePath, respectSchemaVersion: true };
 }
 
 /**
@@ -83,11 +92,7 @@ export const languageSettings: Record<string, unknown> = {
     respectSchemaVersion: true,
     pyproject: { enabled: true },
   },
-  go: {
-    importBasePath: "pulumi-voice-platform/sdk/go/voiceplatform",
-    modulePath: "pulumi-voice-platform/sdk/go",
-    respectSchemaVersion: true,
-  },
+  go: goLanguageSettings(DEFAULT_GO_MODULE_PATH),
   csharp: { rootNamespace: "VoicePlatform", respectSchemaVersion: true },
 };
 
@@ -290,8 +295,12 @@ function providerProperties(): Record<string, PropertySpec> {
   return properties;
 }
 
+/** Set by the release bundle (provider/release/plugin-bundle.ts): no package.json travels with it. */
+declare const __VOICEPLATFORM_VERSION__: string | undefined;
+
 /** This package's version, from the package.json above this file (source or built). */
 export function packageVersion(): string {
+  if (typeof __VOICEPLATFORM_VERSION__ === "string") return __VOICEPLATFORM_VERSION__;
   let dir = __dirname;
   for (;;) {
     try {
@@ -309,8 +318,16 @@ export function packageVersion(): string {
   }
 }
 
+/** What a release changes in the schema; the committed schema and SDKs use neither. */
+export interface ReleaseSchemaOptions {
+  /** The engine downloads `<url>/pulumi-resource-voiceplatform-v<version>-<os>-<arch>.tar.gz`. */
+  pluginDownloadURL?: string;
+  /** The Go SDK's module path (default DEFAULT_GO_MODULE_PATH). */
+  goModulePath?: string;
+}
+
 /** The package schema object; `JSON.stringify` it for GetSchema. */
-export function packageSchema(): PackageSchema {
+export function packageSchema(release: ReleaseSchemaOptions = {}): PackageSchema {
   const types: PackageSchema["types"] = {};
   const resourceSpecs: Record<string, ResourceSpec> = {};
   for (const descriptor of resources) {
@@ -343,6 +360,12 @@ export function packageSchema(): PackageSchema {
     },
     resources: resourceSpecs,
     types,
-    ...(Object.keys(languageSettings).length > 0 ? { language: languageSettings } : {}),
+    ...(release.pluginDownloadURL === undefined
+      ? {}
+      : { pluginDownloadURL: release.pluginDownloadURL }),
+    language:
+      release.goModulePath === undefined
+        ? languageSettings
+        : { ...languageSettings, go: goLanguageSettings(release.goModulePath) },
   };
 }

@@ -13,7 +13,7 @@ import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
 import { promisify } from "node:util";
-import { packageSchema } from "../plugin/schema";
+import { packageSchema, type ReleaseSchemaOptions } from "../plugin/schema";
 
 const run = promisify(execFile);
 
@@ -26,9 +26,9 @@ export const SDK_ROOT = __dirname;
 export const sdkLanguages = ["nodejs", "python", "go"] as const;
 export type SdkLanguage = (typeof sdkLanguages)[number];
 
-/** The schema exactly as written to schema.json. */
-export function schemaText(): string {
-  return `${JSON.stringify(packageSchema(), null, 2)}\n`;
+/** The schema exactly as written to schema.json (a release's settings given, or none). */
+export function schemaText(release: ReleaseSchemaOptions = {}): string {
+  return `${JSON.stringify(packageSchema(release), null, 2)}\n`;
 }
 
 function hostOnPath(language: string, env: NodeJS.ProcessEnv): boolean {
@@ -80,6 +80,8 @@ export interface GenerateOptions {
   /** The `pulumi` to run (default: the first on PATH). */
   pulumi?: string;
   env?: NodeJS.ProcessEnv;
+  /** A release's pluginDownloadURL and Go module path (provider/release); none for the committed SDKs. */
+  release?: ReleaseSchemaOptions;
 }
 
 /** Writes schema.json and one folder per language into `out`; returns the folders written. */
@@ -92,7 +94,7 @@ export async function generateSdks(options: GenerateOptions = {}): Promise<strin
   };
   await mkdir(out, { recursive: true });
   const schemaFile = join(out, "schema.json");
-  await writeFile(schemaFile, schemaText());
+  await writeFile(schemaFile, schemaText(options.release));
   const written: string[] = [];
   // One at a time: each gen-sdk starts a language host, and the machines have two cores.
   for (const language of options.languages ?? sdkLanguages) {

@@ -5,11 +5,23 @@
  * Interleaved rounds, medians and ratios from one run: these machines are shared and noisy.
  * Needs `npm run build` (the plugin runs from dist/). `--compare <main.js>` adds another build of
  * the plugin (an older checkout's dist/provider/plugin/main.js) to the same rounds.
+ *
+ * The release archives (provider/release/plugin-archive.ts) are built for this platform and
+ * unpacked first: the single executable, and the esbuild bundle run by its node launcher, each
+ * timed as the engine starts them (the archive's pulumi-resource-voiceplatform).
  */
-import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { packageVersion } from "../../provider/plugin/schema";
+import {
+  buildPluginArchives,
+  hostPlatform,
+  PLUGIN_NAME,
+  type ArchiveKind,
+} from "../../provider/release/plugin-archive";
 import { REPO_ROOT } from "../support/packed-package";
 import { median, round, since } from "./stats";
 
@@ -20,10 +32,10 @@ const ROUNDS = Number(values.rounds);
 const plugin = join(REPO_ROOT, "dist", "provider", "plugin", "main.js");
 
 /** Milliseconds from spawn to the first line of stdout, or to exit when it prints nothing. */
-function timeToFirstLine(args: string[]): Promise<number> {
+function timeToFirstLine([file, ...args]: string[]): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, args, {
+    const child = spawn(file!, args, {
       cwd: REPO_ROOT,
       stdio: ["ignore", "pipe", "inherit"],
     });
@@ -37,15 +49,35 @@ function timeToFirstLine(args: string[]): Promise<number> {
   });
 }
 
+const node = process.execPath;
+const unpacked = mkdtempSync(join(tmpdir(), "voiceplatform-bench-archives-"));
+
+/** Builds this platform's archive of one kind and unpacks it; returns its executable. */
+async function archived(kind: ArchiveKind): Promise<string> {
+  const dir = join(unpacked, kind);
+  const [archive] = await buildPluginArchives({
+    outDir: dir,
+    version: packageVersion(),
+    platforms: [hostPlatform()],
+    sea: kind === "sea",
+  });
+  execFileSync("tar", ["-xzf", archive!.file, "-C", dir]);
+  return join(dir, PLUGIN_NAME);
+}
+
 const subjects: Record<string, string[]> = {
-  'node -e ""': ["-e", ""],
-  "require @pulumi/pulumi": ["-e", 'require("@pulumi/pulumi"); console.log("loaded")'],
-  "the plugin, to its port line": [plugin, "127.0.0.1:1"],
-  ...(values.compare === undefined ? {} : { "--compare plugin": [values.compare, "127.0.0.1:1"] }),
+  'node -e ""': [node, "-e", ""],
+  "require @pulumi/pulumi": [node, "-e", 'require("@pulumi/pulumi"); console.log("loaded")'],
+  "plugin JS from node_modules": [node, plugin, "127.0.0.1:1"],
+  ...(values.compare === undefined
+    ? {}
+    : { "--compare plugin": [node, values.compare, "127.0.0.1:1"] }),
 };
 
 async function main(): Promise<void> {
   if (!existsSync(plugin)) throw new Error("no dist/provider/plugin/main.js: run `npm run build`");
+  subjects["archive: bundle + node launcher"] = [await archived("node"), "127.0.0.1:1"];
+  subjects["archive: single executable"] = [await archived("sea"), "127.0.0.1:1"];
   const samples: Record<string, number[]> = Object.fromEntries(
     Object.keys(subjects).map((name) => [name, []]),
   );
@@ -59,12 +91,14 @@ async function main(): Promise<void> {
   for (const [name, values] of Object.entries(samples)) {
     const ms = median(values);
     process.stdout.write(
-      `  ${name.padEnd(30)} ${String(round(ms, 0)).padStart(6)} ms   ${round(ms / bare, 1)} x bare node\n`,
+      `  ${name.padEnd(32)} ${String(round(ms, 0)).padStart(6)} ms   ${round(ms / bare, 1)} x bare node\n`,
     );
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-  process.exitCode = 1;
-});
+main()
+  .catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  })
+  .finally(() => rmSync(unpacked, { recursive: true, force: true }));

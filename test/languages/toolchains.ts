@@ -13,9 +13,10 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { cp, mkdir, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { cp, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { packNodeSdk } from "../../provider/release/sdk-packages";
 import { lockedPulumiVersion } from "../pulumi-cli/locate";
 import { withFileLock } from "../support/file-lock";
 import { FIXTURE_CACHE_ROOT, REPO_ROOT } from "../support/packed-package";
@@ -122,23 +123,7 @@ export async function nodeSdk(): Promise<NodeSdkBuild> {
   const source = join(SDK_DIR, "nodejs");
   const key = await hashTree(source);
   const dir = await cachedDir("nodejs-sdk", key, (root) =>
-    timed("nodejs sdk: tsc + pack", async () => {
-      const pkg = join(root, "package");
-      await cp(source, pkg, { recursive: true });
-      await symlink(join(REPO_ROOT, "node_modules"), join(pkg, "node_modules"), "dir");
-      await runTool(process.execPath, [join(REPO_ROOT, "node_modules/typescript/bin/tsc")], {
-        cwd: pkg,
-      });
-      await rm(join(pkg, "node_modules"));
-      // Published from bin/ with the manifest beside the compiled files, as Pulumi's own
-      // providers publish their Node.js SDKs (utilities.ts reads ./package.json from there).
-      for (const file of ["package.json", "README.md"]) {
-        await cp(join(pkg, file), join(pkg, "bin", file));
-      }
-      await runTool("npm", ["pack", "--pack-destination", root, "--loglevel=error"], {
-        cwd: join(pkg, "bin"),
-      });
-    }),
+    timed("nodejs sdk: tsc + pack", async () => void (await packNodeSdk(source, root, root))),
   );
   const tarball = (await readdir(dir)).find((name) => name.endsWith(".tgz"));
   if (tarball === undefined) throw new Error(`no tarball in ${dir}`);

@@ -1,0 +1,74 @@
+/**
+ * The plugin process as one JavaScript file: provider/plugin/main.ts bundled by esbuild with every
+ * dependency inside, so nothing is resolved from node_modules at run time, and a source map beside
+ * it (stack traces name the TypeScript sources).
+ */
+import { dirname, join } from "node:path";
+import { build, type Plugin } from "esbuild";
+
+const REPO_ROOT = join(__dirname, "..", "..");
+const PLUGIN_ENTRY = join(REPO_ROOT, "provider", "plugin", "main.ts");
+
+/** The Node.js version the bundle is built for and needs (package.json engines). */
+export const BUNDLE_NODE_TARGET = "node20.19";
+
+/**
+ * Loads gRPC and the generated messages the way the bundle can: pulumi-protocol.ts resolves them
+ * at run time through @pulumi/pulumi, which esbuild cannot follow, so the bundled twin replaces it;
+ * and `@grpc/grpc-js` and `google-protobuf` resolve from @pulumi/pulumi's folder for every
+ * importer, so the bundle holds the copies its generated messages were built with.
+ */
+function pulumiProtocol(): Plugin {
+  const pulumiDir = dirname(require.resolve("@pulumi/pulumi/package.json"));
+  return {
+    name: "pulumi-protocol",
+    setup(bundle) {
+      bundle.onResolve({ filter: /^\.\/pulumi-protocol$/ }, (args) => ({
+        path: join(args.resolveDir, "pulumi-protocol.bundled.ts"),
+      }));
+      bundle.onResolve({ filter: /^(@grpc\/grpc-js|google-protobuf)(\/|$)/ }, async (args) => {
+        if (args.pluginData === "from-pulumi") return undefined;
+        const resolved = await bundle.resolve(args.path, {
+          kind: args.kind,
+          resolveDir: pulumiDir,
+          pluginData: "from-pulumi",
+        });
+        return resolved.errors.length > 0 ? { errors: resolved.errors } : { path: resolved.path };
+      });
+    },
+  };
+}
+
+export interface BundleResult {
+  /** The bundle and its source map (`<file>.map`). */
+  file: string;
+  /** How many source files went in, node_modules included. */
+  inputs: number;
+}
+
+/** Writes `<outDir>/<name>.js` and its `.map`; `version` is what the plugin reports (GetSchema). */
+export async function bundlePlugin(
+  outDir: string,
+  name: string,
+  version: string,
+): Promise<BundleResult> {
+  const file = join(outDir, `${name}.js`);
+  const result = await build({
+    entryPoints: [PLUGIN_ENTRY],
+    outfile: file,
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: BUNDLE_NODE_TARGET,
+    sourcemap: "external",
+    // Stack traces through the map without a node flag (the SEA executable takes none).
+    banner: { js: "process.setSourceMapsEnabled(true);" },
+    define: { __VOICEPLATFORM_VERSION__: JSON.stringify(version) },
+    minifyWhitespace: true,
+    legalComments: "linked",
+    metafile: true,
+    logLevel: "error",
+    plugins: [pulumiProtocol()],
+  });
+  return { file, inputs: Object.keys(result.metafile.inputs).length };
+}

@@ -1,0 +1,217 @@
+/**
+ * `npm run release`: every artifact of a release, built into one folder (default .release/,
+ * ignored by git) with SHA256SUMS:
+ *
+ * - plugin/: pulumi-resource-voiceplatform-v<version>-<os>-<arch>.tar.gz per platform
+ *   (plugin-archive.ts), what the engine downloads from the schema's pluginDownloadURL;
+ * - sdk/: the schema and SDKs generated with the release's pluginDownloadURL and Go module path;
+ * - python/: the wheel and sdist of pulumi_voiceplatform;
+ * - npm/: the Node.js SDK's tarball and this package's own (`npm pack`);
+ * - go/: the Go module folder, and its tarball.
+ *
+ * Options: `--plugin-download-url URL` (or VOICEPLATFORM_PLUGIN_DOWNLOAD_URL), `--go-module-path`
+ * (default the committed one), `--out DIR`, `--no-sea` (the Node-launcher archive for this
+ * platform too), `--platforms linux-amd64,...`. `--dry-run` builds everything and publishes
+ * nothing; without it the URL is required, since SDKs without one leave users to install the
+ * plugin by hand. Publishing itself is not automated: the script prints what to upload where.
+ * Needs the Pulumi CLI with its nodejs, python and go language hosts on PATH (gen-sdk).
+ */
+import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, relative, resolve } from "node:path";
+import { promisify } from "node:util";
+import { parseArgs } from "node:util";
+import { DEFAULT_GO_MODULE_PATH } from "../plugin/schema";
+import { generateSdks } from "../sdk/generate-sdks";
+import { buildPluginArchives, releasePlatforms } from "./plugin-archive";
+import { buildPythonPackages, packGoModule, packNodeSdk } from "./sdk-packages";
+
+const run = promisify(execFile);
+
+const REPO_ROOT = resolve(__dirname, "..", "..");
+
+export interface ReleaseOptions {
+  out: string;
+  pluginDownloadURL?: string;
+  goModulePath: string;
+  sea: boolean;
+  platforms: readonly string[];
+}
+
+export interface Artifact {
+  /** Path relative to the release folder. */
+  name: string;
+  size: number;
+  sha256: string;
+}
+
+export interface Release {
+  version: string;
+  out: string;
+  artifacts: Artifact[];
+  /** The Go module folder, for `go mod edit -replace`. */
+  goModuleDir: string;
+}
+
+async function sha256(file: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}
+
+async function packageVersionOfRepo(): Promise<string> {
+  const manifest = JSON.parse(await readFile(join(REPO_ROOT, "package.json"), "utf8")) as {
+    version: string;
+  };
+  return manifest.version;
+}
+
+/** A URL the engine can fetch from, or a message saying what is wrong with it. */
+function checkDownloadUrl(url: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(
+      `--plugin-download-url ${JSON.stringify(url)} is not a URL (e.g. https://example.com/releases/)`,
+    );
+  }
+  if (!["http:", "https:"].includes(parsed.protocol)) {
+    throw new Error(`--plugin-download-url must be http(s), not ${parsed.protocol} (${url})`);
+  }
+}
+
+export async function buildRelease(options: ReleaseOptions): Promise<Release> {
+  const version = await packageVersionOfRepo();
+  const out = resolve(options.out);
+  if (options.pluginDownloadURL !== undefined) checkDownloadUrl(options.pluginDownloadURL);
+  await rm(out, { recursive: true, force: true });
+  await mkdir(out, { recursive: true });
+  const files: string[] = [];
+
+  const archives = await buildPluginArchives({
+    outDir: join(out, "plugin"),
+    version,
+    platforms: options.platforms,
+    sea: options.sea,
+  });
+  files.push(...archives.map((a) => a.file));
+
+  const sdk = join(out, "sdk");
+  await generateSdks({
+    out: sdk,
+    release: {
+      ...(options.pluginDownloadURL === undefined
+        ? {}
+        : { pluginDownloadURL: options.pluginDownloadURL }),
+      goModulePath: options.goModulePath,
+    },
+  });
+
+  // The build tools live outside the release folder, so they survive a new release.
+  const tools = join(tmpdir(), "pulumi-voice-platform-release-tools");
+  await mkdir(tools, { recursive: true });
+  files.push(...(await buildPythonPackages(join(sdk, "python"), join(out, "python"), tools)));
+
+  const work = await mkdtemp(join(tmpdir(), "voiceplatform-release-npm-"));
+  try {
+    files.push(await packNodeSdk(join(sdk, "nodejs"), work, join(out, "npm")));
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+  const packed = await run(
+    "npm",
+    ["pack", "--pack-destination", join(out, "npm"), "--json", "--loglevel=error"],
+    {
+      cwd: REPO_ROOT,
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
+  const [{ filename }] = JSON.parse(packed.stdout) as [{ filename: string }];
+  files.push(join(out, "npm", filename));
+
+  const go = await packGoModule(join(sdk, "go"), out, version);
+  files.push(go.tarball);
+
+  const artifacts: Artifact[] = [];
+  for (const file of files) {
+    artifacts.push({
+      name: relative(out, file),
+      size: (await stat(file)).size,
+      sha256: await sha256(file),
+    });
+  }
+  await writeFile(
+    join(out, "SHA256SUMS"),
+    artifacts.map((a) => `${a.sha256}  ${a.name}\n`).join(""),
+  );
+  return { version, out, artifacts, goModuleDir: go.dir };
+}
+
+function formatSize(bytes: number): string {
+  return bytes >= 1024 * 1024
+    ? `${(bytes / 1024 / 1024).toFixed(1)} MB`
+    : `${(bytes / 1024).toFixed(1)} kB`;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      "dry-run": { type: "boolean", default: false },
+      "plugin-download-url": { type: "string" },
+      "go-module-path": { type: "string", default: DEFAULT_GO_MODULE_PATH },
+      out: { type: "string", default: join(REPO_ROOT, ".release") },
+      "no-sea": { type: "boolean", default: false },
+      platforms: { type: "string", default: releasePlatforms.join(",") },
+    },
+  });
+  const url = values["plugin-download-url"] ?? process.env.VOICEPLATFORM_PLUGIN_DOWNLOAD_URL;
+  if (!values["dry-run"] && url === undefined) {
+    throw new Error(
+      "a release needs --plugin-download-url <url> (or VOICEPLATFORM_PLUGIN_DOWNLOAD_URL): the " +
+        "SDKs tell the engine where to fetch the plugin. Add --dry-run to build without one.",
+    );
+  }
+  const started = Date.now();
+  const release = await buildRelease({
+    out: values.out,
+    ...(url === undefined || url === "" ? {} : { pluginDownloadURL: url }),
+    goModulePath: values["go-module-path"],
+    sea: !values["no-sea"],
+    platforms: values.platforms.split(",").filter((p) => p !== ""),
+  });
+  const width = Math.max(...release.artifacts.map((a) => a.name.length));
+  process.stdout.write(
+    `release ${release.version} in ${release.out} (${Math.round((Date.now() - started) / 1000)} s)\n`,
+  );
+  process.stdout.write(`  pluginDownloadURL: ${url ?? "(none: the SDKs name no server)"}\n`);
+  process.stdout.write(`  Go module path:    ${values["go-module-path"]}\n`);
+  for (const a of release.artifacts) {
+    process.stdout.write(
+      `  ${a.name.padEnd(width)}  ${formatSize(a.size).padStart(9)}  ${a.sha256}\n`,
+    );
+  }
+  process.stdout.write(
+    `  SHA256SUMS written; Go module folder ${relative(release.out, release.goModuleDir)}/\n`,
+  );
+  if (values["dry-run"]) {
+    process.stdout.write("dry run: nothing published.\n");
+  } else {
+    process.stdout.write(
+      `to publish: upload plugin/* to ${url}, python/* with twine, npm/*.tgz with npm publish, ` +
+        `and push the go/ folder as ${values["go-module-path"]} tagged v${release.version}.\n`,
+    );
+  }
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    process.stderr.write(
+      `release failed: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    process.exitCode = 1;
+  });
+}
