@@ -158,8 +158,8 @@ function depth(issues: z.core.$ZodIssue[]): number {
   return Math.max(0, ...issues.map((issue) => issue.path.length));
 }
 
-/** Suggests the known name a misspelt or snake_case key most likely meant. */
-function suggestion(key: string, known: readonly string[]): string {
+/** Suggests the known name a misspelt or snake_case key most likely meant: ` (did you mean "x"?)`. */
+export function suggestion(key: string, known: readonly string[]): string {
   const lower = key.toLowerCase().replace(/[_-]/g, "");
   const match = known.find((candidate) => candidate.toLowerCase().replace(/[_-]/g, "") === lower);
   return match ? ` (did you mean "${match}"?)` : "";

@@ -13,18 +13,26 @@ export const pathId = text.superRefine((value, context) => {
 
 export const finiteNumber = z.number().refine(Number.isFinite, "must be a finite number");
 
+/**
+ * The one parse of an http(s) address every check starts from (webhook targets, the API's base
+ * URLs, a release's download URL): the URL, or undefined for anything else.
+ */
+export function parseHttpUrl(value: string): URL | undefined {
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" || url.protocol === "http:" ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export const absoluteUrl = z.string().refine(
-  (value) => {
-    // The URL parser forgives what the platform may not: "https:host" without "//", and spaces
-    // or line breaks, which it strips. The value is sent as written, so it must be clean.
-    if (!/^https?:\/\/[^/?#]/i.test(value) || /[\u0000-\u0020\u007f]/.test(value)) return false;
-    try {
-      const url = new URL(value);
-      return url.protocol === "https:" || url.protocol === "http:";
-    } catch {
-      return false;
-    }
-  },
+  // The URL parser forgives what the platform may not: "https:host" without "//", and spaces
+  // or line breaks, which it strips. The value is sent as written, so it must be clean.
+  (value) =>
+    /^https?:\/\/[^/?#]/i.test(value) &&
+    !/[\u0000-\u0020\u007f]/.test(value) &&
+    parseHttpUrl(value) !== undefined,
   { message: "must be an absolute http(s) URL such as https://hooks.example.com/calls" },
 );
 

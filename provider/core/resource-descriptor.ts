@@ -131,24 +131,3 @@ export function outputsWrittenBy(
     .filter((output) => call === "create" || output.writtenBy === "create and update")
     .map((output) => output.name);
 }
-
-/** Every value at the given secret paths of a property bag (unknown or missing ones left out). */
-export function secretValues(inputs: Inputs, paths: readonly string[]): unknown[] {
-  const found: unknown[] = [];
-  const walk = (value: unknown, segments: readonly string[]) => {
-    if (segments.length === 0) {
-      found.push(value);
-      return;
-    }
-    const [head, ...rest] = segments as [string, ...string[]];
-    const list = head.endsWith("[]");
-    const key = list ? head.slice(0, -2) : head;
-    if (value === null || typeof value !== "object") return;
-    const field = (value as Inputs)[key];
-    if (list) {
-      if (Array.isArray(field)) for (const item of field) walk(item, rest);
-    } else walk(field, rest);
-  };
-  for (const path of paths) walk(inputs, path.split("."));
-  return found;
-}

@@ -6,13 +6,8 @@
  */
 import { pathSegmentProblem } from "./path-segment";
 import { plannedCreateState, plannedUpdateState } from "./planned-state";
-import {
-  secretValues,
-  type CheckAnswer,
-  type DiffAnswer,
-  type Inputs,
-  type ResourceDescriptor,
-} from "./resource-descriptor";
+import { secretValues } from "./secret-paths";
+import type { CheckAnswer, DiffAnswer, Inputs, ResourceDescriptor } from "./resource-descriptor";
 import { rethrowRedacted, UnsafePathError } from "../platform/errors";
 import { redactSecrets, rememberSecret, rememberSecretWireFields } from "../platform/redaction";
 

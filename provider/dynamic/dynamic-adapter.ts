@@ -22,7 +22,7 @@ export function dynamicHandlers<State extends object>(descriptor: ResourceDescri
   // Dynamic resources never get preview creates or updates, so every state is the handlers' own.
   const served = servedResource(descriptor as ResourceDescriptor<object>);
   return Object.freeze({
-    check(olds: Inputs, news: Inputs) {
+    async check(olds: Inputs, news: Inputs) {
       // A bad setting fails the preview here, not the first call of the update.
       readSettings();
       // The engine puts `__provider` back into the inputs check returns.

@@ -11,6 +11,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { ResourceDescriptor } from "../core/resource-descriptor";
+import { topLevelOf } from "../core/secret-paths";
 import type { SampleFacts } from "../platform/sample-files";
 import { campaignWebhook } from "../resources/campaign-webhook";
 import { sipCarrier } from "../resources/sip-carrier";
@@ -42,9 +43,7 @@ function dynamicArgs(
   const props: Record<string, unknown> = { ...args };
   for (const { name: key } of definition.outputs) props[key] = undefined;
   props.stateVersion = undefined;
-  const secrets = [
-    ...new Set(definition.secretInputs.map((path) => path.split(/[.[]/)[0]!)),
-  ].filter((key) => props[key] !== undefined);
+  const secrets = topLevelOf(definition.secretInputs).filter((key) => props[key] !== undefined);
   for (const key of secrets) props[key] = pulumi.secret(props[key]);
   props[PROVIDER_KEY] = providerText(definition.type as StubKind);
   const options =

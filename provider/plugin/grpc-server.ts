@@ -15,6 +15,7 @@ import type * as EmptyPb from "google-protobuf/google/protobuf/empty_pb";
 import type * as StructPb from "google-protobuf/google/protobuf/struct_pb";
 import { SECRET_SIG, SIG_KEY, UNKNOWN } from "../core/engine-values";
 import type { Inputs } from "../core/resource-descriptor";
+import { wrapAtPaths } from "../core/secret-paths";
 import { servedResource, type ServedResource } from "../core/served-resource";
 import { resources } from "../resources";
 import { checkProviderConfig, configureProvider, diffProviderConfig } from "./provider-config";
@@ -55,27 +56,10 @@ function fromStruct(struct: StructPb.Struct | undefined): Inputs {
   return bag;
 }
 
-/** Wraps the value at a secret path (`a.b[].c`: field c of every item of list b) as a secret. */
-function wrapSecret(holder: Record<string, unknown>, segments: readonly string[]): void {
-  const [head, ...rest] = segments as [string, ...string[]];
-  const list = head.endsWith("[]");
-  const key = list ? head.slice(0, -2) : head;
-  const value = holder[key];
-  if (value === undefined || value === null || value === UNKNOWN) return;
-  if (rest.length === 0) {
-    holder[key] = { [SIG_KEY]: SECRET_SIG, value };
-    return;
-  }
-  const children = list ? (Array.isArray(value) ? value : []) : [value];
-  for (const child of children) {
-    if (child !== null && typeof child === "object") wrapSecret(child as Inputs, rest);
-  }
-}
-
 /** A property bag for the wire: undefined dropped, the values at the secret paths made secret. */
 function toStruct(bag: unknown, secretPaths: readonly string[] = []): StructPb.Struct {
   const plain = JSON.parse(JSON.stringify(bag ?? {})) as Inputs;
-  for (const path of secretPaths) wrapSecret(plain, path.split("."));
+  wrapAtPaths(plain, secretPaths, (value) => ({ [SIG_KEY]: SECRET_SIG, value }));
   return structPb.Struct.fromJavaScript(plain as Record<string, StructPb.JavaScriptValue>);
 }
 

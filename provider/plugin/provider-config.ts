@@ -14,6 +14,7 @@ import {
   settingBounds,
   type CountSetting,
 } from "../settings/setting-rules";
+import { suggestion } from "../core/check";
 import type { CheckFailure, Inputs } from "../core/resource-descriptor";
 import { rememberProviderSettings, settingSources, type SettingName } from "../settings/config";
 
@@ -107,7 +108,7 @@ export function checkProviderConfig(
     if (!Object.hasOwn(shape, name)) {
       failures.push({
         property: name,
-        reason: `is not an input of the voiceplatform provider${suggestion(name)}; remove it or fix its name`,
+        reason: `is not an input of the voiceplatform provider${suggestion(name, Object.keys(shape))}; remove it or fix its name`,
       });
     }
   }
@@ -149,12 +150,6 @@ export function checkProviderConfig(
     );
   }
   return { inputs, failures, warnings };
-}
-
-function suggestion(name: string): string {
-  const lower = name.toLowerCase().replace(/[_-]/g, "");
-  const match = Object.keys(ProviderInputs.shape).find((known) => known.toLowerCase() === lower);
-  return match ? ` (did you mean "${match}"?)` : "";
 }
 
 /**

@@ -16,6 +16,7 @@
  * plugin by hand. Publishing itself is not automated: the script prints what to upload where.
  * Needs the Pulumi CLI with its nodejs, python and go language hosts on PATH (gen-sdk).
  */
+import { parseHttpUrl } from "../core/input-rules";
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
@@ -71,16 +72,10 @@ async function packageVersionOfRepo(): Promise<string> {
 
 /** A URL the engine can fetch from, or a message saying what is wrong with it. */
 function checkDownloadUrl(url: string): void {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
+  if (parseHttpUrl(url) === undefined) {
     throw new Error(
-      `--plugin-download-url ${JSON.stringify(url)} is not a URL (e.g. https://example.com/releases/)`,
+      `--plugin-download-url ${JSON.stringify(url)} is not an http(s) URL: give one such as https://example.com/releases/`,
     );
-  }
-  if (!["http:", "https:"].includes(parsed.protocol)) {
-    throw new Error(`--plugin-download-url must be http(s), not ${parsed.protocol} (${url})`);
   }
 }
 

@@ -4,6 +4,7 @@
  * provider-config.ts, and both ask these functions. Each answers a problem that says how to fix
  * it, or undefined.
  */
+import { parseHttpUrl } from "../core/input-rules";
 
 /** Bounds of the counts: a deadline or a retry count without one can stall an update for hours. */
 export const settingBounds = {
@@ -33,15 +34,8 @@ const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
  * are appended to it).
  */
 export function baseUrlProblem(value: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return "must be an absolute https URL such as https://api.example.com";
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") {
-    return "must be an absolute https URL such as https://api.example.com";
-  }
+  const url = parseHttpUrl(value);
+  if (url === undefined) return "must be an absolute https URL such as https://api.example.com";
   if (url.protocol === "http:" && !LOOPBACK_HOSTS.test(url.hostname)) {
     return "must use https: plain http is accepted only for a loopback address (localhost, 127.0.0.1, [::1])";
   }

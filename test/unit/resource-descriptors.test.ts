@@ -4,7 +4,7 @@
  * which a diff against the same inputs finds unchanged.
  */
 import type { Inputs, ResourceDescriptor } from "../../provider/core/resource-descriptor";
-import { secretValues } from "../../provider/core/resource-descriptor";
+import { secretValues } from "../../provider/core/secret-paths";
 import { campaignWebhook } from "../../provider/resources/campaign-webhook";
 import { sipCarrier } from "../../provider/resources/sip-carrier";
 import { voice } from "../../provider/resources/voice";
