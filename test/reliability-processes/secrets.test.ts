@@ -33,7 +33,7 @@ import {
   type ProviderProcess,
 } from "../support/provider-process";
 import { serializedProviders } from "../support/serialized-provider";
-import { echoModes, startEchoServer, type EchoServer } from "./echo-server";
+import { echoModes, startEchoServer, type EchoServer } from "../reliability/echo-server";
 import { upWithPreview } from "../support/pulumi-up";
 import { describeWhen } from "../support/describe-when";
 import { setStackConfig } from "../provider/emulator-harness";
