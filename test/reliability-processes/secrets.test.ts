@@ -20,7 +20,7 @@ import type { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { ApiError } from "../../provider/platform/errors";
 import { resetProcessState } from "../../provider/settings/process-state";
 import * as runtime from "../../provider/runtime";
-import { cli, E2EProject, errorText, recorder } from "../e2e/harness";
+import { E2EProject, errorText, recorder } from "../e2e/harness";
 import { startEmulator, type FaultAction, type RunningEmulator } from "../emulator";
 import { writeSample } from "../support/builders";
 import { createFixtureProject, removeFixtureProject } from "../support/packed-package";
@@ -35,7 +35,7 @@ import {
 import { serializedProviders } from "../support/serialized-provider";
 import { echoModes, startEchoServer, type EchoServer } from "../reliability/echo-server";
 import { upWithPreview } from "../support/pulumi-up";
-import { describeWhen } from "../support/describe-when";
+import { requirePulumiCli } from "../support/require-pulumi-cli";
 import { setStackConfig } from "../provider/emulator-harness";
 
 const SECRETS = {
@@ -480,10 +480,11 @@ describe.each(Object.entries(processArms))("%s", (_name, arm) => {
   }, 600_000);
 });
 
-describeWhen(
-  cli !== undefined,
-  "No Pulumi CLI found (none on PATH, no build in the toolchain cache): run `npm run pulumi:install` for the exported-state part of the secrets test.",
-)("exported state of a real `pulumi up`", () => {
+const { cli, describe: withCli } = requirePulumiCli({
+  purpose: "the exported-state part of the secrets test",
+});
+
+withCli("exported state of a real `pulumi up`", () => {
   let project: E2EProject;
 
   beforeAll(async () => {
