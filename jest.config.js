@@ -7,7 +7,11 @@
  * - process: the packed package in the provider processes Pulumi starts, driven over gRPC.
  * - engine: the real Pulumi CLI and language hosts running programs.
  *
- * test/unit/test-tiers.test.ts fails when a test file belongs to no tier, or to two.
+ * A tier is a list of folder globs and nothing else (no file names, no ignore patterns), so a test
+ * file's folder says which tier it runs in: the reliability tests that start provider processes
+ * live in test/reliability-processes, those against the emulator alone in test/reliability.
+ * test/unit/test-tiers.test.ts fails when a test file belongs to no tier, or to two, or when a
+ * tier is anything but folder globs.
  */
 const common = {
   roots: ["<rootDir>/test"],
@@ -18,19 +22,12 @@ const common = {
   moduleFileExtensions: ["ts", "js", "json"],
 };
 
-/** Tests of the reliability folder that start provider processes rather than only the emulator. */
-const processReliability = ["load", "secrets"];
-
 const tiers = {
   unit: { testMatch: ["<rootDir>/test/unit/**/*.test.ts"] },
-  emulator: {
-    testMatch: ["<rootDir>/test/{emulator,provider,reliability}/**/*.test.ts"],
-    testPathIgnorePatterns: [`/test/reliability/(${processReliability.join("|")})\\.test\\.ts$`],
-  },
+  emulator: { testMatch: ["<rootDir>/test/{emulator,provider,reliability}/**/*.test.ts"] },
   process: {
     testMatch: [
-      "<rootDir>/test/{package,dynamic-provider,plugin}/**/*.test.ts",
-      `<rootDir>/test/reliability/{${processReliability.join(",")}}.test.ts`,
+      "<rootDir>/test/{package,dynamic-provider,plugin,reliability-processes}/**/*.test.ts",
     ],
   },
   engine: {

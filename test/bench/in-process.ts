@@ -6,7 +6,7 @@
 import { openAsBlob } from "node:fs";
 import { join } from "node:path";
 import { Agent, FormData, request } from "undici";
-import { rememberEngineConfig } from "../../provider/settings/config";
+import { configureAgainst } from "../provider/emulator-harness";
 import { resetProcessState } from "../../provider/settings/process-state";
 import { callApi } from "../../provider/platform/http-client";
 import * as runtime from "../../provider/runtime";
@@ -163,20 +163,6 @@ export async function directCloneForm(inputs: Inputs, files: readonly string[]):
   return form;
 }
 
-/** Points the in-process provider at an emulator, as `configure` does for the engine. */
-export function configureProvider(
-  emulator: Pick<EmulatorProcess, "apiKey" | "baseUrl" | "campaignsBaseUrl">,
-  extra: Record<string, string> = {},
-): void {
-  const values: Record<string, string> = {
-    "voiceplatform:apiKey": emulator.apiKey,
-    "voiceplatform:baseUrl": emulator.baseUrl,
-    "voiceplatform:campaignsBaseUrl": emulator.campaignsBaseUrl,
-    ...extra,
-  };
-  rememberEngineConfig({ get: (key) => values[key] });
-}
-
 async function checked(kind: "Voice" | "SipCarrier" | "CampaignWebhook", news: Inputs) {
   const { inputs, failures } = await runtime[kind].check({}, news);
   if (failures.length > 0) throw new Error(`${kind} check failed: ${JSON.stringify(failures)}`);
@@ -187,7 +173,8 @@ export async function measureInProcess(sizes: InProcessSizes): Promise<OverheadR
   const emulator = await startEmulatorProcess();
   const direct = new DirectClient(emulator);
   const samples = await sampleDirectory("in-process");
-  configureProvider(emulator);
+  // The in-process provider against the emulator, as `configure` does for the engine.
+  configureAgainst(emulator);
   const rows: OverheadRow[] = [];
   try {
     const carrier = await checked("SipCarrier", carrierInputs(1));

@@ -3,8 +3,8 @@
  * temporary file backend and passphrase per test file, and a fixture project where the package is
  * installed from `npm pack` output (test/support/packed-package.ts).
  *
- * Without a Pulumi CLI the suites skip with one message locally and fail when CI is set, like
- * test/pulumi-cli/cli-smoke.test.ts. `E2E_PULUMI_VERSION` installs another @pulumi/pulumi into the
+ * Without a Pulumi CLI the suites skip with one message locally and fail when CI is set: describeE2E
+ * is requirePulumiCli's guard (test/support/require-pulumi-cli.ts) with the e2e timeout. `E2E_PULUMI_VERSION` installs another @pulumi/pulumi into the
  * fixture projects (test/e2e/node22.ts sets it to the newest release).
  */
 import { execFile } from "node:child_process";
@@ -26,14 +26,12 @@ import {
   writeFixtureFile,
 } from "../support/packed-package";
 import { programFiles } from "./program";
-import { describeWhen } from "../support/describe-when";
+import { requirePulumiCli, type Requirement } from "../support/require-pulumi-cli";
 
 const run = promisify(execFile);
 
+/** The located CLI, for the helpers below; suites are guarded by describeE2E. */
 export const cli = locatePulumi();
-
-const MISSING =
-  "No Pulumi CLI found (none on PATH, no build in the toolchain cache): run `npm run pulumi:install`.";
 
 /** Generous: a cold fixture install alone can take a minute on a 2-core machine. */
 export const E2E_TIMEOUT_MS = 600_000;
@@ -41,9 +39,16 @@ export const E2E_TIMEOUT_MS = 600_000;
 /** One passphrase for every e2e stack; never a real secret. */
 export const PASSPHRASE = "e2e-test-passphrase";
 
-/** `describe` when a CLI is there; otherwise skipped with a message, or a failure under CI. */
-export function describeE2E(title: string, body: () => void): void {
-  describeWhen(cli !== undefined, `${title}: ${MISSING}`)(title, () => {
+/**
+ * `describe` when a CLI (and whatever `also` names) is there; otherwise skipped with a message, or
+ * a failure under CI (requirePulumiCli).
+ */
+export function describeE2E(
+  title: string,
+  body: () => void,
+  also: readonly Requirement[] = [],
+): void {
+  requirePulumiCli({ purpose: title, also }).describe(title, () => {
     jest.setTimeout(E2E_TIMEOUT_MS);
     body();
   });

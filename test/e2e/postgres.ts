@@ -3,13 +3,12 @@
  * (test/support/postgres.ts, started in about a second). Without PostgreSQL's binaries the suite
  * says how to install them and is skipped, or fails when CI is set.
  */
-import { describeWhen } from "../support/describe-when";
 import { describeE2E } from "./harness";
 import { postgresBinDir, POSTGRES_MISSING } from "../support/postgres";
 
 /** describeE2E, when PostgreSQL's server binaries are installed too. */
 export function describeOnPostgres(title: string, body: () => void): void {
-  if (postgresBinDir() === undefined)
-    describeWhen(false, `${title}: ${POSTGRES_MISSING}`)(title, body);
-  else describeE2E(title, body);
+  describeE2E(title, body, [
+    { available: postgresBinDir() !== undefined, missing: POSTGRES_MISSING },
+  ]);
 }

@@ -10,15 +10,13 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation";
 import { startEmulator } from "../emulator";
-import { describeWhen } from "../support/describe-when";
+import { requirePulumiCli } from "../support/require-pulumi-cli";
 import { copyEnvironmentsExample } from "../support/stamp-out-runners";
 import { linkPackageIntoNodeModules } from "./link-package";
-import { locatePulumi, pulumiEnv, REPO_ROOT } from "../pulumi-cli/locate";
+import { pulumiEnv, REPO_ROOT } from "../pulumi-cli/locate";
 
 const run = promisify(execFile);
-const cli = locatePulumi();
-const MISSING = "No Pulumi CLI found: run `npm run pulumi:install` to run the examples' tests.";
-const withCli = describeWhen(cli !== undefined, MISSING);
+const { cli, describe: withCli } = requirePulumiCli({ purpose: "the examples' tests" });
 
 const tsx = (script: string, args: string[] = [], env: Record<string, string> = {}) =>
   run(process.execPath, [join(REPO_ROOT, "node_modules/tsx/dist/cli.mjs"), script, ...args], {

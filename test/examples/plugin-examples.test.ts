@@ -4,16 +4,16 @@
  * nothing), then destroyed. The Python, Go and TypeScript examples go through the whole scenario
  * under test/languages (up, update, replacement, import, refresh, destroy).
  */
-import { existsSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { runExample } from "./run-example";
-import { locatePulumi, REPO_ROOT } from "../pulumi-cli/locate";
-import { describeWhen } from "../support/describe-when";
+import { REPO_ROOT } from "../pulumi-cli/locate";
+import { requirePulumiCli } from "../support/require-pulumi-cli";
 
-const cli = locatePulumi();
-const MISSING = "No Pulumi CLI found: run `npm run pulumi:install` to run the plugin's examples.";
-const yamlHost = cli !== undefined && existsSync(join(cli.binDir, "pulumi-language-yaml"));
-const withYaml = describeWhen(yamlHost, MISSING);
+const { describe: withYaml } = requirePulumiCli({
+  languageHosts: ["yaml"],
+  purpose: "the plugin's examples",
+});
 
 withYaml("examples/yaml through the plugin", () => {
   jest.setTimeout(600_000);

@@ -11,7 +11,8 @@ import {
   startPostgres,
   type RunningPostgres,
 } from "../support/postgres";
-import { changeSummary, yamlHostAvailable, YamlStack } from "./yaml-stack";
+import { requirePulumiCli } from "../support/require-pulumi-cli";
+import { changeSummary, YamlStack } from "./yaml-stack";
 
 const STACKS = 20;
 const RUNNERS = 4;
@@ -38,19 +39,11 @@ resources:
       events: [POST_PROCESSING_FINISHED:INTERESTED]
 `;
 
-const missing = !yamlHostAvailable()
-  ? "No Pulumi CLI with pulumi-language-yaml beside it: run `npm run pulumi:install`."
-  : postgresBinDir() === undefined
-    ? POSTGRES_MISSING
-    : undefined;
-if (missing !== undefined) {
-  if (process.env.CI) {
-    test("the YAML host and PostgreSQL are installed", () => {
-      throw new Error(missing);
-    });
-  } else console.warn(`Skipping the YAML stamp-out on PostgreSQL. ${missing}`);
-}
-const describeReady = missing === undefined ? describe : describe.skip;
+const { describe: describeReady } = requirePulumiCli({
+  languageHosts: ["yaml"],
+  also: [{ available: postgresBinDir() !== undefined, missing: POSTGRES_MISSING }],
+  purpose: "the YAML stamp-out on PostgreSQL",
+});
 
 describeReady("a YAML program stamped out through the plugin on a PostgreSQL backend", () => {
   jest.setTimeout(1_200_000);

@@ -16,8 +16,8 @@ import { join } from "node:path";
 import { request } from "undici";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { packageSchema } from "../../provider/plugin/schema";
-import { describeWhen } from "../support/describe-when";
-import { changeSummary, yamlHostAvailable, YamlStack } from "./yaml-stack";
+import { requirePulumiCli } from "../support/require-pulumi-cli";
+import { changeSummary, YamlStack } from "./yaml-stack";
 
 const SECRETS = {
   apiKey: "plugin-yaml-apikey-7Hq2-distinctive",
@@ -32,10 +32,10 @@ const campaignId = "65a1f0c2e4b0a1b2c3d4e5f6";
 const sampleA = Buffer.from("RIFF....WAVEfmt plugin yaml sample A");
 const sampleB = Buffer.from("RIFF....WAVEfmt plugin yaml sample B");
 
-const describeYaml = describeWhen(
-  yamlHostAvailable(),
-  "No Pulumi CLI with pulumi-language-yaml beside it: run `npm run pulumi:install` for the plugin's YAML programs.",
-);
+const { describe: describeYaml } = requirePulumiCli({
+  languageHosts: ["yaml"],
+  purpose: "the plugin's YAML programs",
+});
 
 const lifecycleProgram = `name: plugin-yaml
 runtime: yaml

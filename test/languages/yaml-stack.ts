@@ -5,7 +5,6 @@
  * Every command runs as a user would type it; nothing goes through the Automation API.
  */
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { delimiter, join } from "node:path";
 import { promisify } from "node:util";
@@ -23,11 +22,6 @@ export interface CommandResult {
   code: number;
   stdout: string;
   stderr: string;
-}
-
-/** The Pulumi CLI and its YAML language host are both there. */
-export function yamlHostAvailable(): boolean {
-  return cli !== undefined && existsSync(join(cli.binDir, "pulumi-language-yaml"));
 }
 
 export class YamlStack {

@@ -10,6 +10,29 @@ export function setStackConfig(values: Record<string, string | undefined>): void
   rememberEngineConfig({ get: (key) => values[key.replace(/^voiceplatform:/, "")] });
 }
 
+/** Where the provider is pointed: an emulator, or any server standing in for the platform. */
+export interface PlatformEndpoint {
+  apiKey: string;
+  baseUrl: string;
+  campaignsBaseUrl?: string;
+}
+
+/**
+ * Points the provider at `endpoint` (its key and both base URLs) through the same `configure`
+ * path the engine uses; `settings` are more stack config values without namespace, and win.
+ */
+export function configureAgainst(
+  endpoint: PlatformEndpoint,
+  settings: Record<string, string | undefined> = {},
+): void {
+  setStackConfig({
+    apiKey: endpoint.apiKey,
+    baseUrl: endpoint.baseUrl,
+    campaignsBaseUrl: endpoint.campaignsBaseUrl,
+    ...settings,
+  });
+}
+
 /**
  * Starts an emulator for a test file and points the provider at it through the same
  * `configure` path the engine uses. `settings` are extra stack config values, without namespace.
@@ -29,17 +52,8 @@ export function useEmulator(
     await resetProcessState();
     await context.emulator.close();
   });
-  context.configure = (extra: Record<string, string> = {}) => {
-    const { emulator } = context;
-    const values: Record<string, string> = {
-      apiKey: emulator.apiKey,
-      baseUrl: emulator.baseUrl,
-      campaignsBaseUrl: emulator.campaignsBaseUrl,
-      ...settings,
-      ...extra,
-    };
-    setStackConfig(values);
-  };
+  context.configure = (extra: Record<string, string> = {}) =>
+    configureAgainst(context.emulator, { ...settings, ...extra });
   beforeEach(async () => {
     await context.emulator.client.reset();
     context.configure();

@@ -6,10 +6,11 @@ import { createServer, type IncomingMessage, type ServerResponse, type Server } 
 import type { AddressInfo } from "node:net";
 import { callApi } from "../../provider/platform/http-client";
 import { resetProcessState } from "../../provider/settings/process-state";
-import { setStackConfig } from "./emulator-harness";
+import { configureAgainst, type PlatformEndpoint } from "./emulator-harness";
 
 let server: Server;
-let baseUrl: string;
+/** The server below, standing in for the platform. */
+let platform: PlatformEndpoint;
 /** Requests the server holds open, and the most it held at once. */
 let held: Array<{ req: IncomingMessage; res: ServerResponse }> = [];
 let mostHeld = 0;
@@ -29,7 +30,8 @@ beforeAll(async () => {
     if (held.length >= releaseAt) answerAll();
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  platform = { apiKey: "key-state-test", baseUrl };
 });
 
 afterEach(async () => {
@@ -40,11 +42,6 @@ afterEach(async () => {
 });
 
 afterAll(() => new Promise((resolve) => server.close(resolve)));
-
-function configure(values: Record<string, string>): void {
-  const all: Record<string, string> = { apiKey: "key-state-test", baseUrl, ...values };
-  setStackConfig(all);
-}
 
 const put = (n: number) =>
   callApi({
@@ -57,10 +54,10 @@ const put = (n: number) =>
   });
 
 test("raising maxConcurrency after the first call lets that many calls run at once", async () => {
-  configure({ maxConcurrency: "1", timeoutSeconds: "2", maxRetries: "0" });
+  configureAgainst(platform, { maxConcurrency: "1", timeoutSeconds: "2", maxRetries: "0" });
   releaseAt = 1;
   await put(0);
-  configure({ maxConcurrency: "4", timeoutSeconds: "2", maxRetries: "0" });
+  configureAgainst(platform, { maxConcurrency: "4", timeoutSeconds: "2", maxRetries: "0" });
   // The server answers only once four requests are in: with a pool of one connection the other
   // three would wait for the first until its deadline.
   releaseAt = 4;
@@ -70,7 +67,7 @@ test("raising maxConcurrency after the first call lets that many calls run at on
 });
 
 test("resetProcessState resets the concurrency limit with the connections", async () => {
-  configure({ maxConcurrency: "1", timeoutSeconds: "3", maxRetries: "0" });
+  configureAgainst(platform, { maxConcurrency: "1", timeoutSeconds: "3", maxRetries: "0" });
   releaseAt = 2;
   // The first call holds the only slot until a second request reaches the server.
   const first = put(1);
@@ -78,7 +75,7 @@ test("resetProcessState resets the concurrency limit with the connections", asyn
   expect(held).toHaveLength(1);
   const closing = resetProcessState();
   // A reset process starts without configuration, as a new one would.
-  configure({ maxConcurrency: "1", timeoutSeconds: "3", maxRetries: "0" });
+  configureAgainst(platform, { maxConcurrency: "1", timeoutSeconds: "3", maxRetries: "0" });
   const second = put(2);
   const results = await Promise.allSettled([first, second]);
   await closing;

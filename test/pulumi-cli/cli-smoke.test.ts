@@ -3,23 +3,26 @@
  * through the Automation API, against a temporary file backend. No network is needed.
  *
  * Needs a CLI: `npm run pulumi:install` (or a `pulumi` on PATH). Without one the suite is skipped
- * locally and fails when CI is set.
+ * locally and fails when CI is set (requirePulumiCli).
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
-import { locatePulumi, pulumiEnv, REPO_ROOT, repoBinDir } from "./locate";
-import { describeWhen } from "../support/describe-when";
+import { pulumiEnv, REPO_ROOT, repoBinDir } from "./locate";
+import { requirePulumiCli } from "../support/require-pulumi-cli";
 import { upWithPreview } from "../support/pulumi-up";
 
-const cli = locatePulumi();
-const MISSING =
-  "No Pulumi CLI found (none on PATH, no build in the toolchain cache): run `npm run pulumi:install`.";
+const { cli, describe: withCli } = requirePulumiCli();
 
-const maybe = describeWhen(cli !== undefined, MISSING);
+/** Which CLI was found decides, when the tests are defined, which of them check its hosts. */
+const builtHere =
+  cli !== undefined && path.resolve(cli.binDir) === path.resolve(repoBinDir() ?? "");
+const sharedHostsBuild = fs.existsSync(
+  path.join(REPO_ROOT, "..", "shared", "pulumi-language-hosts", "build.sh"),
+);
 
-maybe("Pulumi CLI smoke test (real engine, file backend)", () => {
+withCli("Pulumi CLI smoke test (real engine, file backend)", () => {
   jest.setTimeout(180_000);
 
   let tmp: string;
@@ -73,25 +76,38 @@ maybe("Pulumi CLI smoke test (real engine, file backend)", () => {
     expect(fs.existsSync(cli!.pulumi)).toBe(true);
   });
 
-  test("programs run through Pulumi's own language hosts, not the minimal stand-in", () => {
-    const hosts = ["nodejs", "python", "go", "yaml"].filter((lang) =>
+  /** The language hosts beside the CLI. */
+  const languageHosts = () =>
+    ["nodejs", "python", "go", "yaml"].filter((lang) =>
       fs.existsSync(path.join(cli!.binDir, `pulumi-language-${lang}`)),
     );
-    expect(hosts).toContain("nodejs");
-    // Only the toolchain cache's build writes build-info; a CLI installed some other way came with
-    // Pulumi's own hosts, which the assertion above already found.
-    const info = path.join(path.dirname(cli!.binDir), "build-info");
-    const builtHere = path.resolve(cli!.binDir) === path.resolve(repoBinDir() ?? "");
-    expect(fs.existsSync(info)).toBe(builtHere);
-    if (!builtHere) return;
-    const host = /^language_host=(.*)$/m.exec(fs.readFileSync(info, "utf8"))?.[1] ?? "";
-    if (fs.existsSync(path.join(REPO_ROOT, "..", "shared", "pulumi-language-hosts", "build.sh"))) {
-      expect(host).toMatch(/^shared /);
-      expect(hosts).toEqual(["nodejs", "python", "go", "yaml"]);
-    } else {
-      expect(host).not.toBe("");
-    }
+  /** Only the toolchain cache's build writes build-info beside its bin directory. */
+  const buildInfo = () => path.join(path.dirname(cli!.binDir), "build-info");
+  /** The language hosts build-info names: "shared <...>" when built from ../shared. */
+  const builtHost = () =>
+    /^language_host=(.*)$/m.exec(fs.readFileSync(buildInfo(), "utf8"))?.[1] ?? "";
+
+  test("programs run through Pulumi's own Node.js language host, not the minimal stand-in", () => {
+    expect(languageHosts()).toContain("nodejs");
   });
+
+  if (!builtHere) {
+    // A CLI installed some other way came with Pulumi's own hosts, found just above.
+    test("a CLI found outside the toolchain cache has no build-info of the cache's build", () => {
+      expect(fs.existsSync(buildInfo())).toBe(false);
+    });
+  } else if (sharedHostsBuild) {
+    test("the toolchain cache's build has Pulumi's four language hosts, built from ../shared", () => {
+      expect(fs.existsSync(buildInfo())).toBe(true);
+      expect(builtHost()).toMatch(/^shared /);
+      expect(languageHosts()).toEqual(["nodejs", "python", "go", "yaml"]);
+    });
+  } else {
+    test("the toolchain cache's build names the language host it was built with", () => {
+      expect(fs.existsSync(buildInfo())).toBe(true);
+      expect(builtHost()).not.toBe("");
+    });
+  }
 
   test("up exports a value from a Node.js program, destroy empties the stack", async () => {
     const stack = await project(

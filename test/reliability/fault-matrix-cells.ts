@@ -15,7 +15,7 @@ import {
   ApiTimeoutError,
   IncompleteCreateError,
 } from "../../provider/platform/errors";
-import { rememberEngineConfig } from "../../provider/settings/config";
+import { configureAgainst } from "../provider/emulator-harness";
 import { resetProcessState } from "../../provider/settings/process-state";
 import * as runtime from "../../provider/runtime";
 import { pathMatches } from "../emulator/faults";
@@ -79,8 +79,7 @@ export function inProcess(): FrontEnd {
   return {
     inProcess: true,
     async configure(settings) {
-      const values = platformSettings(settings);
-      rememberEngineConfig({ get: (key) => values[key.replace(/^voiceplatform:/, "")] });
+      configureAgainst(emulator, settings);
     },
     check: (kind, news) => runtime[kind].check({}, { ...news }),
     create: async (kind, news) => {

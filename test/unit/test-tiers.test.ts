@@ -1,8 +1,9 @@
 /**
  * Every test file runs in exactly one tier of jest.config.js: a file that matched none would
- * never run, and one that matched two would run twice.
+ * never run, and one that matched two would run twice. A tier is folder globs only, so where a
+ * file lives says which tier runs it: no file names in the globs, no ignore patterns.
  */
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { globsToMatcher } from "jest-util";
 
@@ -12,6 +13,18 @@ interface Tier {
   displayName: string;
   testMatch: string[];
   testPathIgnorePatterns?: string[];
+  testRegex?: unknown;
+}
+
+/** `<rootDir>/test/<folder>/**\/*.test.ts` or `<rootDir>/test/{<folder>,<folder>}/**\/*.test.ts`. */
+const FOLDER_GLOB =
+  /^<rootDir>\/test\/(?:([a-z0-9-]+)|\{([a-z0-9-]+(?:,[a-z0-9-]+)+)\})\/\*\*\/\*\.test\.ts$/;
+
+/** The folders under test/ a glob names, or undefined when it is not a folder glob. */
+function globFolders(glob: string): string[] | undefined {
+  const match = FOLDER_GLOB.exec(glob);
+  if (!match) return undefined;
+  return (match[1] ?? match[2]!).split(",");
 }
 
 const tiers = (require(join(root, "jest.config.js")) as { projects: Tier[] }).projects;
@@ -54,6 +67,39 @@ test("the unit tier holds only tests that need no server, build or CLI", () => {
   expect(unit.map((file) => relative(root, file)).every((f) => f.startsWith("test/unit/"))).toBe(
     true,
   );
-  expect(tiersOf(join(root, "test/reliability/load.test.ts"))).toEqual(["process"]);
+  expect(tiersOf(join(root, "test/reliability-processes/load.test.ts"))).toEqual(["process"]);
+  expect(tiersOf(join(root, "test/reliability-processes/secrets.test.ts"))).toEqual(["process"]);
   expect(tiersOf(join(root, "test/reliability/fault-matrix.test.ts"))).toEqual(["emulator"]);
+});
+
+test("each tier is a list of folder globs: no file names, no ignore patterns", () => {
+  const shapes = tiers.map((tier) => ({
+    tier: tier.displayName,
+    ignores: tier.testPathIgnorePatterns ?? [],
+    regex: tier.testRegex,
+    notFolderGlobs: tier.testMatch.filter((glob) => globFolders(glob) === undefined),
+  }));
+  expect(shapes).toEqual(
+    tiers.map((tier) => ({
+      tier: tier.displayName,
+      ignores: [],
+      regex: undefined,
+      notFolderGlobs: [],
+    })),
+  );
+  // Every folder a glob names is there (a renamed folder would silently empty its tier).
+  const folders = tiers.flatMap((tier) => tier.testMatch.flatMap((glob) => globFolders(glob)!));
+  expect(folders.filter((folder) => !existsSync(join(root, "test", folder)))).toEqual([]);
+  expect(new Set(folders).size).toBe(folders.length);
+});
+
+test("the folder-glob check rejects file names and ignore patterns", () => {
+  expect(globFolders("<rootDir>/test/{emulator,provider}/**/*.test.ts")).toEqual([
+    "emulator",
+    "provider",
+  ]);
+  expect(globFolders("<rootDir>/test/unit/**/*.test.ts")).toEqual(["unit"]);
+  expect(globFolders("<rootDir>/test/reliability/{load,secrets}.test.ts")).toBeUndefined();
+  expect(globFolders("<rootDir>/test/reliability/load.test.ts")).toBeUndefined();
+  expect(globFolders("<rootDir>/test/reliability/**/load.test.ts")).toBeUndefined();
 });

@@ -10,6 +10,10 @@
  * - the `__provider` text the SDK serializes into state;
  * - when a Pulumi CLI is available: the engine's output and the exported stack state.
  * The emulator's own request log is not provider output and is not scanned.
+ *
+ * Each scenario is a test of its own that scans what it produced (expectNoSecrets) and shows it
+ * was not vacuous (errors, check failures or redactions were there to scan), so a leak fails the
+ * scenario that caused it.
  */
 import { execFile } from "node:child_process";
 import { mkdirSync } from "node:fs";
@@ -20,7 +24,7 @@ import type { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { ApiError } from "../../provider/platform/errors";
 import { resetProcessState } from "../../provider/settings/process-state";
 import * as runtime from "../../provider/runtime";
-import { cli, E2EProject, errorText, recorder } from "../e2e/harness";
+import { E2EProject, errorText, recorder } from "../e2e/harness";
 import { startEmulator, type FaultAction, type RunningEmulator } from "../emulator";
 import { writeSample } from "../support/builders";
 import { createFixtureProject, removeFixtureProject } from "../support/packed-package";
@@ -32,11 +36,16 @@ import {
   type PropertyMap,
   type ProviderProcess,
 } from "../support/provider-process";
-import { serializedProviders } from "../support/serialized-provider";
-import { echoModes, startEchoServer, type EchoServer } from "./echo-server";
+import { serializedProviders, type ResourceKind } from "../support/serialized-provider";
+import {
+  echoModes,
+  startEchoServer,
+  type EchoMode,
+  type EchoServer,
+} from "../reliability/echo-server";
 import { upWithPreview } from "../support/pulumi-up";
-import { describeWhen } from "../support/describe-when";
-import { setStackConfig } from "../provider/emulator-harness";
+import { requirePulumiCli } from "../support/require-pulumi-cli";
+import { configureAgainst } from "../provider/emulator-harness";
 
 const SECRETS = {
   apiKey: "apikey-Q7xZ2-distinctive-9F3kLm0p-4411-secretvalue",
@@ -71,6 +80,14 @@ function leaksIn(text: string): string[] {
     }
   }
   return found;
+}
+
+/**
+ * Fails the scenario when any secret shows, in any form leaksIn knows, in what it produced; the
+ * failure names the scenario and quotes each leak in its context.
+ */
+function expectNoSecrets(text: string, scenario: string): void {
+  expect({ scenario, leaks: leaksIn(text) }).toEqual({ scenario, leaks: [] });
 }
 
 const run = promisify(execFile);
@@ -183,25 +200,24 @@ function webhookArgs(extra: PropertyMap = {}): PropertyMap {
 }
 
 describe("in process", () => {
+  /** What the running scenario produced besides console output: check failures, errors, ids. */
   let output: ReturnType<typeof captureOutput>;
-  const seen: string[] = [];
-  let errors = 0;
+  let seen: string[];
+  let errors: number;
 
-  beforeAll(() => {
+  beforeEach(async () => {
     output = captureOutput();
+    seen = [];
+    errors = 0;
+    await emulator.client.reset();
+    // The emulator's key is its one organization's: SECRETS.apiKey.
+    configureAgainst(emulator);
   });
 
-  afterAll(() => output.restore());
+  afterEach(() => output.restore());
 
-  function configure(settings: Record<string, string> = {}): void {
-    const values: Record<string, string> = {
-      apiKey: SECRETS.apiKey,
-      baseUrl: emulator.baseUrl,
-      campaignsBaseUrl: emulator.campaignsBaseUrl,
-      ...settings,
-    };
-    setStackConfig(values);
-  }
+  /** Everything the running scenario produced so far: console output, failures, errors. */
+  const produced = () => [output.text(), ...seen].join("\n");
 
   /** Runs a step; an error is part of the output. */
   async function step<T>(run: () => Promise<T>): Promise<T | undefined> {
@@ -252,14 +268,11 @@ describe("in process", () => {
     }
   }
 
-  beforeEach(async () => {
-    await emulator.client.reset();
-    configure();
-  });
-
   it("a clean cycle", async () => {
     await cycle();
     expect((await emulator.client.state()).organizations.org_secret!.carriers).toHaveLength(1);
+    expect(errors).toBe(0);
+    expectNoSecrets(produced(), "in process, a clean cycle");
   });
 
   it.each<[string, FaultAction]>([
@@ -272,25 +285,33 @@ describe("in process", () => {
     ["reset after processing", { kind: "reset-after" }],
     ["malformed JSON", { kind: "malformed-json" }],
     ["latency past the deadline", { kind: "latency", ms: 2500 }],
-  ])("a cycle with %s on every operation", async (_label, action) => {
-    configure({ timeoutSeconds: "1", maxRetries: "1" });
+  ])("a cycle with %s on every operation", async (label, action) => {
+    configureAgainst(emulator, { timeoutSeconds: "1", maxRetries: "1" });
     await emulator.client.addFault({ method: "*", path: "/organization/sip", action });
     await emulator.client.addFault({ method: "*", path: "/campaigns/*/webhook/subscribe", action });
     await emulator.client.addFault({ method: "*", path: "/voices/*", action });
     await emulator.client.addFault({ method: "*", path: "/voices/voice-clone", action });
     await cycle();
+    // Not vacuous: each of the three creates failed, and its error was scanned.
+    expect(errors).toBeGreaterThanOrEqual(3);
+    expectNoSecrets(produced(), `in process, a cycle with ${label} on every operation`);
   });
 
   it("a wrong API key (a real 401) and a foreign sub-organization (a real 403)", async () => {
-    configure({ apiKey: SECRETS.wrongApiKey });
+    configureAgainst(emulator, { apiKey: SECRETS.wrongApiKey });
     await cycle();
-    configure({ subOrganizationId: "sub_not_mine" });
+    expect(errors).toBeGreaterThanOrEqual(3);
+    expect(produced()).toContain("Check voiceplatform:apiKey");
+    expectNoSecrets(produced(), "in process, a wrong API key");
+    configureAgainst(emulator, { subOrganizationId: "sub_not_mine" });
     await cycle();
+    expect(errors).toBeGreaterThanOrEqual(6);
+    expectNoSecrets(produced(), "in process, a foreign sub-organization");
   });
 
   it.each(echoModes)("a platform that echoes the request back (%s)", async (mode) => {
     const status = mode === "html" ? 500 : mode === "json-keys" ? 422 : 400;
-    configure({
+    configureAgainst(emulator, {
       baseUrl: echo.url(mode, status),
       campaignsBaseUrl: echo.url(mode, status),
       maxRetries: "0",
@@ -304,6 +325,10 @@ describe("in process", () => {
         await check("Voice", { name: "Secret voice", existingVoiceId: "voice-1" }),
       ),
     );
+    // Not vacuous: every call failed with the request echoed back, redacted.
+    expect(errors).toBeGreaterThanOrEqual(4);
+    expect(produced()).toContain("[redacted]");
+    expectNoSecrets(produced(), `in process, a platform that echoes the request back (${mode})`);
   });
 
   it("check failures and warnings around secrets", async () => {
@@ -330,17 +355,13 @@ describe("in process", () => {
         },
       }),
     );
-    configure({ apiKey: "" });
+    configureAgainst(emulator, { apiKey: "" });
     await step(() => runtime.SipCarrier.create(carrierArgs()));
-  });
-
-  afterAll(() => {
-    const everything = [output.text(), ...seen].join("\n");
-    // Not vacuous: the errors and warnings were there to scan.
-    expect(errors).toBeGreaterThan(20);
-    expect(everything).toContain("Check voiceplatform:apiKey");
-    expect(everything).toContain("[redacted]");
-    expect(leaksIn(everything)).toEqual([]);
+    // Not vacuous: the check failures were there to scan, and the create without a key failed.
+    expect(produced()).toContain("advancedWebhook.headers[0].value");
+    expect(errors).toBe(1);
+    expect(produced()).toContain("voiceplatform:apiKey is not set");
+    expectNoSecrets(produced(), "in process, check failures and warnings around secrets");
   });
 });
 
@@ -369,43 +390,62 @@ const processArms = {
   },
 };
 
-describe.each(Object.entries(processArms))("%s", (_name, arm) => {
+/** Echo modes whose answer, through a provider process, quotes the key back (redacted). */
+const quotingEchoes = new Set<EchoMode>(["json-message", "text", "html"]);
+
+/**
+ * Each process scenario: what it is, the settings it gives the provider over the right key and
+ * the emulator (a function: the echo server's address is known once it runs), and a text its
+ * output must hold, if any.
+ */
+const processScenarios: [string, () => Record<string, string>, string | undefined][] = [
+  ["the right key, a reset and a 400 on the first creates", () => ({}), undefined],
+  ["a wrong API key", () => ({ apiKey: SECRETS.wrongApiKey }), undefined],
+  ["a foreign sub-organization", () => ({ subOrganizationId: "sub_not_mine" }), undefined],
+  ...echoModes.map((mode): [string, () => Record<string, string>, string | undefined] => [
+    `a platform that echoes the request back (${mode})`,
+    () => ({ baseUrl: echo.url(mode), campaignsBaseUrl: echo.url(mode), maxRetries: "0" }),
+    quotingEchoes.has(mode) ? "[redacted]" : undefined,
+  ]),
+];
+
+describe.each(Object.entries(processArms))("%s", (armName, arm) => {
   let project: string;
+  let providers: Record<ResourceKind, string>;
 
   beforeAll(async () => {
     project = await createFixtureProject({ name: "secrets-test" });
-  }, 600_000);
-
-  afterAll(async () => {
-    if (project !== undefined) await removeFixtureProject(project);
-  });
-
-  it("prints and sends no secret, with faults, a wrong key and an echoing platform", async () => {
     const previousKey = process.env.VOICEPLATFORM_API_KEY;
     // If the serializer captured settings, the key would be in the text.
     process.env.VOICEPLATFORM_API_KEY = SECRETS.apiKey;
-    let providers;
     try {
       providers = await serializedProviders(project);
     } finally {
       if (previousKey === undefined) delete process.env.VOICEPLATFORM_API_KEY;
       else process.env.VOICEPLATFORM_API_KEY = previousKey;
     }
-    const texts: string[] = arm.plugin ? [] : Object.values(providers);
-    await emulator.client.reset();
-    const scenarios: Record<string, string>[] = [
-      {},
-      { apiKey: SECRETS.wrongApiKey },
-      { subOrganizationId: "sub_not_mine" },
-      ...echoModes.map((mode) => ({
-        baseUrl: echo.url(mode),
-        campaignsBaseUrl: echo.url(mode),
-        maxRetries: "0",
-      })),
-    ];
-    let failures = 0;
-    for (const [index, overrides] of scenarios.entries()) {
-      if (index === 0) {
+  }, 600_000);
+
+  afterAll(async () => {
+    if (project !== undefined) await removeFixtureProject(project);
+  });
+
+  // The plugin process gets no `__provider` text; the dynamic-provider process runs it.
+  if (!arm.plugin) {
+    it("the serialized providers hold no secret, with the key in the environment", () => {
+      const texts = Object.values(providers);
+      expect(texts).toHaveLength(3);
+      expectNoSecrets(texts.join("\n"), `${armName}, the serialized providers`);
+    });
+  }
+
+  it.each(processScenarios)(
+    "prints and sends no secret: %s",
+    async (scenario, overrides, says) => {
+      const settings = overrides();
+      const texts: string[] = [];
+      await emulator.client.reset();
+      if (scenario === processScenarios[0]![0]) {
         await emulator.client.addFault({
           method: "POST",
           path: "/organization/sip",
@@ -419,6 +459,7 @@ describe.each(Object.entries(processArms))("%s", (_name, arm) => {
           action: { kind: "status", status: 400 },
         });
       }
+      let failures = 0;
       const provider = await arm.start(project);
       try {
         await arm.configure(provider, {
@@ -426,7 +467,7 @@ describe.each(Object.entries(processArms))("%s", (_name, arm) => {
           baseUrl: emulator.baseUrl,
           campaignsBaseUrl: emulator.campaignsBaseUrl,
           timeoutSeconds: "2",
-          ...overrides,
+          ...settings,
         });
         const steps = new EngineSteps(provider, arm.plugin ? "plugin" : providers);
         const run = async (what: () => Promise<unknown>) => {
@@ -443,24 +484,17 @@ describe.each(Object.entries(processArms))("%s", (_name, arm) => {
           await run(async () => {
             const carrier = await steps.create(
               "SipCarrier",
-              `trunk-${index}-${attempt}`,
-              carrierArgs({ name: `trunk-${index}-${attempt}` }),
+              `trunk-${attempt}`,
+              carrierArgs({ name: `trunk-${attempt}` }),
             );
             await steps.update(
               carrier,
-              carrierArgs({
-                name: `trunk-${index}-${attempt}`,
-                registerPassword: "rotated-password-value",
-              }),
+              carrierArgs({ name: `trunk-${attempt}`, registerPassword: "rotated-password-value" }),
             );
             await steps.delete(carrier);
           });
           await run(async () => {
-            const webhook = await steps.create(
-              "CampaignWebhook",
-              `hook-${index}-${attempt}`,
-              webhookArgs(),
-            );
+            const webhook = await steps.create("CampaignWebhook", `hook-${attempt}`, webhookArgs());
             await steps.delete(webhook);
           });
         }
@@ -472,18 +506,22 @@ describe.each(Object.entries(processArms))("%s", (_name, arm) => {
       } finally {
         await provider.close();
       }
-    }
-    const everything = texts.join("\n");
-    expect(failures).toBeGreaterThan(8);
-    expect(everything).toContain("[redacted]");
-    expect(leaksIn(everything)).toEqual([]);
-  }, 600_000);
+      const text = texts.join("\n");
+      // Not vacuous: the faulted creates (or every create) and the bad campaign id failed, and
+      // their errors were scanned; where the echo quotes the key back, it is redacted.
+      expect(failures).toBeGreaterThanOrEqual(3);
+      if (says !== undefined) expect(text).toContain(says);
+      expectNoSecrets(text, `${armName}, ${scenario}`);
+    },
+    600_000,
+  );
 });
 
-describeWhen(
-  cli !== undefined,
-  "No Pulumi CLI found (none on PATH, no build in the toolchain cache): run `npm run pulumi:install` for the exported-state part of the secrets test.",
-)("exported state of a real `pulumi up`", () => {
+const { cli, describe: withCli } = requirePulumiCli({
+  purpose: "the exported-state part of the secrets test",
+});
+
+withCli("exported state of a real `pulumi up`", () => {
   let project: E2EProject;
 
   beforeAll(async () => {
@@ -533,8 +571,11 @@ describeWhen(
     await stack.destroy(destroyed.options);
     const printed = [transcript.text, inspect(transcript.diagnostics), destroyed.text].join("\n");
     expect(backendFiles.length).toBeGreaterThan(1);
-    expect(leaksIn(state)).toEqual([]);
-    expect(leaksIn(printed)).toEqual([]);
-    expect(leaksIn(await project.stackConfigFile("secrets"))).toEqual([]);
+    expectNoSecrets(state, "a real `pulumi up`, the exported state and the backend's files");
+    expectNoSecrets(printed, "a real `pulumi up` and destroy, what the engine printed");
+    expectNoSecrets(
+      await project.stackConfigFile("secrets"),
+      "a real `pulumi up`, the stack's config file",
+    );
   }, 600_000);
 });

@@ -1,0 +1,40 @@
+/**
+ * What requirePulumiCli's guard says is missing: the CLI, a language host beside it, another tool.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { missingForPulumiCli, PULUMI_CLI_MISSING } from "../support/require-pulumi-cli";
+
+let binDir: string;
+
+beforeAll(() => {
+  binDir = mkdtempSync(join(tmpdir(), "require-pulumi-cli-"));
+  writeFileSync(join(binDir, "pulumi"), "");
+  writeFileSync(join(binDir, "pulumi-language-nodejs"), "");
+});
+
+afterAll(() => rmSync(binDir, { recursive: true, force: true }));
+
+const cli = () => ({ binDir, pulumi: join(binDir, "pulumi"), version: "3.248.0" });
+
+test("nothing is missing when the CLI and the hosts asked for are there", () => {
+  expect(missingForPulumiCli(cli())).toBeUndefined();
+  expect(missingForPulumiCli(cli(), { languageHosts: ["nodejs"] })).toBeUndefined();
+});
+
+test("a missing CLI, language host or other tool is named", () => {
+  expect(missingForPulumiCli(undefined)).toBe(PULUMI_CLI_MISSING);
+  expect(missingForPulumiCli(cli(), { languageHosts: ["nodejs", "yaml", "go"] })).toBe(
+    "No pulumi-language-yaml, pulumi-language-go beside the Pulumi CLI: run `npm run pulumi:install`.",
+  );
+  expect(
+    missingForPulumiCli(undefined, {
+      languageHosts: ["yaml"],
+      also: [
+        { available: false, missing: "No PostgreSQL." },
+        { available: true, missing: "never said" },
+      ],
+    }),
+  ).toBe(`${PULUMI_CLI_MISSING} No PostgreSQL.`);
+});
