@@ -39,7 +39,7 @@ export function knownId(kind: ResourceKind, inputs: Inputs): string | undefined 
 }
 
 /**
- * The outputs a finished create would have returned, in plain values: the resource definition's
+ * The outputs a finished create would have returned, in plain values: the resource descriptor's
  * own stateAfterCreate, the function its create returns the state of. It runs in `projectDir`,
  * as the engine runs the provider, so a voice's relative sample paths resolve as they did.
  */

@@ -1,10 +1,8 @@
 /**
- * The plugin's gRPC front end: Pulumi's ResourceProvider service translated onto the resource
- * handlers (through resource-definitions) and the provider's own configuration (provider-config).
- * Modelled on `@pulumi/pulumi/cmd/dynamic-provider`, with CheckConfig, DiffConfig, Configure's
- * arguments, Read and GetSchema, which that server and `@pulumi/pulumi/provider` leave out.
- * Methods this package has no use for (Invoke, Call, Construct, Parameterize, List) are left out:
- * grpc-js answers them UNIMPLEMENTED.
+ * The plugin's gRPC front end: Pulumi's ResourceProvider service as a table of methods over the
+ * served resources (provider/core/served-resource) and the provider's own configuration
+ * (provider-config); each method only translates structs. Methods this package has no use for
+ * (Invoke, Call, Construct, Parameterize, List) are left out: grpc-js answers them UNIMPLEMENTED.
  *
  * gRPC and protobuf come from pulumi-protocol.ts (the copies `@pulumi/pulumi` itself loads).
  */

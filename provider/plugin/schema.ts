@@ -1,7 +1,7 @@
 /**
  * The Pulumi package schema of the `voiceplatform` plugin, derived from the zod schemas the
  * resources validate their inputs with: names, types, required inputs and one-line descriptions
- * come from there, secrets from the resource definitions. GetSchema serves it, and SDKs are
+ * come from there, secrets and outputs from the resource descriptors. GetSchema serves it, and SDKs are
  * generated from it (`npm run schema -- <file>` writes it).
  */
 import { readFileSync } from "node:fs";

@@ -2,7 +2,7 @@
  * Pieces of the interrupted-`up` tests (issue 15): a `pulumi up` killed with SIGKILL while creates
  * are in flight, the package's own bin, and the file backend's lock and checkpoint files.
  */
-import { execFile, spawn } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -37,6 +37,63 @@ function descendants(pid: number): number[] {
   return found;
 }
 
+/**
+ * A program declaring `count` dynamic SipCarriers, each with its password from the stack's
+ * `e2e:sipPassword` secret and a gateway of its own. `name` is a JS expression of `i`.
+ */
+export function carriersProgram(options: {
+  count: number;
+  name: string;
+  firstIpv4Octet: number;
+  /** Each carrier gets the number `<prefix><1000 + i>`; none when left out. */
+  phonePrefix?: string;
+}): string {
+  const phone =
+    options.phonePrefix === undefined
+      ? ""
+      : `\n    phoneNumbers: [{ phoneNumber: "${options.phonePrefix}" + String(1000 + i) }],`;
+  return `"use strict";
+const pulumi = require("@pulumi/pulumi");
+const { SipCarrier } = require("pulumi-voice-platform");
+
+const config = new pulumi.Config("e2e");
+for (let i = 0; i < ${options.count}; i++) {
+  const name = ${options.name};
+  new SipCarrier(name, {
+    name,
+    requiresRegister: true,
+    registerUsername: "trunk-" + i,
+    registerPassword: config.requireSecret("sipPassword"),
+    gateways: [{ inbound: true, outbound: true, ipv4: "203.0.113." + (${options.firstIpv4Octet} + i), port: 5060, protocol: "udp" }],${phone}
+  });
+}
+`;
+}
+
+/** `pulumi up --yes` as users run it (preview phase included), in the background. */
+export function spawnUp(
+  stack: string,
+  cwd: string,
+  env: Record<string, string>,
+): {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+} {
+  const child = spawn(cli!.pulumi, ["up", "--yes", "--non-interactive", "--stack", stack], {
+    cwd,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on("exit", (code, signal) => resolve({ code, signal })),
+  );
+  return { child, output: () => output, exited };
+}
+
 export interface KilledUp {
   /** Create requests the platform had received but not answered when the CLI was killed. */
   inFlightWhenKilled: number;
@@ -58,29 +115,20 @@ export async function killUpDuringCreates(options: {
   ready: (creates: RequestLogEntry[]) => boolean;
 }): Promise<KilledUp> {
   const { emulator } = options;
-  const up = spawn(cli!.pulumi, ["up", "--yes", "--non-interactive", "--stack", "dev"], {
-    cwd: options.project.dir,
-    env: options.env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  up.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  up.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<NodeJS.Signals | null>((resolve) =>
-    up.on("exit", (_code, signal) => resolve(signal)),
-  );
+  const { child: up, output, exited } = spawnUp("dev", options.project.dir, options.env);
   const creates = async () => (await emulator.client.requests()).filter(options.isCreate);
   const started = Date.now();
   while (!options.ready(await creates())) {
-    if (up.exitCode !== null) throw new Error(`pulumi up ended before it was killed:\n${output}`);
+    if (up.exitCode !== null) throw new Error(`pulumi up ended before it was killed:\n${output()}`);
     if (Date.now() - started > 120_000)
-      throw new Error(`no creates in flight after 120 s:\n${output}`);
+      throw new Error(`no creates in flight after 120 s:\n${output()}`);
     await sleep(50);
   }
   const orphans = descendants(up.pid!);
   const inFlightWhenKilled = (await creates()).filter((r) => r.status === null).length;
   up.kill("SIGKILL");
-  if ((await exited) !== "SIGKILL") throw new Error(`pulumi up was not killed:\n${output}`);
+  if ((await exited).signal !== "SIGKILL")
+    throw new Error(`pulumi up was not killed:\n${output()}`);
 
   let settled = -1;
   for (let quiet = 0; quiet < 3;) {

@@ -21,6 +21,7 @@ import {
   lockFiles as backendLocks,
   recoverArguments,
   voicePlatform as runBin,
+  carriersProgram,
 } from "./interrupted-run";
 import { upWithPreview } from "../support/pulumi-up";
 
@@ -33,23 +34,12 @@ const LATENCY_MS = 1500;
 const CONCURRENCY = 4;
 const TYPE = "pulumi-nodejs:dynamic/voiceplatform:SipCarrier";
 
-const PROGRAM_JS = `"use strict";
-const pulumi = require("@pulumi/pulumi");
-const { SipCarrier } = require("pulumi-voice-platform");
-
-const config = new pulumi.Config("e2e");
-for (let i = 0; i < ${CARRIERS}; i++) {
-  const name = "carrier-" + String(i).padStart(2, "0");
-  new SipCarrier(name, {
-    name,
-    requiresRegister: true,
-    registerUsername: "trunk-" + i,
-    registerPassword: config.requireSecret("sipPassword"),
-    gateways: [{ inbound: true, outbound: true, ipv4: "203.0.113." + (10 + i), port: 5060, protocol: "udp" }],
-    phoneNumbers: [{ phoneNumber: "+1415555" + String(1000 + i) }],
-  });
-}
-`;
+const PROGRAM_JS = carriersProgram({
+  count: CARRIERS,
+  name: '"carrier-" + String(i).padStart(2, "0")',
+  firstIpv4Octet: 10,
+  phonePrefix: "+1415555",
+});
 
 const urnOf = (name: string) => `urn:pulumi:dev::voice-platform-e2e::${TYPE}::${name}`;
 

@@ -6,15 +6,16 @@
  * `recover --forget` (also with --cancel-stale-lock) must refuse and leave the lock in place; the
  * `up` then finishes and every carrier exists exactly once, on the platform and in state.
  */
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../emulator";
-import { cli, describeE2E, E2EProject } from "./harness";
+import { describeE2E, E2EProject } from "./harness";
 import {
   lockFiles as backendLocks,
   sleep,
   voicePlatform as runBin,
   type ExportedDeployment,
+  carriersProgram,
+  spawnUp,
 } from "./interrupted-run";
 
 const API_KEY = "e2e-live-lock-api-key-2c81d";
@@ -24,23 +25,12 @@ const CARRIERS = 3;
 const HOLD_MS = 25_000;
 const TYPE = "pulumi-nodejs:dynamic/voiceplatform:SipCarrier";
 
-const PROGRAM_JS = `"use strict";
-const pulumi = require("@pulumi/pulumi");
-const { SipCarrier } = require("pulumi-voice-platform");
-
-const config = new pulumi.Config("e2e");
-for (let i = 0; i < ${CARRIERS}; i++) {
-  const name = "live-" + i;
-  new SipCarrier(name, {
-    name,
-    requiresRegister: true,
-    registerUsername: "trunk-" + i,
-    registerPassword: config.requireSecret("sipPassword"),
-    gateways: [{ inbound: true, outbound: true, ipv4: "203.0.113." + (40 + i), port: 5060, protocol: "udp" }],
-    phoneNumbers: [{ phoneNumber: "+1415556" + String(1000 + i) }],
-  });
-}
-`;
+const PROGRAM_JS = carriersProgram({
+  count: CARRIERS,
+  name: '"live-" + i',
+  firstIpv4Octet: 40,
+  phonePrefix: "+1415556",
+});
 
 describeE2E("recover never fights a live update (issue 19)", () => {
   let emulator: RunningEmulator;
@@ -85,22 +75,15 @@ describeE2E("recover never fights a live update (issue 19)", () => {
     });
 
     // `pulumi up --yes` as users run it, preview phase included.
-    const up = spawn(cli!.pulumi, ["up", "--yes", "--non-interactive", "--stack", "dev"], {
-      cwd: project.dir,
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    up.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    up.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => up.on("exit", (code) => resolve(code)));
+    const { child: up, output, exited: upExited } = spawnUp("dev", project.dir, env);
+    const exited = upExited.then(({ code }) => code);
 
     // Every create is at the platform, held, and recorded as pending in the checkpoint.
     const started = Date.now();
     let pendingUrns: string[] = [];
     for (;;) {
-      if (up.exitCode !== null) throw new Error(`pulumi up ended too early:\n${output}`);
-      if (Date.now() - started > 120_000) throw new Error(`no creates in flight:\n${output}`);
+      if (up.exitCode !== null) throw new Error(`pulumi up ended too early:\n${output()}`);
+      if (Date.now() - started > 120_000) throw new Error(`no creates in flight:\n${output()}`);
       const held = (await emulator.client.requests()).filter(
         (r) => isCreate(r) && r.status === null,
       );

@@ -6,7 +6,7 @@
  * pending creates and its lock row: `preflight` lists the creates, `recover` settles them and
  * releases the dead runner's lock, and the next run creates nothing twice.
  */
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../emulator";
 import { cli, E2EProject, recorder } from "./harness";
@@ -16,6 +16,8 @@ import {
   sleep,
   voicePlatform as runBin,
   type ExportedDeployment,
+  carriersProgram,
+  spawnUp,
 } from "./interrupted-run";
 import { describeOnPostgres } from "./postgres";
 import { lockKeyPrefixes, postgresLockRecords } from "../../provider/cli/postgres-locks";
@@ -34,24 +36,13 @@ const CONCURRENCY = 4;
 const HOLD_MS = 25_000;
 const TYPE = "pulumi-nodejs:dynamic/voiceplatform:SipCarrier";
 
-/** `count` carriers named `<prefix>-NN`, on one SIP gateway each. */
-const program = (count: number) => `"use strict";
-const pulumi = require("@pulumi/pulumi");
-const { SipCarrier } = require("pulumi-voice-platform");
-
-const config = new pulumi.Config("e2e");
-const prefix = pulumi.getStack();
-for (let i = 0; i < ${count}; i++) {
-  const name = prefix + "-" + String(i).padStart(2, "0");
-  new SipCarrier(name, {
-    name,
-    requiresRegister: true,
-    registerUsername: "trunk-" + i,
-    registerPassword: config.requireSecret("sipPassword"),
-    gateways: [{ inbound: true, outbound: true, ipv4: "203.0.113." + (10 + i), port: 5060, protocol: "udp" }],
+/** `count` carriers named `<stack>-NN`, on one SIP gateway each. */
+const program = (count: number) =>
+  carriersProgram({
+    count,
+    name: 'pulumi.getStack() + "-" + String(i).padStart(2, "0")',
+    firstIpv4Octet: 10,
   });
-}
-`;
 
 describeOnPostgres("locks and a killed runner on a PostgreSQL backend (issue 22)", () => {
   let postgres: RunningPostgres;
@@ -119,22 +110,15 @@ describeOnPostgres("locks and a killed runner on a PostgreSQL backend (issue 22)
       times: CONCURRENCY,
       action: { kind: "latency", ms: HOLD_MS },
     });
-    const up = spawn(cli!.pulumi, ["up", "--yes", "--non-interactive", "--stack", "live"], {
-      cwd: project.dir,
-      env: live.env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    up.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    up.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => up.on("exit", (code) => resolve(code)));
+    const { child: up, output, exited: upExited } = spawnUp("live", project.dir, live.env);
+    const exited = upExited.then(({ code }) => code);
 
     // Wait until creates are held at the platform and recorded as pending in the checkpoint.
     const started = Date.now();
     let pendingUrns: string[] = [];
     while (pendingUrns.length < CONCURRENCY) {
-      if (up.exitCode !== null) throw new Error(`pulumi up ended too early:\n${output}`);
-      if (Date.now() - started > 120_000) throw new Error(`no creates in flight:\n${output}`);
+      if (up.exitCode !== null) throw new Error(`pulumi up ended too early:\n${output()}`);
+      if (Date.now() - started > 120_000) throw new Error(`no creates in flight:\n${output()}`);
       await sleep(250);
       pendingUrns = ((await live.exported()).deployment.pending_operations ?? [])
         .filter((op) => op.type === "creating")

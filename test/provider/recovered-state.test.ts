@@ -26,7 +26,7 @@ const advancedWebhook = () => ({
   },
 });
 
-/** A property bag as the resource definitions get it: the dynamic front end strips `__provider`. */
+/** A property bag as the resource descriptors get it: the dynamic front end strips `__provider`. */
 const plain = ({ __provider: _provider, ...rest }: Record<string, unknown>) => rest;
 
 /** Drops undefined members, as the engine's serialization does. */

@@ -1,7 +1,7 @@
 import type { Inputs } from "../../provider/core/resource-descriptor";
 import { PROVIDER_KEY } from "../../provider/dynamic/dynamic-adapter";
 
-/** A dynamic provider's property bag as the resource definitions take it: without `__provider`. */
+/** A dynamic provider's property bag as the resource descriptors take it: without `__provider`. */
 export function withoutProvider(bag: Inputs): Inputs {
   const { [PROVIDER_KEY]: _provider, ...inputs } = bag;
   return inputs;

@@ -12,7 +12,7 @@ const run = promisify(execFile);
 export const resourceKinds = ["Voice", "SipCarrier", "CampaignWebhook"] as const;
 export type ResourceKind = (typeof resourceKinds)[number];
 
-/** The type token `new dynamic.Resource(..., "voiceplatform", kind)` registers. */
+/** The type token the dynamic resource classes register (the one `pulumi.dynamic.Resource` would). */
 export function resourceType(kind: ResourceKind): string {
   return `pulumi-nodejs:dynamic/voiceplatform:${kind}`;
 }

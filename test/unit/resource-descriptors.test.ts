@@ -1,5 +1,5 @@
 /**
- * The resource definitions are what every front end adapts: they take plain inputs (no
+ * The resource descriptors are what every front end adapts: they take plain inputs (no
  * `__provider`), name their secret inputs, and build the state a create stores from the id alone,
  * which a diff against the same inputs finds unchanged.
  */
