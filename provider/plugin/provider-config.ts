@@ -4,83 +4,18 @@
  * stack's `voiceplatform:*` config under the same names. Whatever is left out falls back to the
  * same environment variable as the dynamic resources, read when a call needs it.
  */
-import { z } from "zod";
-import {
-  authSchemeProblem,
-  baseUrlProblem,
-  controlCharacterProblem,
-  countProblem,
-  countRule,
-  settingBounds,
-  type CountSetting,
-} from "../settings/setting-rules";
+import type { z } from "zod";
 import { suggestion } from "../core/check";
 import type { CheckFailure, Inputs } from "../core/resource-descriptor";
-import { rememberProviderSettings, settingSources, type SettingName } from "../settings/config";
+import {
+  rememberProviderSettings,
+  settingSources,
+  SettingsSchema,
+  type SettingName,
+} from "../settings/config";
 
-/** One description per setting, for the input and the stack config alike. */
-const describedAs = (name: SettingName) => ({ description: settingSources[name].description });
-
-/** A count given as a number, or as the string stack config always is, within its bounds. */
-function count(name: CountSetting) {
-  const rule = countRule(name);
-  const whole = settingBounds[name].whole;
-  return z
-    .union([
-      z.number(),
-      z
-        .string()
-        .trim()
-        .regex(/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/, rule),
-    ])
-    .transform(Number)
-    .pipe(z.number().refine((value) => countProblem(name, value) === undefined, rule))
-    .meta({ ...describedAs(name), pulumiType: whole ? "integer" : "number" });
-}
-
-function url(name: "baseUrl" | "campaignsBaseUrl") {
-  return z
-    .string()
-    .trim()
-    .superRefine((value, context) => {
-      const problem = baseUrlProblem(value);
-      if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
-    })
-    .meta(describedAs(name));
-}
-
-/** Text sent in a header: a control character would split or corrupt the request. */
-function headerText(empty: string, extraRule?: (value: string) => string | undefined) {
-  return z
-    .string()
-    .trim()
-    .min(1, empty)
-    .superRefine((value, context) => {
-      const problem = controlCharacterProblem(value) ?? extraRule?.(value);
-      if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
-    });
-}
-
-/** The provider's inputs, validated. Every one is optional: each has an environment fallback. */
-export const ProviderInputs = z.strictObject({
-  apiKey: headerText("must not be empty: give the organization's API key, or leave it out")
-    .meta(describedAs("apiKey"))
-    .optional(),
-  baseUrl: url("baseUrl").optional(),
-  campaignsBaseUrl: url("campaignsBaseUrl").optional(),
-  subOrganizationId: headerText("must not be empty: remove it or give a sub-organization id")
-    .meta(describedAs("subOrganizationId"))
-    .optional(),
-  authScheme: headerText(
-    "must not be empty: remove it or give a scheme such as Bearer",
-    authSchemeProblem,
-  )
-    .meta(describedAs("authScheme"))
-    .optional(),
-  timeoutSeconds: count("timeoutSeconds").optional(),
-  maxRetries: count("maxRetries").optional(),
-  maxConcurrency: count("maxConcurrency").optional(),
-});
+/** The provider's inputs are the settings, validated by the one settings schema. */
+export const ProviderInputs = SettingsSchema;
 export type ProviderInputs = z.infer<typeof ProviderInputs>;
 
 /** Inputs the engine adds to every provider's; they are not configuration. */

@@ -4,6 +4,7 @@
  * variables are read fresh on every call so `destroy`/`refresh` see the current ones.
  */
 
+import { z } from "zod";
 import type { Inputs } from "../core/resource-descriptor";
 import { ConfigurationError } from "../platform/errors";
 import { processState } from "./process-state";
@@ -82,6 +83,74 @@ export const settingDefaults = {
   maxConcurrency: 16,
 } as const;
 
+/** One description per setting, for the input and the stack config alike. */
+const describedAs = (name: SettingName) => ({ description: settingSources[name].description });
+
+/** A count given as a number, or as the string stack config always is, within its bounds. */
+function count(name: CountSetting) {
+  const rule = countRule(name);
+  const whole = settingBounds[name].whole;
+  return z
+    .union([
+      z.number(),
+      z
+        .string()
+        .trim()
+        .regex(/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/, rule),
+    ])
+    .transform(Number)
+    .pipe(z.number().refine((value) => countProblem(name, value) === undefined, rule))
+    .meta({ ...describedAs(name), pulumiType: whole ? "integer" : "number" });
+}
+
+function url(name: "baseUrl" | "campaignsBaseUrl") {
+  return z
+    .string()
+    .trim()
+    .superRefine((value, context) => {
+      const problem = baseUrlProblem(value);
+      if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
+    })
+    .meta(describedAs(name));
+}
+
+/** Text sent in a header: a control character would split or corrupt the request. */
+function headerText(empty: string, extraRule?: (value: string) => string | undefined) {
+  return z
+    .string()
+    .trim()
+    .min(1, empty)
+    .superRefine((value, context) => {
+      const problem = controlCharacterProblem(value) ?? extraRule?.(value);
+      if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
+    });
+}
+
+/**
+ * The one settings schema: stack config and environment variables (text) and the plugin's
+ * provider inputs (text or numbers) all parse through it. Every setting is optional: each has
+ * an environment fallback, and the counts a default.
+ */
+export const SettingsSchema = z.strictObject({
+  apiKey: headerText("must not be empty: give the organization's API key, or leave it out")
+    .meta(describedAs("apiKey"))
+    .optional(),
+  baseUrl: url("baseUrl").optional(),
+  campaignsBaseUrl: url("campaignsBaseUrl").optional(),
+  subOrganizationId: headerText("must not be empty: remove it or give a sub-organization id")
+    .meta(describedAs("subOrganizationId"))
+    .optional(),
+  authScheme: headerText(
+    "must not be empty: remove it or give a scheme such as Bearer",
+    authSchemeProblem,
+  )
+    .meta(describedAs("authScheme"))
+    .optional(),
+  timeoutSeconds: count("timeoutSeconds").optional(),
+  maxRetries: count("maxRetries").optional(),
+  maxConcurrency: count("maxConcurrency").optional(),
+});
+
 export interface Settings {
   readonly apiKey: string | undefined;
   readonly baseUrl: string | undefined;
@@ -123,34 +192,22 @@ function readRaw(name: SettingName, env: NodeJS.ProcessEnv): string | undefined 
   return value === undefined || value.trim() === "" ? undefined : value.trim();
 }
 
-function readCount(name: CountSetting, env: NodeJS.ProcessEnv): number {
-  const raw = readRaw(name, env);
-  if (raw === undefined) return settingDefaults[name];
-  const value = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(raw) ? Number(raw) : NaN;
-  if (countProblem(name, value) !== undefined)
-    throw ConfigurationError.breaks(sourceOf(name), raw, countRule(name));
-  return value;
-}
-
-function readUrl(name: "baseUrl" | "campaignsBaseUrl", env: NodeJS.ProcessEnv): string | undefined {
-  const raw = readRaw(name, env);
-  if (raw === undefined) return undefined;
-  const problem = baseUrlProblem(raw);
-  if (problem !== undefined) throw ConfigurationError.breaks(sourceOf(name), raw, problem);
-  return raw.replace(/\/+$/, "");
-}
-
-/** Text sent in a header: no control characters, and for the scheme, one word. */
-function readHeaderText(
-  name: "apiKey" | "authScheme" | "subOrganizationId",
+/** A setting's value parsed by the settings schema, or the error naming where it was set. */
+function readSetting<Name extends SettingName>(
+  name: Name,
   env: NodeJS.ProcessEnv,
-): string | undefined {
+): z.output<(typeof SettingsSchema.shape)[Name]> | undefined {
   const raw = readRaw(name, env);
   if (raw === undefined) return undefined;
-  const problem =
-    controlCharacterProblem(raw) ?? (name === "authScheme" ? authSchemeProblem(raw) : undefined);
-  if (problem !== undefined) throw ConfigurationError.breaks(sourceOf(name), raw, problem);
-  return raw;
+  const parsed = SettingsSchema.shape[name].safeParse(raw);
+  if (!parsed.success) {
+    throw ConfigurationError.breaks(
+      sourceOf(name),
+      raw,
+      parsed.error.issues[0]?.message ?? "is not valid",
+    );
+  }
+  return parsed.data as z.output<(typeof SettingsSchema.shape)[Name]>;
 }
 
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
@@ -162,14 +219,14 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const last = processState().lastSettings;
   if (last?.raw === raw) return last.settings as Settings;
   const settings: Settings = {
-    apiKey: readHeaderText("apiKey", env),
-    baseUrl: readUrl("baseUrl", env),
-    campaignsBaseUrl: readUrl("campaignsBaseUrl", env),
-    subOrganizationId: readHeaderText("subOrganizationId", env),
-    authScheme: readHeaderText("authScheme", env),
-    timeoutSeconds: readCount("timeoutSeconds", env),
-    maxRetries: readCount("maxRetries", env),
-    maxConcurrency: readCount("maxConcurrency", env),
+    apiKey: readSetting("apiKey", env),
+    baseUrl: readSetting("baseUrl", env)?.replace(/\/+$/, ""),
+    campaignsBaseUrl: readSetting("campaignsBaseUrl", env)?.replace(/\/+$/, ""),
+    subOrganizationId: readSetting("subOrganizationId", env),
+    authScheme: readSetting("authScheme", env),
+    timeoutSeconds: readSetting("timeoutSeconds", env) ?? settingDefaults.timeoutSeconds,
+    maxRetries: readSetting("maxRetries", env) ?? settingDefaults.maxRetries,
+    maxConcurrency: readSetting("maxConcurrency", env) ?? settingDefaults.maxConcurrency,
   };
   processState().lastSettings = { raw, settings };
   return settings;
