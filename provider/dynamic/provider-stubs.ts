@@ -22,8 +22,10 @@ import { join } from "node:path";
 import campaignWebhook = require("./campaign-webhook-stub");
 import sipCarrier = require("./sip-carrier-stub");
 import voice = require("./voice-stub");
+import type { ResourceKind } from "../resources";
 
-const stubs = {
+/** One stub module per resource kind: a kind without one fails to compile. */
+const stubs: Record<ResourceKind, { module: object; subpath: string; file: () => string }> = {
   Voice: { module: voice, subpath: "voice", file: () => require.resolve("./voice-stub") },
   SipCarrier: {
     module: sipCarrier,
@@ -35,9 +37,9 @@ const stubs = {
     subpath: "campaign-webhook",
     file: () => require.resolve("./campaign-webhook-stub"),
   },
-} as const;
+};
 
-export type StubKind = keyof typeof stubs;
+export type StubKind = ResourceKind;
 
 const specifier = (kind: StubKind) => `pulumi-voice-platform/dynamic/${stubs[kind].subpath}`;
 

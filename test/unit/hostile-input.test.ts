@@ -41,6 +41,9 @@ type Inputs = Record<string, unknown>;
 const FULL = process.env.RELIABILITY_FULL === "1";
 const runs = (n: number) => (FULL ? n * 4 : n);
 
+// Hundreds of property runs per test: on a shared, loaded machine one can outlast jest's 30 s.
+jest.setTimeout(180_000);
+
 const counter = new InputCounter();
 let warnSpy: jest.SpyInstance;
 const prototypeKeys = Object.getOwnPropertyNames(Object.prototype).sort();
