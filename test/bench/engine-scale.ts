@@ -9,6 +9,7 @@
  * calls the platform). The four arms run in turn, `rounds` times, the order rotating each round;
  * the figures are medians, and each round's ratios are kept.
  */
+import { delimiter } from "node:path";
 import { locatePulumi } from "../pulumi-cli/locate";
 import { startEmulatorProcess } from "./emulator-process";
 import { pluginEnv, resourceModules, type BenchProject } from "./fixture";
@@ -60,7 +61,7 @@ export interface EngineScaleResult extends EngineScaleOptions {
 }
 
 /** Which resources the program declares. */
-type Arm = "dynamic" | "plugin" | "empty" | "requestOnly";
+export type Arm = "dynamic" | "plugin" | "empty" | "requestOnly";
 
 const arms: readonly Arm[] = ["dynamic", "plugin", "empty", "requestOnly"];
 
@@ -90,20 +91,34 @@ for (const { kind, name, inputs } of plan) {
 `;
 }
 
-interface UpRun {
+export interface UpRun {
   readonly seconds: number;
   /** When the emulator received each successful create. */
   readonly creates: number[];
   readonly census: ReturnType<typeof countObjects>;
 }
 
-async function up(project: BenchProject, options: EngineScaleOptions, arm: Arm): Promise<UpRun> {
+/**
+ * One `pulumi up` of the arm against a fresh emulator and stack. `pluginDir`, for the plugin arm:
+ * a folder put on PATH before the project's node_modules/.bin (another plugin binary, or a
+ * wrapper that counts or profiles it).
+ */
+export async function engineUp(
+  project: BenchProject,
+  options: EngineScaleOptions,
+  arm: Arm,
+  pluginDir?: string,
+): Promise<UpRun> {
   const emulator = await startEmulatorProcess({ latencyMs: options.latencyMs });
   try {
     const plan = planStack(project, options.resources);
     if (arm === "requestOnly") await installRequestOnlyProvider(project, emulator, plan);
     const stack = await pulumiStack(project, emulator, program(plan, arm), {
-      ...(arm === "plugin" ? pluginEnv(project) : {}),
+      ...(arm !== "plugin"
+        ? {}
+        : pluginDir === undefined
+          ? pluginEnv(project)
+          : { PATH: `${pluginDir}${delimiter}${pluginEnv(project).PATH}` }),
       ...(options.skipCheckpoints ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {}),
     });
     try {
@@ -138,7 +153,7 @@ export async function measureEngineScale(
     for (let round = 0; round < options.rounds; round++) {
       for (let turn = 0; turn < arms.length; turn++) {
         const arm = arms[(turn + round) % arms.length]!;
-        runsOf[arm].push(await up(project, options, arm));
+        runsOf[arm].push(await engineUp(project, options, arm));
       }
     }
     const seconds = (arm: Arm) => runsOf[arm].map((run) => run.seconds);

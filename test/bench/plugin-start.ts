@@ -10,20 +10,14 @@
  * unpacked first: the single executable, and the esbuild bundle run by its node launcher, each
  * timed as the engine starts them (the archive's pulumi-resource-voiceplatform).
  */
-import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { packageVersion } from "../../provider/plugin/schema";
-import {
-  buildPluginArchives,
-  hostPlatform,
-  PLUGIN_NAME,
-  type ArchiveKind,
-} from "../../provider/release/plugin-archive";
+import type { ArchiveKind } from "../../provider/release/plugin-archive";
 import { REPO_ROOT } from "../support/packed-package";
-import { median, round, since } from "./stats";
+import { timeToFirstLine, unpackedArchive } from "./plugin-binaries";
+import { median, round } from "./stats";
 
 const { values } = parseArgs({
   options: { rounds: { type: "string", default: "7" }, compare: { type: "string" } },
@@ -31,39 +25,11 @@ const { values } = parseArgs({
 const ROUNDS = Number(values.rounds);
 const plugin = join(REPO_ROOT, "dist", "provider", "plugin", "main.js");
 
-/** Milliseconds from spawn to the first line of stdout, or to exit when it prints nothing. */
-function timeToFirstLine([file, ...args]: string[]): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(file!, args, {
-      cwd: REPO_ROOT,
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    let elapsed: number | undefined;
-    child.stdout.once("data", () => {
-      elapsed = since(started);
-      child.kill("SIGKILL");
-    });
-    child.on("error", reject);
-    child.on("exit", () => resolve(elapsed ?? since(started)));
-  });
-}
-
 const node = process.execPath;
 const unpacked = mkdtempSync(join(tmpdir(), "voiceplatform-bench-archives-"));
 
 /** Builds this platform's archive of one kind and unpacks it; returns its executable. */
-async function archived(kind: ArchiveKind): Promise<string> {
-  const dir = join(unpacked, kind);
-  const [archive] = await buildPluginArchives({
-    outDir: dir,
-    version: packageVersion(),
-    platforms: [hostPlatform()],
-    sea: kind === "sea",
-  });
-  execFileSync("tar", ["-xzf", archive!.file, "-C", dir]);
-  return join(dir, PLUGIN_NAME);
-}
+const archived = (kind: ArchiveKind) => unpackedArchive(kind, join(unpacked, kind));
 
 const subjects: Record<string, string[]> = {
   'node -e ""': [node, "-e", ""],
@@ -83,7 +49,7 @@ async function main(): Promise<void> {
   );
   for (let round = 0; round < ROUNDS; round++) {
     for (const [name, args] of Object.entries(subjects)) {
-      samples[name]!.push(await timeToFirstLine(args));
+      samples[name]!.push(await timeToFirstLine(args, REPO_ROOT));
     }
   }
   const bare = median(samples['node -e ""']!);
