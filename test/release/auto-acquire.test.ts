@@ -10,7 +10,8 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type RunningEmulator } from "../emulator";
-import { describeE2E } from "../e2e/harness";
+import { cli, describeE2E } from "../e2e/harness";
+import { pulumiEnv } from "../pulumi-cli/locate";
 import { packageVersion } from "../../provider/plugin/schema";
 import {
   archiveName,
@@ -39,10 +40,13 @@ describeE2E("the engine fetches the plugin from the SDK's pluginDownloadURL", ()
       platforms: [hostPlatform()],
       sea: true,
     });
+    // The located CLI and its language hosts, as on a machine whose PATH has neither.
     await generateSdks({
       out: join(root, "sdk"),
       languages: ["python"],
       release: { pluginDownloadURL: server.url },
+      pulumi: cli!.pulumi,
+      env: pulumiEnv(),
     });
     const built = await buildPythonPackages(
       join(root, "sdk", "python"),
