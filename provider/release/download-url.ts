@@ -25,6 +25,13 @@ export function checkDownloadUrl(value: string): URL {
         `release would publish it. Serve the archives without credentials in the URL.`,
     );
   }
+  if (url.search !== "" || url.hash !== "") {
+    throw new Error(
+      `--plugin-download-url ${shown} has a query or fragment (not shown: it may hold a token): ` +
+        `the engine appends /<archive name> to the whole URL, so neither can work, and every ` +
+        `SDK would publish them. Give the folder's URL alone.`,
+    );
+  }
   if (url.protocol === "https:") return url;
   if (url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname)) return url;
   if (url.protocol === "http:") {

@@ -41,6 +41,15 @@ describe("--plugin-download-url", () => {
     );
   });
 
+  test.each([
+    "https://example.com/releases/?token=abc123secret",
+    "https://example.com/r/#abc123secret",
+  ])("%s: a query or fragment is refused, not echoed", (url) => {
+    expect(() => checkDownloadUrl(url)).toThrow("--plugin-download-url https://example.com/r");
+    expect(() => checkDownloadUrl(url)).toThrow("has a query or fragment");
+    expect(() => checkDownloadUrl(url)).not.toThrow("abc123secret");
+  });
+
   test("credentials in the URL are refused and never echoed", () => {
     let message = "";
     try {
