@@ -15,8 +15,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { bundlePlugin } from "./plugin-bundle";
+import { sourceDateEpoch, writeReproducibleTarGz } from "./reproducible-archive";
 
 const run = promisify(execFile);
+
+const REPO_ROOT = join(__dirname, "..", "..");
 
 export const PLUGIN_NAME = "pulumi-resource-voiceplatform";
 
@@ -69,14 +72,21 @@ const windowsLauncher = `@echo off\r\nnode "%~dp0${PLUGIN_NAME}" %*\r\n`;
 /** The fuse postject flips in a Node.js binary to make it run its injected blob. */
 const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
 
-/** Makes `<dir>/pulumi-resource-voiceplatform` a single executable from the bundle in `dir`. */
+/**
+ * Makes `<dir>/pulumi-resource-voiceplatform` a single executable from the bundle in `dir`, the
+ * same bytes from the same bundle and node: the blob names its script by the relative path given
+ * here (an absolute one would carry this machine's temporary folder), and V8 builds the code cache
+ * with a fixed random seed (its string hash seed follows from it, and the cache's layout from
+ * that). V8 leaves --random-seed out of the flags a code cache must match, so the executable,
+ * started without flags, still uses the cache.
+ */
 async function singleExecutable(dir: string): Promise<void> {
-  const bundle = join(dir, `${PLUGIN_NAME}.js`);
-  const blob = join(dir, "sea.blob");
-  const config = join(dir, "sea-config.json");
+  const bundle = `${PLUGIN_NAME}.js`;
+  const blob = "sea.blob";
+  const config = "sea-config.json";
   const executable = join(dir, PLUGIN_NAME);
   await writeFile(
-    config,
+    join(dir, config),
     JSON.stringify({
       main: bundle,
       output: blob,
@@ -86,7 +96,9 @@ async function singleExecutable(dir: string): Promise<void> {
     }),
   );
   try {
-    await run(process.execPath, ["--experimental-sea-config", config]);
+    await run(process.execPath, ["--random-seed=1", "--experimental-sea-config", config], {
+      cwd: dir,
+    });
     await copyFile(process.execPath, executable);
     await chmod(executable, 0o755);
     const postject = require.resolve("postject/dist/cli.js");
@@ -94,7 +106,7 @@ async function singleExecutable(dir: string): Promise<void> {
       postject,
       executable,
       "NODE_SEA_BLOB",
-      blob,
+      join(dir, blob),
       "--sentinel-fuse",
       SEA_FUSE,
     ]);
@@ -105,11 +117,8 @@ async function singleExecutable(dir: string): Promise<void> {
         `${stderr || String(error)}\nBuild the Node-launcher archive instead (--no-sea).`,
     );
   }
-  // The executable holds the bundle; the map stays for stack traces (found beside the bundle's
-  // name only when running the JS, so it is kept for debugging the same build).
-  await rm(blob);
-  await rm(config);
-  await rm(bundle);
+  // The executable holds the bundle.
+  for (const file of [blob, config, bundle]) await rm(join(dir, file));
 }
 
 export interface PluginArchive {
@@ -127,8 +136,11 @@ export async function buildPluginArchives(options: {
   version: string;
   platforms?: readonly string[];
   sea: boolean;
+  /** The time every archived file carries; default sourceDateEpoch(). */
+  epochSeconds?: number;
 }): Promise<PluginArchive[]> {
   const host = hostPlatform();
+  const epochSeconds = options.epochSeconds ?? (await sourceDateEpoch(REPO_ROOT));
   const platforms = [...new Set(options.platforms ?? releasePlatforms)];
   const stage = await mkdtemp(join(tmpdir(), "voiceplatform-plugin-archive-"));
   try {
@@ -152,19 +164,7 @@ export async function buildPluginArchives(options: {
         }
       }
       const file = join(options.outDir, archiveName(options.version, platform));
-      // Sorted names, no owner and a fixed time: the same inputs give the same archive.
-      await run("tar", [
-        "-czf",
-        file,
-        "-C",
-        dir,
-        "--sort=name",
-        "--owner=0",
-        "--group=0",
-        "--numeric-owner",
-        "--mtime=1970-01-01",
-        ...(await readdir(dir)).sort(),
-      ]);
+      await writeReproducibleTarGz({ dir, file, epochSeconds });
       archives.push({ platform, kind, file });
     }
     return archives;

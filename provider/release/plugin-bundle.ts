@@ -1,7 +1,8 @@
 /**
  * The plugin process as one JavaScript file: provider/plugin/main.ts bundled by esbuild with every
- * dependency inside, so nothing is resolved from node_modules at run time, and a source map beside
- * it (stack traces name the TypeScript sources).
+ * dependency inside, so nothing is resolved from node_modules at run time. No source map: nothing
+ * reads one at run time, and a map would carry the whole source and this machine's paths. The
+ * licenses of what is bundled go beside it (`<file>.LEGAL.txt`).
  */
 import { dirname, join } from "node:path";
 import { build, type Plugin } from "esbuild";
@@ -40,13 +41,13 @@ function pulumiProtocol(): Plugin {
 }
 
 export interface BundleResult {
-  /** The bundle and its source map (`<file>.map`). */
+  /** The bundle. */
   file: string;
   /** How many source files went in, node_modules included. */
   inputs: number;
 }
 
-/** Writes `<outDir>/<name>.js` and its `.map`; `version` is what the plugin reports (GetSchema). */
+/** Writes `<outDir>/<name>.js` and its licenses; `version` is what the plugin reports (GetSchema). */
 export async function bundlePlugin(
   outDir: string,
   name: string,
@@ -60,9 +61,7 @@ export async function bundlePlugin(
     platform: "node",
     format: "cjs",
     target: BUNDLE_NODE_TARGET,
-    sourcemap: "external",
-    // Stack traces through the map without a node flag (the SEA executable takes none).
-    banner: { js: "process.setSourceMapsEnabled(true);" },
+    sourcemap: false,
     define: { __VOICEPLATFORM_VERSION__: JSON.stringify(version) },
     minifyWhitespace: true,
     legalComments: "linked",

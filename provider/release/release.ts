@@ -9,26 +9,35 @@
  * - npm/: the Node.js SDK's tarball and this package's own (`npm pack`);
  * - go/: the Go module folder, and its tarball.
  *
- * Options: `--plugin-download-url URL` (or VOICEPLATFORM_PLUGIN_DOWNLOAD_URL), `--go-module-path`
- * (default the committed one), `--out DIR`, `--no-sea` (the Node-launcher archive for this
+ * Options: `--plugin-download-url URL` (or VOICEPLATFORM_PLUGIN_DOWNLOAD_URL; https, or http on
+ * loopback only), `--go-module-path` (default the committed one), `--out DIR` (only a new, empty
+ * or earlier release's folder: release-folder.ts), `--no-sea` (the Node-launcher archive for this
  * platform too), `--platforms linux-amd64,...`. `--dry-run` builds everything and publishes
  * nothing; without it the URL is required, since SDKs without one leave users to install the
- * plugin by hand. Publishing itself is not automated: the script prints what to upload where.
+ * plugin by hand. Publishing itself is not automated: the script prints what to upload where, and
+ * for each plugin archive the command that checks its sha256 and installs it.
+ *
+ * The same inputs (sources, lock file, node, SOURCE_DATE_EPOCH or the last commit) give the same
+ * bytes: reproducible-archive.ts. Every check runs before anything is removed.
  * Needs the Pulumi CLI with its nodejs, python and go language hosts on PATH (gen-sdk).
  */
-import { parseHttpUrl } from "../core/input-rules";
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join, relative, resolve } from "node:path";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { homedir, tmpdir } from "node:os";
+import { basename, join, relative, resolve } from "node:path";
 import { promisify } from "node:util";
 import { parseArgs } from "node:util";
 import { DEFAULT_GO_MODULE_PATH } from "../plugin/schema";
 import { generateSdks } from "../sdk/generate-sdks";
+import { checkDownloadUrl } from "./download-url";
 import { buildPluginArchives, releasePlatforms } from "./plugin-archive";
+import { prepareReleaseFolder, protectedFoldersHere } from "./release-folder";
+import { sourceDateEpoch } from "./reproducible-archive";
 import { buildPythonPackages, packGoModule, packNodeSdk } from "./sdk-packages";
+import { defaultToolsFolder, privateToolsFolder } from "./tools-folder";
+import { verifiedInstallCommand } from "./verified-install";
 
 const run = promisify(execFile);
 
@@ -55,6 +64,8 @@ export interface Release {
   artifacts: Artifact[];
   /** The Go module folder, for `go mod edit -replace`. */
   goModuleDir: string;
+  /** The time every archived file carries. */
+  epochSeconds: number;
 }
 
 async function sha256(file: string): Promise<string> {
@@ -70,11 +81,13 @@ async function packageVersionOfRepo(): Promise<string> {
   return manifest.version;
 }
 
-/** A URL the engine can fetch from, or a message saying what is wrong with it. */
-function checkDownloadUrl(url: string): void {
-  if (parseHttpUrl(url) === undefined) {
+function checkPlatforms(platforms: readonly string[]): void {
+  const known: readonly string[] = releasePlatforms;
+  const unknown = platforms.filter((p) => !known.includes(p));
+  if (platforms.length === 0 || unknown.length > 0) {
     throw new Error(
-      `--plugin-download-url ${JSON.stringify(url)} is not an http(s) URL: give one such as https://example.com/releases/`,
+      `--platforms ${JSON.stringify(platforms.join(","))} names ${unknown.length > 0 ? `unknown platforms (${unknown.join(", ")})` : "no platform"}: ` +
+        `give a comma-separated list of ${releasePlatforms.join(", ")}.`,
     );
   }
 }
@@ -82,9 +95,12 @@ function checkDownloadUrl(url: string): void {
 export async function buildRelease(options: ReleaseOptions): Promise<Release> {
   const version = await packageVersionOfRepo();
   const out = resolve(options.out);
+  // Every check first: a refused release removes nothing.
   if (options.pluginDownloadURL !== undefined) checkDownloadUrl(options.pluginDownloadURL);
-  await rm(out, { recursive: true, force: true });
-  await mkdir(out, { recursive: true });
+  checkPlatforms(options.platforms);
+  const epochSeconds = await sourceDateEpoch(REPO_ROOT);
+  const tools = await privateToolsFolder(defaultToolsFolder());
+  await prepareReleaseFolder(out, protectedFoldersHere(REPO_ROOT, homedir(), tmpdir()));
   const files: string[] = [];
 
   const archives = await buildPluginArchives({
@@ -92,6 +108,7 @@ export async function buildRelease(options: ReleaseOptions): Promise<Release> {
     version,
     platforms: options.platforms,
     sea: options.sea,
+    epochSeconds,
   });
   files.push(...archives.map((a) => a.file));
 
@@ -106,10 +123,12 @@ export async function buildRelease(options: ReleaseOptions): Promise<Release> {
     },
   });
 
-  // The build tools live outside the release folder, so they survive a new release.
-  const tools = join(tmpdir(), "pulumi-voice-platform-release-tools");
-  await mkdir(tools, { recursive: true });
-  files.push(...(await buildPythonPackages(join(sdk, "python"), join(out, "python"), tools)));
+  files.push(
+    ...(await buildPythonPackages(join(sdk, "python"), join(out, "python"), {
+      epochSeconds,
+      toolsFolder: tools,
+    })),
+  );
 
   const work = await mkdtemp(join(tmpdir(), "voiceplatform-release-npm-"));
   try {
@@ -128,7 +147,7 @@ export async function buildRelease(options: ReleaseOptions): Promise<Release> {
   const [{ filename }] = JSON.parse(packed.stdout) as [{ filename: string }];
   files.push(join(out, "npm", filename));
 
-  const go = await packGoModule(join(sdk, "go"), out, version);
+  const go = await packGoModule(join(sdk, "go"), out, version, epochSeconds);
   files.push(go.tarball);
 
   const artifacts: Artifact[] = [];
@@ -143,7 +162,14 @@ export async function buildRelease(options: ReleaseOptions): Promise<Release> {
     join(out, "SHA256SUMS"),
     artifacts.map((a) => `${a.sha256}  ${a.name}\n`).join(""),
   );
-  return { version, out, artifacts, goModuleDir: go.dir };
+  return { version, out, artifacts, goModuleDir: go.dir, epochSeconds };
+}
+
+/** For each plugin archive, the command that checks its sha256 and installs it. */
+export function verifiedInstallCommands(release: Release): string[] {
+  return release.artifacts
+    .filter((a) => a.name.startsWith("plugin/"))
+    .map((a) => verifiedInstallCommand(release.version, basename(a.name), a.sha256));
 }
 
 function formatSize(bytes: number): string {
@@ -163,7 +189,8 @@ async function main(): Promise<void> {
       platforms: { type: "string", default: releasePlatforms.join(",") },
     },
   });
-  const url = values["plugin-download-url"] ?? process.env.VOICEPLATFORM_PLUGIN_DOWNLOAD_URL;
+  const given = values["plugin-download-url"] ?? process.env.VOICEPLATFORM_PLUGIN_DOWNLOAD_URL;
+  const url = given === "" ? undefined : given;
   if (!values["dry-run"] && url === undefined) {
     throw new Error(
       "a release needs --plugin-download-url <url> (or VOICEPLATFORM_PLUGIN_DOWNLOAD_URL): the " +
@@ -172,8 +199,9 @@ async function main(): Promise<void> {
   }
   const started = Date.now();
   const release = await buildRelease({
-    out: values.out,
-    ...(url === undefined || url === "" ? {} : { pluginDownloadURL: url }),
+    // Relative to the folder `npm run` was started from, not to the repository it runs in.
+    out: resolve(process.env.INIT_CWD ?? process.cwd(), values.out),
+    ...(url === undefined ? {} : { pluginDownloadURL: url }),
     goModulePath: values["go-module-path"],
     sea: !values["no-sea"],
     platforms: values.platforms.split(",").filter((p) => p !== ""),
@@ -190,8 +218,13 @@ async function main(): Promise<void> {
     );
   }
   process.stdout.write(
-    `  SHA256SUMS written; Go module folder ${relative(release.out, release.goModuleDir)}/\n`,
+    `  SHA256SUMS written; Go module folder ${relative(release.out, release.goModuleDir)}/; ` +
+      `files dated ${new Date(release.epochSeconds * 1000).toISOString()}\n`,
   );
+  process.stdout.write(
+    "install a plugin archive by hand, its sha256 checked first (in the archive's folder):\n",
+  );
+  for (const command of verifiedInstallCommands(release)) process.stdout.write(`  ${command}\n`);
   if (values["dry-run"]) {
     process.stdout.write("dry run: nothing published.\n");
   } else {

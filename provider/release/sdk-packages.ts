@@ -5,10 +5,13 @@
  */
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { cp, mkdir, mkdtemp, readdir, rm, symlink } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { extract } from "tar";
+import { stampTree, writeReproducibleTarGz } from "./reproducible-archive";
+import { defaultToolsFolder, privateToolsFolder } from "./tools-folder";
 
 const run = promisify(execFile);
 
@@ -28,15 +31,17 @@ async function tool(file: string, args: string[], cwd: string, env = process.env
 }
 
 /**
- * A virtualenv with PyPA's `build` and setuptools, made once under `toolsDir` and reused:
- * `python -m build --no-isolation` then needs no index for each build.
+ * A virtualenv with PyPA's `build` and setuptools, made once in the private tools folder
+ * (tools-folder.ts) and reused: `python -m build --no-isolation` then needs no index for each
+ * build. The folder is checked before its `.ready` mark is trusted or its python runs.
  */
-async function pythonBuildVenv(toolsDir: string): Promise<string> {
-  const venv = join(toolsDir, "python-build");
+async function pythonBuildVenv(toolsFolder: string): Promise<string> {
+  const tools = await privateToolsFolder(toolsFolder);
+  const venv = join(tools, "python-build");
   const python = join(venv, "bin", "python");
   if (existsSync(join(venv, ".ready"))) return python;
   await rm(venv, { recursive: true, force: true });
-  await tool(process.env.PYTHON ?? "python3", ["-m", "venv", venv], toolsDir);
+  await tool(process.env.PYTHON ?? "python3", ["-m", "venv", venv], tools);
   await tool(
     python,
     [
@@ -49,23 +54,29 @@ async function pythonBuildVenv(toolsDir: string): Promise<string> {
       "setuptools>=61",
       "wheel",
     ],
-    toolsDir,
+    tools,
   );
-  await tool("touch", [join(venv, ".ready")], toolsDir);
+  await writeFile(join(venv, ".ready"), "");
   return python;
 }
 
-/** Builds the wheel and sdist of a generated Python SDK into `outDir`; returns their paths. */
+/**
+ * Builds the wheel and sdist of a generated Python SDK into `outDir`; returns their paths. Every
+ * file in them carries the time `epochSeconds` (SOURCE_DATE_EPOCH for the wheel's zip), and the
+ * sdist is written again reproducibly (Python's tarfile stamps its gzip header with the time of
+ * the build). The build tools come from `toolsFolder` (default the per-user one).
+ */
 export async function buildPythonPackages(
   sdkDir: string,
   outDir: string,
-  toolsDir: string,
+  options: { epochSeconds: number; toolsFolder?: string },
 ): Promise<string[]> {
-  const python = await pythonBuildVenv(toolsDir);
+  const python = await pythonBuildVenv(options.toolsFolder ?? defaultToolsFolder());
   // From a copy: setuptools writes build/ and *.egg-info beside the sources.
   const work = await mkdtemp(join(tmpdir(), "voiceplatform-python-build-"));
   try {
     await cp(sdkDir, join(work, "sdk"), { recursive: true });
+    await stampTree(join(work, "sdk"), options.epochSeconds);
     await mkdir(outDir, { recursive: true });
     const before = new Set(existsSync(outDir) ? await readdir(outDir) : []);
     await tool(
@@ -81,17 +92,28 @@ export async function buildPythonPackages(
         join(work, "sdk"),
       ],
       work,
+      { ...process.env, SOURCE_DATE_EPOCH: String(options.epochSeconds) },
     );
     const built = (await readdir(outDir)).filter((name) => !before.has(name));
-    if (!built.some((n) => n.endsWith(".whl")) || !built.some((n) => n.endsWith(".tar.gz"))) {
+    const sdist = built.find((n) => n.endsWith(".tar.gz"));
+    if (!built.some((n) => n.endsWith(".whl")) || sdist === undefined) {
       throw new Error(
         `python -m build made ${built.join(", ") || "nothing"}: expected a wheel and an sdist`,
       );
     }
+    await rewriteReproducibly(join(outDir, sdist), join(work, "sdist"), options.epochSeconds);
     return built.sort().map((name) => join(outDir, name));
   } finally {
     await rm(work, { recursive: true, force: true });
   }
+}
+
+/** Unpacks the .tar.gz `file` into `scratch` and writes it again with writeReproducibleTarGz. */
+async function rewriteReproducibly(file: string, scratch: string, epochSeconds: number) {
+  await mkdir(scratch);
+  await extract({ file, cwd: scratch });
+  await rm(file);
+  await writeReproducibleTarGz({ dir: scratch, file, epochSeconds });
 }
 
 /**
@@ -130,26 +152,12 @@ export async function packGoModule(
   sdkDir: string,
   outDir: string,
   version: string,
+  epochSeconds: number,
 ): Promise<{ dir: string; tarball: string }> {
   const dir = join(outDir, "go");
   await rm(dir, { recursive: true, force: true });
   await cp(sdkDir, dir, { recursive: true });
   const tarball = join(outDir, `pulumi-voiceplatform-go-sdk-v${version}.tar.gz`);
-  await tool(
-    "tar",
-    [
-      "-czf",
-      tarball,
-      "--sort=name",
-      "--owner=0",
-      "--group=0",
-      "--numeric-owner",
-      "--mtime=1970-01-01",
-      "-C",
-      dir,
-      ".",
-    ],
-    outDir,
-  );
+  await writeReproducibleTarGz({ dir, file: tarball, epochSeconds });
   return { dir, tarball };
 }

@@ -18,7 +18,9 @@ import {
   buildPluginArchives,
   hostPlatform,
 } from "../../provider/release/plugin-archive";
+import { sourceDateEpoch } from "../../provider/release/reproducible-archive";
 import { buildPythonPackages } from "../../provider/release/sdk-packages";
+import { REPO_ROOT } from "../support/packed-package";
 import { generateSdks } from "../../provider/sdk/generate-sdks";
 import { API_KEY, installedPlugin, prepareProgram, runOneCarrier } from "./one-carrier";
 import { servePluginFolder, type PluginServer } from "./plugin-server";
@@ -48,11 +50,9 @@ describeE2E("the engine fetches the plugin from the SDK's pluginDownloadURL", ()
       pulumi: cli!.pulumi,
       env: pulumiEnv(),
     });
-    const built = await buildPythonPackages(
-      join(root, "sdk", "python"),
-      join(root, "dist"),
-      join(tmpdir(), "pulumi-voice-platform-release-tools"),
-    );
+    const built = await buildPythonPackages(join(root, "sdk", "python"), join(root, "dist"), {
+      epochSeconds: await sourceDateEpoch(REPO_ROOT),
+    });
     wheel = built.find((file) => file.endsWith(".whl"))!;
   });
 

@@ -4,16 +4,32 @@
  * into a virtualenv, the Node.js SDK tarball with npm, the Go module through a local module path.
  * Each runs a one-carrier program against the emulator, fetching the plugin from a local server
  * that the release named as pluginDownloadURL, with a Go module path given at release time.
+ *
+ * And the release is safe for the machine and the user: a python planted where earlier releases
+ * kept their tools (a fixed folder under the temporary folder) never runs; no archive carries a
+ * source map or a path of this machine; a second release with the same inputs (another output
+ * folder, another temporary folder) gives the same bytes; the install command it prints for each
+ * archive installs it after checking its sha256, and refuses a changed archive.
  */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import {
+  chmod,
+  copyFile,
+  mkdir,
+  mkdtemp,
+  readFile,
+  readdir,
+  rm,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { promisify } from "node:util";
+import { extract, list } from "tar";
 import { startEmulator, type RunningEmulator } from "../emulator";
-import { describeE2E } from "../e2e/harness";
+import { cli, describeE2E } from "../e2e/harness";
 import { packageVersion } from "../../provider/plugin/schema";
 import {
   archiveName,
@@ -37,33 +53,67 @@ const run = promisify(execFile);
 /** Not the committed module path: the release sets it. */
 const GO_MODULE_PATH = "example.com/voiceplatform/sdk/go";
 
+/** Runs `npm run release -- --dry-run` into `out` with TMPDIR `temporary`; returns what it printed. */
+async function release(out: string, url: string, temporary: string): Promise<string> {
+  const args = ["--dry-run", "--out", out, "--plugin-download-url", url];
+  const { stdout } = await run(
+    "npm",
+    ["run", "--silent", "release", "--", ...args, "--go-module-path", GO_MODULE_PATH],
+    {
+      cwd: REPO_ROOT,
+      env: {
+        ...process.env,
+        // gen-sdk needs the CLI and its language hosts first on PATH.
+        PATH: `${pathWithoutPlugin()}${delimiter}${process.env.PATH}`,
+        TMPDIR: temporary,
+      },
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  ).catch((error: { stdout?: string; stderr?: string }) => {
+    throw new Error(`npm run release failed:\n${error.stdout ?? ""}${error.stderr ?? ""}`);
+  });
+  return stdout;
+}
+
+/**
+ * Plants, where releases before 0.1.0 kept their Python tools (trusted when `.ready` existed), a
+ * python that leaves `proof` behind. Returns the temporary folder to run the release with.
+ */
+async function plantOldToolsFolder(root: string, proof: string): Promise<string> {
+  const temporary = join(root, "tmp");
+  const venv = join(temporary, "pulumi-voice-platform-release-tools", "python-build");
+  await mkdir(join(venv, "bin"), { recursive: true });
+  await writeFile(join(venv, ".ready"), "");
+  await writeFile(join(venv, "bin", "python"), `#!/bin/sh\ntouch '${proof}'\nexit 1\n`);
+  await chmod(join(venv, "bin", "python"), 0o755);
+  return temporary;
+}
+
+/** Every file of a plugin archive, unpacked, by name. */
+async function unpacked(archive: string, into: string): Promise<Map<string, Buffer>> {
+  await mkdir(into, { recursive: true });
+  await extract({ file: archive, cwd: into });
+  const files = new Map<string, Buffer>();
+  for (const name of await readdir(into)) files.set(name, await readFile(join(into, name)));
+  return files;
+}
+
 describeE2E("npm run release -- --dry-run", () => {
   const version = packageVersion();
   let root: string;
   let out: string;
   let printed: string;
+  let plantedProof: string;
   let server: PluginServer;
   let emulator: RunningEmulator;
 
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), "voiceplatform-release-"));
     out = join(root, "release");
+    plantedProof = join(root, "planted-python-ran");
     server = await servePluginFolder(join(out, "plugin"));
     emulator = await startEmulator({ apiKey: API_KEY });
-    const args = ["--dry-run", "--out", out, "--plugin-download-url", server.url];
-    const { stdout } = await run(
-      "npm",
-      ["run", "--silent", "release", "--", ...args, "--go-module-path", GO_MODULE_PATH],
-      {
-        cwd: REPO_ROOT,
-        // gen-sdk needs the CLI and its language hosts first on PATH.
-        env: { ...process.env, PATH: `${pathWithoutPlugin()}${delimiter}${process.env.PATH}` },
-        maxBuffer: 16 * 1024 * 1024,
-      },
-    ).catch((error: { stdout?: string; stderr?: string }) => {
-      throw new Error(`npm run release failed:\n${error.stdout ?? ""}${error.stderr ?? ""}`);
-    });
-    printed = stdout;
+    printed = await release(out, server.url, await plantOldToolsFolder(root, plantedProof));
   });
 
   afterAll(async () => {
@@ -112,6 +162,89 @@ describeE2E("npm run release -- --dry-run", () => {
         platform.startsWith("windows-"),
       );
     }
+  });
+
+  test("a python planted in the old fixed tools folder under the temporary folder never ran", () => {
+    expect(existsSync(plantedProof)).toBe(false);
+  });
+
+  test("no archive holds a source map or a path of the machine that built it", async () => {
+    // Paths of this build: the repository, the release's own and temporary folders, the stage.
+    const buildPaths = [REPO_ROOT, root, "voiceplatform-plugin-archive-"];
+    for (const platform of releasePlatforms) {
+      const archive = join(out, "plugin", archiveName(version, platform));
+      const names: string[] = [];
+      await list({ file: archive, onReadEntry: (entry) => void names.push(entry.path) });
+      expect([platform, names.filter((name) => /\.map$/.test(name))]).toEqual([platform, []]);
+      const files = await unpacked(archive, join(root, "unpacked", platform));
+      for (const [name, content] of files) {
+        const found = buildPaths.filter((path) => content.includes(path));
+        expect([platform, name, found]).toEqual([platform, name, []]);
+        // Only in the bundle: node itself (the single executable) mentions source maps.
+        if (name.endsWith(".js")) {
+          expect([platform, name, content.includes("sourceMappingURL")]).toEqual([
+            platform,
+            name,
+            false,
+          ]);
+        }
+      }
+    }
+  });
+
+  test("a second release from the same inputs, elsewhere, gives the same bytes", async () => {
+    const again = join(root, "again");
+    const otherTemporary = join(root, "tmp-again");
+    await mkdir(otherTemporary);
+    await release(again, server.url, otherTemporary);
+    const first = await readFile(join(out, "SHA256SUMS"), "utf8");
+    const second = await readFile(join(again, "SHA256SUMS"), "utf8");
+    expect(second.split("\n")).toEqual(first.split("\n"));
+    expect(first.trim().split("\n")).toHaveLength(releasePlatforms.length + 5);
+  });
+
+  test("the printed install command checks the archive's sha256, installs it, refuses a changed one", async () => {
+    const name = archiveName(version, hostPlatform());
+    const command = printed
+      .split("\n")
+      .map((line) => line.trim())
+      .find((line) => line.endsWith(`--file ${name}`));
+    expect(command).toMatch(
+      /^echo "[0-9a-f]{64} {2}\S+" \| sha256sum -c - && pulumi plugin install /,
+    );
+    const install = async (folder: string) => {
+      await mkdir(folder, { recursive: true });
+      const env = { ...process.env, PATH: `${cli!.binDir}${delimiter}${process.env.PATH}` };
+      const pulumiHome = join(folder, "home");
+      return run("bash", ["-c", command!], {
+        cwd: folder,
+        env: { ...env, PULUMI_HOME: pulumiHome, PULUMI_SKIP_UPDATE_CHECK: "true" },
+      }).then(
+        ({ stdout }) => ({ code: 0, output: stdout, pulumiHome }),
+        (error: { code?: number; stdout?: string; stderr?: string }) => ({
+          code: error.code ?? -1,
+          output: `${error.stdout ?? ""}${error.stderr ?? ""}`,
+          pulumiHome,
+        }),
+      );
+    };
+
+    const good = join(root, "install-good");
+    await mkdir(good);
+    await copyFile(join(out, "plugin", name), join(good, name));
+    const installed = await install(good);
+    expect([installed.code, installed.output]).toEqual([0, expect.stringContaining(`${name}: OK`)]);
+    expect(existsSync(installedPlugin(installed.pulumiHome, version))).toBe(true);
+
+    const changed = join(root, "install-changed");
+    await mkdir(changed);
+    const bytes = await readFile(join(out, "plugin", name));
+    bytes.writeUInt8(bytes.readUInt8(bytes.length - 100) ^ 0xff, bytes.length - 100);
+    await writeFile(join(changed, name), bytes);
+    const refused = await install(changed);
+    expect(refused.code).not.toBe(0);
+    expect(refused.output).toContain(`${name}: FAILED`);
+    expect(existsSync(installedPlugin(refused.pulumiHome, version))).toBe(false);
   });
 
   const installs: Record<ReleaseLanguage, () => string> = {

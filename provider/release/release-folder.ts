@@ -1,0 +1,137 @@
+/**
+ * The folder `npm run release -- --out DIR` writes to. A release empties its folder first, so it
+ * only ever empties a folder it made itself: one holding the marker file it writes when it
+ * creates (or first fills) the folder, with the marker's exact text. Anything else is refused
+ * before a single file is removed: a folder that holds the repository, the current folder, the
+ * home folder or the temporary folder (or is one of them), a symbolic link, a file, or a
+ * non-empty folder without the marker.
+ */
+import { lstat, mkdir, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+
+export const RELEASE_MARKER = ".pulumi-voice-platform-release";
+
+const MARKER_TEXT =
+  "This folder was made by `npm run release` of pulumi-voice-platform.\n" +
+  "The next release into it empties it first; delete this file to keep that from happening.\n";
+
+/** Folders a release must never empty, nor any folder that holds one of them. */
+export interface ProtectedFolders {
+  repository: string;
+  home: string;
+  /** The current folder, and the one `npm run` was started from (INIT_CWD) when it differs. */
+  current: readonly string[];
+  temporary: string;
+}
+
+/** `inner` is `outer` or lies inside it. */
+function within(inner: string, outer: string): boolean {
+  const path = relative(outer, inner);
+  return path === "" || (path !== ".." && !path.startsWith(`..${sep}`) && !isAbsolute(path));
+}
+
+/** The real path of `path`, or of its nearest existing ancestor joined with the rest. */
+async function realPathOf(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch {
+    const parent = dirname(path);
+    if (parent === path) return path;
+    return join(await realPathOf(parent), relative(parent, path));
+  }
+}
+
+async function markerIsOurs(folder: string): Promise<boolean> {
+  const marker = join(folder, RELEASE_MARKER);
+  try {
+    const info = await lstat(marker);
+    return info.isFile() && (await readFile(marker, "utf8")) === MARKER_TEXT;
+  } catch {
+    return false;
+  }
+}
+
+const refusalFix =
+  "Give --out a new folder, an empty one, or one an earlier release made (the default is " +
+  ".release in the repository).";
+
+/**
+ * Why `out` (absolute) may not be a release folder, or undefined when it may. Reads only: nothing
+ * is created or removed.
+ */
+export async function releaseFolderRefusal(
+  out: string,
+  protectedFolders: ProtectedFolders,
+): Promise<string | undefined> {
+  const named: [string, string][] = [
+    [protectedFolders.repository, "the repository"],
+    [protectedFolders.home, "your home folder"],
+    [protectedFolders.temporary, "the temporary folder"],
+    ...protectedFolders.current.map((folder): [string, string] => [folder, "the current folder"]),
+  ];
+  const candidates = [...new Set([out, await realPathOf(out)])];
+  for (const [folder, what] of named) {
+    const real = await realPathOf(folder);
+    for (const candidate of candidates) {
+      for (const guarded of new Set([folder, real])) {
+        if (within(guarded, candidate)) {
+          const is = guarded === candidate ? "is" : "holds";
+          return `--out ${out} ${is} ${what} (${folder}): a release empties its folder first. ${refusalFix}`;
+        }
+      }
+    }
+  }
+  let info;
+  try {
+    info = await lstat(out);
+  } catch {
+    return undefined;
+  }
+  if (info.isSymbolicLink()) {
+    return `--out ${out} is a symbolic link: a release writes only into a real folder. ${refusalFix}`;
+  }
+  if (!info.isDirectory()) return `--out ${out} is a file, not a folder. ${refusalFix}`;
+  const entries = await readdir(out);
+  if (entries.length === 0 || (await markerIsOurs(out))) return undefined;
+  const shown = entries.sort().slice(0, 3).join(", ") + (entries.length > 3 ? ", …" : "");
+  return (
+    `--out ${out} holds ${entries.length} entr${entries.length === 1 ? "y" : "ies"} (${shown}) ` +
+    `and no ${RELEASE_MARKER} marker, so no release made it: a release empties its folder ` +
+    `first and never touches what it did not make. ${refusalFix}`
+  );
+}
+
+/** The folders of this process a release must not empty. */
+export function protectedFoldersHere(
+  repository: string,
+  home: string,
+  temporary: string,
+): ProtectedFolders {
+  const current = [process.cwd(), process.env.INIT_CWD].filter(
+    (folder): folder is string => folder !== undefined && folder !== "",
+  );
+  return { repository, home, temporary, current: [...new Set(current.map((f) => resolve(f)))] };
+}
+
+/**
+ * Makes `out` an empty release folder: refuses (throws, removing nothing) what
+ * releaseFolderRefusal refuses; empties a folder an earlier release made, keeping its marker;
+ * creates and marks a new one.
+ */
+export async function prepareReleaseFolder(
+  out: string,
+  protectedFolders: ProtectedFolders,
+): Promise<void> {
+  const refusal = await releaseFolderRefusal(out, protectedFolders);
+  if (refusal !== undefined) throw new Error(refusal);
+  await mkdir(out, { recursive: true });
+  if (await markerIsOurs(out)) {
+    for (const entry of await readdir(out)) {
+      // rm removes a symbolic link itself, never what it points to.
+      if (entry !== RELEASE_MARKER) await rm(join(out, entry), { recursive: true, force: true });
+    }
+  } else {
+    // "wx": fails rather than write through anything planted since the check.
+    await writeFile(join(out, RELEASE_MARKER), MARKER_TEXT, { flag: "wx" });
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * `npm run release -- --out DIR` empties only a folder a release made: the refusals, read-only
+ * (no folder is ever removed by this file's checks of `/`, home or the repository), and the
+ * preparation of real temporary folders, which leaves what it refuses untouched.
+ */
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { homedir, tmpdir } from "node:os";
+import { basename, dirname, join } from "node:path";
+import {
+  prepareReleaseFolder,
+  RELEASE_MARKER,
+  releaseFolderRefusal,
+  type ProtectedFolders,
+} from "../../provider/release/release-folder";
+
+const repository = join(__dirname, "..", "..");
+
+describe("the release folder", () => {
+  let root: string;
+  let guarded: ProtectedFolders;
+
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), "voiceplatform-release-folder-"));
+    guarded = {
+      repository,
+      home: homedir(),
+      temporary: tmpdir(),
+      current: [join(root, "cwd")],
+    };
+    await mkdir(join(root, "cwd"));
+  });
+
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  test.each([
+    ["/", "/"],
+    ["the repository", repository],
+    ["a parent of the repository", dirname(repository)],
+    ["the home folder", homedir()],
+    ["the temporary folder", tmpdir()],
+  ])("%s is refused, whatever it holds", async (_what, out) => {
+    const refusal = await releaseFolderRefusal(out, guarded);
+    expect(refusal).toMatch(
+      new RegExp(`^--out ${out.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} (is|holds) `),
+    );
+    expect(refusal).toContain("a release empties its folder first");
+    expect(refusal).toContain("Give --out a new folder");
+  });
+
+  test("each refusal names the folder it protects", async () => {
+    expect(await releaseFolderRefusal(repository, guarded)).toContain("is the repository");
+    expect(await releaseFolderRefusal(dirname(repository), guarded)).toContain(
+      "holds the repository",
+    );
+    const home = join(root, "home");
+    await mkdir(home);
+    const withHome = { ...guarded, home };
+    expect(await releaseFolderRefusal(home, withHome)).toContain("is your home folder");
+    const temporary = join(root, "tmp");
+    await mkdir(temporary);
+    const withTemporary = { ...guarded, temporary };
+    expect(await releaseFolderRefusal(temporary, withTemporary)).toContain(
+      "is the temporary folder",
+    );
+  });
+
+  test("the current folder and its parent are refused, even when empty", async () => {
+    const current = join(root, "cwd");
+    expect(await releaseFolderRefusal(current, guarded)).toContain("is the current folder");
+    expect(await releaseFolderRefusal(root, guarded)).toContain("holds the current folder");
+  });
+
+  test("a path through a symbolic link to the repository is refused; so is a link itself", async () => {
+    await symlink(dirname(repository), join(root, "to-parent"));
+    const throughLink = join(root, "to-parent", basename(repository));
+    expect(await releaseFolderRefusal(throughLink, guarded)).toContain("is the repository");
+    await mkdir(join(root, "empty"));
+    await symlink(join(root, "empty"), join(root, "to-empty"));
+    expect(await releaseFolderRefusal(join(root, "to-empty"), guarded)).toContain(
+      "is a symbolic link",
+    );
+  });
+
+  test("a non-empty folder without the marker is refused and keeps every file", async () => {
+    const foreign = join(root, "foreign");
+    await mkdir(join(foreign, "sub"), { recursive: true });
+    await writeFile(join(foreign, "notes.txt"), "mine");
+    await expect(prepareReleaseFolder(foreign, guarded)).rejects.toThrow(
+      `--out ${foreign} holds 2 entries (notes.txt, sub) and no ${RELEASE_MARKER} marker`,
+    );
+    expect((await readdir(foreign)).sort()).toEqual(["notes.txt", "sub"]);
+    expect(await readFile(join(foreign, "notes.txt"), "utf8")).toBe("mine");
+  });
+
+  test("a marker with other text, or one that is a link, does not make a folder the release's", async () => {
+    const forged = join(root, "forged");
+    await mkdir(forged);
+    await writeFile(join(forged, RELEASE_MARKER), "anything");
+    await writeFile(join(forged, "data"), "keep");
+    expect(await releaseFolderRefusal(forged, guarded)).toContain("no release made it");
+
+    const linked = join(root, "linked");
+    await mkdir(linked);
+    const made = join(root, "made");
+    await prepareReleaseFolder(made, guarded);
+    await symlink(join(made, RELEASE_MARKER), join(linked, RELEASE_MARKER));
+    await writeFile(join(linked, "data"), "keep");
+    await expect(prepareReleaseFolder(linked, guarded)).rejects.toThrow("no release made it");
+    expect(existsSync(join(linked, "data"))).toBe(true);
+  });
+
+  test("a file is refused", async () => {
+    await writeFile(join(root, "file"), "x");
+    expect(await releaseFolderRefusal(join(root, "file"), guarded)).toContain("is a file");
+  });
+
+  test("a new folder is created with the marker; an empty one gets the marker", async () => {
+    const fresh = join(root, "a", "b", "release");
+    await prepareReleaseFolder(fresh, guarded);
+    expect(await readdir(fresh)).toEqual([RELEASE_MARKER]);
+    const empty = join(root, "empty");
+    await mkdir(empty);
+    await prepareReleaseFolder(empty, guarded);
+    expect(await readdir(empty)).toEqual([RELEASE_MARKER]);
+  });
+
+  test("a folder a release made is emptied, its marker kept, links removed not followed", async () => {
+    const out = join(root, "release");
+    await prepareReleaseFolder(out, guarded);
+    const outside = join(root, "outside");
+    await mkdir(outside);
+    await writeFile(join(outside, "keep.txt"), "outside the release");
+    await mkdir(join(out, "plugin"));
+    await writeFile(join(out, "plugin", "old.tar.gz"), "old");
+    await symlink(outside, join(out, "link"));
+    await prepareReleaseFolder(out, guarded);
+    expect(await readdir(out)).toEqual([RELEASE_MARKER]);
+    expect(await readFile(join(outside, "keep.txt"), "utf8")).toBe("outside the release");
+  });
+});

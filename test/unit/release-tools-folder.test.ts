@@ -1,0 +1,106 @@
+/**
+ * The release runs its Python build tools from a per-user cache folder only when that folder is
+ * private: a real folder, owned by the current user, mode 0700, below folders no one else may
+ * change. A planted tool in a folder that fails any of these never runs.
+ */
+import { existsSync } from "node:fs";
+import {
+  chmod,
+  chown,
+  mkdir,
+  mkdtemp,
+  realpath,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildPythonPackages } from "../../provider/release/sdk-packages";
+import { defaultToolsFolder, privateToolsFolder } from "../../provider/release/tools-folder";
+
+describe("the release tools folder", () => {
+  let root: string;
+
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), "voiceplatform-tools-folder-"));
+  });
+
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  test("lives in the per-user cache, not under the temporary folder", () => {
+    expect(defaultToolsFolder({ XDG_CACHE_HOME: "/home/u/.cache" })).toBe(
+      "/home/u/.cache/pulumi-voice-platform/release-tools",
+    );
+    expect(defaultToolsFolder({})).toMatch(/\.cache\/pulumi-voice-platform\/release-tools$/);
+    expect(defaultToolsFolder({}).startsWith(tmpdir())).toBe(false);
+  });
+
+  test("a missing folder is made with mode 0700 and accepted", async () => {
+    const folder = join(root, "cache", "release-tools");
+    expect(await privateToolsFolder(folder)).toBe(await realpath(folder));
+    expect((await stat(folder)).mode & 0o777).toBe(0o700);
+  });
+
+  test("a folder others may read or write is refused with the fix", async () => {
+    const folder = join(root, "tools");
+    await mkdir(folder, { mode: 0o700 });
+    await chmod(folder, 0o755);
+    await expect(privateToolsFolder(folder)).rejects.toThrow(
+      `the release tools folder ${folder} has mode 0755: others could have changed the tools in ` +
+        `it, so they are not run. It must be 0700; remove it (rm -rf ${folder})`,
+    );
+  });
+
+  test("a symbolic link is refused, even to a private folder", async () => {
+    const real = join(root, "real");
+    await mkdir(real, { mode: 0o700 });
+    await symlink(real, join(root, "link"));
+    await expect(privateToolsFolder(join(root, "link"))).rejects.toThrow("is a symbolic link");
+  });
+
+  test("a folder owned by someone else is refused", async () => {
+    // As root, a folder given to nobody; otherwise one root owns.
+    let folder = "/usr";
+    if (process.getuid!() === 0) {
+      folder = join(root, "theirs");
+      await mkdir(folder, { mode: 0o700 });
+      await chown(folder, 65534, 65534);
+    }
+    await expect(privateToolsFolder(folder)).rejects.toThrow(
+      /is owned by uid \d+, not by you \(uid \d+\): its programs are not yours to run/,
+    );
+  });
+
+  test("a private folder inside a folder others may write (not sticky) is refused", async () => {
+    const open = join(root, "open");
+    await mkdir(open);
+    await chmod(open, 0o777);
+    const folder = join(open, "tools");
+    await expect(privateToolsFolder(folder)).rejects.toThrow(
+      `lies in ${open} (mode 0777), writable by others`,
+    );
+  });
+
+  test("a planted python in a shared tools folder never runs", async () => {
+    const tools = join(root, "tools");
+    const venvBin = join(tools, "python-build", "bin");
+    await mkdir(venvBin, { recursive: true });
+    await chmod(tools, 0o777);
+    const proof = join(root, "planted-python-ran");
+    await writeFile(join(tools, "python-build", ".ready"), "");
+    await writeFile(join(venvBin, "python"), `#!/bin/sh\ntouch ${proof}\nexit 1\n`, {
+      mode: 0o755,
+    });
+    await expect(
+      buildPythonPackages(join(root, "sdk"), join(root, "dist"), {
+        epochSeconds: 1_700_000_000,
+        toolsFolder: tools,
+      }),
+    ).rejects.toThrow("has mode 0777");
+    expect(existsSync(proof)).toBe(false);
+  });
+});
