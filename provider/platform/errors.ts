@@ -6,7 +6,7 @@
  */
 import { STATUS_CODES } from "node:http";
 import { withoutUndefined } from "../core/serializable";
-import { redactBody, redactSecrets } from "./redaction";
+import { redactBody, redactedPrefix, redactSecrets } from "./redaction";
 import type { AttemptOutcome } from "./retry-policy";
 
 const MAX_BODY_CHARS = 2048;
@@ -127,6 +127,14 @@ export class ApiTimeoutError extends ApiConnectionError {
   }
 }
 
+/**
+ * The request was refused before any byte was sent (a value the HTTP client cannot write into a
+ * header): nothing reached the platform.
+ */
+export class RequestNotSentError extends ApiError {
+  override readonly name: string = "RequestNotSentError";
+}
+
 /** A success status whose body is not the JSON the API describes, or not of the shape it gives. */
 export class ApiResponseError extends ApiError {
   override readonly name: string = "ApiResponseError";
@@ -150,6 +158,8 @@ export function apiErrorFor(outcome: AttemptOutcome, details: ApiErrorDetails): 
       return new ApiConnectionError(details, outcome.code);
     case "unreadable":
       return new ApiResponseError(details);
+    case "unsent":
+      return new RequestNotSentError(details);
     case "status": {
       const StatusClass =
         statusClasses[outcome.status] ??
@@ -289,14 +299,19 @@ function formatMessage(details: ApiErrorDetails, apiMessage: string | undefined)
   return redactSecrets(message);
 }
 
+/** Bodies up to this size are parsed, so secret fields are blanked by name; longer ones are cut. */
+const MAX_PARSED_BODY_CHARS = 64 * 1024;
+
 function redactAndTruncate(body: string): string {
-  let text: string;
-  try {
-    text = JSON.stringify(redactBody(JSON.parse(body)));
-  } catch {
-    text = redactSecrets(body);
+  let text = body;
+  if (body.length <= MAX_PARSED_BODY_CHARS) {
+    try {
+      text = JSON.stringify(redactBody(JSON.parse(body)));
+    } catch {
+      // Not JSON: redacted as text.
+    }
   }
-  return text.length > MAX_BODY_CHARS ? `${text.slice(0, MAX_BODY_CHARS)}… (truncated)` : text;
+  return redactedPrefix(text, MAX_BODY_CHARS);
 }
 
 /** The platform shows no error shape, so the usual places for a message are tried in turn. */
