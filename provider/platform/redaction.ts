@@ -7,8 +7,8 @@
  * - A secret of `MIN_FINDABLE_LENGTH` (4) characters or more is blanked wherever it appears, in
  *   any case and in any form a platform can echo it in: as is, percent-encoded (either hex case,
  *   `+` for a space), JSON- or JavaScript-escaped, as HTML character references, and nested
- *   mixes of those (echo-decoding.ts). A secret URL is blanked whole, and so are its path with
- *   its query, its path, its query, and each path segment and query value of 4 characters or more.
+ *   mixes of those (echo-decoding.ts). A secret URL is blanked whole and by its path with its
+ *   query; its path, query, path segments and query values too when 8 characters or longer.
  * - Then the result is checked again in every decoded view; if any secret still shows (for
  *   example, the secret is part of the word "[redacted]"), the whole text is withheld.
  * - A shorter secret cannot be told apart from ordinary text, so it is not searched for: the
@@ -75,36 +75,43 @@ export function rememberSecret(value: unknown): void {
  */
 function searchedForms(secret: string): string[] {
   const forms = new Set<string>();
-  const add = (text: string) => {
-    for (const layer of decodedLayers(text)) if (isFindable(layer.text)) forms.add(layer.text);
+  const add = (text: string, minLength: number) => {
+    for (const layer of decodedLayers(text))
+      if (codePoints(layer.text) >= minLength) forms.add(layer.text);
   };
-  add(secret);
-  for (const part of secretUrlParts(secret)) add(part);
+  add(secret, MIN_FINDABLE_LENGTH);
+  const url = secretUrlParts(secret);
+  for (const part of url.whole) add(part, MIN_FINDABLE_LENGTH);
+  for (const part of url.pieces) add(part, MIN_URL_PIECE_LENGTH);
   return [...forms];
 }
 
-/** The path with its query, the path, the query, and each path segment and query value. */
-function secretUrlParts(value: string): string[] {
+/**
+ * Pieces of a secret URL shorter than this are not searched for on their own: `/hook`, `api` or
+ * `v1` are words more than secrets, and a token in a URL is longer.
+ */
+export const MIN_URL_PIECE_LENGTH = 8;
+
+/**
+ * A secret http(s) URL's path with its query (`whole`), and its path, query, fragment, path
+ * segments and query values (`pieces`), as written and as the URL parser normalizes them.
+ */
+function secretUrlParts(value: string): { whole: string[]; pieces: string[] } {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    return [];
+    return { whole: [], pieces: [] };
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return [];
-  // As written, and as the URL parser normalizes it (percent-encoding, dot segments).
+  if (url.protocol !== "http:" && url.protocol !== "https:") return { whole: [], pieces: [] };
   const asWritten = value.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, "");
   const query = url.search.replace(/^\?/, "");
-  const parts = [
-    asWritten,
-    asWritten.replace(/#.*$/, ""),
-    `${url.pathname}${url.search}${url.hash}`,
-  ];
-  parts.push(`${url.pathname}${url.search}`, url.pathname, query);
-  parts.push(url.hash.replace(/^#/, ""));
-  parts.push(...url.pathname.split("/"));
-  for (const pair of query.split("&")) parts.push(pair, ...pair.split("="));
-  return parts.filter((part) => part !== "");
+  const whole = [asWritten, asWritten.replace(/#.*$/, ""), `${url.pathname}${url.search}`];
+  whole.push(`${url.pathname}${url.search}${url.hash}`);
+  const pieces = [url.pathname, query, url.hash.replace(/^#/, ""), ...url.pathname.split("/")];
+  for (const pair of query.split("&")) pieces.push(pair, ...pair.split("="));
+  const given = (part: string) => part !== "";
+  return { whole: whole.filter(given), pieces: pieces.filter(given) };
 }
 
 /** The folded secrets by their first four UTF-16 units, for one pass over a text. */
