@@ -173,8 +173,8 @@ export interface EchoForm {
 export type FaultAction =
   | { kind: "status"; status: number; retryAfterSeconds?: number }
   /**
-   * Answers `status` with what it was sent quoted back in each of `forms`: the raw body, the
-   * Authorization header and every string in a JSON body, as JSON (`error.message`) or text.
+   * Answers `status` with what it was sent quoted back in each of `forms`: the Authorization
+   * header, every string value of a JSON body and the raw body, as JSON (`error.message`) or text.
    */
   | { kind: "echo"; status: number; forms: EchoForm[]; as?: "json" | "text" }
   | { kind: "latency"; ms: number }

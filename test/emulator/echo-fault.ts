@@ -1,7 +1,7 @@
 /**
  * The echo fault: a platform that refuses a request and quotes it back, as some do in their
- * validation messages. Every piece of the request (the raw body, the Authorization header, each
- * string of a JSON body) is written back in each of the fault's forms: lower or upper case,
+ * validation messages. Every piece of the request (the Authorization header, each string value of
+ * a JSON body, the raw body) is written back in each of the fault's forms: lower or upper case,
  * percent-encoded (either hex case, or a form's `+` for a space), JSON-escaped (or every
  * non-ASCII character as `\uXXXX`), HTML-escaped, with text around it. The secrets tests point
  * the provider at it to prove that nothing quoted back reaches the user unredacted.
@@ -36,12 +36,11 @@ function quoted(piece: string, form: EchoForm): string {
   );
 }
 
-/** Every string in a JSON value, keys included. */
+/** Every string value in a JSON value. */
 function stringsOf(value: unknown): string[] {
   if (typeof value === "string") return [value];
   if (Array.isArray(value)) return value.flatMap(stringsOf);
-  if (value !== null && typeof value === "object")
-    return Object.entries(value).flatMap(([key, inner]) => [key, ...stringsOf(inner)]);
+  if (value !== null && typeof value === "object") return Object.values(value).flatMap(stringsOf);
   return [];
 }
 
@@ -58,7 +57,8 @@ export function echoAnswer(
   } catch {
     parsed = undefined;
   }
-  const pieces = [body, authorization, ...stringsOf(parsed)];
+  // The short pieces first: a platform's message is often cut, the raw body is the longest.
+  const pieces = [authorization, ...stringsOf(parsed), body];
   const message = `${ECHO_MARKER}: the request was refused: ${forms
     .flatMap((form) => pieces.map((piece) => quoted(piece, form)))
     .join(" | ")}`;

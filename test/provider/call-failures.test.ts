@@ -72,7 +72,7 @@ describe("a request refused before it was sent", () => {
         unknownOutcomeHint: 'The platform may have created SIP carrier "main-trunk"',
       }),
     );
-    expect(error).toBeInstanceOf(RequestNotSentError);
+    expect(error.name).toBe("RequestNotSentError");
     expect(error.message).toMatch(
       /^create SIP carrier "main-trunk" failed: the request was refused before it was sent \(invalid x-sub-organization-id header\) \(POST .*\/organization\/sip\)\. Nothing was sent, so nothing was created or changed on the platform/,
     );
