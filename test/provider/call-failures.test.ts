@@ -6,7 +6,7 @@
  */
 import * as runtime from "../../provider/runtime";
 import { callApi } from "../../provider/platform/http-client";
-import { ApiError, RateLimitError, RequestNotSentError } from "../../provider/platform/errors";
+import { ApiError, RateLimitError } from "../../provider/platform/errors";
 import { processState } from "../../provider/settings/process-state";
 import { ECHO_MARKER } from "../emulator/echo-fault";
 import { advancedWebhook, carrierInputs, webhookInputs } from "../support/builders";
