@@ -284,12 +284,15 @@ function webhookIdProblem(id: string, inputs: Inputs): string | undefined {
     : undefined;
 }
 
-/** An id for messages: a derived one only by its campaign, since it gives away secret inputs. */
-function shownWebhookId(id: string): string {
+/**
+ * The subscription a message is about: its id, or for an id an earlier version derived (which
+ * gives secret inputs away) its campaign, URL and events instead.
+ */
+function shownWebhook(id: string, inputs: Inputs): string {
   const campaign = DERIVED_WEBHOOK_ID.exec(id)?.[1];
-  return campaign === undefined
-    ? id
-    : `of campaign ${campaign} (its id derived by an earlier version)`;
+  if (campaign === undefined) return id;
+  const events = Array.isArray(inputs.events) ? inputs.events.join(", ") : "no events given";
+  return `of campaign ${campaign} calling ${String(inputs.url)} (${events})`;
 }
 
 /** Said once per process for each campaign whose webhooks an earlier version gave derived ids. */
@@ -352,9 +355,9 @@ export const campaignWebhook: ResourceDescriptor<CampaignWebhookState, "Campaign
     ...readCampaignWebhookState(olds),
     ...CampaignWebhookInputs.parse(news),
   }),
-  delete: async (id) =>
+  delete: async (id, olds) =>
     warn(
-      `campaign webhook ${shownWebhookId(id)} stays subscribed on the platform: its API has no unsubscribe operation. It is only removed ` +
+      `campaign webhook ${shownWebhook(id, olds)} stays subscribed on the platform: its API has no unsubscribe operation. It is only removed ` +
         "from the stack; unsubscribe it in the platform's console if it should stop.",
     ),
   stateAfterCreate,
