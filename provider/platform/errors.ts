@@ -51,17 +51,20 @@ export class ApiError extends VoicePlatformError {
   readonly apiMessage: string | undefined;
 
   constructor(details: ApiErrorDetails, message?: string) {
+    // What the platform sent is redacted here; the rest of the message is the provider's own.
     const body = details.body === undefined ? undefined : redactAndTruncate(details.body);
     const apiMessage = body === undefined ? undefined : extractApiMessage(body);
+    const requestId =
+      details.requestId === undefined ? undefined : redactSecrets(details.requestId);
     super(
-      message ?? formatMessage(details, apiMessage),
+      message ?? formatMessage({ ...details, requestId }, apiMessage),
       details.cause === undefined ? undefined : { cause: details.cause },
     );
     this.operation = details.operation;
     this.method = details.method;
-    this.url = redactSecrets(details.url);
+    this.url = details.url;
     this.status = details.status;
-    this.requestId = details.requestId;
+    this.requestId = requestId;
     this.body = body;
     this.apiMessage = apiMessage;
   }
@@ -181,10 +184,9 @@ export class IncompleteCreateError extends ApiError {
   readonly reasons: string[];
 
   constructor(id: string, properties: Record<string, unknown>, cause: Error) {
-    const reason = redactSecrets(
+    const reason =
       `created ${id} on the platform, then: ${cause.message}. The resource is recorded in the ` +
-        `stack; the next \`pulumi up\` finishes it`,
-    );
+      `stack; the next \`pulumi up\` finishes it`;
     const details: ApiErrorDetails =
       cause instanceof ApiError
         ? { ...cause, body: undefined, cause }
@@ -203,9 +205,7 @@ export class UnsafePathError extends VoicePlatformError {
   override readonly name = "UnsafePathError";
   constructor(operation: string, what: string, value: string, problem: string) {
     super(
-      redactSecrets(
-        `${operation}: ${what} ${JSON.stringify(value)} ${problem}. Nothing was sent; fix the id`,
-      ),
+      `${operation}: ${what} ${JSON.stringify(value)} ${problem}. Nothing was sent; fix the id`,
     );
   }
 }
@@ -214,7 +214,7 @@ export class UnsafePathError extends VoicePlatformError {
 export class InputError extends VoicePlatformError {
   override readonly name: string = "InputError";
   constructor(message: string, options?: { cause?: unknown }) {
-    super(redactSecrets(message), options);
+    super(message, options);
   }
 }
 
@@ -241,7 +241,7 @@ export class ConfigurationError extends VoicePlatformError {
   readonly env: string;
 
   private constructor(source: SettingSource, message: string) {
-    super(redactSecrets(message));
+    super(message);
     this.setting = source.setting;
     this.key = source.key;
     this.env = source.env;
@@ -293,10 +293,10 @@ function formatMessage(details: ApiErrorDetails, apiMessage: string | undefined)
   // With a status, the problem (e.g. how many attempts were made) follows the platform's message.
   const said = [apiMessage, answered ? details.problem : undefined].filter(Boolean).join("; ");
   const where = `${details.method} ${details.url}${details.requestId ? `, request id ${details.requestId}` : ""}`;
-  const message =
+  return (
     `${details.operation} failed: ${what}${said ? `: ${said}` : ""} (${where})` +
-    (details.hint ? `. ${details.hint}` : "");
-  return redactSecrets(message);
+    (details.hint ? `. ${details.hint}` : "")
+  );
 }
 
 /** Bodies up to this size are parsed, so secret fields are blanked by name; longer ones are cut. */
@@ -350,13 +350,14 @@ function statusText(status: number): string {
 
 /**
  * Every error leaves a front end with secrets redacted (a `.catch` costs no extra async step).
- * A partly created resource's message was redacted where it was built, and stays as it is: the
- * engine records the resource from its `id`, `properties` and `reasons`. The stack is redacted
- * too, because provider processes print it for a failed call.
+ * This package's own errors are built so: what the platform sent is redacted where it is
+ * quoted, and the rest never holds a secret value. The message and stack of any other error
+ * (Node.js, undici, a bug) are redacted here, since the provider processes print the stack.
  */
 export function rethrowRedacted(error: unknown): never {
+  if (error instanceof VoicePlatformError) throw error;
   if (error instanceof Error) {
-    if (!(error instanceof IncompleteCreateError)) error.message = redactSecrets(error.message);
+    error.message = redactSecrets(error.message);
     if (error.stack) error.stack = redactSecrets(error.stack);
     throw error;
   }

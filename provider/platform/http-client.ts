@@ -9,7 +9,7 @@ import {
   type ApiError,
   type ApiErrorDetails,
 } from "./errors";
-import { isFindable, MIN_FINDABLE_LENGTH, rememberSecret } from "./redaction";
+import { isFindable, MIN_FINDABLE_LENGTH, redactSecrets, rememberSecret } from "./redaction";
 import { pathSegmentProblem } from "../core/path-segment";
 import { missingSetting, readSettings, type Settings } from "../settings/config";
 import { processState, sharedAgent, sharedLimit, undici } from "../settings/process-state";
@@ -86,7 +86,8 @@ export async function callApi<Answer = unknown>(
       ? {
           requestId: response.requestId,
           body: JSON.stringify(response.body),
-          problem: call.answer.problem(response.body),
+          // Quotes the answer: redacted as the platform's text.
+          problem: redactSecrets(call.answer.problem(response.body)),
         }
       : { problem: `the answer is not the one the API describes; ${unshown}` }),
     hint: call.answer.hint ?? call.unknownOutcomeHint,
@@ -363,7 +364,7 @@ function toApiError(
       hint = call.idempotent ? KEPT_FAILING : call.unknownOutcomeHint;
       break;
     case "unsent":
-      problem = `the request was refused before it was sent (${outcome.reason})`;
+      problem = `the request was refused before it was sent (${redactSecrets(outcome.reason)})`;
       hint =
         "Nothing was sent, so nothing was created or changed on the platform. A value given to the " +
         "provider cannot be carried in the request: fix it (check the sub-organization id and the " +

@@ -1,7 +1,10 @@
 /**
  * Keeps secrets out of everything the provider prints or throws. Every secret the provider
- * handles (the API key, SIP passwords, everything an advanced webhook holds) is remembered here,
- * and every message leaving the provider passes through `redactSecrets`.
+ * handles (the API key, SIP passwords, everything an advanced webhook holds) is remembered here.
+ * The provider's own messages never hold a secret value (they name secret inputs, and a check
+ * failure shows "[secret]"); what they quote from elsewhere passes through `redactSecrets`: every
+ * text the platform sends back (bodies, messages, request ids) and the messages of errors raised
+ * by other code (Node.js, undici).
  *
  * The rule, as the README states it:
  * - A secret of `MIN_FINDABLE_LENGTH` (4) characters or more is blanked wherever it appears, in
