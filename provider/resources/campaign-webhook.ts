@@ -160,7 +160,7 @@ export const WEBHOOK_ID =
   /^([0-9a-f]{24})\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
- * The id versions before 0.2 wrote: the campaign and 16 hex digits of a sha256 over the inputs,
+ * The id earlier builds wrote: the campaign and 16 hex digits of a sha256 over the inputs,
  * secret ones included, so it told a guesser when a guess of a short secret was right. Such an
  * id keeps working; `pulumi-voice-platform rekey` replaces it.
  */
@@ -272,7 +272,7 @@ function webhookIdProblem(id: string, inputs: Inputs): string | undefined {
   const example = mintedWebhookId(inputs);
   const useInstead = example === undefined ? "" : `: use a new one such as ${example}`;
   if (DERIVED_WEBHOOK_ID.test(id)) {
-    return `is an id derived from a subscription's inputs, which versions before 0.2 wrote and this one no longer takes (it gave away secret inputs)${useInstead}`;
+    return `is an id derived from a subscription's inputs, which earlier builds wrote and this one no longer takes (it gave away secret inputs)${useInstead}`;
   }
   const match = WEBHOOK_ID.exec(id);
   if (match === null) {

@@ -57,7 +57,7 @@ describe("idProblem", () => {
     );
     expect(
       idProblem("CampaignWebhook", "65a1f0c2e4b0a1b2c3d4e5f6/0123456789abcdef", webhookInputs()),
-    ).toMatch(/^is an id derived from a subscription's inputs, which versions before 0\.2 wrote/);
+    ).toMatch(/^is an id derived from a subscription's inputs, which earlier builds wrote/);
     expect(
       idProblem(
         "CampaignWebhook",
