@@ -141,11 +141,6 @@ export function decodedLayers(text: string): DecodedLayer[] {
   return layers;
 }
 
-/** The text of every layer of decoding, the text itself first. */
-export function decodedTexts(text: string): string[] {
-  return decodedLayers(text).map((layer) => layer.text);
-}
-
 /** A layer being built; decoding never makes a text longer, so the layer below bounds it. */
 class LayerBuilder {
   private readonly units: string[] = [];

@@ -78,18 +78,18 @@ export async function callApi<Answer = unknown>(
   const parsed = call.answer.schema.safeParse(response.body);
   if (parsed.success) return { ...response, body: parsed.data };
   const settings = readSettings();
-  const unshown = unfindableSecrets(call, settings.apiKey);
+  const withheld = answerWithheldBecause(call, settings.apiKey);
   throw new ApiResponseError({
     ...requestFacts(call, resolveUrl(call, settings)),
     status: response.status,
-    ...(unshown === undefined
+    ...(withheld === undefined
       ? {
           requestId: response.requestId,
           body: JSON.stringify(response.body),
           // Quotes the answer: redacted as the platform's text.
           problem: redactSecrets(call.answer.problem(response.body)),
         }
-      : { problem: `the answer is not the one the API describes; ${unshown}` }),
+      : { problem: `the answer is not the one the API describes; ${withheld}` }),
     hint: call.answer.hint ?? call.unknownOutcomeHint,
   });
 }
@@ -98,7 +98,7 @@ export async function callApi<Answer = unknown>(
  * Why the platform's answer is not shown, when the request carried a secret too short to be
  * searched for: the answer could echo it where no redaction would find it.
  */
-function unfindableSecrets(call: ApiCall, apiKey: string | undefined): string | undefined {
+function answerWithheldBecause(call: ApiCall, apiKey: string | undefined): string | undefined {
   const names = (call.secrets ?? [])
     .filter(({ value }) => typeof value === "string" && value !== "" && !isFindable(value))
     .map(({ name }) => name);
@@ -185,7 +185,7 @@ async function callWithRetries(call: ApiCall, random: () => number): Promise<Api
           retriesSoFar,
           subOrganizationId,
           limits,
-          unshown: unfindableSecrets(call, settings.apiKey),
+          withheld: answerWithheldBecause(call, settings.apiKey),
           cause: attempt.cause,
         });
       }
@@ -329,8 +329,8 @@ interface FailureFacts {
   readonly retriesSoFar: number;
   readonly subOrganizationId: string | undefined;
   readonly limits: RetryLimits;
-  /** Why the platform's answer is withheld, when it is (unfindableSecrets). */
-  readonly unshown: string | undefined;
+  /** Why the platform's answer is withheld, when it is (answerWithheldBecause). */
+  readonly withheld: string | undefined;
   readonly cause: unknown;
 }
 
@@ -382,9 +382,9 @@ function toApiError(
       hint = statusHint(outcome.status, facts.subOrganizationId, call);
       break;
   }
-  if (facts.unshown !== undefined)
-    problem = problem ? `${problem}; ${facts.unshown}` : facts.unshown;
-  const answer = facts.unshown === undefined ? response : undefined;
+  if (facts.withheld !== undefined)
+    problem = problem ? `${problem}; ${facts.withheld}` : facts.withheld;
+  const answer = facts.withheld === undefined ? response : undefined;
   const details: ApiErrorDetails = {
     ...requestFacts(call, url),
     status: response?.status,

@@ -93,7 +93,7 @@ function searchedForms(secret: string): string[] {
  * Pieces of a secret URL shorter than this are not searched for on their own: `/hook`, `api` or
  * `v1` are words more than secrets, and a token in a URL is longer.
  */
-export const MIN_URL_PIECE_LENGTH = 8;
+const MIN_URL_PIECE_LENGTH = 8;
 
 /**
  * A secret http(s) URL's path with its query (`whole`), and its path, query, fragment, path
@@ -184,7 +184,7 @@ function blanked(text: string, spans: readonly [number, number][], upTo = text.l
  * Whether a remembered secret shows in any view of `text`: every layer of decoding at once,
  * and each decoding alone applied until it changes nothing, all folded.
  */
-export function showsSecret(text: string): boolean {
+function showsSecret(text: string): boolean {
   if (processState().foldedSecrets.size === 0) return false;
   const index = secretsByPrefix();
   return viewsOf(text).some((view) => occurrences(foldCase(view), index).length > 0);
