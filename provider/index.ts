@@ -27,6 +27,7 @@ export {
   ApiConnectionError,
   ApiTimeoutError,
   ApiResponseError,
+  RequestNotSentError,
   IncompleteCreateError,
   ConfigurationError,
   InputError,

@@ -18,13 +18,21 @@ export const USAGE = `Usage:
       process still running on this machine is never released. recover reads the state again
       just before importing and refuses if anything but timestamps changed.
 
-Both run the \`pulumi\` CLI on PATH (stack export / stack import), so they work with any backend
+  pulumi-voice-platform rekey [--stack NAME] [--cwd DIR]
+      Gives every webhook whose id an earlier version derived from its inputs (secret ones
+      included) a new id, <campaignId>/<random UUID>, and the stack's outputs that repeat it.
+      Nothing is sent to the platform and nothing is replaced. The replaced state is saved to a
+      backup file first; a locked stack or one with interrupted operations is refused.
+
+All run the \`pulumi\` CLI on PATH (stack export / stack import), so they work with any backend
 it is logged into. --stack and --cwd are passed on to it. Exit codes: 0 done, 1 pending
-operations found or refused, 2 bad command line, 3 (preflight) locked by an update in progress.`;
+operations found or refused, 2 bad command line, 3 (preflight) locked by an update in progress.
+rekey exits 0 when done or when there was nothing to rekey, 1 when refused.`;
 
 export type CommandLine =
   | { readonly command: "help" }
   | { readonly command: "preflight"; readonly stack?: string; readonly cwd?: string }
+  | { readonly command: "rekey"; readonly stack?: string; readonly cwd?: string }
   | {
       readonly command: "recover";
       readonly stack?: string;
@@ -75,6 +83,13 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       throw new UsageError("--cancel-stale-lock belongs to recover, not preflight");
     return { command: "preflight", ...common };
   }
+  if (command === "rekey") {
+    if (rest.length > 0)
+      throw new UsageError(`rekey takes no arguments, got ${JSON.stringify(rest[0])}`);
+    if (values.forget !== undefined || values["cancel-stale-lock"] !== undefined)
+      throw new UsageError("--forget and --cancel-stale-lock belong to recover, not rekey");
+    return { command: "rekey", ...common };
+  }
   if (command === "recover") {
     const forget = (values.forget ?? []).map((urn) => urnArgument("--forget", urn));
     for (const assignment of rest) {
@@ -100,8 +115,8 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   }
   throw new UsageError(
     command === undefined
-      ? "no command given: use preflight or recover"
-      : `unknown command ${JSON.stringify(command)}: use preflight or recover`,
+      ? "no command given: use preflight, recover or rekey"
+      : `unknown command ${JSON.stringify(command)}: use preflight, recover or rekey`,
   );
 }
 

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 /**
  * The `pulumi-voice-platform` command: `preflight` and `recover` for stacks that a killed
- * `pulumi up` left with interrupted creates.
+ * `pulumi up` left with interrupted creates, `rekey` for ids an earlier version wrote.
  */
 import { parseCommandLine, USAGE, UsageError } from "./command-line";
 import { preflight } from "./preflight";
 import { recover } from "./recover";
+import { rekey } from "./rekey";
 import { RecoveryRefused } from "./recovery-plan";
 
 export async function main(argv: readonly string[]): Promise<number> {
@@ -16,7 +17,11 @@ export async function main(argv: readonly string[]): Promise<number> {
       return 0;
     }
     const result =
-      command.command === "preflight" ? await preflight(command) : await recover(command);
+      command.command === "preflight"
+        ? await preflight(command)
+        : command.command === "rekey"
+          ? await rekey(command)
+          : await recover(command);
     process.stdout.write(`${result.text}\n`);
     return result.exitCode;
   } catch (error) {

@@ -67,7 +67,7 @@ const operationNames: Record<string, string> = {
   importing: "import",
 };
 
-/** The id a create would record when the inputs decide it (undefined: the platform's id is needed). */
+/** The id a create would record without the platform's answer (undefined: the platform's id is needed). */
 export type KnownIds = ReadonlyMap<string, string>;
 
 function otherOperationNote(op: PendingOfPackage): string {
@@ -88,8 +88,6 @@ export interface ReportOptions {
   /** `--stack …` / `--cwd …` as the user should repeat them. */
   readonly flags: string;
   readonly knownIds: KnownIds;
-  /** Why some ids could not be worked out, when they could not. */
-  readonly idNote?: string;
   /** The locks a stopped run left (their holders no longer run), described for the reader. */
   readonly staleLocks?: readonly string[];
 }
@@ -125,7 +123,9 @@ export function preflightReport(pending: PendingOperations, options: ReportOptio
       for (const [label, value] of identifyingFields(op)) lines.push(`     ${label}: ${value}`);
       const known = options.knownIds.get(op.urn);
       if (known !== undefined)
-        lines.push(`   Its id would be ${known} (the provider derives it from the inputs).`);
+        lines.push(
+          `   Its id would be ${known} (${recovery.knownIdSays ?? "the provider derives it from the inputs"}).`,
+        );
       lines.push(
         `   Found: record it with ${shellQuote(`${op.urn}=${known ?? `<${recovery.idLabel}>`}`)}`,
         `   Not there: --forget ${shellQuote(op.urn)} (the next \`pulumi up\` creates it)`,
@@ -136,7 +136,6 @@ export function preflightReport(pending: PendingOperations, options: ReportOptio
     }
     lines.push("");
   });
-  if (options.idNote !== undefined) lines.push(options.idNote, "");
   const parts = ours.map((op) =>
     op.operation === "creating"
       ? shellQuote(

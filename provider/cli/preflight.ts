@@ -5,16 +5,8 @@
  * operations are that update's creates in flight, not a stopped run's.
  */
 import type { Inputs } from "../core/resource-descriptor";
-import { descriptorOf } from "../resources";
 import { knownId } from "./recovered-resource";
-import {
-  containsSecret,
-  pendingOperations,
-  revealed,
-  stackOfUrn,
-  type ExportedStack,
-  type PendingOfPackage,
-} from "./exported-state";
+import { pendingOperations, stackOfUrn, type PendingOfPackage } from "./exported-state";
 import { lockedByUpdateReport, preflightReport } from "./pending-report";
 import { cliStackAccess, targetFlags, type StackTarget } from "./pulumi-stack";
 import { projectDirectory } from "./recover";
@@ -66,13 +58,12 @@ export async function preflight(
       ),
     };
   }
-  const { knownIds, idNote } = await knownIdsOf(pending.ours, access);
+  const knownIds = knownIdsOf(pending.ours);
   const staleLocks = locks.map((lock) => describeLock(lock, now));
   const text = preflightReport(pending, {
     stackLabel: label,
     flags: targetFlags(target),
     knownIds,
-    ...(idNote === undefined ? {} : { idNote }),
     ...(staleLocks.length === 0 ? {} : { staleLocks }),
   });
   if (pending.ours.length > 0) return { exitCode: PREFLIGHT_EXIT.pending, text };
@@ -84,39 +75,18 @@ export async function preflight(
 }
 
 /**
- * The ids creates would record when their inputs decide them (an adopted carrier's, a webhook's
- * derived one). One that reads secret inputs needs the decrypted state; only the id, which holds
- * no secret, leaves this function.
+ * The ids creates would record without the platform's answer (an adopted carrier's, a new one for
+ * a webhook), worked out from the stored inputs: no hook reads a secret input, so the export
+ * without --show-secrets is enough.
  */
-async function knownIdsOf(
-  ours: readonly PendingOfPackage[],
-  access: StackAccess,
-): Promise<{ knownIds: Map<string, string>; idNote?: string }> {
+function knownIdsOf(ours: readonly PendingOfPackage[]): Map<string, string> {
   const knownIds = new Map<string, string>();
-  const creates = ours.filter((op) => op.operation === "creating");
-  const needsPlain = (op: PendingOfPackage) =>
-    descriptorOf(op.kind).recovery.knownIdReadsSecrets === true &&
-    containsSecret(op.resource.inputs);
-  let idNote: string | undefined;
-  let plain: ExportedStack | undefined;
-  if (creates.some(needsPlain)) {
-    plain = await access.exportStack({ showSecrets: true }).catch((error: Error) => {
-      idNote = `Some ids are derived from secret inputs and need the decrypted state, which could not be read (${error.message.split("\n")[0]}); recover names the expected id when given a wrong one.`;
-      return undefined;
-    });
-  }
-  for (const op of creates) {
-    // Inputs not needing the decrypted state are read as stored: their secrets stay envelopes.
-    const source = needsPlain(op)
-      ? revealed(
-          plain?.deployment.pending_operations?.find((p) => p.resource.urn === op.urn)?.resource
-            .inputs,
-        )
-      : op.resource.inputs;
-    const id = source === undefined ? undefined : knownId(op.kind, source as Inputs);
+  for (const op of ours) {
+    if (op.operation !== "creating") continue;
+    const id = knownId(op.kind, (op.resource.inputs ?? {}) as Inputs);
     if (id !== undefined) knownIds.set(op.urn, id);
   }
-  return idNote === undefined ? { knownIds } : { knownIds, idNote };
+  return knownIds;
 }
 
 function stackLabelOf(target: StackTarget, anyUrn: string | undefined): string {

@@ -72,7 +72,8 @@ export async function recover(
   const plainInputsOf = await plainPendingInputs(access, plan);
   refuseWrongIds(plan, plainInputsOf);
   const recorded = await recordedResources(plan, plainInputsOf, projectDir, now);
-  const backup = await saveBackup(stored, plan, options.stack, projectDir, now);
+  const someUrn = plan.record[0]?.pending.urn ?? plan.forget[0]?.urn;
+  const backup = await saveBackup(stored, someUrn, options.stack, projectDir, now);
   const lines: string[] = [`Saved the state being replaced to ${backup}`];
   // An update that started (or finished a step) since the plan was made changed the state: the
   // import would overwrite what it recorded.
@@ -171,16 +172,18 @@ async function recordedResources(
   return recorded;
 }
 
-/** Writes the export being replaced (made without --show-secrets: ciphertext) beside the project. */
-async function saveBackup(
+/**
+ * Writes the export being replaced (made without --show-secrets: ciphertext) beside the project;
+ * the stack's name comes from `--stack` or else from a URN of the stack.
+ */
+export async function saveBackup(
   stored: ExportedStack,
-  plan: RecoveryPlan,
+  someUrn: string | undefined,
   stack: string | undefined,
   projectDir: string,
   now: Date,
 ): Promise<string> {
-  const anyUrn =
-    plan.record[0]?.pending.urn ?? plan.forget[0]?.urn ?? stored.deployment.resources?.[0]?.urn;
+  const anyUrn = someUrn ?? stored.deployment.resources?.[0]?.urn;
   const stackName = stack ?? (anyUrn === undefined ? "stack" : (stackOfUrn(anyUrn) ?? "stack"));
   const backup = join(
     projectDir,

@@ -18,6 +18,8 @@ export interface CheckRules<Valid> {
   readonly warnings: (inputs: Valid) => string[];
   /** The inputs as they are stored and compared (sets sorted, case fixed). */
   readonly normalize: (news: Inputs) => Inputs;
+  /** Paths of the secret inputs (`advancedWebhook.headers[].value`): their values are never shown. */
+  readonly secretInputs?: readonly string[];
 }
 
 export async function checkResource<Valid>(
@@ -25,7 +27,13 @@ export async function checkResource<Valid>(
   news: Inputs,
 ): Promise<CheckAnswer> {
   // Validated in the user's order, so every index in a message points at what they wrote.
-  const failures = checkInputs(rules.schema, news, rules.type, fieldNames(rules.schema));
+  const failures = checkInputs(
+    rules.schema,
+    news,
+    rules.type,
+    fieldNames(rules.schema),
+    rules.secretInputs,
+  );
   if (rules.moreFailures) failures.push(...(await rules.moreFailures(news)));
   if (failures.length === 0 && !containsUnknown(news)) {
     for (const warning of rules.warnings(news as Valid)) warn(warning);
@@ -105,13 +113,15 @@ export function checkInputs(
   inputs: Inputs,
   resourceType: string,
   knownNames: readonly string[],
+  secretInputs: readonly string[] = [],
 ): CheckFailure[] {
   const result = schema.safeParse(inputs);
   if (result.success) return [];
   const failures: CheckFailure[] = [];
   const seen = new Set<string>();
+  const context = { inputs, resourceType, knownNames, secretInputs };
   for (const issue of result.error.issues) {
-    for (const failure of issueToFailures(issue, inputs, resourceType, knownNames)) {
+    for (const failure of issueToFailures(issue, context)) {
       const key = `${failure.property}\u0000${failure.reason}`;
       if (!seen.has(key)) {
         seen.add(key);
@@ -122,12 +132,31 @@ export function checkInputs(
   return failures;
 }
 
-function issueToFailures(
-  issue: z.core.$ZodIssue,
-  inputs: Inputs,
-  resourceType: string,
-  knownNames: readonly string[],
-): CheckFailure[] {
+interface IssueContext {
+  readonly inputs: Inputs;
+  readonly resourceType: string;
+  readonly knownNames: readonly string[];
+  readonly secretInputs: readonly string[];
+}
+
+/**
+ * Whether a property path holds a secret input or lies above one (`advancedWebhook` given as a
+ * string): its value is then shown as "[secret]". List indexes match the `[]` of a secret path.
+ */
+export function touchesSecret(
+  path: ReadonlyArray<PropertyKey>,
+  secretInputs: readonly string[],
+): boolean {
+  const names = path.filter((segment) => typeof segment !== "number").map(String);
+  return secretInputs.some((secretPath) => {
+    const secret = secretPath.split(".").map((segment) => segment.replace(/\[\]$/, ""));
+    const shorter = Math.min(secret.length, names.length);
+    return secret.slice(0, shorter).every((segment, index) => segment === names[index]);
+  });
+}
+
+function issueToFailures(issue: z.core.$ZodIssue, context: IssueContext): CheckFailure[] {
+  const { inputs, resourceType, knownNames } = context;
   const located = valueAt(inputs, issue.path);
   if (located.throughUnknown) return [];
   if (issue.code === "unrecognized_keys") {
@@ -141,15 +170,18 @@ function issueToFailures(
   if (issue.code === "invalid_union" && issue.errors.length > 0) {
     // Report the branch that got furthest: its issues say the most about what is wrong.
     const deepest = [...issue.errors].sort((a, b) => depth(b) - depth(a))[0] ?? [];
-    const failures = deepest.flatMap((inner) =>
-      issueToFailures(inner, inputs, resourceType, knownNames),
-    );
+    const failures = deepest.flatMap((inner) => issueToFailures(inner, context));
     if (failures.length > 0 && depth(deepest) > issue.path.length) return failures;
   }
   return [
     {
       property: propertyPath(issue.path) || "(inputs)",
-      reason: describeIssue(issue, located.value),
+      reason: describeIssue(
+        issue,
+        located.value !== undefined && touchesSecret(issue.path, context.secretInputs)
+          ? SECRET_VALUE
+          : located.value,
+      ),
     },
   ];
 }
@@ -165,8 +197,12 @@ export function suggestion(key: string, known: readonly string[]): string {
   return match ? ` (did you mean "${match}"?)` : "";
 }
 
+/** Stands for the value of a secret input in a message: the value itself is never shown. */
+const SECRET_VALUE = Symbol("secret");
+
 /** A short, safe description of a value for messages: never the whole of a long string. */
 export function describeValue(value: unknown): string {
+  if (value === SECRET_VALUE) return "[secret]";
   if (value === undefined) return "nothing";
   if (value === null) return "null";
   if (typeof value === "string") {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { headerValueProblem } from "../settings/setting-rules";
 import { pathSegmentProblem } from "./path-segment";
 
 /** Field rules shared by the resources' schemas, each with a message that says how to fix it. */
@@ -8,6 +9,15 @@ export const text = z.string().min(1, "must not be empty: remove it or give a va
 /** An id the API puts in a request's path: nothing that would change the address. */
 export const pathId = text.superRefine((value, context) => {
   const problem = pathSegmentProblem(value);
+  if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
+});
+
+/**
+ * A sub-organization id, which every call sends in the x-sub-organization-id header: refused at
+ * check when the header cannot carry it as written.
+ */
+export const subOrganizationId = text.superRefine((value, context) => {
+  const problem = headerValueProblem(value);
   if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
 });
 

@@ -1,17 +1,16 @@
-import { redactSecrets } from "../platform/redaction";
 import { processState } from "../settings/process-state";
 
 /**
  * Prints a warning from inside the provider process. `pulumi.log` does not work there, but the
  * engine shows the process's console output. Each warning is said once per process, because
- * check runs for every preview and update of every resource.
+ * check runs for every preview and update of every resource. A warning names inputs, never
+ * quotes a secret one.
  */
 export function warn(message: string): void {
-  const text = redactSecrets(message);
   const said = processState().warningsSaid;
-  if (said.has(text)) return;
-  said.add(text);
-  console.warn(`warning: ${text}`);
+  if (said.has(message)) return;
+  said.add(message);
+  console.warn(`warning: ${message}`);
 }
 
 /** What delete says: the API has no delete operation, so the object outlives the resource. */

@@ -66,10 +66,19 @@ export interface RecoveryHooks {
   readonly showInput?: Readonly<
     Record<string, (value: unknown, show: (value: unknown) => string) => string>
   >;
-  /** The id a create of these (plaintext, declared) inputs records, when they alone decide it. */
+  /**
+   * The id to record for an interrupted create of these (declared, possibly still encrypted)
+   * inputs when the platform's answer is not needed for it: the id they decide (an adopted
+   * carrier's) or a new one the provider makes up (a webhook's). Reads no secret input.
+   */
   knownId?(inputs: Inputs): string | undefined;
-  /** knownId reads secret inputs too: preflight then needs the decrypted state to work it out. */
-  readonly knownIdReadsSecrets?: boolean;
+  /** Where knownId's id comes from, as preflight says it: "the provider derives it from the inputs". */
+  readonly knownIdSays?: string;
+  /**
+   * Ids an earlier version wrote that this one no longer does (a webhook id derived from secret
+   * inputs): `pulumi-voice-platform rekey` gives such a resource the id knownId makes instead.
+   */
+  staleId?(id: string): boolean;
   /** Why `id` cannot be this object's id, beyond what no id can be; undefined when it can. */
   idProblem?(id: string, inputs: Inputs): string | undefined;
   /**

@@ -37,6 +37,14 @@ export function secretValues(bag: Inputs, paths: readonly string[]): unknown[] {
   return found;
 }
 
+/** Every value at the given paths, named by its path (`advancedWebhook.headers[].value`). */
+export function namedSecretValues(
+  bag: Inputs,
+  paths: readonly string[],
+): { name: string; value: unknown }[] {
+  return paths.flatMap((path) => secretValues(bag, [path]).map((value) => ({ name: path, value })));
+}
+
 /** Replaces, in place, every value at the given paths by what `wrap` makes of it. */
 export function wrapAtPaths(
   bag: Inputs,

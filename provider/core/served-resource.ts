@@ -1,6 +1,6 @@
 /**
  * The one layer both front ends serve a resource through: every secret of a call remembered before
- * anything can fail, every error and failure leaving redacted, previews answered without a call,
+ * anything can fail, every error leaving redacted, previews answered without a call,
  * and import (adoption by id) handled the same way for the dynamic resources and the plugin. The
  * front ends only translate their wire format (`__provider`, gRPC structs) onto it.
  */
@@ -9,7 +9,7 @@ import { plannedCreateState, plannedUpdateState } from "./planned-state";
 import { secretValues } from "./secret-paths";
 import type { CheckAnswer, DiffAnswer, Inputs, ResourceDescriptor } from "./resource-descriptor";
 import { rethrowRedacted, UnsafePathError } from "../platform/errors";
-import { redactSecrets, rememberSecret, rememberSecretWireFields } from "../platform/redaction";
+import { rememberSecret, rememberSecretWireFields } from "../platform/redaction";
 
 /**
  * Marks the state of an object adopted by id (import): the API has no read, so nothing about it
@@ -43,14 +43,8 @@ export function servedResource(descriptor: ResourceDescriptor<object>): ServedRe
     descriptor,
     async check(olds: Inputs, news: Inputs) {
       remember(olds, news);
-      const result = await descriptor.check(olds, news).catch(rethrowRedacted);
-      return {
-        inputs: result.inputs,
-        failures: result.failures.map((f) => ({
-          property: f.property,
-          reason: redactSecrets(f.reason),
-        })),
-      };
+      // Failures name secret inputs and show "[secret]" for their values (core/check).
+      return descriptor.check(olds, news).catch(rethrowRedacted);
     },
     async diff(id: string, olds: Inputs, news: Inputs) {
       remember(olds, news);

@@ -6,7 +6,7 @@
  */
 import { STATUS_CODES } from "node:http";
 import { withoutUndefined } from "../core/serializable";
-import { redactBody, redactSecrets } from "./redaction";
+import { redactBody, redactedPrefix, redactSecrets } from "./redaction";
 import type { AttemptOutcome } from "./retry-policy";
 
 const MAX_BODY_CHARS = 2048;
@@ -51,17 +51,20 @@ export class ApiError extends VoicePlatformError {
   readonly apiMessage: string | undefined;
 
   constructor(details: ApiErrorDetails, message?: string) {
+    // What the platform sent is redacted here; the rest of the message is the provider's own.
     const body = details.body === undefined ? undefined : redactAndTruncate(details.body);
     const apiMessage = body === undefined ? undefined : extractApiMessage(body);
+    const requestId =
+      details.requestId === undefined ? undefined : redactSecrets(details.requestId);
     super(
-      message ?? formatMessage(details, apiMessage),
+      message ?? formatMessage({ ...details, requestId }, apiMessage),
       details.cause === undefined ? undefined : { cause: details.cause },
     );
     this.operation = details.operation;
     this.method = details.method;
-    this.url = redactSecrets(details.url);
+    this.url = details.url;
     this.status = details.status;
-    this.requestId = details.requestId;
+    this.requestId = requestId;
     this.body = body;
     this.apiMessage = apiMessage;
   }
@@ -127,6 +130,14 @@ export class ApiTimeoutError extends ApiConnectionError {
   }
 }
 
+/**
+ * The request was refused before any byte was sent (a value the HTTP client cannot write into a
+ * header): nothing reached the platform.
+ */
+export class RequestNotSentError extends ApiError {
+  override readonly name: string = "RequestNotSentError";
+}
+
 /** A success status whose body is not the JSON the API describes, or not of the shape it gives. */
 export class ApiResponseError extends ApiError {
   override readonly name: string = "ApiResponseError";
@@ -150,6 +161,8 @@ export function apiErrorFor(outcome: AttemptOutcome, details: ApiErrorDetails): 
       return new ApiConnectionError(details, outcome.code);
     case "unreadable":
       return new ApiResponseError(details);
+    case "unsent":
+      return new RequestNotSentError(details);
     case "status": {
       const StatusClass =
         statusClasses[outcome.status] ??
@@ -171,10 +184,9 @@ export class IncompleteCreateError extends ApiError {
   readonly reasons: string[];
 
   constructor(id: string, properties: Record<string, unknown>, cause: Error) {
-    const reason = redactSecrets(
+    const reason =
       `created ${id} on the platform, then: ${cause.message}. The resource is recorded in the ` +
-        `stack; the next \`pulumi up\` finishes it`,
-    );
+      `stack; the next \`pulumi up\` finishes it`;
     const details: ApiErrorDetails =
       cause instanceof ApiError
         ? { ...cause, body: undefined, cause }
@@ -193,9 +205,7 @@ export class UnsafePathError extends VoicePlatformError {
   override readonly name = "UnsafePathError";
   constructor(operation: string, what: string, value: string, problem: string) {
     super(
-      redactSecrets(
-        `${operation}: ${what} ${JSON.stringify(value)} ${problem}. Nothing was sent; fix the id`,
-      ),
+      `${operation}: ${what} ${JSON.stringify(value)} ${problem}. Nothing was sent; fix the id`,
     );
   }
 }
@@ -204,7 +214,7 @@ export class UnsafePathError extends VoicePlatformError {
 export class InputError extends VoicePlatformError {
   override readonly name: string = "InputError";
   constructor(message: string, options?: { cause?: unknown }) {
-    super(redactSecrets(message), options);
+    super(message, options);
   }
 }
 
@@ -231,7 +241,7 @@ export class ConfigurationError extends VoicePlatformError {
   readonly env: string;
 
   private constructor(source: SettingSource, message: string) {
-    super(redactSecrets(message));
+    super(message);
     this.setting = source.setting;
     this.key = source.key;
     this.env = source.env;
@@ -283,20 +293,25 @@ function formatMessage(details: ApiErrorDetails, apiMessage: string | undefined)
   // With a status, the problem (e.g. how many attempts were made) follows the platform's message.
   const said = [apiMessage, answered ? details.problem : undefined].filter(Boolean).join("; ");
   const where = `${details.method} ${details.url}${details.requestId ? `, request id ${details.requestId}` : ""}`;
-  const message =
+  return (
     `${details.operation} failed: ${what}${said ? `: ${said}` : ""} (${where})` +
-    (details.hint ? `. ${details.hint}` : "");
-  return redactSecrets(message);
+    (details.hint ? `. ${details.hint}` : "")
+  );
 }
 
+/** Bodies up to this size are parsed, so secret fields are blanked by name; longer ones are cut. */
+const MAX_PARSED_BODY_CHARS = 64 * 1024;
+
 function redactAndTruncate(body: string): string {
-  let text: string;
-  try {
-    text = JSON.stringify(redactBody(JSON.parse(body)));
-  } catch {
-    text = redactSecrets(body);
+  let text = body;
+  if (body.length <= MAX_PARSED_BODY_CHARS) {
+    try {
+      text = JSON.stringify(redactBody(JSON.parse(body)));
+    } catch {
+      // Not JSON: redacted as text.
+    }
   }
-  return text.length > MAX_BODY_CHARS ? `${text.slice(0, MAX_BODY_CHARS)}… (truncated)` : text;
+  return redactedPrefix(text, MAX_BODY_CHARS);
 }
 
 /** The platform shows no error shape, so the usual places for a message are tried in turn. */
@@ -335,13 +350,14 @@ function statusText(status: number): string {
 
 /**
  * Every error leaves a front end with secrets redacted (a `.catch` costs no extra async step).
- * A partly created resource's message was redacted where it was built, and stays as it is: the
- * engine records the resource from its `id`, `properties` and `reasons`. The stack is redacted
- * too, because provider processes print it for a failed call.
+ * This package's own errors are built so: what the platform sent is redacted where it is
+ * quoted, and the rest never holds a secret value. The message and stack of any other error
+ * (Node.js, undici, a bug) are redacted here, since the provider processes print the stack.
  */
 export function rethrowRedacted(error: unknown): never {
+  if (error instanceof VoicePlatformError) throw error;
   if (error instanceof Error) {
-    if (!(error instanceof IncompleteCreateError)) error.message = redactSecrets(error.message);
+    error.message = redactSecrets(error.message);
     if (error.stack) error.stack = redactSecrets(error.stack);
     throw error;
   }

@@ -9,14 +9,16 @@ import {
   type ApiError,
   type ApiErrorDetails,
 } from "./errors";
+import { isFindable, MIN_FINDABLE_LENGTH, redactSecrets, rememberSecret } from "./redaction";
 import { pathSegmentProblem } from "../core/path-segment";
 import { missingSetting, readSettings, type Settings } from "../settings/config";
 import { processState, sharedAgent, sharedLimit, undici } from "../settings/process-state";
-import { rememberSecret } from "./redaction";
 import {
   cappedRetryAfter,
+  certainlyNotProcessed,
   defaultRetryLimits,
   parseRetryAfter,
+  retryAfterBeyondCap,
   retryDelay,
   shouldRetry,
   type AttemptOutcome,
@@ -35,6 +37,11 @@ export interface ApiCall<Answer = unknown> {
   /** Built again for every attempt; its files are read from disk while it is sent. */
   readonly form?: () => MultipartForm;
   readonly subOrganizationId?: string;
+  /**
+   * The secret inputs the request carries, by input path (`registerPassword`). One too short to
+   * be searched for in a text (redaction.ts) keeps the platform's answer out of every message.
+   */
+  readonly secrets?: readonly { readonly name: string; readonly value: unknown }[];
   /** Whether sending the request twice has the same effect as once (PUT). */
   readonly idempotent: boolean;
   /** Added to the per-attempt deadline, e.g. for large uploads. */
@@ -70,14 +77,39 @@ export async function callApi<Answer = unknown>(
   if (call.answer === undefined) return response as ApiResponse<Answer>;
   const parsed = call.answer.schema.safeParse(response.body);
   if (parsed.success) return { ...response, body: parsed.data };
+  const settings = readSettings();
+  const withheld = answerWithheldBecause(call, settings.apiKey);
   throw new ApiResponseError({
-    ...requestFacts(call, resolveUrl(call, readSettings())),
+    ...requestFacts(call, resolveUrl(call, settings)),
     status: response.status,
-    requestId: response.requestId,
-    body: JSON.stringify(response.body),
-    problem: call.answer.problem(response.body),
+    ...(withheld === undefined
+      ? {
+          requestId: response.requestId,
+          body: JSON.stringify(response.body),
+          // Quotes the answer: redacted as the platform's text.
+          problem: redactSecrets(call.answer.problem(response.body)),
+        }
+      : { problem: `the answer is not the one the API describes; ${withheld}` }),
     hint: call.answer.hint ?? call.unknownOutcomeHint,
   });
+}
+
+/**
+ * Why the platform's answer is not shown, when the request carried a secret too short to be
+ * searched for: the answer could echo it where no redaction would find it.
+ */
+function answerWithheldBecause(call: ApiCall, apiKey: string | undefined): string | undefined {
+  const names = (call.secrets ?? [])
+    .filter(({ value }) => typeof value === "string" && value !== "" && !isFindable(value))
+    .map(({ name }) => name);
+  if (apiKey !== undefined && !isFindable(apiKey)) names.unshift("voiceplatform:apiKey");
+  if (names.length === 0) return undefined;
+  const unique = [...new Set(names)];
+  return (
+    `the platform's answer is not shown, because the request carried ${unique.join(", ")}: ` +
+    `a secret under ${MIN_FINDABLE_LENGTH} characters cannot be told apart from other text, so no ` +
+    `answer that might echo it is shown (a secret of ${MIN_FINDABLE_LENGTH} or more characters is blanked instead)`
+  );
 }
 
 function requestFacts(
@@ -138,23 +170,24 @@ async function callWithRetries(call: ApiCall, random: () => number): Promise<Api
       if (status !== undefined) calls.answered(startedAt, status === 429, Date.now());
       if (attempt.kind === "success") return attempt.response;
       const { outcome, response } = attempt;
+      // A wait the platform asks for holds every call of the process, unless it is longer than
+      // the provider waits: then only this call fails, and the others carry on.
       if (
         outcome.kind === "status" &&
         outcome.status === 429 &&
-        outcome.retryAfterMs !== undefined
+        outcome.retryAfterMs !== undefined &&
+        !retryAfterBeyondCap(outcome, limits)
       ) {
         calls.holdUntil(Date.now() + cappedRetryAfter(outcome.retryAfterMs, limits));
       }
       if (!shouldRetry(outcome, { idempotent: call.idempotent, retriesSoFar }, limits)) {
-        throw toApiError(
-          call,
-          url,
-          outcome,
-          response,
+        throw toApiError(call, url, outcome, response, {
           retriesSoFar,
           subOrganizationId,
-          attempt.cause,
-        );
+          limits,
+          withheld: answerWithheldBecause(call, settings.apiKey),
+          cause: attempt.cause,
+        });
       }
       const retryAfterMs = outcome.kind === "status" ? outcome.retryAfterMs : undefined;
       await sleep(retryDelay(retriesSoFar, retryAfterMs, limits, random));
@@ -236,10 +269,22 @@ async function attemptOnce(
     // Cut short by the provider itself: the platform never got a whole request to act on.
     if (cause instanceof PartSourceError) throw cause;
     if (signal.aborted) return { kind: "failure", outcome: { kind: "timeout" }, cause };
+    const refused = refusedBeforeSending(cause);
+    if (refused !== undefined)
+      return { kind: "failure", outcome: { kind: "unsent", reason: refused }, cause };
     return { kind: "failure", outcome: { kind: "network", code: errorCode(cause) }, cause };
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * What the HTTP client refused before it wrote a byte (a header value with a line break, a
+ * character a header cannot carry): its own message, which names the header, never its value.
+ */
+function refusedBeforeSending(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "UND_ERR_INVALID_ARG" ? String((error as Error).message) : undefined;
 }
 
 /** No answer of these operations comes near this; a larger one is an error, not memory. */
@@ -280,16 +325,23 @@ class DeadlineError extends Error {
   }
 }
 
+interface FailureFacts {
+  readonly retriesSoFar: number;
+  readonly subOrganizationId: string | undefined;
+  readonly limits: RetryLimits;
+  /** Why the platform's answer is withheld, when it is (answerWithheldBecause). */
+  readonly withheld: string | undefined;
+  readonly cause: unknown;
+}
+
 function toApiError(
   call: ApiCall,
   url: string,
   outcome: AttemptOutcome,
   response: { status: number; text: string; requestId: string | undefined } | undefined,
-  retriesSoFar: number,
-  subOrganizationId: string | undefined,
-  cause: unknown,
+  facts: FailureFacts,
 ): ApiError {
-  const afterRetries = retriesSoFar > 0 ? ` after ${retriesSoFar + 1} attempts` : "";
+  const afterRetries = facts.retriesSoFar > 0 ? ` after ${facts.retriesSoFar + 1} attempts` : "";
   let problem: string | undefined;
   let hint: string | undefined;
   switch (outcome.kind) {
@@ -301,27 +353,46 @@ function toApiError(
       break;
     case "network":
       problem = `connection failed (${outcome.code})${afterRetries}`;
-      if (!call.idempotent && outcome.code !== "ECONNREFUSED") hint = call.unknownOutcomeHint;
-      else if (retriesSoFar > 0) hint = KEPT_FAILING;
+      if (certainlyNotProcessed(outcome))
+        hint = facts.retriesSoFar > 0 ? KEPT_FAILING : NOT_REACHED;
+      else if (!call.idempotent) hint = call.unknownOutcomeHint;
+      else if (facts.retriesSoFar > 0) hint = KEPT_FAILING;
       break;
     case "unreadable":
       problem = `${outcome.reason ?? "the answer was not the JSON the API describes"}${afterRetries}`;
       // A success status with an unreadable body: the platform did process a create.
       hint = call.idempotent ? KEPT_FAILING : call.unknownOutcomeHint;
       break;
+    case "unsent":
+      problem = `the request was refused before it was sent (${redactSecrets(outcome.reason)})`;
+      hint =
+        "Nothing was sent, so nothing was created or changed on the platform. A value given to the " +
+        "provider cannot be carried in the request: fix it (check the sub-organization id and the " +
+        "ids of the resource) and run `pulumi up` again";
+      break;
     case "status":
+      if (retryAfterBeyondCap(outcome, facts.limits)) {
+        problem = `the platform asked to wait ${Math.ceil(outcome.retryAfterMs / 1000)} s before trying again (Retry-After), longer than the ${facts.limits.maxRetryAfterMs / 1000} s this provider waits${afterRetries}`;
+        hint = certainlyNotProcessed(outcome)
+          ? "The platform did not take the request: run `pulumi up` again once that time has passed"
+          : (call.unknownOutcomeHint ?? "Run `pulumi up` again once that time has passed");
+        break;
+      }
       problem = afterRetries ? `still failing${afterRetries}` : undefined;
-      hint = statusHint(outcome.status, subOrganizationId, call);
+      hint = statusHint(outcome.status, facts.subOrganizationId, call);
       break;
   }
+  if (facts.withheld !== undefined)
+    problem = problem ? `${problem}; ${facts.withheld}` : facts.withheld;
+  const answer = facts.withheld === undefined ? response : undefined;
   const details: ApiErrorDetails = {
     ...requestFacts(call, url),
     status: response?.status,
-    requestId: response?.requestId,
-    body: outcome.kind === "unreadable" ? undefined : response?.text,
+    requestId: answer?.requestId,
+    body: outcome.kind === "unreadable" ? undefined : answer?.text,
     problem,
     hint,
-    cause,
+    cause: facts.cause,
   };
   return apiErrorFor(outcome, details);
 }
@@ -347,6 +418,10 @@ function statusHint(
 
 const KEPT_FAILING =
   "The platform kept failing: run `pulumi up` again later, or raise voiceplatform:maxRetries";
+
+const NOT_REACHED =
+  "Nothing reached the platform, so nothing was created: check voiceplatform:baseUrl and " +
+  "voiceplatform:campaignsBaseUrl and the network, then run `pulumi up` again";
 
 function resolveUrl(call: ApiCall, settings: Settings): string {
   const name = call.origin === "api" ? "baseUrl" : "campaignsBaseUrl";

@@ -1,56 +1,289 @@
 /**
  * Keeps secrets out of everything the provider prints or throws. Every secret the provider
- * handles (the API key, SIP passwords, what an advanced webhook can carry a token in) is remembered here, and every
- * message leaving the provider passes through `redactSecrets`.
+ * handles (the API key, SIP passwords, everything an advanced webhook holds) is remembered here.
+ * The provider's own messages never hold a secret value (they name secret inputs, and a check
+ * failure shows "[secret]"); what they quote from elsewhere passes through `redactSecrets`: every
+ * text the platform sends back (bodies, messages, request ids) and the messages of errors raised
+ * by other code (Node.js, undici).
+ *
+ * The rule, as the README states it:
+ * - A secret of `MIN_FINDABLE_LENGTH` (4) characters or more is blanked wherever it appears, in
+ *   any case and in any form a platform can echo it in: as is, percent-encoded (either hex case,
+ *   `+` for a space), JSON- or JavaScript-escaped, as HTML character references, and nested
+ *   mixes of those (echo-decoding.ts). A secret URL is blanked whole and by its path with its
+ *   query; its path, query, path segments and query values too when 8 characters or longer.
+ * - Then the result is checked again in every decoded view; if any secret still shows (for
+ *   example, the secret is part of the word "[redacted]"), the whole text is withheld.
+ * - A shorter secret cannot be told apart from ordinary text, so it is not searched for: the
+ *   platform's answer to a call that carried one is never shown (http-client), and the provider's
+ *   own messages never hold any secret value to begin with.
  */
 
 import { UNKNOWN } from "../core/engine-values";
 import { processState } from "../settings/process-state";
+import {
+  decodedLayers,
+  foldCase,
+  foldLayer,
+  originalSpan,
+  type DecodedLayer,
+} from "./echo-decoding";
 
 const REDACTED = "[redacted]";
 
-/** Secrets shorter than this are not scanned for: replacing "1" everywhere would garble text. */
-const MIN_SECRET_LENGTH = 4;
-
 /**
- * A secret shorter than this is blanked only where it stands as a word of its own: a parameter
- * value such as "voice" must not turn "voices" into "[redacted]s", yet never shows on its own.
+ * Secrets shorter than this (in characters) are not searched for: "ab" or "123" would blank
+ * half of any message and still not prove the answer holds no echo of them.
  */
-const WHOLE_WORD_BELOW = 12;
+export const MIN_FINDABLE_LENGTH = 4;
 
-function wholeWord(secret: string): RegExp {
-  const escaped = secret.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`(?<![A-Za-z0-9_])${escaped}(?![A-Za-z0-9_])`, "g");
+/** What a text that still shows a secret after redaction becomes, in order of preference. */
+const WITHHELD = [
+  "[withheld: this text held a secret in a form that could not be blanked]",
+  "[withheld]",
+  "",
+];
+
+function codePoints(text: string): number {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+}
+
+/** Whether a secret is long enough to be searched for in a text (4 characters or more). */
+export function isFindable(secret: string): boolean {
+  return codePoints(secret) >= MIN_FINDABLE_LENGTH;
 }
 
 /**
- * The engine's marker for a value not known during preview stands in for a secret that is not
- * known yet, and is no secret itself: remembering it would blank it out of every message.
+ * Remembers a secret value, in every form it is searched for. The engine's marker for a value
+ * not known during preview stands in for a secret that is not known yet, and is no secret itself.
  */
 export function rememberSecret(value: unknown): void {
-  if (typeof value !== "string" || value.length < MIN_SECRET_LENGTH || value === UNKNOWN) return;
+  if (typeof value !== "string" || value === "" || value === UNKNOWN) return;
   const state = processState();
   if (state.secrets.has(value)) return;
-  // Echoed back inside a JSON text or a URL, a secret is escaped or encoded: those forms too.
-  for (const form of [value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)]) {
-    state.secrets.add(form);
+  state.secrets.add(value);
+  for (const form of searchedForms(value)) {
+    const folded = foldCase(form);
+    if (state.foldedSecrets.has(folded)) continue;
+    state.foldedSecrets.add(folded);
+    state.secretsByPrefix = undefined;
   }
-  state.secretsBySize = undefined;
 }
 
-export function redactSecrets(text: string): string {
-  const state = processState();
-  // Longest first, so a secret that contains another is blanked whole, not around the other.
-  state.secretsBySize ??= [...state.secrets].sort((a, b) => b.length - a.length);
-  let result = text;
-  for (const secret of state.secretsBySize) {
-    if (!result.includes(secret)) continue;
-    result =
-      secret.length < WHOLE_WORD_BELOW
-        ? result.replace(wholeWord(secret), REDACTED)
-        : result.split(secret).join(REDACTED);
+/**
+ * The texts searched for a secret: the secret, what it reads as once decoded (a secret holding
+ * "%41" is also found as "A"), and for a URL the parts the rule names; each of 4 characters or more.
+ */
+function searchedForms(secret: string): string[] {
+  const forms = new Set<string>();
+  const add = (text: string, minLength: number) => {
+    for (const layer of decodedLayers(text))
+      if (codePoints(layer.text) >= minLength) forms.add(layer.text);
+  };
+  add(secret, MIN_FINDABLE_LENGTH);
+  const url = secretUrlParts(secret);
+  for (const part of url.whole) add(part, MIN_FINDABLE_LENGTH);
+  for (const part of url.pieces) add(part, MIN_URL_PIECE_LENGTH);
+  return [...forms];
+}
+
+/**
+ * Pieces of a secret URL shorter than this are not searched for on their own: `/hook`, `api` or
+ * `v1` are words more than secrets, and a token in a URL is longer.
+ */
+const MIN_URL_PIECE_LENGTH = 8;
+
+/**
+ * A secret http(s) URL's path with its query (`whole`), and its path, query, fragment, path
+ * segments and query values (`pieces`), as written and as the URL parser normalizes them.
+ */
+function secretUrlParts(value: string): { whole: string[]; pieces: string[] } {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return { whole: [], pieces: [] };
   }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return { whole: [], pieces: [] };
+  const asWritten = value.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, "");
+  const query = url.search.replace(/^\?/, "");
+  const whole = [asWritten, asWritten.replace(/#.*$/, ""), `${url.pathname}${url.search}`];
+  whole.push(`${url.pathname}${url.search}${url.hash}`);
+  const pieces = [url.pathname, query, url.hash.replace(/^#/, ""), ...url.pathname.split("/")];
+  for (const pair of query.split("&")) pieces.push(pair, ...pair.split("="));
+  const given = (part: string) => part !== "";
+  return { whole: whole.filter(given), pieces: pieces.filter(given) };
+}
+
+/** The folded secrets by their first four UTF-16 units, for one pass over a text. */
+function secretsByPrefix(): Map<string, string[]> {
+  const state = processState();
+  if (state.secretsByPrefix === undefined) {
+    const index = new Map<string, string[]>();
+    for (const folded of state.foldedSecrets) {
+      const key = folded.slice(0, MIN_FINDABLE_LENGTH);
+      const list = index.get(key);
+      if (list === undefined) index.set(key, [folded]);
+      else list.push(folded);
+    }
+    state.secretsByPrefix = index;
+  }
+  return state.secretsByPrefix;
+}
+
+/** Where remembered secrets occur in a folded text: [first unit, last unit] pairs. */
+function occurrences(folded: string, index: Map<string, string[]>): [number, number][] {
+  const found: [number, number][] = [];
+  for (let at = 0; at + MIN_FINDABLE_LENGTH <= folded.length; at++) {
+    const candidates = index.get(folded.slice(at, at + MIN_FINDABLE_LENGTH));
+    if (candidates === undefined) continue;
+    for (const secret of candidates) {
+      if (folded.startsWith(secret, at)) found.push([at, at + secret.length - 1]);
+    }
+  }
+  return found;
+}
+
+/** The spans of `text` that hold a remembered secret in any layer of decoding, merged and sorted. */
+function secretSpans(text: string, layers: readonly DecodedLayer[]): [number, number][] {
+  const index = secretsByPrefix();
+  const spans: [number, number][] = [];
+  for (const layer of layers) {
+    const folded = foldLayer(layer);
+    for (const [first, last] of occurrences(folded.text, index)) {
+      const { start, end } = originalSpan(layer, folded, first, last);
+      spans.push([start, end]);
+    }
+  }
+  spans.sort((a, b) => a[0] - b[0]);
+  const merged: [number, number][] = [];
+  for (const span of spans) {
+    const last = merged[merged.length - 1];
+    if (last !== undefined && span[0] <= last[1]) last[1] = Math.max(last[1], span[1]);
+    else merged.push([...span]);
+  }
+  return merged;
+}
+
+/** `text` with every span replaced by the marker, up to (not including) `upTo`. */
+function blanked(text: string, spans: readonly [number, number][], upTo = text.length): string {
+  let result = "";
+  let at = 0;
+  for (const [start, end] of spans) {
+    if (start >= upTo) break;
+    result += text.slice(at, start) + REDACTED;
+    at = end;
+  }
+  if (at < upTo) result += text.slice(at, upTo);
   return result;
+}
+
+/**
+ * Whether a remembered secret shows in any view of `text`: every layer of decoding at once,
+ * and each decoding alone applied until it changes nothing, all folded.
+ */
+function showsSecret(text: string): boolean {
+  if (processState().foldedSecrets.size === 0) return false;
+  const index = secretsByPrefix();
+  return viewsOf(text).some((view) => occurrences(foldCase(view), index).length > 0);
+}
+
+const singleDecodings: ReadonlyArray<(text: string) => string> = [
+  (text) => text.replace(/(%[0-9a-fA-F]{2})+/g, percentDecoded),
+  (text) => text.replace(/\+/g, " "),
+  (text) =>
+    text.replace(/\\(u\{[0-9a-fA-F]{1,6}\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|[^ux])/gi, unescaped),
+  (text) => text.replace(/&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z]{2,6});/g, referenced),
+];
+
+function viewsOf(text: string): string[] {
+  const views = new Set(decodedLayers(text).map((layer) => layer.text));
+  for (const decode of singleDecodings) {
+    let view = text;
+    for (let round = 0; round < 6; round++) {
+      const next = decode(view);
+      if (next === view) break;
+      views.add((view = next));
+    }
+  }
+  let chained = text;
+  for (let round = 0; round < 6; round++) {
+    const next = singleDecodings.reduce((view, decode) => decode(view), chained);
+    if (next === chained) break;
+    views.add((chained = next));
+  }
+  return [...views];
+}
+
+function percentDecoded(run: string): string {
+  try {
+    return decodeURIComponent(run);
+  } catch {
+    return run.replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) =>
+      String.fromCharCode(parseInt(hex, 16)),
+    );
+  }
+}
+
+const escapes: Readonly<Record<string, string>> = { b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
+
+function unescaped(_: string, written: string): string {
+  const escape = written.slice(0, 1).toLowerCase() + written.slice(1);
+  if (escape.startsWith("u{")) {
+    const value = parseInt(escape.slice(2, -1), 16);
+    return value <= 0x10ffff ? String.fromCodePoint(value) : escape;
+  }
+  if (escape.startsWith("u") || escape.startsWith("x"))
+    return String.fromCharCode(parseInt(escape.slice(1), 16));
+  return escapes[escape] ?? escape;
+}
+
+const references: Readonly<Record<string, string>> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: "\u00a0",
+};
+
+function referenced(whole: string, name: string): string {
+  if (!name.startsWith("#")) return references[name.toLowerCase()] ?? whole;
+  const value = /^#[xX]/.test(name) ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+  return value <= 0x10ffff ? String.fromCodePoint(value) : whole;
+}
+
+/** The text, or what stands in for it when a secret still shows in it. */
+function verified(text: string): string {
+  if (!showsSecret(text)) return text;
+  return WITHHELD.find((stand) => !showsSecret(stand)) ?? "";
+}
+
+/** `text` with every remembered secret blanked in every form; withheld if one still shows. */
+export function redactSecrets(text: string): string {
+  if (text === "" || processState().foldedSecrets.size === 0) return text;
+  const spans = secretSpans(text, decodedLayers(text));
+  return verified(blanked(text, spans));
+}
+
+/**
+ * At most about `limit` characters of `text`, redacted, with "… (truncated)" when it was cut.
+ * Only what lies wholly before the cut is kept, so no secret is ever cut in two there.
+ */
+export function redactedPrefix(text: string, limit: number): string {
+  if (text.length <= limit) return redactSecrets(text);
+  // An encoded secret can be this long in the text; an occurrence cut at `limit + slack` lies
+  // wholly after `limit`, and is dropped.
+  let longest = 0;
+  for (const folded of processState().foldedSecrets) longest = Math.max(longest, folded.length);
+  const slack = 32 * longest;
+  const window = text.slice(0, limit + slack);
+  const spans =
+    processState().foldedSecrets.size === 0 ? [] : secretSpans(window, decodedLayers(window));
+  const kept = blanked(window, spans, limit);
+  return verified(`${kept}… (truncated)`);
 }
 
 /** Field names secret in any body whatever the resource: the API key, a password. */

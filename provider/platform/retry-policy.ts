@@ -14,7 +14,9 @@ export type AttemptOutcome =
   /** No complete answer before the deadline. */
   | { readonly kind: "timeout" }
   /** A success status whose body could not be read or parsed; `reason` when it was not read. */
-  | { readonly kind: "unreadable"; readonly reason?: string };
+  | { readonly kind: "unreadable"; readonly reason?: string }
+  /** Refused before a byte was sent (a header value the HTTP client will not write). */
+  | { readonly kind: "unsent"; readonly reason: string };
 
 export interface RetryLimits {
   readonly maxRetries: number;
@@ -50,6 +52,8 @@ export function certainlyNotProcessed(outcome: AttemptOutcome): boolean {
   switch (outcome.kind) {
     case "network":
       return notSentCodes.has(outcome.code);
+    case "unsent":
+      return true;
     case "status":
       return (
         outcome.status === 429 || (outcome.status === 503 && outcome.retryAfterMs !== undefined)
@@ -65,13 +69,9 @@ export function shouldRetry(
   limits: RetryLimits = defaultRetryLimits,
 ): boolean {
   if (request.retriesSoFar >= limits.maxRetries) return false;
-  if (
-    outcome.kind === "status" &&
-    outcome.retryAfterMs !== undefined &&
-    outcome.retryAfterMs > limits.maxRetryAfterMs
-  ) {
-    return false;
-  }
+  // The same request would be refused again.
+  if (outcome.kind === "unsent") return false;
+  if (retryAfterBeyondCap(outcome, limits)) return false;
   const transient = outcome.kind !== "status" || isRetryableStatus(outcome.status);
   if (!transient) return false;
   return request.idempotent || certainlyNotProcessed(outcome);
@@ -92,6 +92,21 @@ export function retryDelay(
   if (retryAfterMs === undefined) return jittered;
   // Spread the callers that were all told the same Retry-After over one base delay.
   return cappedRetryAfter(retryAfterMs, limits) + Math.floor(random() * limits.baseDelayMs);
+}
+
+/**
+ * The platform asked for a longer wait than this provider makes: that call fails at once, and
+ * the wait is not imposed on any other call.
+ */
+export function retryAfterBeyondCap(
+  outcome: AttemptOutcome,
+  limits: RetryLimits = defaultRetryLimits,
+): outcome is { kind: "status"; status: number; retryAfterMs: number } {
+  return (
+    outcome.kind === "status" &&
+    outcome.retryAfterMs !== undefined &&
+    outcome.retryAfterMs > limits.maxRetryAfterMs
+  );
 }
 
 /** A Retry-After as a wait: never longer than the configured maximum, whatever the server said. */

@@ -1,11 +1,19 @@
 import { stateOfCreated } from "../core/created-object";
-import { createHash } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { checkResource, onEveryObject } from "../core/check";
-import { canonical, diffInputs, sortedSet, type DiffPlan } from "../core/diff";
+import { diffInputs, sortedSet, type DiffPlan } from "../core/diff";
 import { containsUnknown, isUnknown } from "../core/engine-values";
-import { absoluteUrl, headerName, headerValue, objectId, text } from "../core/input-rules";
+import {
+  absoluteUrl,
+  headerName,
+  headerValue,
+  objectId,
+  subOrganizationId,
+  text,
+} from "../core/input-rules";
 import { warn } from "../core/provider-log";
+import { namedSecretValues } from "../core/secret-paths";
 import type { Inputs, ResourceDescriptor } from "../core/resource-descriptor";
 import { callApi, pathSegment } from "../platform/http-client";
 
@@ -46,6 +54,17 @@ const AdvancedWebhook = z.strictObject({
   body: z.string().optional().describe("Body of the outgoing request, kept secret."),
 });
 
+/**
+ * Everything in an advanced webhook that can carry a token: the target URL (tokens in its path
+ * or query), header and parameter values, and the body.
+ */
+const secretInputs = [
+  "advancedWebhook.url",
+  "advancedWebhook.headers[].value",
+  "advancedWebhook.parameters[].value",
+  "advancedWebhook.body",
+];
+
 /** The inputs as the provider receives them, validated. */
 export const CampaignWebhookInputs = z
   .strictObject({
@@ -70,7 +89,7 @@ export const CampaignWebhookInputs = z
       .describe(
         "Record an existing subscription without calling the API (the API can neither read nor list one).",
       ),
-    subOrganizationId: text
+    subOrganizationId: subOrganizationId
       .optional()
       .describe("Sub-organization to act for; defaults to voiceplatform:subOrganizationId."),
   })
@@ -129,26 +148,23 @@ export function toSubscribeBody(inputs: CampaignWebhookInputs): Record<string, u
 }
 
 /**
- * The API returns no id, so the id is derived from what identifies the subscription. Header
- * values are left out: the id is stored in plain text, and a hash of a short secret can be guessed.
+ * The API returns no id, so the provider makes one up at create: the campaign's ObjectId and a
+ * random UUID. It tells nothing about any input but the campaign, which is not secret.
  */
-export function webhookId(inputs: CampaignWebhookInputs): string {
-  const identity = {
-    subOrganizationId: inputs.subOrganizationId,
-    url: inputs.url,
-    events: inputs.events === undefined ? undefined : sortedSet(inputs.events),
-    isAdvanced: inputs.isAdvanced,
-    advancedWebhook:
-      inputs.advancedWebhook === undefined
-        ? undefined
-        : {
-            ...inputs.advancedWebhook,
-            headers: inputs.advancedWebhook.headers?.map((header) => header.name),
-          },
-  };
-  const digest = createHash("sha256").update(canonical(identity)).digest("hex").slice(0, 16);
-  return `${inputs.campaignId}/${digest}`;
+export function newWebhookId(campaignId: string): string {
+  return `${campaignId.toLowerCase()}/${randomUUID()}`;
 }
+
+/** A webhook's id: the campaign's ObjectId, a slash, a UUID in lower case. */
+export const WEBHOOK_ID =
+  /^([0-9a-f]{24})\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * The id earlier builds wrote: the campaign and 16 hex digits of a sha256 over the inputs,
+ * secret ones included, so it told a guesser when a guess of a short secret was right. Such an
+ * id keeps working; `pulumi-voice-platform rekey` replaces it.
+ */
+export const DERIVED_WEBHOOK_ID = /^([0-9a-f]{24})\/[0-9a-f]{16}$/;
 
 /** Events as a set, the campaign id in lower case. */
 export function normalizeCampaignWebhookInputs(news: Inputs): Inputs {
@@ -202,7 +218,7 @@ const stateAfterCreate = async (id: string, news: Inputs): Promise<CampaignWebho
 
 async function create(news: Inputs): Promise<{ id: string; state: CampaignWebhookState }> {
   const inputs = CampaignWebhookInputs.parse(news);
-  const id = webhookId(inputs);
+  const id = newWebhookId(inputs.campaignId);
   if (inputs.alreadySubscribed === true) return { id, state: await stateAfterCreate(id, inputs) };
   const campaign = `campaign ${inputs.campaignId}`;
   const response = await callApi({
@@ -212,6 +228,7 @@ async function create(news: Inputs): Promise<{ id: string; state: CampaignWebhoo
     path: `/campaigns/${pathSegment(`subscribe to ${campaign}`, "campaignId", inputs.campaignId)}/webhook/subscribe`,
     json: toSubscribeBody(inputs),
     subOrganizationId: inputs.subOrganizationId,
+    secrets: namedSecretValues(inputs, secretInputs),
     idempotent: false,
     unknownOutcomeHint:
       `The platform may have subscribed the webhook to ${campaign} although this call failed. ` +
@@ -242,13 +259,50 @@ async function create(news: Inputs): Promise<{ id: string; state: CampaignWebhoo
   return { id, state };
 }
 
-/** What a webhook's id looks like: the campaign's ObjectId, a slash, 16 hex digits of a sha256. */
-const WEBHOOK_ID = /^([0-9a-f]{24})\/[0-9a-f]{16}$/;
+/** A new id for a subscription of these inputs; undefined when their campaignId is no ObjectId. */
+function mintedWebhookId(inputs: Inputs): string | undefined {
+  const campaignId = inputs.campaignId;
+  return typeof campaignId === "string" && objectId.safeParse(campaignId).success
+    ? newWebhookId(campaignId)
+    : undefined;
+}
 
-/** The id a create of these inputs gives; undefined when they do not parse. */
-function expectedWebhookId(inputs: Inputs): string | undefined {
-  const parsed = CampaignWebhookInputs.safeParse(inputs);
-  return parsed.success ? webhookId(parsed.data) : undefined;
+/** Why `id` cannot be this subscription's id; an example of one that can, where one is known. */
+function webhookIdProblem(id: string, inputs: Inputs): string | undefined {
+  const example = mintedWebhookId(inputs);
+  const useInstead = example === undefined ? "" : `: use a new one such as ${example}`;
+  if (DERIVED_WEBHOOK_ID.test(id)) {
+    return `is an id derived from a subscription's inputs, which earlier builds wrote and this one no longer takes (it gave away secret inputs)${useInstead}`;
+  }
+  const match = WEBHOOK_ID.exec(id);
+  if (match === null) {
+    return `${JSON.stringify(id)} is not a campaign webhook id (<24-hex campaignId>/<UUID in lower case>)${useInstead}`;
+  }
+  const campaignId = typeof inputs.campaignId === "string" ? inputs.campaignId.toLowerCase() : "";
+  return campaignId !== "" && match[1] !== campaignId
+    ? `names campaign ${match[1]}, but this subscription's campaignId is ${campaignId}${useInstead}`
+    : undefined;
+}
+
+/**
+ * The subscription a message is about: its id, or for an id an earlier version derived (which
+ * gives secret inputs away) its campaign, URL and events instead.
+ */
+function shownWebhook(id: string, inputs: Inputs): string {
+  const campaign = DERIVED_WEBHOOK_ID.exec(id)?.[1];
+  if (campaign === undefined) return id;
+  const events = Array.isArray(inputs.events) ? inputs.events.join(", ") : "no events given";
+  return `of campaign ${campaign} calling ${String(inputs.url)} (${events})`;
+}
+
+/** Said once per process for each campaign whose webhooks an earlier version gave derived ids. */
+function warnDerivedId(id: string): void {
+  const campaign = DERIVED_WEBHOOK_ID.exec(id)?.[1];
+  if (campaign === undefined) return;
+  warn(
+    `a webhook of campaign ${campaign} has an id that an earlier version derived from its inputs, secret ones included. ` +
+      "It keeps working; run `npx pulumi-voice-platform rekey` once to give it a random id (no call to the platform, nothing replaced)",
+  );
 }
 
 export const campaignWebhook: ResourceDescriptor<CampaignWebhookState, "CampaignWebhook"> = {
@@ -256,7 +310,7 @@ export const campaignWebhook: ResourceDescriptor<CampaignWebhookState, "Campaign
   summary:
     "A webhook subscribed to a campaign's post-processing events: a simple URL or a full advanced request. The API has no update, so any change replaces it.",
   importId:
-    "not the platform's (the API returns none): `<campaignId>/<16 hex>`, derived from the inputs; `pulumi-voice-platform preflight` prints it for an interrupted create",
+    'not the platform\'s (the API returns none), so any new one: `<campaignId>/<UUID in lower case>`, e.g. `pulumi import voiceplatform:index:CampaignWebhook crm-sync "65a1f0c2e4b0a1b2c3d4e5f6/$(uuidgen | tr A-Z a-z)"`; `pulumi-voice-platform preflight` prints one for an interrupted create',
   inputSchema: CampaignWebhookInputs,
   objectTypes: {
     events: "WebhookEvent",
@@ -278,36 +332,32 @@ export const campaignWebhook: ResourceDescriptor<CampaignWebhookState, "Campaign
       writtenBy: "create",
     },
   ],
-  // Everything in an advanced webhook that can carry a token: the target URL (tokens in its path
-  // or query), header and parameter values, and the body.
-  secretInputs: [
-    "advancedWebhook.url",
-    "advancedWebhook.headers[].value",
-    "advancedWebhook.parameters[].value",
-    "advancedWebhook.body",
-  ],
+  secretInputs,
   secretWireFields: ["headers[].value", "parameters[].value"],
   check: (_olds, news) =>
     checkResource(
       {
         type: "CampaignWebhook",
         schema: CampaignWebhookInputs,
+        secretInputs,
         warnings: campaignWebhookWarnings,
         normalize: normalizeCampaignWebhookInputs,
       },
       news,
     ),
-  diff: async (_id, olds, news) =>
-    diffInputs(readCampaignWebhookState(olds), news, campaignWebhookDiffPlan),
+  diff: async (id, olds, news) => {
+    warnDerivedId(id);
+    return diffInputs(readCampaignWebhookState(olds), news, campaignWebhookDiffPlan);
+  },
   create,
   // Only reached when nothing the platform holds changes; it records the new inputs.
   update: async (_id, olds, news) => ({
     ...readCampaignWebhookState(olds),
     ...CampaignWebhookInputs.parse(news),
   }),
-  delete: async (id) =>
+  delete: async (id, olds) =>
     warn(
-      `campaign webhook ${id} stays subscribed on the platform: its API has no unsubscribe operation. It is only removed ` +
+      `campaign webhook ${shownWebhook(id, olds)} stays subscribed on the platform: its API has no unsubscribe operation. It is only removed ` +
         "from the stack; unsubscribe it in the platform's console if it should stop.",
     ),
   stateAfterCreate,
@@ -323,17 +373,9 @@ export const campaignWebhook: ResourceDescriptor<CampaignWebhookState, "Campaign
       "advancedWebhook.method",
       "alreadySubscribed",
     ],
-    knownId: expectedWebhookId,
-    knownIdReadsSecrets: true,
-    // The id is not the platform's: the provider derives it from the inputs, so it must be that.
-    idProblem: (id, inputs) => {
-      const expected = expectedWebhookId(inputs);
-      if (!WEBHOOK_ID.test(id)) {
-        return `${JSON.stringify(id)} is not a campaign webhook id (<24-hex campaignId>/<16 hex>, as the provider derives it)${expected === undefined ? "" : `: this subscription's id is ${expected}`}`;
-      }
-      return expected !== undefined && id !== expected
-        ? `is ${id}, but the id the provider derives from this subscription's inputs is ${expected}: use that one`
-        : undefined;
-    },
+    knownId: mintedWebhookId,
+    knownIdSays: "a new id: the platform gives a subscription none, so the provider makes one up",
+    staleId: (id) => DERIVED_WEBHOOK_ID.test(id),
+    idProblem: webhookIdProblem,
   },
 };

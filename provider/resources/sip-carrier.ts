@@ -3,8 +3,9 @@ import { z } from "zod";
 import { checkResource, describeValue, onEveryObject } from "../core/check";
 import { diffInputs, sortedSet, type DiffPlan } from "../core/diff";
 import { containsUnknown } from "../core/engine-values";
-import { hostOrIpv4, ipv4Address, text } from "../core/input-rules";
+import { hostOrIpv4, ipv4Address, pathId, subOrganizationId, text } from "../core/input-rules";
 import { warnStaysOnPlatform } from "../core/provider-log";
+import { namedSecretValues } from "../core/secret-paths";
 import type { Inputs, ResourceDescriptor } from "../core/resource-descriptor";
 import { callApi } from "../platform/http-client";
 
@@ -91,6 +92,9 @@ const SipPhoneNumber = z
   }, onEveryObject)
   .describe("One phone number of a carrier.");
 
+/** The registration password: write-only on the platform, encrypted in state. */
+const secretInputs = ["registerPassword"];
+
 /** The inputs as the provider receives them, validated. */
 export const SipCarrierInputs = z.strictObject({
   name: text.describe(
@@ -133,12 +137,12 @@ export const SipCarrierInputs = z.strictObject({
     .describe(
       "The carrier's updatedBy field, sent as given (the spec does not say what the platform does with it).",
     ),
-  existingCarrierId: text
+  existingCarrierId: pathId
     .optional()
     .describe(
       "Record this existing carrier instead of creating one (no call is made: the API has no read).",
     ),
-  subOrganizationId: text
+  subOrganizationId: subOrganizationId
     .optional()
     .describe("Sub-organization to act for; defaults to voiceplatform:subOrganizationId."),
 });
@@ -299,6 +303,7 @@ async function create(news: Inputs): Promise<{ id: string; state: SipCarrierStat
     path: "/organization/sip",
     json: toCarrierBody(inputs),
     subOrganizationId: inputs.subOrganizationId,
+    secrets: namedSecretValues(inputs, secretInputs),
     idempotent: false,
     unknownOutcomeHint:
       `The platform may have created ${label(inputs)} although this call failed. Look for it on the platform ` +
@@ -345,7 +350,7 @@ export const sipCarrier: ResourceDescriptor<SipCarrierState, "SipCarrier"> = {
       writtenBy: "create",
     },
   ],
-  secretInputs: ["registerPassword"],
+  secretInputs,
   // The API's snake_case name, and the input's own should a complaint echo it.
   secretWireFields: ["register_password", "registerPassword"],
   check: (_olds, news) =>
@@ -353,6 +358,7 @@ export const sipCarrier: ResourceDescriptor<SipCarrierState, "SipCarrier"> = {
       {
         type: "SipCarrier",
         schema: SipCarrierInputs,
+        secretInputs,
         warnings: sipCarrierWarnings,
         normalize: normalizeSipCarrierInputs,
       },
@@ -388,6 +394,7 @@ export const sipCarrier: ResourceDescriptor<SipCarrierState, "SipCarrier"> = {
     // An adopted carrier's create records existingCarrierId without a call.
     knownId: (inputs) =>
       typeof inputs.existingCarrierId === "string" ? inputs.existingCarrierId : undefined,
+    knownIdSays: "its create records existingCarrierId without a call",
     idProblem: (id, inputs) => {
       const existing = inputs.existingCarrierId;
       return typeof existing === "string" && id !== existing

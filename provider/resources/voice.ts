@@ -3,7 +3,14 @@ import { z } from "zod";
 import { checkResource, onEveryObject } from "../core/check";
 import { diffInputs, sortedSet, type DiffPlan } from "../core/diff";
 import { containsUnknown, isAsset, isFileAsset, isUnknown } from "../core/engine-values";
-import { finiteNumber, localeCode, normalizeLocale, pathId, text } from "../core/input-rules";
+import {
+  finiteNumber,
+  localeCode,
+  normalizeLocale,
+  pathId,
+  subOrganizationId,
+  text,
+} from "../core/input-rules";
 import { warnStaysOnPlatform } from "../core/provider-log";
 import type {
   CheckFailure,
@@ -108,7 +115,7 @@ export const VoiceInputs = z
       .describe(
         "Adopt this existing voice instead of cloning one. Changing it replaces the resource.",
       ),
-    subOrganizationId: text
+    subOrganizationId: subOrganizationId
       .optional()
       .describe(
         "Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces.",

@@ -11,9 +11,9 @@ import { processState } from "./process-state";
 import {
   authSchemeProblem,
   baseUrlProblem,
-  controlCharacterProblem,
   countProblem,
   countRule,
+  headerValueProblem,
   settingBounds,
   type CountSetting,
 } from "./setting-rules";
@@ -114,14 +114,14 @@ function url(name: "baseUrl" | "campaignsBaseUrl") {
     .meta(describedAs(name));
 }
 
-/** Text sent in a header: a control character would split or corrupt the request. */
+/** Text sent in a header, as the header can carry it (headerValueProblem). */
 function headerText(empty: string, extraRule?: (value: string) => string | undefined) {
   return z
     .string()
     .trim()
     .min(1, empty)
     .superRefine((value, context) => {
-      const problem = controlCharacterProblem(value) ?? extraRule?.(value);
+      const problem = headerValueProblem(value) ?? extraRule?.(value);
       if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
     });
 }

@@ -31,9 +31,11 @@ interface ProcessState {
   agent: { readonly dispatcher: Agent; readonly connections: number } | undefined;
   limit: ConcurrencyLimit | undefined;
   pacer: Pacer;
-  /** Every form of every secret seen, and the same sorted longest first (built on demand). */
+  /** Every secret value seen. */
   readonly secrets: Set<string>;
-  secretsBySize: string[] | undefined;
+  /** The forms searched for in texts, case folded, and the same by their first units (built on demand). */
+  readonly foldedSecrets: Set<string>;
+  secretsByPrefix: Map<string, string[]> | undefined;
   /** Wire fields whose values are secret in any body (`register_password`, `headers[].value`). */
   readonly secretWireFields: Set<string>;
   readonly warningsSaid: Set<string>;
@@ -49,7 +51,8 @@ function fresh(): ProcessState {
     limit: undefined,
     pacer: new Pacer(),
     secrets: new Set(),
-    secretsBySize: undefined,
+    foldedSecrets: new Set(),
+    secretsByPrefix: undefined,
     secretWireFields: new Set(),
     warningsSaid: new Set(),
     sampleHashes: new Map(),

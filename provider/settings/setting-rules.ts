@@ -58,6 +58,24 @@ export function controlCharacterProblem(value: string): string | undefined {
     : undefined;
 }
 
+/**
+ * A value sent as a header (the key, a sub-organization id): what an HTTP header carries as
+ * written. The HTTP client refuses line breaks and other control characters when the request is
+ * made, sends characters past U+00FF mangled or not at all, and the receiver drops spaces at
+ * either end; so each is refused here, before anything is sent.
+ */
+export function headerValueProblem(value: string): string | undefined {
+  const control = controlCharacterProblem(value);
+  if (control !== undefined) return control;
+  if (/[^\u0020-\u007e]/.test(value)) {
+    return "must hold only printable ASCII characters (letters, digits, punctuation and spaces): it is sent in an HTTP header, which carries no other characters as written";
+  }
+  if (value !== value.trim()) {
+    return "must not start or end with a space: it is sent in an HTTP header, which drops them";
+  }
+  return undefined;
+}
+
 /** The scheme written before the key: one word, as HTTP's auth-scheme token is. */
 export function authSchemeProblem(value: string): string | undefined {
   return /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(value)

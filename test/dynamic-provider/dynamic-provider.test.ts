@@ -279,7 +279,11 @@ describe("resource lifecycles", () => {
     const inputs = await checked("CampaignWebhook", "calls", {}, webhookInputs);
 
     const created = await provider.create(urn, inputs);
-    expect(created.id).toMatch(new RegExp(`^${campaignId}/[0-9a-f]{16}$`));
+    expect(created.id).toMatch(
+      new RegExp(
+        `^${campaignId}/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`,
+      ),
+    );
     expect(created.properties).toMatchObject({ status: "success", data: true, campaignId });
 
     const moreEvents = await checked("CampaignWebhook", "calls", inputs, {

@@ -5,7 +5,9 @@
  */
 import { describeE2E, providerWarnings, recorder } from "./harness";
 import { listGoldenStacks, restoreGoldenStack, type RestoredStack } from "./golden-stacks";
+import { voicePlatform } from "./interrupted-run";
 import { upWithPreview } from "../support/pulumi-up";
+import { DERIVED_WEBHOOK_ID, WEBHOOK_ID } from "../../provider/resources/campaign-webhook";
 
 const goldens = listGoldenStacks();
 
@@ -60,6 +62,53 @@ for (const golden of goldens) {
         expect(await restored.emulator.client.newRequests()).toEqual([]);
         const preview = await restored.stack.preview(recorder().options);
         expect(preview.changeSummary).toEqual({ same: golden.meta.created });
+      });
+
+      test("rekey gives each webhook a random id for its derived one: no request, no replacement", async () => {
+        const webhookIds = async () => {
+          const exported = JSON.parse(await restored.project.exportStackText("dev")) as {
+            deployment: { resources: { type: string; id?: string }[] };
+          };
+          return exported.deployment.resources
+            .filter((r) => r.type.endsWith(":CampaignWebhook"))
+            .map((r) => r.id!);
+        };
+        const derived = await webhookIds();
+        expect(derived).toHaveLength(2);
+        for (const id of derived) expect(id).toMatch(DERIVED_WEBHOOK_ID);
+        // Until then, every preview says what to do.
+        const warned = recorder();
+        await restored.stack.preview(warned.options);
+        // The program's webhook parameter "voice-platform" is a secret, blanked wherever it shows.
+        expect(providerWarnings(warned).join("\n")).toMatch(
+          /has an id that an earlier version derived from its inputs, secret ones included\. It keeps working; run `npx pulumi-(voice-platform|\[redacted\]) rekey` once/,
+        );
+
+        const env = { ...restored.project.env(), PULUMI_HOME: restored.project.pulumiHome };
+        const result = await voicePlatform(restored.project, env, ["rekey", "--stack", "dev"]);
+        expect(result).toMatchObject({ code: 0, stderr: "" });
+        const rekeyed = await webhookIds();
+        for (const [index, id] of rekeyed.entries()) {
+          expect(id).toMatch(WEBHOOK_ID);
+          expect(id.split("/")[0]).toBe(derived[index]!.split("/")[0]);
+          expect(result.stdout).toContain(`its id is now ${id}`);
+        }
+        for (const id of derived) expect(result.stdout).not.toContain(id);
+        expect(Object.values(await restored.stack.outputs()).map((o) => o.value)).toEqual(
+          expect.arrayContaining(rekeyed),
+        );
+
+        const quiet = recorder();
+        const preview = await restored.stack.preview(quiet.options);
+        expect(preview.changeSummary).toEqual({ same: golden.meta.created });
+        expect(providerWarnings(quiet).join("\n")).not.toMatch("derived from its inputs");
+        const up = await upWithPreview(restored.stack, recorder().options);
+        expect(up.summary.resourceChanges).toEqual({ same: golden.meta.created });
+        expect(await restored.emulator.client.newRequests()).toEqual([]);
+        const subscriptions = Object.values(
+          (await restored.emulator.client.state()).organizations,
+        ).flatMap((org) => Object.values(org.subscriptions).flat());
+        expect(subscriptions).toHaveLength(2);
       });
 
       test("the current build destroys the stack, with the warnings", async () => {

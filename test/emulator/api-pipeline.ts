@@ -7,7 +7,9 @@ import type {
   FaultAction,
   RequestLogEntry,
 } from "./control-types";
+import { echoAnswer } from "./echo-fault";
 import { ApiError } from "./errors";
+import { readBodyText } from "./json-body";
 import type { PreparedOperation } from "./operation";
 import { sendError, sendJson, sendText } from "./responses";
 import { matchRoute } from "./routes";
@@ -52,6 +54,17 @@ export async function handleApiRequest(
       recordFault(logEntry, before);
       const action = before.action;
       if (action.kind === "status") throw injectedStatus(before.id, action, method, path);
+      if (action.kind === "echo") {
+        const echoed = echoAnswer(
+          action.forms,
+          action.as ?? "json",
+          await readBodyText(req),
+          req.headers.authorization ?? "",
+        );
+        res.writeHead(action.status, { "content-type": echoed.contentType });
+        res.end(echoed.text);
+        return;
+      }
       if (action.kind === "hang") return;
       if (action.kind === "reset-before") {
         req.socket.destroy();

@@ -159,8 +159,24 @@ export interface RequestLogEntry {
   fault: LoggedFault | null;
 }
 
+/** How an echo fault writes back what it was sent, applied in order. */
+export type EchoTransform =
+  "lower" | "upper" | "percent" | "percent-lower-hex" | "form" | "json" | "json-ascii" | "html";
+
+/** One way of quoting each echoed piece: the transforms, and text written around it. */
+export interface EchoForm {
+  transforms: EchoTransform[];
+  before: string;
+  after: string;
+}
+
 export type FaultAction =
   | { kind: "status"; status: number; retryAfterSeconds?: number }
+  /**
+   * Answers `status` with what it was sent quoted back in each of `forms`: the Authorization
+   * header, every string value of a JSON body and the raw body, as JSON (`error.message`) or text.
+   */
+  | { kind: "echo"; status: number; forms: EchoForm[]; as?: "json" | "text" }
   | { kind: "latency"; ms: number }
   | { kind: "hang" }
   | { kind: "reset-before" }

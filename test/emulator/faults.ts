@@ -14,6 +14,31 @@ export const faultRuleSchema: z.ZodType<FaultRule> = z.strictObject({
       status: z.number().int().min(400).max(599),
       retryAfterSeconds: z.number().int().nonnegative().optional(),
     }),
+    z.strictObject({
+      kind: z.literal("echo"),
+      status: z.number().int().min(400).max(599),
+      forms: z
+        .array(
+          z.strictObject({
+            transforms: z.array(
+              z.enum([
+                "lower",
+                "upper",
+                "percent",
+                "percent-lower-hex",
+                "form",
+                "json",
+                "json-ascii",
+                "html",
+              ]),
+            ),
+            before: z.string(),
+            after: z.string(),
+          }),
+        )
+        .min(1),
+      as: z.enum(["json", "text"]).optional(),
+    }),
     z.strictObject({ kind: z.literal("latency"), ms: z.number().int().nonnegative() }),
     z.strictObject({ kind: z.literal("hang") }),
     z.strictObject({ kind: z.literal("reset-before") }),
@@ -32,6 +57,7 @@ export type FaultPhase = "before" | "after";
 
 const PHASE_OF_KIND: Record<FaultAction["kind"], FaultPhase> = {
   status: "before",
+  echo: "before",
   latency: "before",
   hang: "before",
   "reset-before": "before",

@@ -37,7 +37,7 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
  * Event based rather than `for await`: leaving an async iterator early destroys the request and
  * with it the socket, and the 413 answer would never reach the client.
  */
-function readBodyText(req: IncomingMessage): Promise<string> {
+export function readBodyText(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

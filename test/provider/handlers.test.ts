@@ -320,7 +320,11 @@ describe("CampaignWebhook handlers", () => {
         events: ["POST_PROCESSING_FINISHED:INTERESTED"],
       },
     });
-    expect(id).toMatch(new RegExp(`^${inputs.campaignId}/[0-9a-f]{16}$`));
+    expect(id).toMatch(
+      new RegExp(
+        `^${inputs.campaignId}/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`,
+      ),
+    );
     expect(outs).toMatchObject({ status: "success", data: true });
   });
 
@@ -349,7 +353,11 @@ describe("CampaignWebhook handlers", () => {
   it("records an existing subscription without a call", async () => {
     const inputs = await checked("CampaignWebhook", webhookInputs({ alreadySubscribed: true }));
     const { id, outs } = await runtime.CampaignWebhook.create(inputs);
-    expect(id).toMatch(new RegExp(`^${inputs.campaignId}/[0-9a-f]{16}$`));
+    expect(id).toMatch(
+      new RegExp(
+        `^${inputs.campaignId}/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`,
+      ),
+    );
     expect(outs).toMatchObject({ alreadySubscribed: true });
     // No answer, so no status or data: not even as undefined, which the engine cannot carry.
     expect(Object.keys(outs)).not.toEqual(expect.arrayContaining(["status"]));

@@ -3,7 +3,6 @@ import {
   CampaignWebhookInputs,
   campaignWebhook,
   toSubscribeBody,
-  webhookId,
 } from "../../provider/resources/campaign-webhook";
 import { advancedWebhook, campaignId, webhookInputs } from "../support/builders";
 
@@ -134,23 +133,27 @@ describe("CampaignWebhook wire mapping and id", () => {
     });
   });
 
-  it("derives a stable id from the campaign and the subscription, without header values", () => {
-    const inputs = CampaignWebhookInputs.parse(webhookInputs());
-    expect(webhookId(inputs)).toMatch(new RegExp(`^${campaignId}/[0-9a-f]{16}$`));
-    expect(webhookId(inputs)).toBe(webhookId(CampaignWebhookInputs.parse(webhookInputs())));
-    expect(webhookId(inputs)).not.toBe(
-      webhookId(CampaignWebhookInputs.parse(webhookInputs({ url: "https://other.example.com" }))),
-    );
-    const withHeader = (value: string) =>
-      webhookId(
-        CampaignWebhookInputs.parse(
+  it("gets a random id at create: the campaign and a UUID, nothing derived from any input", async () => {
+    // Recorded without a call, as an existing subscription is: create makes up its id the same way.
+    const recorded = async (pin: string) =>
+      (
+        await campaignWebhook.create(
           webhookInputs({
+            alreadySubscribed: true,
             isAdvanced: true,
-            advancedWebhook: advancedWebhook({ headers: [{ name: "X", value }] }),
+            advancedWebhook: advancedWebhook({ parameters: [{ name: "pin", value: pin }] }),
           }),
-        ),
+        )
+      ).id;
+    const ids = [await recorded("4711"), await recorded("4711"), await recorded("0815")];
+    for (const id of ids) {
+      expect(id).toMatch(
+        /^[0-9a-f]{24}\/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
       );
-    expect(withHeader("one-secret")).toBe(withHeader("another-secret"));
+      expect(id.startsWith(`${campaignId}/`)).toBe(true);
+    }
+    // The same inputs give different ids: an id cannot be matched against guessed inputs.
+    expect(new Set(ids).size).toBe(3);
   });
 });
 

@@ -161,6 +161,17 @@ class Violations {
       this.add(`${where}: not safe as a path segment`);
   }
 
+  /**
+   * A value sent in an HTTP header (the x-sub-organization-id): what a header carries as
+   * written, printable ASCII without a space at either end.
+   */
+  headerValue(where: string, value: unknown): void {
+    if (typeof value !== "string" || value === "" || value === UNKNOWN) return;
+    const printable = [...value].every((c) => c.charCodeAt(0) >= 0x20 && c.charCodeAt(0) <= 0x7e);
+    if (!printable || value.startsWith(" ") || value.endsWith(" "))
+      this.add(`${where}: not carried by an HTTP header as written`);
+  }
+
   /** A known list; calls `each` for every known element. */
   list(where: string, value: unknown, each: (item: unknown, at: string) => void): void {
     if (!known(value)) return;
@@ -233,7 +244,9 @@ function carrierViolations(input: Inputs): string[] {
     v.type(key, input[key], "boolean");
   }
   v.type("existingCarrierId", input.existingCarrierId, "text");
+  v.pathId("existingCarrierId", input.existingCarrierId);
   v.type("subOrganizationId", input.subOrganizationId, "text");
+  v.headerValue("subOrganizationId", input.subOrganizationId);
   v.list("gateways", input.gateways, (item, at) =>
     v.object(at, item, (gateway) => {
       v.keys(at, gateway, gatewayKeys);
@@ -310,6 +323,7 @@ function webhookViolations(input: Inputs): string[] {
   });
   v.type("isAdvanced", input.isAdvanced, "boolean");
   v.type("subOrganizationId", input.subOrganizationId, "text");
+  v.headerValue("subOrganizationId", input.subOrganizationId);
   v.object("advancedWebhook", input.advancedWebhook, (advanced) => {
     v.keys("advancedWebhook", advanced, ["url", "method", "headers", "parameters", "body"]);
     url("advancedWebhook.url", advanced.url);
@@ -391,6 +405,7 @@ function voiceViolations(input: Inputs): string[] {
   v.type("existingVoiceId", input.existingVoiceId, "text");
   v.pathId("existingVoiceId", input.existingVoiceId);
   v.type("subOrganizationId", input.subOrganizationId, "text");
+  v.headerValue("subOrganizationId", input.subOrganizationId);
   for (const key of ["stability", "similarityBoost", "speed"]) v.type(key, input[key], "number");
   for (const key of ["subAccounts", "supportsAllLanguages", "isMultilingual"]) {
     v.type(key, input[key], "boolean");
@@ -441,6 +456,8 @@ const pathIdText = text.filter((value) => {
   return violations.found.length === 0;
 });
 const anyString = fc.string({ unit: "binary", maxLength: 20 });
+/** A sub-organization id a header carries as written. */
+const headerText = fc.stringMatching(/^[!-~]([ -~]{0,18}[!-~])?$/);
 const byte = fc.integer({ min: 0, max: 255 });
 const ipv4 = fc.tuple(byte, byte, byte, byte).map((parts) => parts.join("."));
 const hostname = fc.stringMatching(/^[a-z]([a-z0-9-]{0,8}[a-z0-9])?(\.[a-z]{2,6}){1,2}$/);
@@ -487,8 +504,8 @@ const validCarrier: fc.Arbitrary<Inputs> = fc.record(
     ),
     outboundSipProxy: anyString,
     updatedBy: anyString,
-    existingCarrierId: text,
-    subOrganizationId: text,
+    existingCarrierId: pathIdText,
+    subOrganizationId: headerText,
   },
   { requiredKeys: ["name"] },
 );
@@ -521,7 +538,7 @@ const validWebhook: fc.Arbitrary<Inputs> = fc
         campaignId: fc.stringMatching(/^[0-9a-fA-F]{24}$/),
         url: validUrl,
         events: fc.array(fc.constantFrom(...webhookEvents), { maxLength: 6 }),
-        subOrganizationId: text,
+        subOrganizationId: headerText,
       },
       { requiredKeys: ["campaignId", "url"] },
     ),
@@ -544,7 +561,7 @@ const voiceSettings = {
   similarityBoost: finite,
   speed: finite,
   isMultilingual: fc.boolean(),
-  subOrganizationId: text,
+  subOrganizationId: headerText,
 };
 
 const validVoice: fc.Arbitrary<Inputs> = fc.oneof(

@@ -1,4 +1,3 @@
-import * as campaignWebhook from "../../../provider/resources/campaign-webhook";
 import { pendingOperations } from "../../../provider/cli/exported-state";
 import { preflightReport } from "../../../provider/cli/pending-report";
 import {
@@ -20,9 +19,6 @@ const TOKEN = "Bearer crm-token-Zr82kT";
 
 /** Carrier inputs as the provider receives them: secrets in plain text. */
 const carrier = () => ({ ...carrierInputs("trunk"), registerPassword: PASSWORD });
-
-/** Drops undefined members, as the engine's serialization does. */
-const stored = (value: object) => JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
 
 describe("idProblem", () => {
   it.each([
@@ -49,19 +45,28 @@ describe("idProblem", () => {
     expect(idProblem("SipCarrier", "carrier-2", adopted)).toMatch(/existingCarrierId "carrier-1"/);
   });
 
-  it("takes only the id webhookId derives for a webhook, and names it", () => {
-    const expected = campaignWebhook.webhookId(
-      campaignWebhook.CampaignWebhookInputs.parse(
-        stored({ ...webhookInputs(), __provider: undefined }),
-      ),
-    );
-    expect(idProblem("CampaignWebhook", expected, webhookInputs())).toBeUndefined();
+  it("takes any new webhook id of its campaign, and refuses an id an earlier version derived", () => {
+    const id = `${webhookInputs().campaignId as string}/3b9c0f52-8d1e-4a7b-9f0c-2e5d6a7b8c9d`;
+    expect(idProblem("CampaignWebhook", id, webhookInputs())).toBeUndefined();
+    const example = /use a new one such as [0-9a-f]{24}\/[0-9a-f-]{36}$/;
     expect(idProblem("CampaignWebhook", "65a1f0c2e4b0a1b2c3d4e5f6", webhookInputs())).toMatch(
-      `is not a campaign webhook id (<24-hex campaignId>/<16 hex>, as the provider derives it): this subscription's id is ${expected}`,
+      '"65a1f0c2e4b0a1b2c3d4e5f6" is not a campaign webhook id (<24-hex campaignId>/<UUID in lower case>)',
+    );
+    expect(idProblem("CampaignWebhook", "65a1f0c2e4b0a1b2c3d4e5f6", webhookInputs())).toMatch(
+      example,
     );
     expect(
-      idProblem("CampaignWebhook", "65a1f0c2e4b0a1b2c3d4e5f6/0000000000000000", webhookInputs()),
-    ).toMatch(`the id the provider derives from this subscription's inputs is ${expected}`);
+      idProblem("CampaignWebhook", "65a1f0c2e4b0a1b2c3d4e5f6/0123456789abcdef", webhookInputs()),
+    ).toMatch(/^is an id derived from a subscription's inputs, which earlier builds wrote/);
+    expect(
+      idProblem(
+        "CampaignWebhook",
+        "0123456789abcdef01234567/3b9c0f52-8d1e-4a7b-9f0c-2e5d6a7b8c9d",
+        webhookInputs(),
+      ),
+    ).toMatch(
+      /^names campaign 0123456789abcdef01234567, but this subscription's campaignId is 65a1f0c2e4b0a1b2c3d4e5f6/,
+    );
   });
 });
 

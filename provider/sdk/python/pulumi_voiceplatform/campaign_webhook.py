@@ -168,7 +168,7 @@ class CampaignWebhook(pulumi.CustomResource):
 
         ## Import
 
-        The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is not the platform's (the API returns none): `<campaignId>/<16 hex>`, derived from the inputs; `pulumi-voice-platform preflight` prints it for an interrupted create.
+        The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is not the platform's (the API returns none), so any new one: `<campaignId>/<UUID in lower case>`, e.g. `pulumi import voiceplatform:index:CampaignWebhook crm-sync "65a1f0c2e4b0a1b2c3d4e5f6/$(uuidgen | tr A-Z a-z)"`; `pulumi-voice-platform preflight` prints one for an interrupted create.
 
         For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and no other property: nothing can be read from the platform.
 
@@ -204,7 +204,7 @@ class CampaignWebhook(pulumi.CustomResource):
 
         ## Import
 
-        The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is not the platform's (the API returns none): `<campaignId>/<16 hex>`, derived from the inputs; `pulumi-voice-platform preflight` prints it for an interrupted create.
+        The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is not the platform's (the API returns none), so any new one: `<campaignId>/<UUID in lower case>`, e.g. `pulumi import voiceplatform:index:CampaignWebhook crm-sync "65a1f0c2e4b0a1b2c3d4e5f6/$(uuidgen | tr A-Z a-z)"`; `pulumi-voice-platform preflight` prints one for an interrupted create.
 
         For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and no other property: nothing can be read from the platform.
 
