@@ -38,6 +38,7 @@ const tiers = {
 /** @type {import('jest').Config} */
 module.exports = {
   testTimeout: 30000,
+  reporters: ["default", "<rootDir>/test/support/file-times-reporter.js"],
   projects: Object.entries(tiers).map(([displayName, tier]) => ({
     ...common,
     displayName,
