@@ -8,6 +8,7 @@
  * engine prints, which looks up only a top-level input's value.
  */
 import { z } from "zod";
+import { redactSecrets } from "../platform/redaction";
 import { withDefaultSubOrganization } from "../settings/config";
 import { containsUnknown, UNKNOWN } from "./engine-values";
 import { formatPath, isUnderSecretPath, parsePath, type PathSegment } from "./property-path";
@@ -216,12 +217,16 @@ export function suggestion(key: string, known: readonly string[]): string {
   return match ? ` (did you mean "${match}"?)` : "";
 }
 
-/** A short, safe description of a value for messages: never the whole of a long string. */
+/**
+ * A short, safe description of a value for messages: never the whole of a long string, and any
+ * secret the process knows blanked before it is shortened (a part of one would escape redaction).
+ */
 export function describeValue(value: unknown): string {
   if (value === undefined) return "nothing";
   if (value === null) return "null";
   if (typeof value === "string") {
-    const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
+    const redacted = redactSecrets(value);
+    const shown = redacted.length > 40 ? `${redacted.slice(0, 40)}…` : redacted;
     return JSON.stringify(shown);
   }
   if (Array.isArray(value)) return `a list of ${value.length}`;
