@@ -242,9 +242,9 @@ export function recorder(): Transcript & {
 
 /**
  * Warnings the provider printed. The dynamic resources send them to the engine's log on the
- * resource they concern (diagnostics of severity "warning" with its URN); a warning that has no
- * resource, or an older provider's, leaves the provider process on stderr, which the engine
- * forwards as "info#err" without a URN and the CLI shows under the stack.
+ * resource they concern (diagnostics of severity "warning" with its URN, or none when the stored
+ * state does not say which resource it is); an older provider's leave the provider process on
+ * stderr, which the engine forwards as "info#err" without a URN and the CLI shows under the stack.
  */
 export function providerWarnings(transcript: Transcript): string[] {
   return providerWarningDiagnostics(transcript).map((d) => d.message);
@@ -255,8 +255,11 @@ export function providerWarningDiagnostics(
   transcript: Transcript,
 ): { message: string; urn: string }[] {
   return transcript.diagnostics.flatMap((d) => {
-    if (d.severity === "warning" && d.urn !== undefined && !d.urn.endsWith("pulumi:pulumi:Stack"))
-      return [{ message: d.message.trim(), urn: d.urn }];
+    // The engine's own notice that a plugin came from PATH is no provider's warning.
+    if (d.severity === "warning" && !/^using pulumi-resource-\S+ from \$PATH/.test(d.message)) {
+      const urn = d.urn === undefined || d.urn.endsWith("pulumi:pulumi:Stack") ? "" : d.urn;
+      return [{ message: d.message.trim(), urn }];
+    }
     if (d.severity === "info#err" && d.message.startsWith("warning: "))
       return [{ message: d.message.slice("warning: ".length).trim(), urn: "" }];
     return [];
