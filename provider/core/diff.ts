@@ -184,11 +184,3 @@ export function withReplaceOnChanges(
 function keepDeleteBeforeReplace(from: DiffAnswer, to: DiffAnswer): DiffAnswer {
   return { ...to, deleteBeforeReplace: from.deleteBeforeReplace };
 }
-
-/** The engine's words for a change: `[diff: ~name]`-style marks, for messages. */
-export function describeChanges(answer: DiffAnswer): string {
-  const mark: Record<DiffKind, string> = { add: "+", update: "~", delete: "-" };
-  return Object.entries(answer.detailedDiff)
-    .map(([path, diff]) => `${mark[diff.kind]}${path}`)
-    .join(" ");
-}

@@ -276,16 +276,16 @@ export function toUpdateBody(
   ignoreChanges: readonly string[] = [],
 ): Record<string, unknown> {
   const ignored = ignoreChanges.map(parsePath).filter((path) => path !== undefined);
-  const sent = <K extends keyof VoiceInputs>(key: K): VoiceInputs[K] | undefined =>
-    ignored.some((pattern) => pathContains(pattern, [key])) ? undefined : inputs[key];
+  const kept = (key: keyof VoiceInputs) =>
+    inputs[key] !== undefined && !ignored.some((pattern) => pathContains(pattern, [key]));
   const body: Record<string, unknown> = {};
-  if (sent("name") !== undefined) body.name = inputs.name;
-  if (sent("isMultilingual") !== undefined) body.isMultilingual = inputs.isMultilingual;
-  if (sent("supportedLocales") !== undefined) body.supportedLocales = inputs.supportedLocales;
+  if (kept("name")) body.name = inputs.name;
+  if (kept("isMultilingual")) body.isMultilingual = inputs.isMultilingual;
+  if (kept("supportedLocales")) body.supportedLocales = inputs.supportedLocales;
   const settings: Record<string, number> = {};
-  if (sent("stability") !== undefined) settings.stability = inputs.stability!;
-  if (sent("similarityBoost") !== undefined) settings.similarity_boost = inputs.similarityBoost!;
-  if (sent("speed") !== undefined) settings.speed = inputs.speed!;
+  if (kept("stability")) settings.stability = inputs.stability!;
+  if (kept("similarityBoost")) settings.similarity_boost = inputs.similarityBoost!;
+  if (kept("speed")) settings.speed = inputs.speed!;
   if (Object.keys(settings).length > 0) body.settings = settings;
   return body;
 }

@@ -153,6 +153,18 @@ describe("Voice wire mapping", () => {
     expect(toUpdateBody({ name: "n", existingVoiceId: "v" })).toEqual({ name: "n" });
   });
 
+  it("leaves out of the update body what ignoreChanges names: the platform keeps its own", () => {
+    const inputs = VoiceInputs.parse(voiceInputs({ isMultilingual: true }));
+    expect(toUpdateBody(inputs, ["name", "stability", "supportedLocales[0]"])).toEqual({
+      isMultilingual: true,
+      // A path below an input leaves the input as a whole to be sent (the engine kept its item).
+      supportedLocales: ["en-US"],
+      settings: { similarity_boost: 0.75, speed: 1 },
+    });
+    expect(toUpdateBody({ name: "n", existingVoiceId: "v" }, ["name"])).toEqual({});
+    expect(toUpdateBody(inputs, ["*"])).toEqual({});
+  });
+
   it("picks the created voice by name, else the first", () => {
     const voices = [
       { id: "a", name: "Other" },
