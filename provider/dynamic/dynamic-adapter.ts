@@ -50,8 +50,11 @@ function factsOf(bag: Inputs): ResourceFacts | undefined {
   return typeof facts?.urn === "string" ? (facts as ResourceFacts) : undefined;
 }
 
-/** The bag's own `__provider` and `__resource`, to hand back to the engine. */
-function hidden(bag: Inputs): Inputs {
+/**
+ * The bag's own `__provider` and `__resource`, to hand back to the engine: what a dynamic
+ * resource's outputs carry beside its state (recover writes them too).
+ */
+export function hidden(bag: Inputs): Inputs {
   const kept: Inputs = {};
   for (const key of [PROVIDER_KEY, RESOURCE_KEY]) if (bag[key] !== undefined) kept[key] = bag[key];
   return kept;
