@@ -65,6 +65,25 @@ function resourceOf(bag: Inputs): Inputs {
   return bag[RESOURCE_KEY] === undefined ? {} : { [RESOURCE_KEY]: bag[RESOURCE_KEY] };
 }
 
+/**
+ * What the engine's own comparison of the stored and new inputs will show for this resource: the
+ * declared inputs that changed, or nothing usable when `__provider` or `__resource` changed too
+ * (the engine would show those).
+ */
+function recordInputChanges(urn: string, olds: Inputs, news: Inputs, checked: Inputs): void {
+  const shown = processState().inputChangesShown;
+  if (canonical(hidden(olds)) !== canonical(hidden(news))) {
+    shown.delete(urn);
+    return;
+  }
+  const stored = withoutProvider(olds);
+  const keys = new Set([...Object.keys(stored), ...Object.keys(checked)]);
+  shown.set(
+    urn,
+    new Set([...keys].filter((key) => canonical(stored[key]) !== canonical(checked[key]))),
+  );
+}
+
 let engineLogStarted = false;
 
 /**
@@ -104,11 +123,7 @@ export function dynamicHandlers<State extends object>(descriptor: ResourceDescri
         // The engine puts `__provider` back into the inputs check returns; `__resource` is ours.
         const inputs = { ...answer.inputs, ...resourceOf(news) };
         const urn = factsOf(news)?.urn;
-        if (urn !== undefined) {
-          const declaredChanged = canonical(withoutProvider(olds)) !== canonical(answer.inputs);
-          const hiddenSame = canonical(hidden(olds)) === canonical(hidden(news));
-          processState().inputDiffShowable.set(urn, declaredChanged && hiddenSame);
-        }
+        if (urn !== undefined) recordInputChanges(urn, olds, news, answer.inputs);
         return { inputs, failures: answer.failures };
       }),
     diff: (id: string, olds: Inputs, news: Inputs) =>
@@ -118,7 +133,10 @@ export function dynamicHandlers<State extends object>(descriptor: ResourceDescri
           ignoreChanges: facts?.ignoreChanges,
           replaceOnChanges: facts?.replaceOnChanges,
         });
-        const showable = facts !== undefined && processState().inputDiffShowable.get(facts.urn);
+        const shown =
+          facts === undefined ? undefined : processState().inputChangesShown.get(facts.urn);
+        // The engine shows its own comparison only when it finds every change this diff found.
+        const showable = shown !== undefined && answer.diffs.every((key) => shown.has(key));
         return {
           // undefined: "unknown", the engine works out the details (see the top of this file).
           changes: answer.changes ? (showable ? undefined : true) : false,

@@ -44,11 +44,11 @@ interface ProcessState {
   /** URNs of the resources this process created an object for (not in a preview). */
   readonly created: Set<string>;
   /**
-   * By URN, whether the last check of a dynamic resource found declared inputs changed from the
-   * stored ones and its hidden inputs not: then the engine's own comparison of inputs, which a
-   * diff can leave the details to, shows exactly the declared changes.
+   * By URN, the declared inputs the last check of a dynamic resource found changed from the stored
+   * ones, when its hidden inputs did not change: what the engine's own comparison of inputs, which
+   * a diff can leave the details to, would show.
    */
-  readonly inputDiffShowable: Map<string, boolean>;
+  readonly inputChangesShown: Map<string, ReadonlySet<string>>;
 }
 
 function fresh(): ProcessState {
@@ -66,7 +66,7 @@ function fresh(): ProcessState {
     sampleHashes: new Map(),
     replacing: new Set(),
     created: new Set(),
-    inputDiffShowable: new Map(),
+    inputChangesShown: new Map(),
   };
 }
 
