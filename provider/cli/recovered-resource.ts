@@ -6,7 +6,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import type { Inputs } from "../core/resource-descriptor";
-import { PROVIDER_KEY, withoutProvider } from "../dynamic/dynamic-adapter";
+import { hidden, withoutProvider } from "../dynamic/dynamic-adapter";
 import { descriptorOf } from "../resources";
 import {
   containsSecret,
@@ -55,7 +55,7 @@ export async function outputsAfterCreate(
   // As the engine stores it: no undefined members.
   const outputs = JSON.parse(JSON.stringify(state)) as Inputs;
   for (const name of recovery.unsettledOutputs?.(declared) ?? []) delete outputs[name];
-  if (inputs[PROVIDER_KEY] !== undefined) outputs[PROVIDER_KEY] = inputs[PROVIDER_KEY];
+  Object.assign(outputs, hidden(inputs));
   return outputs;
 }
 

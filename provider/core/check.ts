@@ -1,44 +1,94 @@
 /**
- * The check every resource shares: zod issues become `{property, reason}` failures with Pulumi
- * property paths, values unknown during preview pass until they are known, and warnings (advice
- * from outside the spec) are said only about inputs that are valid and wholly known.
+ * The check every resource shares: zod issues become `{property, reason}` failures with property
+ * paths, values unknown during preview pass until they are known, and warnings (advice from
+ * outside the spec) are said only about inputs that are valid and wholly known, and only when
+ * they are new: a warning the stored inputs already earned was said by the update that stored them.
+ *
+ * The failures name the full path (`supportedLocales[0]`); `forEngine` turns them into what the
+ * engine prints, which looks up only a top-level input's value.
  */
 import { z } from "zod";
+import { redactSecrets } from "../platform/redaction";
 import { withDefaultSubOrganization } from "../settings/config";
 import { containsUnknown, UNKNOWN } from "./engine-values";
+import { formatPath, touchesSecretPath, parsePath, type PathSegment } from "./property-path";
 import { warn } from "./provider-log";
 import type { CheckAnswer, CheckFailure, Inputs } from "./resource-descriptor";
+import { topLevelOf } from "./secret-paths";
 
 export interface CheckRules<Valid> {
   readonly type: string;
   readonly schema: z.ZodObject;
+  /** Paths of secret inputs (`registerPassword`, `advancedWebhook.headers[].value`): never quoted. */
+  readonly secretPaths: readonly string[];
   /** Problems zod cannot see, such as a sample file that cannot be read. */
   readonly moreFailures?: (news: Inputs) => Promise<CheckFailure[]>;
   /** Advice about valid, wholly known inputs: said, never enforced. */
   readonly warnings: (inputs: Valid) => string[];
   /** The inputs as they are stored and compared (sets sorted, case fixed). */
   readonly normalize: (news: Inputs) => Inputs;
-  /** Paths of the secret inputs (`advancedWebhook.headers[].value`): their values are never shown. */
-  readonly secretInputs?: readonly string[];
 }
+
+/** What check knows beside the new inputs. */
+export interface CheckContext {
+  /** The inputs stored by the last update, if any. */
+  readonly olds?: Inputs;
+  /**
+   * The object was adopted by id without a read (import): inputs an `ignoreChanges` keeps out
+   * were never known, so a required input may be missing.
+   */
+  readonly adopted?: boolean;
+}
+
+/** The property of a failure of the inputs as a whole. */
+const WHOLE = "(inputs)";
+
+/** How a secret's value shows in messages. */
+export const SECRET_SHOWN = "[secret]";
 
 export async function checkResource<Valid>(
   rules: CheckRules<Valid>,
   news: Inputs,
+  context: CheckContext = {},
 ): Promise<CheckAnswer> {
   // Validated in the user's order, so every index in a message points at what they wrote.
-  const failures = checkInputs(
+  const found = checkInputs(
     rules.schema,
     news,
     rules.type,
     fieldNames(rules.schema),
-    rules.secretInputs,
+    rules.secretPaths,
   );
-  if (rules.moreFailures) failures.push(...(await rules.moreFailures(news)));
+  if (rules.moreFailures) found.push(...(await rules.moreFailures(news)));
+  const failures = context.adopted ? found.filter((f) => !isMissingInput(f, news)) : found;
   if (failures.length === 0 && !containsUnknown(news)) {
-    for (const warning of rules.warnings(news as Valid)) warn(warning);
+    const saidBefore = new Set(warningsFor(rules, context.olds));
+    for (const warning of rules.warnings(news as Valid))
+      if (!saidBefore.has(warning)) warn(warning);
   }
   return { inputs: withDefaultSubOrganization(rules.normalize(news)), failures };
+}
+
+/** A top-level input that is not there at all: a required input an adopted object may lack. */
+function isMissingInput(failure: CheckFailure, news: Inputs): boolean {
+  const path = parsePath(failure.property);
+  return path?.length === 1 && news[String(path[0])] === undefined;
+}
+
+/** The warnings stored inputs earned when they were checked; none for inputs that are not valid. */
+function warningsFor<Valid>(rules: CheckRules<Valid>, olds: Inputs | undefined): string[] {
+  if (olds === undefined || Object.keys(olds).length === 0 || containsUnknown(olds)) return [];
+  const parsed = rules.schema.safeParse(olds);
+  return parsed.success ? rules.warnings(parsed.data as Valid) : [];
+}
+
+/**
+ * The inputs check accepted, typed: parsed when complete. An adopted object may lack required
+ * inputs (check waives them, see `CheckContext.adopted`); such inputs pass as they are.
+ */
+export function checkedInputs<T>(schema: z.ZodType<T>, news: Inputs): T {
+  const parsed = schema.safeParse(news);
+  return parsed.success ? parsed.data : (news as T);
 }
 
 /** Every field name at any depth of a schema, for "did you mean" suggestions. */
@@ -71,21 +121,8 @@ export const onEveryObject = {
     payload.value !== null && typeof payload.value === "object" && !Array.isArray(payload.value),
 };
 
-/**
- * Pulumi's property path syntax: `gateways[0].ipv4`. A key that is empty or holds characters
- * the plain syntax cannot carry (`.`, brackets, quotes, spaces, control characters) is written
- * `["…"]`, so every failure names its property unambiguously: `[""]`, `gateways[0]["a.b"]`.
- */
-export function propertyPath(path: ReadonlyArray<PropertyKey>): string {
-  let result = "";
-  for (const segment of path) {
-    if (typeof segment === "number") result += `[${segment}]`;
-    else if (typeof segment === "string" && /^[^.[\]"'\s\p{Cc}]+$/u.test(segment))
-      result += result === "" ? segment : `.${segment}`;
-    else result += `[${JSON.stringify(String(segment))}]`;
-  }
-  return result;
-}
+/** Pulumi's property path syntax: `gateways[0].ipv4` (see property-path.ts). */
+export const propertyPath = formatPath;
 
 function valueAt(
   root: unknown,
@@ -113,15 +150,15 @@ export function checkInputs(
   inputs: Inputs,
   resourceType: string,
   knownNames: readonly string[],
-  secretInputs: readonly string[] = [],
+  secretPaths: readonly string[] = [],
 ): CheckFailure[] {
   const result = schema.safeParse(inputs);
   if (result.success) return [];
   const failures: CheckFailure[] = [];
   const seen = new Set<string>();
-  const context = { inputs, resourceType, knownNames, secretInputs };
+  const where = { inputs, resourceType, knownNames, secretPaths };
   for (const issue of result.error.issues) {
-    for (const failure of issueToFailures(issue, context)) {
+    for (const failure of issueToFailures(issue, where)) {
       const key = `${failure.property}\u0000${failure.reason}`;
       if (!seen.has(key)) {
         seen.add(key);
@@ -136,27 +173,11 @@ interface IssueContext {
   readonly inputs: Inputs;
   readonly resourceType: string;
   readonly knownNames: readonly string[];
-  readonly secretInputs: readonly string[];
-}
-
-/**
- * Whether a property path holds a secret input or lies above one (`advancedWebhook` given as a
- * string): its value is then shown as "[secret]". List indexes match the `[]` of a secret path.
- */
-export function touchesSecret(
-  path: ReadonlyArray<PropertyKey>,
-  secretInputs: readonly string[],
-): boolean {
-  const names = path.filter((segment) => typeof segment !== "number").map(String);
-  return secretInputs.some((secretPath) => {
-    const secret = secretPath.split(".").map((segment) => segment.replace(/\[\]$/, ""));
-    const shorter = Math.min(secret.length, names.length);
-    return secret.slice(0, shorter).every((segment, index) => segment === names[index]);
-  });
+  readonly secretPaths: readonly string[];
 }
 
 function issueToFailures(issue: z.core.$ZodIssue, context: IssueContext): CheckFailure[] {
-  const { inputs, resourceType, knownNames } = context;
+  const { inputs, resourceType, knownNames, secretPaths } = context;
   const located = valueAt(inputs, issue.path);
   if (located.throughUnknown) return [];
   if (issue.code === "unrecognized_keys") {
@@ -175,15 +196,14 @@ function issueToFailures(issue: z.core.$ZodIssue, context: IssueContext): CheckF
   }
   return [
     {
-      property: propertyPath(issue.path) || "(inputs)",
-      reason: describeIssue(
-        issue,
-        located.value !== undefined && touchesSecret(issue.path, context.secretInputs)
-          ? SECRET_VALUE
-          : located.value,
-      ),
+      property: propertyPath(issue.path) || WHOLE,
+      reason: describeIssue(issue, located.value, touchesSecretPath(pathOf(issue), secretPaths)),
     },
   ];
+}
+
+function pathOf(issue: z.core.$ZodIssue): PathSegment[] {
+  return issue.path.map((segment) => (typeof segment === "number" ? segment : String(segment)));
 }
 
 function depth(issues: z.core.$ZodIssue[]): number {
@@ -197,16 +217,16 @@ export function suggestion(key: string, known: readonly string[]): string {
   return match ? ` (did you mean "${match}"?)` : "";
 }
 
-/** Stands for the value of a secret input in a message: the value itself is never shown. */
-const SECRET_VALUE = Symbol("secret");
-
-/** A short, safe description of a value for messages: never the whole of a long string. */
+/**
+ * A short, safe description of a value for messages: never the whole of a long string, and any
+ * secret the process knows blanked before it is shortened (a part of one would escape redaction).
+ */
 export function describeValue(value: unknown): string {
-  if (value === SECRET_VALUE) return "[secret]";
   if (value === undefined) return "nothing";
   if (value === null) return "null";
   if (typeof value === "string") {
-    const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
+    const redacted = redactSecrets(value);
+    const shown = redacted.length > 40 ? `${redacted.slice(0, 40)}…` : redacted;
     return JSON.stringify(shown);
   }
   if (Array.isArray(value)) return `a list of ${value.length}`;
@@ -214,25 +234,26 @@ export function describeValue(value: unknown): string {
   return `${typeof value} ${String(value)}`;
 }
 
-function describeIssue(issue: z.core.$ZodIssue, value: unknown): string {
+function describeIssue(issue: z.core.$ZodIssue, value: unknown, secret: boolean): string {
+  const shown = secret ? SECRET_SHOWN : describeValue(value);
   switch (issue.code) {
     case "invalid_type":
       if (value === undefined) return `is required: set it to ${article(issue.expected)}`;
-      return `must be ${article(issue.expected)}, not ${describeValue(value)}`;
+      return `must be ${article(issue.expected)}, not ${shown}`;
     case "too_small":
       if (issue.origin === "array") return `must hold at least ${String(issue.minimum)} item(s)`;
       if (issue.origin === "string")
         return issue.message.startsWith("Too small") ? "must not be empty" : issue.message;
-      return `must be at least ${String(issue.minimum)}, not ${describeValue(value)}`;
+      return `must be at least ${String(issue.minimum)}, not ${shown}`;
     case "too_big":
       if (issue.origin === "string")
         return `must be at most ${String(issue.maximum)} characters long`;
       if (issue.origin === "array") return `must hold at most ${String(issue.maximum)} items`;
-      return `must be at most ${String(issue.maximum)}, not ${describeValue(value)}`;
+      return `must be at most ${String(issue.maximum)}, not ${shown}`;
     case "invalid_value":
-      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}, not ${describeValue(value)}`;
+      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}, not ${shown}`;
     case "invalid_union":
-      return `has an unsupported form (${describeValue(value)}): ${issue.message}`;
+      return `has an unsupported form (${shown}): ${issue.message}`;
     default:
       return issue.message;
   }
@@ -248,4 +269,39 @@ function article(expected: string): string {
     int: "a whole number",
   };
   return names[expected] ?? expected;
+}
+
+/** What the engine needs to print a failure: the resource's input names and secret paths. */
+export interface EngineFailureContext {
+  readonly inputNames: readonly string[];
+  readonly secretPaths: readonly string[];
+}
+
+/**
+ * A failure as the engine prints it: `property <p> value <v> has a problem: <reason>`, where the
+ * engine looks `<p>` up among the top-level inputs only (a nested path would print `{<nil>}`).
+ * So the property is the top-level input and the reason starts with the exact place and its
+ * value; an input that holds a secret, a name that is no input, or a problem of the whole has no
+ * property (the engine then prints the reason alone), so the engine never prints such a value.
+ */
+export function forEngine(
+  failure: CheckFailure,
+  news: Inputs,
+  context: EngineFailureContext,
+): CheckFailure {
+  const path = failure.property === WHOLE ? undefined : parsePath(failure.property);
+  if (path === undefined) return { property: "", reason: failure.reason };
+  const top = String(path[0]);
+  const known = context.inputNames.includes(top);
+  const holdsSecret = topLevelOf(context.secretPaths).includes(top);
+  if (path.length === 1 && known && !holdsSecret) return failure;
+  const located = valueAt(news, path);
+  const shown = touchesSecretPath(path, context.secretPaths)
+    ? SECRET_SHOWN
+    : describeValue(located.value);
+  const place =
+    !known || located.value === undefined || failure.reason.includes(shown)
+      ? failure.property
+      : `${failure.property} (${shown})`;
+  return { property: known && !holdsSecret ? top : "", reason: `${place} ${failure.reason}` };
 }

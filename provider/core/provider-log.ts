@@ -1,10 +1,27 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { processState } from "../settings/process-state";
+
+/**
+ * The URN of the resource whose call is running, set by the front ends, which know it: what the
+ * call prints is shown on that resource, and a delete can tell whether its resource was just
+ * created anew (a replacement).
+ */
+const currentCall = new AsyncLocalStorage<string>();
+
+export function withResource<T>(urn: string, work: () => T): T {
+  return currentCall.run(urn, work);
+}
+
+/** The URN of the running call's resource, or "" when the front end did not say. */
+export function currentResource(): string {
+  return currentCall.getStore() ?? "";
+}
 
 /**
  * Prints a warning from inside the provider process. `pulumi.log` does not work there, but the
  * engine shows the process's console output. Each warning is said once per process, because
  * check runs for every preview and update of every resource. A warning names inputs, never
- * quotes a secret one.
+ * quotes a secret one: only text from the platform or other code goes through redaction.
  */
 export function warn(message: string): void {
   const said = processState().warningsSaid;
@@ -13,10 +30,27 @@ export function warn(message: string): void {
   console.warn(`warning: ${message}`);
 }
 
-/** What delete says: the API has no delete operation, so the object outlives the resource. */
-export function warnStaysOnPlatform(what: string): void {
+/**
+ * Says what the provider did when it is news but no problem (a refresh that could read nothing),
+ * once per process, as `warn` does.
+ */
+export function inform(message: string): void {
+  const said = processState().warningsSaid;
+  if (said.has(message)) return;
+  said.add(message);
+  console.log(message);
+}
+
+/**
+ * What delete says: the API has no delete operation, so the object outlives the resource; after a
+ * replacement the platform holds it beside the new one.
+ */
+export function warnStaysOnPlatform(what: string, context: { replacing: boolean }): void {
   warn(
-    `${what} stays on the platform: its API has no delete operation. It is only removed from the stack; ` +
-      "delete it in the platform's console if it should go.",
+    context.replacing
+      ? `${what} is replaced: its replacement is created and this one stays on the platform, since its API has no ` +
+          "delete operation, so the platform holds both. Delete the old one in the platform's console if it should go."
+      : `${what} stays on the platform: its API has no delete operation. It is only removed from the stack; ` +
+          "delete it in the platform's console if it should go.",
   );
 }

@@ -6,6 +6,11 @@
  * structs, secrets in plaintext (the front end keeps them secret using `secretInputs`).
  */
 import type { z } from "zod";
+import type { DiffAnswer } from "./diff";
+import type { CheckContext } from "./check";
+
+export type { DiffAnswer } from "./diff";
+export type { CheckContext } from "./check";
 
 export type Inputs = Record<string, unknown>;
 
@@ -20,10 +25,20 @@ export interface CheckAnswer {
   readonly failures: CheckFailure[];
 }
 
-export interface DiffAnswer {
-  readonly changes: boolean;
-  readonly replaces: string[];
-  readonly deleteBeforeReplace: boolean;
+/**
+ * Resource options a call is made under, where the front end knows them: the paths of the
+ * program's `ignoreChanges` (an update leaves those fields as the platform has them) and
+ * `replaceOnChanges`.
+ */
+export interface CallOptions {
+  readonly ignoreChanges?: readonly string[];
+  readonly replaceOnChanges?: readonly string[];
+}
+
+/** Why delete is called: a destroy (or removal from the program), or the end of a replacement. */
+export interface DeleteContext {
+  /** The object is being replaced: a new one was (or is about to be) created in its place. */
+  readonly replacing: boolean;
 }
 
 /** A Pulumi schema type spec (`{ type: "string" }`, `{ $ref: ... }`), for what has no zod schema. */
@@ -116,18 +131,31 @@ export interface ResourceDescriptor<State extends object = Inputs, Type extends 
    * package logs or quotes: `register_password`, and `headers[].value` for a field of list items.
    */
   readonly secretWireFields: readonly string[];
-  /** Validates and normalizes news; never throws for bad input, returns failures instead. */
-  check(olds: Inputs, news: Inputs): Promise<CheckAnswer>;
+  /**
+   * Validates and normalizes news; never throws for bad input, returns failures instead, each
+   * naming the full path of its property (`gateways[0].ipv4`).
+   */
+  check(olds: Inputs, news: Inputs, context?: CheckContext): Promise<CheckAnswer>;
   /** Compares the stored state with the new, checked inputs. */
   diff(id: string, olds: Inputs, news: Inputs): Promise<DiffAnswer>;
-  create(inputs: Inputs): Promise<{ id: string; state: State }>;
-  update(id: string, olds: Inputs, news: Inputs): Promise<State>;
-  delete(id: string, olds: Inputs): Promise<void>;
+  create(inputs: Inputs, options?: CallOptions): Promise<{ id: string; state: State }>;
+  update(id: string, olds: Inputs, news: Inputs, options?: CallOptions): Promise<State>;
+  delete(id: string, olds: Inputs, context: DeleteContext): Promise<void>;
   /**
    * The state a create that made the object `id` stores, built from the checked inputs without a
    * call: for recording an object created by an interrupted run, or adopted by import.
    */
   stateAfterCreate(id: string, inputs: Inputs): Promise<State>;
+  /**
+   * The outputs an id alone tells (a carrier's `carrierId` is its id): what `get()` and an
+   * import know before any input is declared, the API having no read.
+   */
+  outputsFromId?(id: string): Inputs;
+  /**
+   * How a program records an existing object without `import`, the only way the dynamic
+   * resources have: the input to set, for the object `id`.
+   */
+  adoptWith(id: string): string;
   readonly recovery: RecoveryHooks;
 }
 

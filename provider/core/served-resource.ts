@@ -1,37 +1,82 @@
 /**
  * The one layer both front ends serve a resource through: every secret of a call remembered before
- * anything can fail, every error leaving redacted, previews answered without a call,
- * and import (adoption by id) handled the same way for the dynamic resources and the plugin. The
- * front ends only translate their wire format (`__provider`, gRPC structs) onto it.
+ * anything can fail, every error leaving redacted, every failure in the form the engine prints,
+ * previews answered without a call, diffs in the engine's detailed form with the program's
+ * `ignoreChanges` and `replaceOnChanges` applied, and import, `get` and refresh handled the same
+ * way for the dynamic resources and the plugin. The front ends only translate their wire format
+ * (`__provider`, gRPC structs) onto it.
  */
-import { pathSegmentProblem } from "./path-segment";
+import { forEngine, type EngineFailureContext } from "./check";
+import { diffAnswer, withoutIgnored, withReplaceOnChanges, type DiffAnswer } from "./diff";
+import { importIdProblem } from "./import-id";
 import { plannedCreateState, plannedUpdateState } from "./planned-state";
+import { currentResource, inform, warn } from "./provider-log";
 import { secretValues } from "./secret-paths";
-import type { CheckAnswer, DiffAnswer, Inputs, ResourceDescriptor } from "./resource-descriptor";
-import { rethrowRedacted, UnsafePathError } from "../platform/errors";
+import type { CallOptions, CheckAnswer, Inputs, ResourceDescriptor } from "./resource-descriptor";
+import { InputError, rethrowRedacted } from "../platform/errors";
 import { rememberSecret, rememberSecretWireFields } from "../platform/redaction";
+import { processState } from "../settings/process-state";
 
 /**
- * Marks the state of an object adopted by id (import): the API has no read, so nothing about it
- * is known until the declared inputs are recorded by the update that follows.
+ * Marks the inputs of an object adopted by id without a read (import), for as long as the stack
+ * holds it: an `ignoreChanges` may have kept a required input out of them, since nothing could be
+ * read to fill it. Internal (`__`): the engine shows it nowhere.
  */
-export const IMPORTED_WITHOUT_READ = "importedWithoutRead";
+export const ADOPTED = "__adopted";
 
-const adopted = (olds: Inputs) => olds[IMPORTED_WITHOUT_READ] === true;
+/**
+ * Marks the state of an object adopted by id until the update that follows records the declared
+ * inputs, without a call: the API has no read, so nothing else about it is known. Earlier
+ * versions wrote `importedWithoutRead`, which is read the same.
+ */
+export const IMPORTED_WITHOUT_READ = "__importedWithoutRead";
+const FIRST_IMPORT_MARKER = "importedWithoutRead";
+
+const importedWithoutRead = (olds: Inputs) =>
+  olds[IMPORTED_WITHOUT_READ] === true || olds[FIRST_IMPORT_MARKER] === true;
+
+/** A bag without the markers this layer adds: what the descriptors see. */
+function unmarked(bag: Inputs): Inputs {
+  const {
+    [ADOPTED]: _adopted,
+    [IMPORTED_WITHOUT_READ]: _imported,
+    [FIRST_IMPORT_MARKER]: _first,
+    ...rest
+  } = bag;
+  return rest;
+}
+
+/** What a read answers: the state, and the inputs to record when they are not the stored ones. */
+export interface ReadAnswer {
+  readonly state: Inputs;
+  readonly inputs?: Inputs;
+}
 
 export interface ServedResource {
   readonly descriptor: ResourceDescriptor<object>;
+  /** Failures come in the engine's form (see `forEngine`). */
   check(olds: Inputs, news: Inputs): Promise<CheckAnswer>;
-  diff(id: string, olds: Inputs, news: Inputs): Promise<DiffAnswer>;
+  diff(id: string, olds: Inputs, news: Inputs, options?: CallOptions): Promise<DiffAnswer>;
   /** A preview gets the planned state and no id: nothing is sent. */
-  create(news: Inputs, preview?: boolean): Promise<{ id?: string; state: object }>;
-  update(id: string, olds: Inputs, news: Inputs, preview?: boolean): Promise<object>;
+  create(
+    news: Inputs,
+    preview?: boolean,
+    options?: CallOptions,
+  ): Promise<{ id?: string; state: object }>;
+  update(
+    id: string,
+    olds: Inputs,
+    news: Inputs,
+    preview?: boolean,
+    options?: CallOptions,
+  ): Promise<object>;
   delete(id: string, olds: Inputs): Promise<void>;
   /**
-   * The API has no read. A refresh gets back what state holds; an import (an id and no state)
-   * gets a marker, so the update that follows records the declared inputs without a call.
+   * The API has no read. A refresh gets back what state holds, and says so; an import or a `get`
+   * (an id and no state) gets what the id alone tells and the markers, so the update that follows
+   * records the declared inputs without a call.
    */
-  read(id: string, state: Inputs): Inputs;
+  read(id: string, state: Inputs): ReadAnswer;
 }
 
 export function servedResource(descriptor: ResourceDescriptor<object>): ServedResource {
@@ -39,42 +84,113 @@ export function servedResource(descriptor: ResourceDescriptor<object>): ServedRe
     rememberSecretWireFields(descriptor.secretWireFields);
     bags.forEach((bag) => secretValues(bag, descriptor.secretInputs).forEach(rememberSecret));
   };
+  const failureContext: EngineFailureContext = {
+    inputNames: Object.keys(descriptor.inputSchema.shape),
+    secretPaths: descriptor.secretInputs,
+  };
+  const replacing = (id: string) => `${descriptor.type}\u0000${id}`;
+  const label = (id: string) => `${descriptor.type} ${JSON.stringify(id)}`;
   return Object.freeze({
     descriptor,
     async check(olds: Inputs, news: Inputs) {
-      remember(olds, news);
-      // Failures name secret inputs and show "[secret]" for their values (core/check).
-      return descriptor.check(olds, news).catch(rethrowRedacted);
+      const adopted = olds[ADOPTED] === true || news[ADOPTED] === true;
+      const [before, after] = [unmarked(olds), unmarked(news)];
+      remember(before, after);
+      const result = await descriptor
+        .check(before, after, { olds: before, adopted })
+        .catch(rethrowRedacted);
+      return {
+        inputs: adopted ? { ...result.inputs, [ADOPTED]: true } : result.inputs,
+        failures: result.failures.map((f) =>
+          // Reasons quote no secret: check shows "[secret]" for their values (core/check).
+          forEngine(f, after, failureContext),
+        ),
+      };
     },
-    async diff(id: string, olds: Inputs, news: Inputs) {
-      remember(olds, news);
-      // An adopted object's state holds nothing to compare: recording the declared inputs is an update.
-      if (adopted(olds)) return { changes: true, replaces: [], deleteBeforeReplace: false };
-      return descriptor.diff(id, olds, news).catch(rethrowRedacted);
+    async diff(id: string, olds: Inputs, news: Inputs, options: CallOptions = {}) {
+      const declared = unmarked(news);
+      remember(olds, declared);
+      if (importedWithoutRead(olds)) return adoptionDiff(id, declared);
+      let answer = await descriptor.diff(id, unmarked(olds), declared).catch(rethrowRedacted);
+      answer = withoutIgnored(answer, options.ignoreChanges ?? []);
+      answer = withReplaceOnChanges(answer, options.replaceOnChanges ?? []);
+      if (answer.replaces.length > 0) processState().replacing.add(replacing(id));
+      return answer;
     },
-    async create(news: Inputs, preview = false) {
-      remember(news);
-      if (preview) return { state: plannedCreateState(descriptor, news) };
-      return descriptor.create(news).catch(rethrowRedacted);
+    async create(news: Inputs, preview = false, options: CallOptions = {}) {
+      const declared = unmarked(news);
+      remember(declared);
+      if (preview) return { state: plannedCreateState(descriptor, declared) };
+      const created = await descriptor.create(declared, options).catch(rethrowRedacted);
+      if (currentResource() !== "") processState().created.add(currentResource());
+      return created;
     },
-    async update(id: string, olds: Inputs, news: Inputs, preview = false) {
-      remember(olds, news);
-      if (adopted(olds)) {
-        if (preview) return plannedCreateState(descriptor, news);
-        return descriptor.stateAfterCreate(id, news).catch(rethrowRedacted);
+    async update(id: string, olds: Inputs, news: Inputs, preview = false, options = {}) {
+      const declared = unmarked(news);
+      remember(olds, declared);
+      if (importedWithoutRead(olds)) {
+        if (preview) return plannedCreateState(descriptor, declared);
+        return descriptor.stateAfterCreate(id, declared).catch(rethrowRedacted);
       }
-      if (preview) return plannedUpdateState(descriptor, olds, news);
-      return descriptor.update(id, olds, news).catch(rethrowRedacted);
+      const stored = unmarked(olds);
+      if (preview) return plannedUpdateState(descriptor, stored, declared);
+      return descriptor.update(id, stored, declared, options).catch(rethrowRedacted);
     },
     async delete(id: string, olds: Inputs) {
       remember(olds);
-      return descriptor.delete(id, olds).catch(rethrowRedacted);
+      // A replacement creates first (the new object of the same resource), unless it deletes
+      // first, which only a diff that asked for the replacement can tell.
+      const state = processState();
+      const context = {
+        replacing: state.replacing.has(replacing(id)) || state.created.has(currentResource()),
+      };
+      return descriptor.delete(id, unmarked(olds), context).catch(rethrowRedacted);
     },
-    read(id: string, state: Inputs) {
-      const problem = pathSegmentProblem(id);
+    read(id: string, state: Inputs): ReadAnswer {
+      if (Object.keys(state).length > 0) {
+        inform(
+          `refresh kept ${label(id)} as the stack holds it: the platform has no read operation, ` +
+            "so a change made on the platform is not detected",
+        );
+        return { state };
+      }
+      const problem = importIdProblem(descriptor, id, {});
       // Ids become path segments of later calls: refused here, before state holds one.
-      if (problem !== undefined) throw new UnsafePathError("import", "the id", id, problem);
-      return Object.keys(state).length === 0 ? { [IMPORTED_WITHOUT_READ]: true } : state;
+      if (problem !== undefined) {
+        throw new InputError(
+          `${label(id)} cannot be imported or looked up: the id ${problem}. Nothing was recorded`,
+        );
+      }
+      const known = descriptor.outputsFromId?.(id) ?? {};
+      const told = Object.keys(known);
+      warn(
+        `${label(id)} is looked up by id, but the platform has no read operation: ` +
+          (told.length > 0
+            ? `only ${told.join(", ")} (from the id) is known; `
+            : "only the id is known; ") +
+          "every other output stays empty. An import records the inputs the program declares, without a call: declare them as the platform holds them",
+      );
+      return {
+        state: { ...known, [IMPORTED_WITHOUT_READ]: true },
+        inputs: { [ADOPTED]: true },
+      };
     },
   });
+
+  /**
+   * The update that records an adopted object's declared inputs, each shown as added; refused
+   * when the declared inputs cannot be the object's, as `recover` refuses the same id.
+   */
+  function adoptionDiff(id: string, declared: Inputs): DiffAnswer {
+    const problem = importIdProblem(descriptor, id, declared);
+    if (problem !== undefined) {
+      throw new InputError(
+        `${label(id)} cannot be imported with these inputs: the id ${problem}. Nothing was recorded; fix the id or the inputs`,
+      );
+    }
+    const added = Object.keys(declared).filter((key) => declared[key] !== undefined);
+    return diffAnswer(
+      Object.fromEntries(added.map((key) => [key, { kind: "add" as const, replace: false }])),
+    );
+  }
 }

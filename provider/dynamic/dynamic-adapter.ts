@@ -1,50 +1,175 @@
 /**
  * The dynamic provider's front end: the served resource (provider/core/served-resource) as
- * `@pulumi/pulumi/cmd/dynamic-provider` calls it. Besides the resource classes, which set it, the
- * only place that knows `__provider`: it is taken off every property bag on the way in and put
- * back where the engine needs it on the way out.
+ * `@pulumi/pulumi/cmd/dynamic-provider` calls it. Besides the resource classes, which set them, the
+ * only place that knows `__provider` and `__resource`: they are taken off every property bag on
+ * the way in and put back where the engine needs them on the way out.
+ *
+ * The dynamic protocol passes a diff's `changes`, `replaces` and `deleteBeforeReplace` and nothing
+ * else: no changed inputs, no detailed diff, no resource options, no URN. So:
+ *
+ * - `__resource` (set by the classes) carries the URN, for messages on the resource they concern,
+ *   and the `ignoreChanges` and `replaceOnChanges` the diff and the calls honour;
+ * - a diff with changes answers "unknown" when the engine's own comparison of the stored and new
+ *   inputs sees a change too, and none of `__provider` or `__resource` (check, which sees both,
+ *   records it by URN): the engine then computes the changed inputs and a detailed diff itself,
+ *   shows `[diff: ~name]` and only the changed inputs, and applies `replaceOnChanges`, while the
+ *   provider's `replaces` still decide. Otherwise it answers "some", and the engine shows the
+ *   stored outputs against the new inputs: for a change only the provider sees (new content under
+ *   the same sample path), and once after an upgrade of the package or a new URN, whose hidden
+ *   inputs the engine would show.
  */
 import type { Inputs, ResourceDescriptor } from "../core/resource-descriptor";
+import { canonical } from "../core/diff";
 import { servedResource } from "../core/served-resource";
 import { withoutUndefined } from "../core/serializable";
 import { IncompleteCreateError } from "../platform/errors";
 import { readSettings } from "../settings/config";
+import { processState } from "../settings/process-state";
+import { withResource } from "../core/provider-log";
+import { forwardConsoleToEngine } from "../plugin/engine-log";
 
 /** Where the engine keeps the serialized provider, in inputs and outputs alike. */
 export const PROVIDER_KEY = "__provider";
 
+/** Where the classes put what the provider learns of the resource beside its inputs. */
+export const RESOURCE_KEY = "__resource";
+
+export interface ResourceFacts {
+  readonly urn: string;
+  readonly ignoreChanges?: readonly string[];
+  readonly replaceOnChanges?: readonly string[];
+}
+
 export function withoutProvider(bag: Inputs): Inputs {
-  const { [PROVIDER_KEY]: _provider, ...rest } = bag;
+  const { [PROVIDER_KEY]: _provider, [RESOURCE_KEY]: _resource, ...rest } = bag;
   return rest;
+}
+
+function factsOf(bag: Inputs): ResourceFacts | undefined {
+  const facts = bag[RESOURCE_KEY] as Partial<ResourceFacts> | undefined;
+  return typeof facts?.urn === "string" ? (facts as ResourceFacts) : undefined;
+}
+
+/**
+ * The bag's own `__provider` and `__resource`, to hand back to the engine: what a dynamic
+ * resource's outputs carry beside its state (recover writes them too).
+ */
+export function hidden(bag: Inputs): Inputs {
+  const kept: Inputs = {};
+  for (const key of [PROVIDER_KEY, RESOURCE_KEY]) if (bag[key] !== undefined) kept[key] = bag[key];
+  return kept;
+}
+
+/** The bag's `__resource`, which the outputs keep too: delete and read find the URN there. */
+function resourceOf(bag: Inputs): Inputs {
+  return bag[RESOURCE_KEY] === undefined ? {} : { [RESOURCE_KEY]: bag[RESOURCE_KEY] };
+}
+
+/**
+ * What the engine's own comparison of the stored and new inputs will show for this resource: the
+ * declared inputs that changed, or nothing usable when `__provider` or `__resource` changed too
+ * (the engine would show those).
+ */
+function recordInputChanges(urn: string, olds: Inputs, news: Inputs, checked: Inputs): void {
+  const shown = processState().inputChangesShown;
+  if (canonical(hidden(olds)) !== canonical(hidden(news))) {
+    shown.delete(urn);
+    return;
+  }
+  const stored = withoutProvider(olds);
+  const keys = new Set([...Object.keys(stored), ...Object.keys(checked)]);
+  shown.set(
+    urn,
+    new Set([...keys].filter((key) => canonical(stored[key]) !== canonical(checked[key]))),
+  );
+}
+
+let engineLogStarted = false;
+
+/**
+ * Inside the dynamic-provider process (started with the engine's address as its argument), what
+ * the handlers print goes to the engine's log on the resource's URN. Elsewhere (a test calling
+ * the handlers) the console stays as it is.
+ */
+function startEngineLog(): void {
+  if (engineLogStarted) return;
+  engineLogStarted = true;
+  const main = require.main?.filename.replace(/\\/g, "/") ?? "";
+  if (/\/cmd\/dynamic-provider(\/index\.js)?$/.test(main)) {
+    // The process's own stderr would show it again, on the stack.
+    forwardConsoleToEngine(process.argv[2], { stderr: "when-undelivered" });
+  }
+}
+
+/** Runs a handler with its messages on the resource named by `bag`, when it names one. */
+function onResource<T>(bag: Inputs, work: () => Promise<T>): Promise<T> {
+  startEngineLog();
+  return withResource(factsOf(bag)?.urn ?? "", work);
 }
 
 export function dynamicHandlers<State extends object>(descriptor: ResourceDescriptor<State>) {
   // Dynamic resources never get preview creates or updates, so every state is the handlers' own.
   const served = servedResource(descriptor as ResourceDescriptor<object>);
+  const outputs = (state: object, news: Inputs) => ({
+    ...withoutUndefined(state as State),
+    ...resourceOf(news),
+  });
   return Object.freeze({
-    async check(olds: Inputs, news: Inputs) {
-      // A bad setting fails the preview here, not the first call of the update.
-      readSettings();
-      // The engine puts `__provider` back into the inputs check returns.
-      return served.check(withoutProvider(olds), withoutProvider(news));
-    },
+    check: (olds: Inputs, news: Inputs) =>
+      onResource(news, async () => {
+        // A bad setting fails the preview here, not the first call of the update.
+        readSettings();
+        const answer = await served.check(withoutProvider(olds), withoutProvider(news));
+        // The engine puts `__provider` back into the inputs check returns; `__resource` is ours.
+        const inputs = { ...answer.inputs, ...resourceOf(news) };
+        const urn = factsOf(news)?.urn;
+        if (urn !== undefined) recordInputChanges(urn, olds, news, answer.inputs);
+        return { inputs, failures: answer.failures };
+      }),
     diff: (id: string, olds: Inputs, news: Inputs) =>
-      served.diff(id, withoutProvider(olds), withoutProvider(news)),
+      onResource(news, async () => {
+        const facts = factsOf(news);
+        const answer = await served.diff(id, withoutProvider(olds), withoutProvider(news), {
+          ignoreChanges: facts?.ignoreChanges,
+          replaceOnChanges: facts?.replaceOnChanges,
+        });
+        const shown =
+          facts === undefined ? undefined : processState().inputChangesShown.get(facts.urn);
+        // The engine shows its own comparison only when it finds every change this diff found.
+        const showable = shown !== undefined && answer.diffs.every((key) => shown.has(key));
+        return {
+          // undefined: "unknown", the engine works out the details (see the top of this file).
+          changes: answer.changes ? (showable ? undefined : true) : false,
+          replaces: answer.replaces,
+          deleteBeforeReplace: answer.deleteBeforeReplace,
+        };
+      }),
     create: (news: Inputs) =>
-      served.create(withoutProvider(news)).then(
-        ({ id, state }) => ({ id: id!, outs: withoutUndefined(state as State) }),
-        (error: unknown) => {
-          // The engine stores these properties as the resource's outputs, and delete and read
-          // run the provider found there: without it the recorded resource could never be destroyed.
-          if (error instanceof IncompleteCreateError && news[PROVIDER_KEY] !== undefined)
-            error.properties[PROVIDER_KEY] = news[PROVIDER_KEY];
-          throw error;
-        },
+      onResource(news, () =>
+        served.create(withoutProvider(news), false, factsOf(news)).then(
+          ({ id, state }) => ({ id: id!, outs: outputs(state, news) }),
+          (error: unknown) => {
+            // The engine stores these properties as the resource's outputs, and delete and read
+            // run the provider found there: without it the recorded resource could never be destroyed.
+            if (error instanceof IncompleteCreateError)
+              Object.assign(error.properties, hidden(news));
+            throw error;
+          },
+        ),
       ),
     update: (id: string, olds: Inputs, news: Inputs) =>
-      served
-        .update(id, withoutProvider(olds), withoutProvider(news))
-        .then((state) => ({ outs: withoutUndefined(state as State) })),
-    delete: (id: string, olds: Inputs) => served.delete(id, withoutProvider(olds)),
+      onResource(news, () =>
+        served
+          .update(id, withoutProvider(olds), withoutProvider(news), false, factsOf(news))
+          .then((state) => ({ outs: outputs(state, news) })),
+      ),
+    delete: (id: string, olds: Inputs) =>
+      onResource(olds, () => served.delete(id, withoutProvider(olds))),
+    /** A refresh: what state holds, said to be kept as it was. */
+    read: (id: string, props: Inputs) =>
+      onResource(props, async () => {
+        const read = served.read(id, withoutProvider(props));
+        return { id, props: { ...read.state, ...hidden(props) } };
+      }),
   });
 }

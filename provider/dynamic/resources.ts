@@ -8,6 +8,13 @@
  * and a `__provider` input), because that class serializes any provider through the closure
  * serializer's ~250-byte wrapper and adds a stack frame of its own, which would make every
  * resource's recorded source position this file instead of the program's line.
+ *
+ * The dynamic provider protocol carries none of a resource's options, and the provider does not
+ * learn which resource a call is for. The classes see both, so they pass them in a hidden input
+ * (`__resource`, see dynamic-adapter.ts): the URN, so messages land on the resource, and the
+ * `ignoreChanges` and `replaceOnChanges` the provider's diff and calls honour. An id given to
+ * adopt an object (`import`, `id`, `get`) cannot work, the protocol having no read: refused here,
+ * pointing at the input that adopts it instead.
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { ResourceDescriptor } from "../core/resource-descriptor";
@@ -17,7 +24,7 @@ import { campaignWebhook } from "../resources/campaign-webhook";
 import { sipCarrier } from "../resources/sip-carrier";
 import { voice } from "../resources/voice";
 import type { CampaignWebhookArgs, SipCarrierArgs, VoiceArgs, WebhookEvent } from "./args";
-import { PROVIDER_KEY } from "./dynamic-adapter";
+import { PROVIDER_KEY, RESOURCE_KEY, type ResourceFacts } from "./dynamic-adapter";
 import { providerText, type StubKind } from "./provider-stubs";
 import { InputError } from "../platform/errors";
 
@@ -35,17 +42,22 @@ function dynamicArgs(
   args: object,
   opts: pulumi.CustomResourceOptions | undefined,
 ): ConstructorParameters<typeof pulumi.CustomResource> {
-  if (PROVIDER_KEY in args) {
-    throw new InputError(
-      `${definition.type} "${name}": ${PROVIDER_KEY} is not an input; it is reserved for the dynamic provider. Remove it`,
-    );
+  for (const reserved of [PROVIDER_KEY, RESOURCE_KEY]) {
+    if (reserved in args) {
+      throw new InputError(
+        `${definition.type} "${name}": ${reserved} is not an input; it is reserved for the dynamic provider. Remove it`,
+      );
+    }
   }
+  const adoptedId = opts?.import ?? opts?.id;
+  if (adoptedId !== undefined) throw adoptionByIdRefused(definition, name, adoptedId);
+  const type = `pulumi-nodejs:dynamic/${MODULE}:${definition.type}`;
   const props: Record<string, unknown> = { ...args };
   for (const { name: key } of definition.outputs) props[key] = undefined;
-  props.stateVersion = undefined;
   const secrets = topLevelOf(definition.secretInputs).filter((key) => props[key] !== undefined);
   for (const key of secrets) props[key] = pulumi.secret(props[key]);
   props[PROVIDER_KEY] = providerText(definition.type as StubKind);
+  props[RESOURCE_KEY] = resourceFacts(type, name, opts);
   const options =
     secrets.length === 0
       ? opts
@@ -53,7 +65,45 @@ function dynamicArgs(
           ...opts,
           additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secrets],
         };
-  return [`pulumi-nodejs:dynamic/${MODULE}:${definition.type}`, name, props, options];
+  return [type, name, props, options];
+}
+
+/** What the provider learns of the resource beside its inputs (see dynamic-adapter.ts). */
+function resourceFacts(
+  type: string,
+  name: string,
+  opts: pulumi.CustomResourceOptions | undefined,
+): pulumi.Output<ResourceFacts> {
+  const { ignoreChanges, replaceOnChanges } = opts ?? {};
+  return pulumi.createUrn(name, type, opts?.parent).apply((urn) => ({
+    urn,
+    ...(ignoreChanges?.length ? { ignoreChanges } : {}),
+    ...(replaceOnChanges?.length ? { replaceOnChanges } : {}),
+  }));
+}
+
+/** Why an id cannot adopt an object here, and the input that can. */
+function adoptionByIdRefused(
+  definition: ResourceDescriptor<object>,
+  name: string,
+  id: pulumi.Input<string>,
+): InputError {
+  const shown = typeof id === "string" ? id : "<id>";
+  return new InputError(
+    `${definition.type} "${name}": the dynamic resources cannot adopt an object by id (the \`import\` or \`id\` ` +
+      "option, `get()`, `pulumi import`): Pulumi's dynamic provider protocol has no read. Declare the resource " +
+      `with ${definition.adoptWith(shown)}, or use the plugin's resources (voiceplatform:index:${definition.type}), ` +
+      "which import by id",
+  );
+}
+
+/** `get()`, refused the same way: nothing can be read from the platform. */
+function refuseGet(
+  definition: ResourceDescriptor<object>,
+  name: string,
+  id: pulumi.Input<string>,
+): never {
+  throw adoptionByIdRefused(definition, name, id);
 }
 
 /** A voice cloned from audio samples, or an existing voice adopted with `existingVoiceId`. */
@@ -71,6 +121,11 @@ export class Voice extends pulumi.CustomResource {
   constructor(name: string, args: VoiceArgs, opts?: pulumi.CustomResourceOptions) {
     super(...dynamicArgs(voice, name, args, opts));
   }
+
+  /** Refused: the dynamic resources cannot read an object by id; adopt it with existingVoiceId. */
+  static get(name: string, id: pulumi.Input<string>): Voice {
+    return refuseGet(voice, name, id);
+  }
 }
 
 /** A SIP carrier (trunk) with registration credentials, gateways and phone numbers. */
@@ -83,6 +138,11 @@ export class SipCarrier extends pulumi.CustomResource {
 
   constructor(name: string, args: SipCarrierArgs, opts?: pulumi.CustomResourceOptions) {
     super(...dynamicArgs(sipCarrier, name, args, opts));
+  }
+
+  /** Refused: the dynamic resources cannot read an object by id; adopt it with existingCarrierId. */
+  static get(name: string, id: pulumi.Input<string>): SipCarrier {
+    return refuseGet(sipCarrier, name, id);
   }
 }
 
@@ -97,5 +157,10 @@ export class CampaignWebhook extends pulumi.CustomResource {
 
   constructor(name: string, args: CampaignWebhookArgs, opts?: pulumi.CustomResourceOptions) {
     super(...dynamicArgs(campaignWebhook, name, args, opts));
+  }
+
+  /** Refused: the dynamic resources cannot read an object by id; record it with alreadySubscribed. */
+  static get(name: string, id: pulumi.Input<string>): CampaignWebhook {
+    return refuseGet(campaignWebhook, name, id);
   }
 }

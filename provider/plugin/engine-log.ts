@@ -1,33 +1,40 @@
 /**
  * What the handlers print reaches the user through the engine's log, attached to the resource
- * being worked on: the engine does not show a provider plugin's console output. Warnings
- * (`console.warn`) become engine warnings and other console output engine info; all of it is
- * still written to stderr, where it is found when no engine listens (a test driving the process).
+ * being worked on (`withResource` in core/provider-log): the engine does not show a provider plugin's console output, and shows a
+ * dynamic provider's on the stack instead of the resource. Warnings (`console.warn`) become engine
+ * warnings and other console output engine info. Both front ends use it: the plugin process and,
+ * inside the dynamic-provider process, the dynamic resources' handlers.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import { format } from "node:util";
 import type * as EnginePb from "@pulumi/pulumi/proto/engine_pb";
+import { currentResource } from "../core/provider-log";
 import { engineGrpc, enginePb, grpc } from "./pulumi-protocol";
 
-/** The URN of the resource whose call is running, for everything it prints. */
-const currentCall = new AsyncLocalStorage<string>();
-
-export function withResource<T>(urn: string, work: () => T): T {
-  return currentCall.run(urn, work);
+export interface EngineLogOptions {
+  /**
+   * "always" (the plugin: its stderr is found when no engine listens, a test driving the
+   * process), or "when-undelivered" (the dynamic provider, whose stderr the engine shows too).
+   */
+  readonly stderr: "always" | "when-undelivered";
 }
 
-export function forwardConsoleToEngine(engineAddress: string | undefined): void {
+export function forwardConsoleToEngine(
+  engineAddress: string | undefined,
+  options: EngineLogOptions = { stderr: "always" },
+): void {
   if (!engineAddress) return;
   const engine = new engineGrpc.EngineClient(engineAddress, grpc.credentials.createInsecure());
   const send = (severity: EnginePb.LogSeverity, args: unknown[]) => {
     const text = format(...args);
-    process.stderr.write(`${text}\n`);
+    if (options.stderr === "always") process.stderr.write(`${text}\n`);
     const request = new enginePb.LogRequest();
     request.setSeverity(severity);
     request.setMessage(text.replace(/^warning: /, ""));
-    request.setUrn(currentCall.getStore() ?? "");
-    // A log that cannot be delivered is still on stderr: nothing else to do with it.
-    engine.log(request, () => undefined);
+    request.setUrn(currentResource());
+    engine.log(request, (error) => {
+      // Not delivered: stderr is the only place left for it.
+      if (error && options.stderr === "when-undelivered") process.stderr.write(`${text}\n`);
+    });
   };
   console.warn = (...args: unknown[]) => send(enginePb.LogSeverity.WARNING, args);
   console.log = (...args: unknown[]) => send(enginePb.LogSeverity.INFO, args);

@@ -11,13 +11,14 @@ import type * as PluginPb from "@pulumi/pulumi/proto/plugin_pb";
 import type * as ProviderPb from "@pulumi/pulumi/proto/provider_pb";
 import type * as EmptyPb from "google-protobuf/google/protobuf/empty_pb";
 import type * as StructPb from "google-protobuf/google/protobuf/struct_pb";
+import type { DiffAnswer, DiffKind } from "../core/diff";
 import { SECRET_SIG, SIG_KEY, UNKNOWN } from "../core/engine-values";
 import type { Inputs } from "../core/resource-descriptor";
 import { wrapAtPaths } from "../core/secret-paths";
 import { servedResource, type ServedResource } from "../core/served-resource";
 import { resources } from "../resources";
 import { checkProviderConfig, configureProvider, diffProviderConfig } from "./provider-config";
-import { withResource } from "./engine-log";
+import { withResource } from "../core/provider-log";
 import { secretSettings } from "../settings/config";
 import { packageSchema, packageVersion, resourceToken } from "./schema";
 import {
@@ -173,6 +174,32 @@ function diffResponse(changed: boolean, replaces: string[], diffs: string[] = []
   return response;
 }
 
+type PropertyDiffKind = ProviderPb.PropertyDiff.Kind;
+const propertyDiffKinds: Record<DiffKind, readonly [PropertyDiffKind, PropertyDiffKind]> = {
+  add: [providerPb.PropertyDiff.Kind.ADD, providerPb.PropertyDiff.Kind.ADD_REPLACE],
+  update: [providerPb.PropertyDiff.Kind.UPDATE, providerPb.PropertyDiff.Kind.UPDATE_REPLACE],
+  delete: [providerPb.PropertyDiff.Kind.DELETE, providerPb.PropertyDiff.Kind.DELETE_REPLACE],
+};
+
+/**
+ * A resource's diff as the engine takes it: the changed inputs and a detailed diff, from which it
+ * applies `replaceOnChanges` and shows why. Each path compares the stored state (the outputs,
+ * which echo the inputs) with the new inputs: not an input diff.
+ */
+function resourceDiffResponse(answer: DiffAnswer) {
+  const response = diffResponse(answer.changes, answer.replaces, answer.diffs);
+  response.setDeletebeforereplace(answer.deleteBeforeReplace);
+  const detailed = response.getDetaileddiffMap();
+  for (const [path, diff] of Object.entries(answer.detailedDiff)) {
+    const property = new providerPb.PropertyDiff();
+    property.setKind(propertyDiffKinds[diff.kind][diff.replace ? 1 : 0]);
+    property.setInputdiff(false);
+    detailed.set(path, property);
+  }
+  response.setHasdetaileddiff(true);
+  return response;
+}
+
 /**
  * The plugin does not take secrets: the engine strips them on the way in, and keeps the
  * secretness of what comes back under the same names; the schema's secrets are wrapped here.
@@ -285,10 +312,9 @@ export const providerService = {
         call.request.getId(),
         fromStruct(call.request.getOlds()),
         fromStruct(call.request.getNews()),
+        { ignoreChanges: call.request.getIgnorechangesList() },
       );
-      const response = diffResponse(result.changes, result.replaces);
-      response.setDeletebeforereplace(result.deleteBeforeReplace);
-      return response;
+      return resourceDiffResponse(result);
     });
   },
 
@@ -312,6 +338,7 @@ export const providerService = {
         fromStruct(call.request.getOlds()),
         fromStruct(call.request.getNews()),
         call.request.getPreview(),
+        { ignoreChanges: call.request.getIgnorechangesList() },
       );
       const response = new providerPb.UpdateResponse();
       response.setProperties(toStruct(state, secrets));
@@ -327,19 +354,22 @@ export const providerService = {
     });
   },
 
-  /** A refresh gets back what state holds; an import, the served resource's marker and no inputs. */
+  /**
+   * A refresh gets back what state holds; an import or a `get`, what the id tells and the served
+   * resource's markers, as state and inputs.
+   */
   read(call: Call<ProviderPb.ReadRequest>, done: Done<ProviderPb.ReadResponse>) {
     answer(call, done, async () => {
       const served = servedOf(call.request.getType(), call.request.getUrn());
       const secrets = served.descriptor.secretInputs;
       const id = call.request.getId();
-      const stored = fromStruct(call.request.getProperties());
+      const read = served.read(id, fromStruct(call.request.getProperties()));
       const response = new providerPb.ReadResponse();
       response.setId(id);
-      response.setProperties(toStruct(served.read(id, stored), secrets));
-      const inputs = call.request.getInputs();
-      if (Object.keys(stored).length === 0) response.setInputs(toStruct({}));
-      else if (inputs !== undefined) response.setInputs(toStruct(fromStruct(inputs), secrets));
+      response.setProperties(toStruct(read.state, secrets));
+      const stored = call.request.getInputs();
+      if (read.inputs !== undefined) response.setInputs(toStruct(read.inputs, secrets));
+      else if (stored !== undefined) response.setInputs(toStruct(fromStruct(stored), secrets));
       return response;
     });
   },

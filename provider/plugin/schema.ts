@@ -221,15 +221,6 @@ function markSecret(
   holder.properties[leaf] = { ...holder.properties[leaf], secret: true };
 }
 
-/**
- * Every resource's state says which shape it is, so later versions can read older ones. Internal:
- * not a required output, so no SDK makes programs depend on it.
- */
-const stateVersion: PropertySpec = {
-  type: "integer",
-  description: "Version of the stored state's shape (internal to the provider).",
-};
-
 /** Each SDK's docstring shows an example in its own language (Pulumi's examples shortcodes). */
 const examples: Readonly<Record<string, ResourceExample>> = {
   Voice: voiceExample,
@@ -248,7 +239,7 @@ function describeResource(descriptor: ResourceDescriptor<object>): string {
     "",
     `The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is ${descriptor.importId}.`,
     "",
-    "For the same reason, looking the resource up by id (\`get\` in the SDKs) returns the id and no other property: nothing can be read from the platform.",
+    "For the same reason, looking the resource up by id (\`get\` in the SDKs) returns the id and only what the id itself tells (a carrier's \`carrierId\`, a webhook's \`campaignId\`), and warns: nothing else can be read from the platform, so every other property is empty.",
   ].join("\n");
 }
 
@@ -260,7 +251,7 @@ function resourceSpec(
   const inputs = propertiesOf(json, "", descriptor.objectTypes, types);
   for (const path of descriptor.secretInputs)
     markSecret(path, inputs, descriptor.objectTypes, types);
-  const outputs: Record<string, PropertySpec> = { ...inputs, stateVersion };
+  const outputs: Record<string, PropertySpec> = { ...inputs };
   for (const output of descriptor.outputs) {
     outputs[output.name] = { ...output.type, description: output.description };
   }

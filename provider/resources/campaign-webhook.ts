@@ -1,7 +1,7 @@
 import { stateOfCreated } from "../core/created-object";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { checkResource, onEveryObject } from "../core/check";
+import { checkedInputs, checkResource, onEveryObject } from "../core/check";
 import { diffInputs, sortedSet, type DiffPlan } from "../core/diff";
 import { containsUnknown, isUnknown } from "../core/engine-values";
 import {
@@ -127,9 +127,11 @@ export const campaignWebhookDiffPlan: DiffPlan = {
   setKeys: new Set(["events"]),
 };
 
-/** What the resource stores. Version 1 is the only shape written so far. */
+/**
+ * What the resource stores. States carry no version: the only shape so far, with or without the
+ * `stateVersion: 1` the first releases wrote; a later shape would add a hidden `__stateVersion`.
+ */
 export interface CampaignWebhookState extends CampaignWebhookInputs {
-  readonly stateVersion: 1;
   /** What the subscribe answered; absent for a subscription recorded with alreadySubscribed. */
   readonly status?: string;
   readonly data?: boolean;
@@ -207,13 +209,13 @@ function campaignWebhookWarnings(inputs: CampaignWebhookInputs): string[] {
 
 /** Reads any stored shape this package ever wrote. */
 export function readCampaignWebhookState(olds: Inputs): CampaignWebhookState {
-  return { ...olds, stateVersion: 1 } as CampaignWebhookState;
+  const { stateVersion: _firstReleases, ...state } = olds;
+  return state as unknown as CampaignWebhookState;
 }
 
 /** A recorded subscription: no answer, so no status or data. */
 const stateAfterCreate = async (id: string, news: Inputs): Promise<CampaignWebhookState> => ({
-  ...CampaignWebhookInputs.parse(news),
-  stateVersion: 1,
+  ...checkedInputs(CampaignWebhookInputs, news),
 });
 
 async function create(news: Inputs): Promise<{ id: string; state: CampaignWebhookState }> {
@@ -250,12 +252,7 @@ async function create(news: Inputs): Promise<{ id: string; state: CampaignWebhoo
   });
   // Only what spec 4.4 says the answer holds: anything more would overwrite the inputs.
   const { status, data } = response.body;
-  const state = await stateOfCreated(id, { ...inputs, stateVersion: 1 }, () => ({
-    ...inputs,
-    stateVersion: 1 as const,
-    status,
-    data,
-  }));
+  const state = await stateOfCreated(id, { ...inputs }, () => ({ ...inputs, status, data }));
   return { id, state };
 }
 
@@ -305,6 +302,26 @@ function warnDerivedId(id: string): void {
   );
 }
 
+/**
+ * What delete says: the API has no unsubscribe, so the subscription keeps receiving events; after
+ * a replacement the campaign holds it beside its replacement.
+ */
+function stillSubscribed(id: string, olds: Inputs, context: { replacing: boolean }): string {
+  const url = typeof olds.url === "string" ? olds.url : "its url";
+  // An id an earlier version derived is never printed: shownWebhook names the subscription instead.
+  const what = DERIVED_WEBHOOK_ID.test(id)
+    ? `campaign webhook ${shownWebhook(id, olds)}`
+    : `campaign webhook ${id} (${url})`;
+  const campaign =
+    typeof olds.campaignId === "string" ? `campaign ${olds.campaignId}` : "its campaign";
+  return context.replacing
+    ? `${what} is replaced, and stays subscribed to ${campaign}: the API has no unsubscribe operation. The campaign ` +
+        "holds 2 subscriptions from now on, this one and its replacement, and both are called for every event they " +
+        "select. Unsubscribe this one in the platform's console."
+    : `${what} stays subscribed to ${campaign}: the API has no unsubscribe operation. It is only removed from the ` +
+        "stack and is still called for every event it selects; unsubscribe it in the platform's console if it should stop.";
+}
+
 export const campaignWebhook: ResourceDescriptor<CampaignWebhookState, "CampaignWebhook"> = {
   type: "CampaignWebhook",
   summary:
@@ -334,16 +351,17 @@ export const campaignWebhook: ResourceDescriptor<CampaignWebhookState, "Campaign
   ],
   secretInputs,
   secretWireFields: ["headers[].value", "parameters[].value"],
-  check: (_olds, news) =>
+  check: (_olds, news, context) =>
     checkResource(
       {
         type: "CampaignWebhook",
         schema: CampaignWebhookInputs,
-        secretInputs,
+        secretPaths: secretInputs,
         warnings: campaignWebhookWarnings,
         normalize: normalizeCampaignWebhookInputs,
       },
       news,
+      context,
     ),
   diff: async (id, olds, news) => {
     warnDerivedId(id);
@@ -353,14 +371,16 @@ export const campaignWebhook: ResourceDescriptor<CampaignWebhookState, "Campaign
   // Only reached when nothing the platform holds changes; it records the new inputs.
   update: async (_id, olds, news) => ({
     ...readCampaignWebhookState(olds),
-    ...CampaignWebhookInputs.parse(news),
+    ...checkedInputs(CampaignWebhookInputs, news),
   }),
-  delete: async (id, olds) =>
-    warn(
-      `campaign webhook ${shownWebhook(id, olds)} stays subscribed on the platform: its API has no unsubscribe operation. It is only removed ` +
-        "from the stack; unsubscribe it in the platform's console if it should stop.",
-    ),
+  delete: async (id, olds, context) => warn(stillSubscribed(id, olds, context)),
+  adoptWith: () =>
+    "alreadySubscribed: true beside the subscription's campaignId, url and events (its create records the subscription without a call)",
   stateAfterCreate,
+  outputsFromId: (id) => {
+    const campaignId = /^([0-9a-f]{24})\//.exec(id)?.[1];
+    return campaignId === undefined ? {} : { campaignId };
+  },
   recovery: {
     lookFor: "a webhook subscription of the campaign with",
     idLabel: "webhook id",

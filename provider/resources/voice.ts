@@ -1,6 +1,6 @@
 import { stateOfCreated } from "../core/created-object";
 import { z } from "zod";
-import { checkResource, onEveryObject } from "../core/check";
+import { checkedInputs, checkResource, onEveryObject } from "../core/check";
 import { diffInputs, sortedSet, type DiffPlan } from "../core/diff";
 import { containsUnknown, isAsset, isFileAsset, isUnknown } from "../core/engine-values";
 import {
@@ -11,8 +11,10 @@ import {
   subOrganizationId,
   text,
 } from "../core/input-rules";
+import { parsePath, pathContains } from "../core/property-path";
 import { warnStaysOnPlatform } from "../core/provider-log";
 import type {
+  CallOptions,
   CheckFailure,
   DiffAnswer,
   Inputs,
@@ -186,9 +188,11 @@ const ApiVoice = z.looseObject({
 });
 type ApiVoice = z.infer<typeof ApiVoice>;
 
-/** What the resource stores. Version 1 is the only shape written so far. */
+/**
+ * What the resource stores. States carry no version: the only shape so far, with or without the
+ * `stateVersion: 1` the first releases wrote; a later shape would add a hidden `__stateVersion`.
+ */
 export interface VoiceState extends VoiceInputs {
-  readonly stateVersion: 1;
   readonly voiceId: string | undefined;
   readonly organizationId: string | undefined;
   readonly settings: Record<string, unknown> | undefined;
@@ -270,15 +274,25 @@ export function toCloneForm(inputs: VoiceInputs, samples: readonly SampleUpload[
   return form;
 }
 
-/** The update body (section 4.2): snake_case settings, only what is declared. */
-export function toUpdateBody(inputs: VoiceInputs): Record<string, unknown> {
-  const body: Record<string, unknown> = { name: inputs.name };
-  if (inputs.isMultilingual !== undefined) body.isMultilingual = inputs.isMultilingual;
-  if (inputs.supportedLocales !== undefined) body.supportedLocales = inputs.supportedLocales;
+/**
+ * The update body (section 4.2): snake_case settings, only what is declared and not named by the
+ * program's `ignoreChanges` (the platform keeps its own value of those).
+ */
+export function toUpdateBody(
+  inputs: VoiceInputs,
+  ignoreChanges: readonly string[] = [],
+): Record<string, unknown> {
+  const ignored = ignoreChanges.map(parsePath).filter((path) => path !== undefined);
+  const kept = (key: keyof VoiceInputs) =>
+    inputs[key] !== undefined && !ignored.some((pattern) => pathContains(pattern, [key]));
+  const body: Record<string, unknown> = {};
+  if (kept("name")) body.name = inputs.name;
+  if (kept("isMultilingual")) body.isMultilingual = inputs.isMultilingual;
+  if (kept("supportedLocales")) body.supportedLocales = inputs.supportedLocales;
   const settings: Record<string, number> = {};
-  if (inputs.stability !== undefined) settings.stability = inputs.stability;
-  if (inputs.similarityBoost !== undefined) settings.similarity_boost = inputs.similarityBoost;
-  if (inputs.speed !== undefined) settings.speed = inputs.speed;
+  if (kept("stability")) settings.stability = inputs.stability!;
+  if (kept("similarityBoost")) settings.similarity_boost = inputs.similarityBoost!;
+  if (kept("speed")) settings.speed = inputs.speed!;
   if (Object.keys(settings).length > 0) body.settings = settings;
   return body;
 }
@@ -310,7 +324,6 @@ export function toVoiceState(
     stability: inputs.stability ?? setting("stability"),
     similarityBoost: inputs.similarityBoost ?? setting("similarity_boost"),
     speed: inputs.speed ?? setting("speed"),
-    stateVersion: 1,
     voiceId: voice.voiceId,
     organizationId: voice.organizationId,
     settings,
@@ -322,7 +335,8 @@ export function toVoiceState(
 
 /** Reads any stored shape this package ever wrote. */
 export function readVoiceState(olds: Inputs): VoiceState {
-  return { clonedVoices: [], samples: [], ...olds, stateVersion: 1 } as unknown as VoiceState;
+  const { stateVersion: _firstReleases, ...state } = olds;
+  return { clonedVoices: [], samples: [], ...state } as unknown as VoiceState;
 }
 
 function label(inputs: { name?: unknown }): string {
@@ -336,13 +350,18 @@ function unknownOutcomeHint(inputs: VoiceInputs): string {
   );
 }
 
-async function putVoice(id: string, inputs: VoiceInputs, operation: string): Promise<ApiVoice> {
+async function putVoice(
+  id: string,
+  inputs: VoiceInputs,
+  operation: string,
+  body: Record<string, unknown> = toUpdateBody(inputs),
+): Promise<ApiVoice> {
   const response = await callApi({
     operation,
     method: "PUT",
     origin: "api",
     path: `/voices/${pathSegment(operation, "the voice id", id)}`,
-    json: toUpdateBody(inputs),
+    json: body,
     subOrganizationId: inputs.subOrganizationId,
     idempotent: true,
     answer: { schema: ApiVoice, problem: () => "the answer is not a Voice object with an id" },
@@ -397,14 +416,19 @@ async function diff(_id: string, olds: Inputs, news: Inputs): Promise<DiffAnswer
   return diffInputs({ ...stored, files: oldFiles }, { ...news, files: newFiles }, voiceDiffPlan);
 }
 
-async function create(news: Inputs): Promise<{ id: string; state: VoiceState }> {
+async function create(
+  news: Inputs,
+  options: CallOptions = {},
+): Promise<{ id: string; state: VoiceState }> {
   const inputs = VoiceInputs.parse(news);
-  if (inputs.existingVoiceId !== undefined) {
-    const voice = await putVoice(
-      inputs.existingVoiceId,
-      inputs,
-      `adopt ${label(inputs)} (${inputs.existingVoiceId})`,
-    );
+  const existing = inputs.existingVoiceId;
+  if (existing !== undefined) {
+    // Adopting sets what the program declares and does not ignore; with nothing left, no call.
+    const body = toUpdateBody(inputs, options.ignoreChanges);
+    if (Object.keys(body).length === 0) {
+      return { id: existing, state: toVoiceState(inputs, { id: existing }, [], []) };
+    }
+    const voice = await putVoice(existing, inputs, `adopt ${label(inputs)} (${existing})`, body);
     return { id: voice.id, state: toVoiceState(inputs, voice, [], []) };
   }
   const samples = await Promise.all((inputs.files ?? []).map(SampleUpload.open)).catch(
@@ -439,7 +463,7 @@ async function create(news: Inputs): Promise<{ id: string; state: VoiceState }> 
   const voice = pickCreatedVoice(voices, inputs.name)!;
   const state = await stateOfCreated(
     voice.id,
-    { ...inputs, stateVersion: 1, voiceId: voice.voiceId, clonedVoices: voices },
+    { ...inputs, voiceId: voice.voiceId, clonedVoices: voices },
     async () =>
       toVoiceState(inputs, voice, voices, await Promise.all(samples.map((s) => s.facts()))),
   );
@@ -461,10 +485,16 @@ async function create(news: Inputs): Promise<{ id: string; state: VoiceState }> 
   }
 }
 
-async function update(id: string, olds: Inputs, news: Inputs): Promise<VoiceState> {
+async function update(
+  id: string,
+  olds: Inputs,
+  news: Inputs,
+  options: CallOptions = {},
+): Promise<VoiceState> {
   const stored = readVoiceState(olds);
-  const inputs = VoiceInputs.parse(news);
-  const voice = await putVoice(id, inputs, `update ${label(inputs)} (${id})`);
+  const inputs = checkedInputs(VoiceInputs, news);
+  const body = toUpdateBody(inputs, options.ignoreChanges);
+  const voice = await putVoice(id, inputs, `update ${label(inputs)} (${id})`, body);
   return toVoiceState(inputs, voice, stored.clonedVoices, stored.samples);
 }
 
@@ -473,7 +503,7 @@ async function update(id: string, olds: Inputs, news: Inputs): Promise<VoiceStat
  * samples are described from the files, so a diff against the same files shows no change.
  */
 async function stateAfterCreate(id: string, news: Inputs): Promise<VoiceState> {
-  const inputs = VoiceInputs.parse(news);
+  const inputs = checkedInputs(VoiceInputs, news);
   const samples =
     inputs.existingVoiceId === undefined
       ? await Promise.all((inputs.files ?? []).map(describeSample))
@@ -580,21 +610,25 @@ export const voice: ResourceDescriptor<VoiceState, "Voice"> = {
   },
   secretInputs: [],
   secretWireFields: [],
-  check: (_olds, news) =>
+  check: (_olds, news, context) =>
     checkResource(
       {
         type: "Voice",
         schema: VoiceInputs,
+        secretPaths: [],
         moreFailures: sampleFailures,
         warnings: voiceWarnings,
         normalize: normalizeVoiceInputs,
       },
       news,
+      context,
     ),
   diff,
   create,
   update,
-  delete: async (id, olds) => warnStaysOnPlatform(`${label(olds)} (${id})`),
+  delete: async (id, olds, context) => warnStaysOnPlatform(`${label(olds)} (${id})`, context),
+  adoptWith: (id) =>
+    `existingVoiceId: ${JSON.stringify(id)} (its create adopts that voice instead of cloning one; leave files out)`,
   stateAfterCreate,
   recovery: {
     lookFor: "a voice on the platform with",

@@ -2,7 +2,8 @@
  * Everything the provider process keeps between calls, in one place with one reset. The engine
  * runs many resource operations in one process: they share the settings `configure` was given,
  * the connection pool and its concurrency limit, the pacing learned from 429s, the secrets to
- * keep out of messages, the warnings already said and the sample hashes already computed.
+ * keep out of messages, the warnings already said, the sample hashes already computed, and what
+ * this run's diffs and checks found.
  */
 import type { Agent } from "undici";
 import { ConcurrencyLimit } from "../platform/concurrency-limit";
@@ -40,6 +41,16 @@ interface ProcessState {
   readonly secretWireFields: Set<string>;
   readonly warningsSaid: Set<string>;
   readonly sampleHashes: Map<string, SampleHashEntry>;
+  /** `<type>\0<id>` of each object a diff of this process found must be replaced. */
+  readonly replacing: Set<string>;
+  /** URNs of the resources this process created an object for (not in a preview). */
+  readonly created: Set<string>;
+  /**
+   * By URN, the declared inputs the last check of a dynamic resource found changed from the stored
+   * ones, when its hidden inputs did not change: what the engine's own comparison of inputs, which
+   * a diff can leave the details to, would show.
+   */
+  readonly inputChangesShown: Map<string, ReadonlySet<string>>;
 }
 
 function fresh(): ProcessState {
@@ -56,6 +67,9 @@ function fresh(): ProcessState {
     secretWireFields: new Set(),
     warningsSaid: new Set(),
     sampleHashes: new Map(),
+    replacing: new Set(),
+    created: new Set(),
+    inputChangesShown: new Map(),
   };
 }
 

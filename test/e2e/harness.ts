@@ -241,14 +241,29 @@ export function recorder(): Transcript & {
 }
 
 /**
- * Warnings the provider printed. They leave the provider process on stderr (console.warn), which
- * the engine forwards as diagnostics of severity "info#err" without a resource URN; the CLI shows
- * them under the stack resource, in the progress lines and in the closing "Diagnostics:" section.
+ * Warnings the provider printed. The dynamic resources send them to the engine's log on the
+ * resource they concern (diagnostics of severity "warning" with its URN, or none when the stored
+ * state does not say which resource it is); an older provider's leave the provider process on
+ * stderr, which the engine forwards as "info#err" without a URN and the CLI shows under the stack.
  */
 export function providerWarnings(transcript: Transcript): string[] {
-  return transcript.diagnostics
-    .filter((d) => d.severity === "info#err" && d.message.startsWith("warning: "))
-    .map((d) => d.message.slice("warning: ".length).trim());
+  return providerWarningDiagnostics(transcript).map((d) => d.message);
+}
+
+/** The same warnings with the URN each was shown on ("" for the stack). */
+export function providerWarningDiagnostics(
+  transcript: Transcript,
+): { message: string; urn: string }[] {
+  return transcript.diagnostics.flatMap((d) => {
+    // The engine's own notice that a plugin came from PATH is no provider's warning.
+    if (d.severity === "warning" && !/^using pulumi-resource-\S+ from \$PATH/.test(d.message)) {
+      const urn = d.urn === undefined || d.urn.endsWith("pulumi:pulumi:Stack") ? "" : d.urn;
+      return [{ message: d.message.trim(), urn }];
+    }
+    if (d.severity === "info#err" && d.message.startsWith("warning: "))
+      return [{ message: d.message.slice("warning: ".length).trim(), urn: "" }];
+    return [];
+  });
 }
 
 /** The message of a failed Automation API call, with the CLI's stderr and stdout. */

@@ -52,13 +52,15 @@ describeE2E("invalid input on the real Pulumi engine", () => {
       .join("\n")}`;
   }
 
-  test("a gateway port out of range fails preview naming gateways[0].port; no request is made", async () => {
+  test("a gateway port out of range fails preview showing the value and naming gateways[0].port; no request is made", async () => {
     const output = await failingPreview("bad-port", { "e2e:carrierPort": "70000" });
     // The engine's words around the provider's {property, reason}. The engine looks the value up
-    // as a top-level key, so a nested path shows {<nil>}: the reason says what the value was.
+    // among the top-level inputs only: the property is `gateways`, whose value it prints, and the
+    // reason starts with the exact place.
     expect(output).toMatch(
-      /SipCarrier resource 'main-trunk': property gateways\[0\]\.port value \{[^}]*\} has a problem: must be at most 65535, not number 70000/,
+      /SipCarrier resource 'main-trunk': property gateways value \{\[\{map\[.*port:\{70000\}.*\]\}\]\} has a problem: gateways\[0\]\.port must be at most 65535, not number 70000/,
     );
+    expect(output).not.toContain("<nil>");
     expect(await emulator.client.requests()).toEqual([]);
   });
 

@@ -13,6 +13,7 @@ import {
   describeE2E,
   E2EProject,
   fixturePulumiVersion,
+  providerWarningDiagnostics,
   providerWarnings,
   recorder,
   type Transcript,
@@ -178,8 +179,11 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
     expect(after.voiceRecordId).not.toBe(before.voiceRecordId);
     expect(held.voices.map((v) => v.id)).toEqual([before.voiceRecordId, after.voiceRecordId]);
 
-    const warning = `voice "Support agent v2" (${String(before.voiceRecordId)}) stays on the platform`;
-    expect(providerWarnings(transcript)).toEqual([expect.stringContaining(warning)]);
+    // On the voice, not the stack, and saying the platform now holds both.
+    const warning = `voice "Support agent v2" (${String(before.voiceRecordId)}) is replaced: its replacement is created and this one stays on the platform`;
+    expect(providerWarningDiagnostics(transcript)).toEqual([
+      { message: expect.stringContaining(warning), urn: expect.stringMatching(/::support-voice$/) },
+    ]);
     expect(transcript.text).toContain(`warning: ${warning}`);
   });
 
@@ -196,18 +200,22 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
     expect((await organization()).voices).toHaveLength(3);
     expect((await outputs()).voiceRecordId).not.toBe(before.voiceRecordId);
     expect(providerWarnings(transcript)).toEqual([
-      expect.stringContaining(`(${String(before.voiceRecordId)}) stays on the platform`),
+      expect.stringContaining(`(${String(before.voiceRecordId)}) is replaced`),
     ]);
   });
 
   test("changing the carrier replaces it, with a warning that the old one stays", async () => {
     const before = await outputs();
     await stack.setConfig("e2e:carrierName", { value: "backup-trunk" });
-    // The detailed diff lists every property of the carrier; the password shows as [secret].
+    // The detailed diff shows the input that changed and names the cause; no output shows as removed.
     const detailed = record();
     const preview = await stack.preview({ ...detailed.options, diff: true });
     expect(preview.changeSummary).toEqual({ replace: 1, same: 4 });
-    expect(detailed.text).toMatch(/registerPassword\s*: \[secret\]/);
+    expect(detailed.text).toMatch(/~ name\s*: "main-trunk" => "backup-trunk"/);
+    expect(detailed.text).not.toMatch(/- (carrierId|stateVersion)\b/);
+    const summary = record();
+    await stack.preview(summary.options);
+    expect(summary.text).toMatch(/main-trunk +replace +\[diff: ~name\]/);
     expect(await emulator.client.newRequests()).toEqual([]);
 
     const transcript = record();
@@ -225,7 +233,7 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
     const after = await outputs();
     expect(after.carrierId).toBe(held.carriers[1]!.id);
 
-    const warning = `SIP carrier "main-trunk" (${String(before.carrierId)}) stays on the platform`;
+    const warning = `SIP carrier "main-trunk" (${String(before.carrierId)}) is replaced: its replacement is created and this one stays on the platform`;
     expect(providerWarnings(transcript)).toEqual([expect.stringContaining(warning)]);
     expect(transcript.text).toContain("Diagnostics:");
     expect(transcript.text).toContain(`warning: ${warning}`);
@@ -330,8 +338,8 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
       expect.arrayContaining(
         [
           `SIP carrier "backup-trunk" (${String(out.carrierId)}) stays on the platform`,
-          `campaign webhook ${String(out.crmWebhookId)} stays subscribed on the platform`,
-          `campaign webhook ${String(out.interestedWebhookId)} stays subscribed on the platform`,
+          `campaign webhook ${String(out.crmWebhookId)} (https://crm.example.com/voice-events) stays subscribed to campaign`,
+          `campaign webhook ${String(out.interestedWebhookId)} (https://hooks.example.com/voice/interested) stays subscribed to campaign`,
           `voice "Support agent v2" (${String(out.voiceRecordId)}) stays on the platform`,
         ].map((start) => expect.stringContaining(start)),
       ),

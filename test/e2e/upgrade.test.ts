@@ -118,7 +118,7 @@ for (const golden of goldens) {
         expect(destroy.summary.resourceChanges).toEqual({ delete: golden.meta.created });
         expect(providerWarnings(transcript)).toHaveLength(platformResources);
         for (const warning of providerWarnings(transcript)) {
-          expect(warning).toMatch(/stays (subscribed )?on the platform/);
+          expect(warning).toMatch(/stays (on the platform|subscribed to campaign)/);
         }
         expect(await restored.stack.outputs()).toEqual({});
         expect(await restored.emulator.client.newRequests()).toEqual([]);

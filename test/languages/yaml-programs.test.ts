@@ -297,9 +297,10 @@ describeYaml.each(["spec", "extended"] as const)(
       expect(result.stdout).toMatch(/imported/);
       expect((await emulator.client.requests()).length).toBe(requestsBefore);
       const resources = await stack.resources();
+      // What the id tells, and the marker by which the next update records the declared inputs.
       expect(resources["cli-imported"]).toMatchObject({
         id,
-        outputs: { importedWithoutRead: true },
+        outputs: { carrierId: id, __importedWithoutRead: true },
       });
     });
 
@@ -547,6 +548,11 @@ describeYaml("the plugin's other install routes (nothing on PATH)", () => {
         "--file",
         "node_modules/.bin/pulumi-resource-voiceplatform",
       ]);
+      // The plugin cache lists it with the version it reports.
+      const listed = await stack.must(["plugin", "ls"]);
+      expect(listed.stdout).toMatch(
+        new RegExp(`voiceplatform\\s+resource\\s+${packageSchema().version.replace(/\./g, "\\.")}`),
+      );
       const result = await stack.pulumiUp();
       expect(result.stdout).not.toMatch(/from \$PATH/);
       expect((await stack.outputs()).carrierId).toBe("carrier-made-elsewhere");

@@ -3,6 +3,7 @@
  * project with the packed package installed, its `node_modules/.bin` on PATH (where the engine
  * finds `pulumi-resource-voiceplatform`), a file backend and a passphrase inside the project.
  * Every command runs as a user would type it; nothing goes through the Automation API.
+ * `forProject` runs any other program the same way (a copied-out Python example, say).
  */
 import { execFile } from "node:child_process";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
@@ -63,6 +64,29 @@ export class YamlStack {
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     };
     const stack = new YamlStack(dir, "dev", env);
+    await stack.must(["stack", "init", "dev"]);
+    return stack;
+  }
+
+  /**
+   * A project prepared elsewhere (an example copied out with its toolchain), with `env` on top of
+   * the same settings (its PATH first: where the plugin and the language's tools are found).
+   */
+  static async forProject(dir: string, env: NodeJS.ProcessEnv): Promise<YamlStack> {
+    await mkdir(join(dir, ".state"), { recursive: true });
+    const inherited = Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => !name.startsWith("VOICEPLATFORM_")),
+    );
+    const stack = new YamlStack(dir, "dev", {
+      ...inherited,
+      ...env,
+      PATH: [env.PATH ?? process.env.PATH, cli!.binDir].join(delimiter),
+      PULUMI_HOME: join(dir, ".pulumi-home"),
+      PULUMI_BACKEND_URL: `file://${join(dir, ".state")}`,
+      PULUMI_CONFIG_PASSPHRASE: "plugin-program-passphrase",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    });
     await stack.must(["stack", "init", "dev"]);
     return stack;
   }

@@ -136,7 +136,7 @@ test("an empty project installs the tarball and loads both entry points", async 
   expect(loaded.runtime).toEqual(
     expect.arrayContaining(["configure", "Voice", "SipCarrier", "CampaignWebhook"]),
   );
-  expect(loaded.voiceHandlers).toEqual(["check", "create", "delete", "diff", "update"]);
+  expect(loaded.voiceHandlers).toEqual(["check", "create", "delete", "diff", "read", "update"]);
   expect(loaded.esmRuntime).toBe("function");
   // A program (and a preview) sends no request: the HTTP client loads with the first call.
   expect(loaded.undiciWithMain).toBe(false);

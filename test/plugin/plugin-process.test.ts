@@ -189,9 +189,9 @@ describe("resources through the plugin", () => {
     expect(created.properties).toMatchObject({
       name: "Plugin trunk",
       carrierId,
-      stateVersion: 1,
       registerPassword: secret(password),
     });
+    expect(created.properties).not.toHaveProperty("stateVersion");
     expect(created.properties).not.toHaveProperty("__provider");
     const stored = (await emulator.client.state()).organizations.org_emulator!.carriers;
     expect(stored.map((c) => c.id)).toEqual([carrierId]);
@@ -205,7 +205,23 @@ describe("resources through the plugin", () => {
       ...carrier,
       name: "Renamed trunk",
     });
-    expect(renamed).toMatchObject({ changes: "DIFF_SOME", replaces: ["name"] });
+    expect(renamed).toMatchObject({
+      changes: "DIFF_SOME",
+      replaces: ["name"],
+      diffs: ["name"],
+      hasDetailedDiff: true,
+      detailedDiff: { name: "UPDATE_REPLACE" },
+    });
+    // A new password: the reason names it, the answer never holds it.
+    const rotated = await plugin.diff(carrierId, urn("SipCarrier", "trunk"), plain, {
+      ...carrier,
+      registerPassword: "rotated-plugin-password",
+    });
+    expect(rotated).toMatchObject({
+      diffs: ["registerPassword"],
+      detailedDiff: { registerPassword: "UPDATE_REPLACE" },
+    });
+    expect(JSON.stringify(rotated)).not.toContain("rotated-plugin-password");
   });
 
   it("refresh gives back what state holds", async () => {
@@ -219,10 +235,11 @@ describe("resources through the plugin", () => {
   it("import adopts a carrier by id and records the declared inputs without a call", async () => {
     const before = (await emulator.client.requests()).length;
     const read = await plugin.read("carrier-made-elsewhere", urn("SipCarrier", "adopted"), {});
+    // What the id tells, and the markers by which the next calls record the declared inputs.
     expect(read).toEqual({
       id: "carrier-made-elsewhere",
-      properties: { importedWithoutRead: true },
-      inputs: {},
+      properties: { carrierId: "carrier-made-elsewhere", __importedWithoutRead: true },
+      inputs: { __adopted: true },
     });
     const diff = await plugin.diff(
       "carrier-made-elsewhere",
@@ -230,7 +247,11 @@ describe("resources through the plugin", () => {
       read.properties,
       carrier,
     );
-    expect(diff).toMatchObject({ changes: "DIFF_SOME", replaces: [] });
+    expect(diff).toMatchObject({
+      changes: "DIFF_SOME",
+      replaces: [],
+      detailedDiff: { name: "ADD", registerPassword: "ADD" },
+    });
     const updated = await plugin.update(
       "carrier-made-elsewhere",
       urn("SipCarrier", "adopted"),
@@ -240,7 +261,6 @@ describe("resources through the plugin", () => {
     expect(updated.properties).toEqual({
       ...carrier,
       registerPassword: secret(password),
-      stateVersion: 1,
       carrierId: "carrier-made-elsewhere",
     });
     expect((await emulator.client.requests()).length).toBe(before);
@@ -262,11 +282,15 @@ describe("resources through the plugin", () => {
     const checked = await plugin.check(urn("Voice", "v"), {}, voice);
     expect(checked.failures).toEqual([]);
     const created = await plugin.create(urn("Voice", "v"), checked.inputs);
-    expect(created.properties).toMatchObject({ name: "Plugin voice", stateVersion: 1 });
+    expect(created.properties).toMatchObject({ name: "Plugin voice" });
     expect((created.properties.samples as unknown[]).length).toBe(2);
     const renamed = { ...voice, name: "Plugin voice 2" };
     const diff = await plugin.diff(created.id, urn("Voice", "v"), created.properties, renamed);
-    expect(diff).toMatchObject({ changes: "DIFF_SOME", replaces: [] });
+    expect(diff).toMatchObject({
+      changes: "DIFF_SOME",
+      replaces: [],
+      detailedDiff: { name: "UPDATE" },
+    });
     const updated = await plugin.update(created.id, urn("Voice", "v"), created.properties, renamed);
     expect(updated.properties.name).toBe("Plugin voice 2");
   });

@@ -85,7 +85,6 @@ describe("Voice handlers", () => {
         { name: "a.wav", sha256: sha256(a), size: 12 },
         { name: "b.mp3", sha256: sha256(b), size: 21 },
       ],
-      stateVersion: 1,
     });
     expect(outs.clonedVoices).toHaveLength(1);
   });
@@ -274,7 +273,7 @@ describe("SipCarrier handlers", () => {
     expect(post!.headers.authorization).toBe("[redacted]");
     const carriers = (await state()).carriers;
     expect(carriers.map((c) => c.id)).toEqual([id]);
-    expect(outs).toMatchObject({ carrierId: id, name: "main-trunk", stateVersion: 1 });
+    expect(outs).toMatchObject({ carrierId: id, name: "main-trunk" });
   });
 
   it("acts for the sub-organization through x-sub-organization-id", async () => {

@@ -73,9 +73,7 @@ describe("a 2xx answer of the wrong shape is an ApiError", () => {
 
   test("update voice (PUT)", async () => {
     const inputs = voiceInputs({ name: "Shape voice" });
-    const error = await failure(
-      runtime.Voice.update("v-1", { ...inputs, stateVersion: 1 }, inputs),
-    );
+    const error = await failure(runtime.Voice.update("v-1", { ...inputs }, inputs));
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 200, requestId: "req-shape", method: "PUT" });
     expect(error.message).toMatch(/^update voice "Shape voice" \(v-1\) failed: 200 OK: /);
@@ -101,7 +99,7 @@ test("an id that would change the request's address is refused before anything i
   const inputs = voiceInputs({ name: "Moved voice" });
   const before = received.length;
   for (const id of ["..", "%2E%2E", "."]) {
-    const error = await failure(runtime.Voice.update(id, { ...inputs, stateVersion: 1 }, inputs));
+    const error = await failure(runtime.Voice.update(id, { ...inputs }, inputs));
     expect(error).toBeInstanceOf(UnsafePathError);
     expect(error.message).toMatch(/Nothing was sent; fix the id/);
   }
@@ -114,7 +112,7 @@ test("an id that would change the request's address is refused before anything i
 
 test("an answer larger than 1 MiB is an ApiError, not memory", async () => {
   const inputs = voiceInputs({ name: "Huge voice" });
-  const error = await failure(runtime.Voice.update("huge", { ...inputs, stateVersion: 1 }, inputs));
+  const error = await failure(runtime.Voice.update("huge", { ...inputs }, inputs));
   expect(error).toBeInstanceOf(ApiError);
   expect(error.message).toMatch(/the answer was larger than 1048576 bytes \(1 MiB\)/);
 });

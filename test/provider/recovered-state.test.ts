@@ -3,6 +3,7 @@
  * from the emulator: the same outputs, and a diff against the declared inputs with no change.
  */
 import { basename, dirname } from "node:path";
+import { NO_CHANGES } from "../../provider/core/diff";
 import { campaignWebhook } from "../../provider/resources/campaign-webhook";
 import { idProblem, outputsAfterCreate } from "../../provider/cli/recovered-resource";
 import { sipCarrier } from "../../provider/resources/sip-carrier";
@@ -40,11 +41,9 @@ describe("the state recover builds, against what a create against the platform r
     const created = await sipCarrier.create(plain(carrier()));
     const recovered = await outputsAfterCreate("SipCarrier", carrier(), created.id, process.cwd());
     expect(recovered).toEqual({ ...stored(created.state), __provider: PROVIDER_TEXT });
-    expect(await sipCarrier.diff(created.id, plain(recovered), plain(carrier()))).toEqual({
-      changes: false,
-      replaces: [],
-      deleteBeforeReplace: false,
-    });
+    expect(await sipCarrier.diff(created.id, plain(recovered), plain(carrier()))).toEqual(
+      NO_CHANGES,
+    );
   });
 
   it("a webhook: the create's outputs without the subscribe's answer, which recover cannot know", async () => {

@@ -43,6 +43,9 @@ export interface DiffResult {
   stables: string[];
   deleteBeforeReplace: boolean;
   diffs: string[];
+  hasDetailedDiff: boolean;
+  /** Kind by property path, as the engine names them: `UPDATE_REPLACE`, `ADD`, … */
+  detailedDiff: Record<string, string>;
 }
 
 export interface CreateResult {
@@ -419,12 +422,22 @@ export class ProviderProcess {
       1: "DIFF_NONE",
       2: "DIFF_SOME",
     };
+    const kinds = Object.fromEntries(
+      Object.entries(this.sdk.provider.PropertyDiff.Kind).map(([name, value]) => [value, name]),
+    );
+    const detailedDiff: Record<string, string> = {};
+    response.getDetaileddiffMap().forEach((diff, path) => {
+      detailedDiff[path] =
+        `${kinds[diff.getKind()] ?? diff.getKind()}${diff.getInputdiff() ? " (input)" : ""}`;
+    });
     return {
       changes: names[response.getChanges()] ?? "DIFF_UNKNOWN",
       replaces: response.getReplacesList(),
       stables: response.getStablesList(),
       deleteBeforeReplace: response.getDeletebeforereplace(),
       diffs: response.getDiffsList(),
+      hasDetailedDiff: response.getHasdetaileddiff(),
+      detailedDiff,
     };
   }
 

@@ -73,8 +73,9 @@ describe("a check failure on a secret input", () => {
       {},
       carrierInputs({ registerPassword: 48151623 }),
     );
+    // No property: the engine would print the value of the input it names (core/check forEngine).
     expect(carrier.failures).toEqual([
-      { property: "registerPassword", reason: "must be a string, not [secret]" },
+      { property: "", reason: "registerPassword must be a string, not [secret]" },
     ]);
     const webhook = await runtime.CampaignWebhook.check(
       {},
@@ -87,8 +88,11 @@ describe("a check failure on a secret input", () => {
       }),
     );
     expect(webhook.failures).toEqual([
-      { property: "advancedWebhook.headers[0].value", reason: "must be a string, not [secret]" },
-      { property: "advancedWebhook.parameters[0].value", reason: "must be a string, not [secret]" },
+      { property: "", reason: "advancedWebhook.headers[0].value must be a string, not [secret]" },
+      {
+        property: "",
+        reason: "advancedWebhook.parameters[0].value must be a string, not [secret]",
+      },
     ]);
     const whole = await runtime.CampaignWebhook.check(
       {},

@@ -4,24 +4,42 @@
  * passing preview or adoption also shows that nothing was sent.
  */
 import { UNKNOWN } from "../../provider/core/engine-values";
-import { IMPORTED_WITHOUT_READ, servedResource } from "../../provider/core/served-resource";
-import { UnsafePathError } from "../../provider/platform/errors";
+import {
+  ADOPTED,
+  IMPORTED_WITHOUT_READ,
+  servedResource,
+} from "../../provider/core/served-resource";
+import { withResource } from "../../provider/core/provider-log";
+import { InputError } from "../../provider/platform/errors";
 import { redactSecrets } from "../../provider/platform/redaction";
+import { campaignWebhook } from "../../provider/resources/campaign-webhook";
 import { sipCarrier } from "../../provider/resources/sip-carrier";
 import { voice } from "../../provider/resources/voice";
 import { rememberEngineConfig } from "../../provider/settings/config";
 import { resetProcessState } from "../../provider/settings/process-state";
-import { carrierInputs } from "../support/builders";
+import { campaignId, carrierInputs, voiceInputs, webhookInputs } from "../support/builders";
 
 const carrier = servedResource(sipCarrier);
+const webhookId = `${campaignId}/3b241101-e2bb-4255-8caf-4136c566a962`;
+const otherCampaignsWebhookId = "0123456789abcdef01234567/3b241101-e2bb-4255-8caf-4136c566a962";
 
-beforeEach(() => rememberEngineConfig({ get: () => undefined }));
-afterEach(resetProcessState);
+let said: string[];
+beforeEach(() => {
+  rememberEngineConfig({ get: () => undefined });
+  said = [];
+  const record = (...args: unknown[]) => said.push(args.join(" "));
+  jest.spyOn(console, "warn").mockImplementation(record);
+  jest.spyOn(console, "log").mockImplementation(record);
+});
+afterEach(async () => {
+  jest.restoreAllMocks();
+  await resetProcessState();
+});
 
-async function checked() {
-  const { inputs, failures } = await carrier.check({}, carrierInputs());
+async function checked(inputs = carrierInputs()) {
+  const { inputs: news, failures } = await carrier.check({}, inputs);
   expect(failures).toEqual([]);
-  return inputs;
+  return news;
 }
 
 test("a preview create answers the planned state, platform outputs unknown, and no id", async () => {
@@ -33,7 +51,7 @@ test("a preview create answers the planned state, platform outputs unknown, and 
 
 test("a preview update keeps what the update does not rewrite and marks what it does", async () => {
   const served = servedResource(voice);
-  const olds = { name: "Old", voiceId: "vx", organizationId: "o1", samples: [], stateVersion: 1 };
+  const olds = { name: "Old", voiceId: "vx", organizationId: "o1", samples: [] };
   const planned = (await served.update("v1", olds, { name: "New" }, true)) as Record<
     string,
     unknown
@@ -41,34 +59,210 @@ test("a preview update keeps what the update does not rewrite and marks what it 
   expect(planned).toMatchObject({ name: "New", voiceId: "vx", organizationId: UNKNOWN });
 });
 
-test("an import reads an id into the adoption marker; the next diff and update adopt it", async () => {
-  const marker = carrier.read("c-imported", {});
-  expect(marker).toEqual({ [IMPORTED_WITHOUT_READ]: true });
-  const news = await checked();
-  expect(await carrier.diff("c-imported", marker, news)).toEqual({
-    changes: true,
-    replaces: [],
-    deleteBeforeReplace: false,
+describe("check failures, as the engine prints them", () => {
+  test("a nested problem names its top-level input, the engine printing that value, and its place and value in the reason", async () => {
+    const served = servedResource(voice);
+    const { failures } = await served.check({}, voiceInputs({ supportedLocales: ["english"] }));
+    expect(failures).toEqual([
+      {
+        property: "supportedLocales",
+        reason:
+          'supportedLocales[0] ("english") must be a locale code in the form language-REGION, e.g. en-US',
+      },
+    ]);
   });
-  expect(await carrier.update("c-imported", marker, news, true)).toEqual({
-    ...news,
-    carrierId: UNKNOWN,
+
+  test("a top-level problem keeps its property: the engine prints its value", async () => {
+    const { failures } = await carrier.check({}, carrierInputs({ name: "" }));
+    expect(failures).toEqual([
+      { property: "name", reason: "must not be empty: remove it or give a value" },
+    ]);
   });
-  expect(await carrier.update("c-imported", marker, news)).toEqual({
-    ...news,
-    stateVersion: 1,
-    carrierId: "c-imported",
+
+  test("a secret's problem names no property, so the engine prints no value, and shows [secret]", async () => {
+    const { failures } = await carrier.check({}, carrierInputs({ registerPassword: 4217 }));
+    expect(failures).toEqual([
+      { property: "", reason: "registerPassword must be a string, not [secret]" },
+    ]);
+    const served = servedResource(campaignWebhook);
+    const hook = webhookInputs({
+      isAdvanced: true,
+      advancedWebhook: {
+        url: "https://crm.example.com/hook",
+        headers: [{ name: "X-Token", value: "line\nbreak-token-value" }],
+      },
+    });
+    const answer = await served.check({}, hook);
+    expect(answer.failures).toEqual([
+      {
+        property: "",
+        reason:
+          "advancedWebhook.headers[0].value ([secret]) must not contain line breaks or NUL characters",
+      },
+    ]);
+    expect(JSON.stringify(answer.failures)).not.toContain("break-token-value");
+  });
+
+  test("a name that is no input names no property: its value is never printed", async () => {
+    const { failures } = await carrier.check({}, carrierInputs({ register_password: "pw-1234" }));
+    expect(failures).toEqual([
+      {
+        property: "",
+        reason:
+          'register_password is not an input of SipCarrier (did you mean "registerPassword"?); remove it or fix its name',
+      },
+    ]);
   });
 });
 
-test("a refresh reads back what state holds", () => {
-  const state = { name: "trunk", carrierId: "c1", stateVersion: 1 };
-  expect(carrier.read("c1", state)).toBe(state);
+describe("warnings", () => {
+  test("are said when the inputs earn them, not again for inputs stored with them", async () => {
+    const served = servedResource(campaignWebhook);
+    const plain = webhookInputs({ url: "http://hooks.example.com/calls" });
+    const first = await served.check({}, plain);
+    expect(said.filter((line) => line.includes("is not https"))).toHaveLength(1);
+    await resetProcessState();
+    said.length = 0;
+    await served.check(first.inputs, plain);
+    expect(said).toEqual([]);
+  });
 });
 
-test("an id that would change a request's address is refused before state holds it", () => {
-  expect(() => carrier.read("..", {})).toThrow(UnsafePathError);
-  expect(() => carrier.read("%2e%2e", {})).toThrow(/must not be "\.\."/);
+describe("diff", () => {
+  test("drops what ignoreChanges names and replaces what replaceOnChanges names", async () => {
+    const served = servedResource(voice);
+    const files = voiceInputs().files;
+    const news = (await served.check({}, voiceInputs({ files, name: "Renamed", stability: 0.9 })))
+      .inputs;
+    const checked = (await served.check({}, voiceInputs({ files }))).inputs;
+    const olds = { ...(await voice.stateAfterCreate("v1", checked)) } as Record<string, unknown>;
+    const plain = await served.diff("v1", olds, news);
+    expect(plain.detailedDiff).toMatchObject({
+      name: { kind: "update", replace: false },
+      stability: { kind: "update", replace: false },
+    });
+    const ignored = await served.diff("v1", olds, news, {
+      ignoreChanges: ["name"],
+    });
+    expect(Object.keys(ignored.detailedDiff)).not.toContain("name");
+    const replaced = await served.diff("v1", olds, news, {
+      replaceOnChanges: ["name"],
+    });
+    expect(replaced.replaces).toEqual(["name"]);
+    expect(replaced.detailedDiff.name).toEqual({ kind: "update", replace: true });
+    expect((await served.diff("v1", olds, news, { replaceOnChanges: ["*"] })).replaces).toEqual([
+      "name",
+      "stability",
+    ]);
+  });
+});
+
+describe("import and get: an id and no state", () => {
+  test("an import reads an id into what it tells and the markers; the next diff and update record the declared inputs without a call", async () => {
+    const read = carrier.read("c-imported", {});
+    expect(read).toEqual({
+      state: { carrierId: "c-imported", [IMPORTED_WITHOUT_READ]: true },
+      inputs: { [ADOPTED]: true },
+    });
+    expect(said.join("\n")).toMatch(
+      /SipCarrier "c-imported" .*no read operation: only carrierId \(from the id\) is known/,
+    );
+    const news = await checked();
+    const diff = await carrier.diff("c-imported", read.state, news);
+    expect(diff.changes).toBe(true);
+    expect(diff.replaces).toEqual([]);
+    expect(diff.detailedDiff.name).toEqual({ kind: "add", replace: false });
+    expect(await carrier.update("c-imported", read.state, news, true)).toEqual({
+      ...news,
+      carrierId: UNKNOWN,
+    });
+    expect(await carrier.update("c-imported", read.state, news)).toEqual({
+      ...news,
+      carrierId: "c-imported",
+    });
+  });
+
+  test("a webhook's id tells its campaign", () => {
+    const served = servedResource(campaignWebhook);
+    const read = served.read(webhookId, {});
+    expect(read.state).toMatchObject({ campaignId });
+  });
+
+  test("an adopted object may lack a required input an ignoreChanges kept out, for as long as the stack holds it", async () => {
+    const { name: _ignored, ...withoutName } = carrierInputs();
+    const adoption = await carrier.check({ [ADOPTED]: true }, withoutName);
+    expect(adoption.failures).toEqual([]);
+    expect(adoption.inputs[ADOPTED]).toBe(true);
+    const later = await carrier.check(adoption.inputs, withoutName);
+    expect(later.failures).toEqual([]);
+    // A create still needs it.
+    expect((await carrier.check({}, withoutName)).failures).toEqual([
+      { property: "name", reason: "is required: set it to a string" },
+    ]);
+    const recorded = await carrier.update(
+      "c-adopted",
+      { [IMPORTED_WITHOUT_READ]: true },
+      adoption.inputs,
+    );
+    expect(recorded).toMatchObject({ carrierId: "c-adopted" });
+    expect(recorded).not.toHaveProperty(ADOPTED);
+  });
+
+  test("the first releases' marker is read the same", async () => {
+    const diff = await carrier.diff("c1", { importedWithoutRead: true }, await checked());
+    expect(diff.detailedDiff.name).toEqual({ kind: "add", replace: false });
+  });
+
+  test("an id that cannot be the object's is refused, in recover's words", async () => {
+    expect(() => carrier.read("..", {})).toThrow(InputError);
+    expect(() => carrier.read("%2e%2e", {})).toThrow(/the id must not be "\.\."/);
+    const served = servedResource(campaignWebhook);
+    expect(() => served.read("not-a-webhook-id", {})).toThrow(
+      /"not-a-webhook-id" is not a campaign webhook id/,
+    );
+    const inputs = (await served.check({}, webhookInputs())).inputs;
+    await expect(
+      served.diff(otherCampaignsWebhookId, { [IMPORTED_WITHOUT_READ]: true }, inputs),
+    ).rejects.toThrow(
+      /cannot be imported with these inputs: the id names campaign 0123456789abcdef01234567, but this subscription's campaignId is 65a1f0c2e4b0a1b2c3d4e5f6/,
+    );
+  });
+});
+
+test("a refresh reads back what state holds, and says so", () => {
+  const state = { name: "trunk", carrierId: "c1" };
+  expect(carrier.read("c1", state)).toEqual({ state });
+  expect(said).toEqual([
+    'refresh kept SipCarrier "c1" as the stack holds it: the platform has no read operation, so a change made on the platform is not detected',
+  ]);
+});
+
+describe("delete", () => {
+  test("of a resource whose diff asked for a replacement says the platform holds both", async () => {
+    const olds = { ...(await checked()), carrierId: "c1" };
+    await carrier.diff("c1", olds, await checked(carrierInputs({ name: "renamed" })));
+    await carrier.delete("c1", olds);
+    expect(said.join("\n")).toMatch(/is replaced: .* the platform holds both/);
+  });
+
+  test("of a resource created anew in this process (replaceOnChanges) says the same", async () => {
+    const served = servedResource(campaignWebhook);
+    const olds = { ...webhookInputs(), status: "success", data: true };
+    const urn = "urn:pulumi:dev::p::voiceplatform:index:CampaignWebhook::hook";
+    // The engine's replaceOnChanges is not the provider's: only the new create tells.
+    const config = { get: (key: string) => (key === "voiceplatform:apiKey" ? "k" : undefined) };
+    rememberEngineConfig(config);
+    await withResource(urn, () => served.delete(webhookId, olds).then(() => undefined));
+    expect(said.join("\n")).toMatch(/stays subscribed to campaign .*only removed from the stack/);
+    said.length = 0;
+    await resetProcessState();
+    const { processState } = await import("../../provider/settings/process-state");
+    processState().created.add(urn);
+    await withResource(urn, () => served.delete(webhookId, olds));
+    expect(said.join("\n")).toMatch(
+      /is replaced, and stays subscribed to campaign 65a1f0c2e4b0a1b2c3d4e5f6: .*holds 2 subscriptions/,
+    );
+  });
 });
 
 test("every call remembers the secrets of its inputs, so whatever leaves is redacted", async () => {

@@ -163,7 +163,6 @@ describe("SipCarrier wire mapping", () => {
 describe("SipCarrier diff", () => {
   const stored = async (overrides = {}) => ({
     ...(await check({}, carrierInputs(overrides))).inputs,
-    stateVersion: 1,
     carrierId: "c1",
   });
   const news = async (overrides = {}) => (await check({}, carrierInputs(overrides))).inputs;
@@ -181,10 +180,14 @@ describe("SipCarrier diff", () => {
       changes: true,
       replaces: ["name"],
       deleteBeforeReplace: false,
+      diffs: ["name"],
+      detailedDiff: { name: { kind: "update", replace: true } },
     });
-    expect(
-      (await diff("c1", olds, await news({ registerPassword: "rotated-password" }))).replaces,
-    ).toEqual(["registerPassword"]);
+    // A secret is named, its value never: the engine shows `[diff: ~registerPassword]`.
+    const rotated = await diff("c1", olds, await news({ registerPassword: "rotated-password" }));
+    expect(rotated.replaces).toEqual(["registerPassword"]);
+    expect(rotated.detailedDiff).toEqual({ registerPassword: { kind: "update", replace: true } });
+    expect(JSON.stringify(rotated)).not.toContain("rotated-password");
     expect(
       (await diff("c1", olds, await news({ gateways: [gateway({ port: 5080 })] }))).replaces,
     ).toEqual(["gateways"]);

@@ -153,6 +153,18 @@ describe("Voice wire mapping", () => {
     expect(toUpdateBody({ name: "n", existingVoiceId: "v" })).toEqual({ name: "n" });
   });
 
+  it("leaves out of the update body what ignoreChanges names: the platform keeps its own", () => {
+    const inputs = VoiceInputs.parse(voiceInputs({ isMultilingual: true }));
+    expect(toUpdateBody(inputs, ["name", "stability", "supportedLocales[0]"])).toEqual({
+      isMultilingual: true,
+      // A path below an input leaves the input as a whole to be sent (the engine kept its item).
+      supportedLocales: ["en-US"],
+      settings: { similarity_boost: 0.75, speed: 1 },
+    });
+    expect(toUpdateBody({ name: "n", existingVoiceId: "v" }, ["name"])).toEqual({});
+    expect(toUpdateBody(inputs, ["*"])).toEqual({});
+  });
+
   it("picks the created voice by name, else the first", () => {
     const voices = [
       { id: "a", name: "Other" },
@@ -183,8 +195,9 @@ describe("Voice wire mapping", () => {
       isMultilingual: true,
       supportedLocales: ["de-DE"],
       voiceId: "el_1",
-      stateVersion: 1,
     });
+    // No bookkeeping beside what the schema shows: a diff or an SDK would show it.
+    expect(state).not.toHaveProperty("stateVersion");
   });
 });
 
@@ -195,7 +208,6 @@ describe("Voice diff", () => {
     const sha256 = createHash("sha256").update("first content").digest("hex");
     return {
       ...inputs,
-      stateVersion: 1,
       samples: [{ name: "diff.wav", sha256, size: 13 }],
       clonedVoices: [],
     };
@@ -209,17 +221,26 @@ describe("Voice diff", () => {
       changes: false,
       replaces: [],
       deleteBeforeReplace: false,
+      diffs: [],
+      detailedDiff: {},
     });
   });
 
-  it("updates name, locales and settings in place", async () => {
+  it("updates name, locales and settings in place, naming each in the detailed diff", async () => {
     const olds = await stored();
     const result = await diff(
       "v1",
       olds,
       await news({ name: "Renamed", stability: 0.9, supportedLocales: ["de-DE"] }),
     );
-    expect(result).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    const update = { kind: "update", replace: false };
+    expect(result).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+      diffs: ["name", "supportedLocales", "stability"],
+      detailedDiff: { name: update, supportedLocales: update, stability: update },
+    });
   });
 
   it("replaces for new sample content at the same path, not for a new path with the same content", async () => {
@@ -231,6 +252,7 @@ describe("Voice diff", () => {
     expect(await diff("v1", olds, await news({ files: [changed] }))).toMatchObject({
       changes: true,
       replaces: ["files"],
+      detailedDiff: { files: { kind: "update", replace: true } },
     });
   });
 

@@ -27,7 +27,7 @@ import * as utilities from "./utilities";
  *
  * The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is not the platform's (the API returns none), so any new one: `<campaignId>/<UUID in lower case>`, e.g. `pulumi import voiceplatform:index:CampaignWebhook crm-sync "65a1f0c2e4b0a1b2c3d4e5f6/$(uuidgen | tr A-Z a-z)"`; `pulumi-voice-platform preflight` prints one for an interrupted create.
  *
- * For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and no other property: nothing can be read from the platform.
+ * For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and only what the id itself tells (a carrier's `carrierId`, a webhook's `campaignId`), and warns: nothing else can be read from the platform, so every other property is empty.
  */
 export class CampaignWebhook extends pulumi.CustomResource {
     /**
@@ -81,10 +81,6 @@ export class CampaignWebhook extends pulumi.CustomResource {
      */
     declare public readonly isAdvanced: pulumi.Output<boolean | undefined>;
     /**
-     * Version of the stored state's shape (internal to the provider).
-     */
-    declare public /*out*/ readonly stateVersion: pulumi.Output<number | undefined>;
-    /**
      * What the subscribe answered; absent for a recorded subscription.
      */
     declare public /*out*/ readonly status: pulumi.Output<string | undefined>;
@@ -122,7 +118,6 @@ export class CampaignWebhook extends pulumi.CustomResource {
             resourceInputs["subOrganizationId"] = args?.subOrganizationId;
             resourceInputs["url"] = args?.url;
             resourceInputs["data"] = undefined /*out*/;
-            resourceInputs["stateVersion"] = undefined /*out*/;
             resourceInputs["status"] = undefined /*out*/;
         } else {
             resourceInputs["advancedWebhook"] = undefined /*out*/;
@@ -131,7 +126,6 @@ export class CampaignWebhook extends pulumi.CustomResource {
             resourceInputs["data"] = undefined /*out*/;
             resourceInputs["events"] = undefined /*out*/;
             resourceInputs["isAdvanced"] = undefined /*out*/;
-            resourceInputs["stateVersion"] = undefined /*out*/;
             resourceInputs["status"] = undefined /*out*/;
             resourceInputs["subOrganizationId"] = undefined /*out*/;
             resourceInputs["url"] = undefined /*out*/;

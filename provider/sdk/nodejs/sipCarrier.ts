@@ -33,7 +33,7 @@ import * as utilities from "./utilities";
  *
  * The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is the carrier's id as the create answered it: `pulumi import voiceplatform:index:SipCarrier main-trunk <id>`.
  *
- * For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and no other property: nothing can be read from the platform.
+ * For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and only what the id itself tells (a carrier's `carrierId`, a webhook's `campaignId`), and warns: nothing else can be read from the platform, so every other property is empty.
  */
 export class SipCarrier extends pulumi.CustomResource {
     /**
@@ -123,10 +123,6 @@ export class SipCarrier extends pulumi.CustomResource {
      */
     declare public readonly requiresRegister: pulumi.Output<boolean | undefined>;
     /**
-     * Version of the stored state's shape (internal to the provider).
-     */
-    declare public /*out*/ readonly stateVersion: pulumi.Output<number | undefined>;
-    /**
      * Sub-organization to act for; defaults to voiceplatform:subOrganizationId.
      */
     declare public readonly subOrganizationId: pulumi.Output<string | undefined>;
@@ -171,7 +167,6 @@ export class SipCarrier extends pulumi.CustomResource {
             resourceInputs["techPrefix"] = args?.techPrefix;
             resourceInputs["updatedBy"] = args?.updatedBy;
             resourceInputs["carrierId"] = undefined /*out*/;
-            resourceInputs["stateVersion"] = undefined /*out*/;
         } else {
             resourceInputs["carrierId"] = undefined /*out*/;
             resourceInputs["diversion"] = undefined /*out*/;
@@ -188,7 +183,6 @@ export class SipCarrier extends pulumi.CustomResource {
             resourceInputs["registerSipRealm"] = undefined /*out*/;
             resourceInputs["registerUsername"] = undefined /*out*/;
             resourceInputs["requiresRegister"] = undefined /*out*/;
-            resourceInputs["stateVersion"] = undefined /*out*/;
             resourceInputs["subOrganizationId"] = undefined /*out*/;
             resourceInputs["techPrefix"] = undefined /*out*/;
             resourceInputs["updatedBy"] = undefined /*out*/;

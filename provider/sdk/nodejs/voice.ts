@@ -30,7 +30,7 @@ import * as utilities from "./utilities";
  *
  * The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is the voice record's `id` (the one the update path takes): `pulumi import voiceplatform:index:Voice support-voice <id>`.
  *
- * For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and no other property: nothing can be read from the platform.
+ * For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and only what the id itself tells (a carrier's `carrierId`, a webhook's `campaignId`), and warns: nothing else can be read from the platform, so every other property is empty.
  */
 export class Voice extends pulumi.CustomResource {
     /**
@@ -112,10 +112,6 @@ export class Voice extends pulumi.CustomResource {
      */
     declare public readonly stability: pulumi.Output<number | undefined>;
     /**
-     * Version of the stored state's shape (internal to the provider).
-     */
-    declare public /*out*/ readonly stateVersion: pulumi.Output<number | undefined>;
-    /**
      * The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
      */
     declare public readonly subAccounts: pulumi.Output<boolean | undefined>;
@@ -171,7 +167,6 @@ export class Voice extends pulumi.CustomResource {
             resourceInputs["organizationId"] = undefined /*out*/;
             resourceInputs["samples"] = undefined /*out*/;
             resourceInputs["settings"] = undefined /*out*/;
-            resourceInputs["stateVersion"] = undefined /*out*/;
             resourceInputs["ttsClient"] = undefined /*out*/;
             resourceInputs["voiceId"] = undefined /*out*/;
         } else {
@@ -188,7 +183,6 @@ export class Voice extends pulumi.CustomResource {
             resourceInputs["similarityBoost"] = undefined /*out*/;
             resourceInputs["speed"] = undefined /*out*/;
             resourceInputs["stability"] = undefined /*out*/;
-            resourceInputs["stateVersion"] = undefined /*out*/;
             resourceInputs["subAccounts"] = undefined /*out*/;
             resourceInputs["subOrganizationId"] = undefined /*out*/;
             resourceInputs["supportedLocales"] = undefined /*out*/;

@@ -43,7 +43,7 @@ import (
 //
 // The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is not the platform's (the API returns none), so any new one: `<campaignId>/<UUID in lower case>`, e.g. `pulumi import voiceplatform:index:CampaignWebhook crm-sync "65a1f0c2e4b0a1b2c3d4e5f6/$(uuidgen | tr A-Z a-z)"`; `pulumi-voice-platform preflight` prints one for an interrupted create.
 //
-// For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and no other property: nothing can be read from the platform.
+// For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and only what the id itself tells (a carrier's `carrierId`, a webhook's `campaignId`), and warns: nothing else can be read from the platform, so every other property is empty.
 type CampaignWebhook struct {
 	pulumi.CustomResourceState
 
@@ -59,8 +59,6 @@ type CampaignWebhook struct {
 	Events WebhookEventArrayOutput `pulumi:"events"`
 	// Whether advancedWebhook describes the outgoing request.
 	IsAdvanced pulumi.BoolPtrOutput `pulumi:"isAdvanced"`
-	// Version of the stored state's shape (internal to the provider).
-	StateVersion pulumi.IntPtrOutput `pulumi:"stateVersion"`
 	// What the subscribe answered; absent for a recorded subscription.
 	Status pulumi.StringPtrOutput `pulumi:"status"`
 	// Sub-organization to act for; defaults to voiceplatform:subOrganizationId.
@@ -214,11 +212,6 @@ func (o CampaignWebhookOutput) Events() WebhookEventArrayOutput {
 // Whether advancedWebhook describes the outgoing request.
 func (o CampaignWebhookOutput) IsAdvanced() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *CampaignWebhook) pulumi.BoolPtrOutput { return v.IsAdvanced }).(pulumi.BoolPtrOutput)
-}
-
-// Version of the stored state's shape (internal to the provider).
-func (o CampaignWebhookOutput) StateVersion() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v *CampaignWebhook) pulumi.IntPtrOutput { return v.StateVersion }).(pulumi.IntPtrOutput)
 }
 
 // What the subscribe answered; absent for a recorded subscription.

@@ -57,7 +57,7 @@ import (
 //
 // The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is the carrier's id as the create answered it: `pulumi import voiceplatform:index:SipCarrier main-trunk <id>`.
 //
-// For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and no other property: nothing can be read from the platform.
+// For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and only what the id itself tells (a carrier's `carrierId`, a webhook's `campaignId`), and warns: nothing else can be read from the platform, so every other property is empty.
 type SipCarrier struct {
 	pulumi.CustomResourceState
 
@@ -91,8 +91,6 @@ type SipCarrier struct {
 	RegisterUsername pulumi.StringPtrOutput `pulumi:"registerUsername"`
 	// Whether the carrier needs SIP registration.
 	RequiresRegister pulumi.BoolPtrOutput `pulumi:"requiresRegister"`
-	// Version of the stored state's shape (internal to the provider).
-	StateVersion pulumi.IntPtrOutput `pulumi:"stateVersion"`
 	// Sub-organization to act for; defaults to voiceplatform:subOrganizationId.
 	SubOrganizationId pulumi.StringPtrOutput `pulumi:"subOrganizationId"`
 	// Prefix dialled before outbound numbers.
@@ -335,11 +333,6 @@ func (o SipCarrierOutput) RegisterUsername() pulumi.StringPtrOutput {
 // Whether the carrier needs SIP registration.
 func (o SipCarrierOutput) RequiresRegister() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *SipCarrier) pulumi.BoolPtrOutput { return v.RequiresRegister }).(pulumi.BoolPtrOutput)
-}
-
-// Version of the stored state's shape (internal to the provider).
-func (o SipCarrierOutput) StateVersion() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v *SipCarrier) pulumi.IntPtrOutput { return v.StateVersion }).(pulumi.IntPtrOutput)
 }
 
 // Sub-organization to act for; defaults to voiceplatform:subOrganizationId.

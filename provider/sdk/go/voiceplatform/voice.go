@@ -48,7 +48,7 @@ import (
 //
 // The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is the voice record's `id` (the one the update path takes): `pulumi import voiceplatform:index:Voice support-voice <id>`.
 //
-// For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and no other property: nothing can be read from the platform.
+// For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and only what the id itself tells (a carrier's `carrierId`, a webhook's `campaignId`), and warns: nothing else can be read from the platform, so every other property is empty.
 type Voice struct {
 	pulumi.CustomResourceState
 
@@ -78,8 +78,6 @@ type Voice struct {
 	Speed pulumi.Float64PtrOutput `pulumi:"speed"`
 	// Synthesis stability (the spec gives no range; outside 0–1, the range ElevenLabs documents, warns). Updates in place.
 	Stability pulumi.Float64PtrOutput `pulumi:"stability"`
-	// Version of the stored state's shape (internal to the provider).
-	StateVersion pulumi.IntPtrOutput `pulumi:"stateVersion"`
 	// The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
 	SubAccounts pulumi.BoolPtrOutput `pulumi:"subAccounts"`
 	// Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces.
@@ -295,11 +293,6 @@ func (o VoiceOutput) Speed() pulumi.Float64PtrOutput {
 // Synthesis stability (the spec gives no range; outside 0–1, the range ElevenLabs documents, warns). Updates in place.
 func (o VoiceOutput) Stability() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *Voice) pulumi.Float64PtrOutput { return v.Stability }).(pulumi.Float64PtrOutput)
-}
-
-// Version of the stored state's shape (internal to the provider).
-func (o VoiceOutput) StateVersion() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v *Voice) pulumi.IntPtrOutput { return v.StateVersion }).(pulumi.IntPtrOutput)
 }
 
 // The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.

@@ -170,7 +170,7 @@ class CampaignWebhook(pulumi.CustomResource):
 
         The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is not the platform's (the API returns none), so any new one: `<campaignId>/<UUID in lower case>`, e.g. `pulumi import voiceplatform:index:CampaignWebhook crm-sync "65a1f0c2e4b0a1b2c3d4e5f6/$(uuidgen | tr A-Z a-z)"`; `pulumi-voice-platform preflight` prints one for an interrupted create.
 
-        For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and no other property: nothing can be read from the platform.
+        For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and only what the id itself tells (a carrier's `carrierId`, a webhook's `campaignId`), and warns: nothing else can be read from the platform, so every other property is empty.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -206,7 +206,7 @@ class CampaignWebhook(pulumi.CustomResource):
 
         The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is not the platform's (the API returns none), so any new one: `<campaignId>/<UUID in lower case>`, e.g. `pulumi import voiceplatform:index:CampaignWebhook crm-sync "65a1f0c2e4b0a1b2c3d4e5f6/$(uuidgen | tr A-Z a-z)"`; `pulumi-voice-platform preflight` prints one for an interrupted create.
 
-        For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and no other property: nothing can be read from the platform.
+        For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and only what the id itself tells (a carrier's `carrierId`, a webhook's `campaignId`), and warns: nothing else can be read from the platform, so every other property is empty.
 
         :param str resource_name: The name of the resource.
         :param CampaignWebhookArgs args: The arguments to use to populate this resource's properties.
@@ -251,7 +251,6 @@ class CampaignWebhook(pulumi.CustomResource):
                 raise TypeError("Missing required property 'url'")
             __props__.__dict__["url"] = url
             __props__.__dict__["data"] = None
-            __props__.__dict__["state_version"] = None
             __props__.__dict__["status"] = None
         super(CampaignWebhook, __self__).__init__(
             'voiceplatform:index:CampaignWebhook',
@@ -281,7 +280,6 @@ class CampaignWebhook(pulumi.CustomResource):
         __props__.__dict__["data"] = None
         __props__.__dict__["events"] = None
         __props__.__dict__["is_advanced"] = None
-        __props__.__dict__["state_version"] = None
         __props__.__dict__["status"] = None
         __props__.__dict__["sub_organization_id"] = None
         __props__.__dict__["url"] = None
@@ -334,14 +332,6 @@ class CampaignWebhook(pulumi.CustomResource):
         Whether advancedWebhook describes the outgoing request.
         """
         return pulumi.get(self, "is_advanced")
-
-    @_builtins.property
-    @pulumi.getter(name="stateVersion")
-    def state_version(self) -> pulumi.Output[Optional[_builtins.int]]:
-        """
-        Version of the stored state's shape (internal to the provider).
-        """
-        return pulumi.get(self, "state_version")
 
     @_builtins.property
     @pulumi.getter

@@ -346,7 +346,7 @@ class SipCarrier(pulumi.CustomResource):
 
         The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is the carrier's id as the create answered it: `pulumi import voiceplatform:index:SipCarrier main-trunk <id>`.
 
-        For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and no other property: nothing can be read from the platform.
+        For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and only what the id itself tells (a carrier's `carrierId`, a webhook's `campaignId`), and warns: nothing else can be read from the platform, so every other property is empty.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -398,7 +398,7 @@ class SipCarrier(pulumi.CustomResource):
 
         The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is the carrier's id as the create answered it: `pulumi import voiceplatform:index:SipCarrier main-trunk <id>`.
 
-        For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and no other property: nothing can be read from the platform.
+        For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and only what the id itself tells (a carrier's `carrierId`, a webhook's `campaignId`), and warns: nothing else can be read from the platform, so every other property is empty.
 
         :param str resource_name: The name of the resource.
         :param SipCarrierArgs args: The arguments to use to populate this resource's properties.
@@ -461,7 +461,6 @@ class SipCarrier(pulumi.CustomResource):
             __props__.__dict__["tech_prefix"] = tech_prefix
             __props__.__dict__["updated_by"] = updated_by
             __props__.__dict__["carrier_id"] = None
-            __props__.__dict__["state_version"] = None
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["registerPassword"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         super(SipCarrier, __self__).__init__(
@@ -501,7 +500,6 @@ class SipCarrier(pulumi.CustomResource):
         __props__.__dict__["register_sip_realm"] = None
         __props__.__dict__["register_username"] = None
         __props__.__dict__["requires_register"] = None
-        __props__.__dict__["state_version"] = None
         __props__.__dict__["sub_organization_id"] = None
         __props__.__dict__["tech_prefix"] = None
         __props__.__dict__["updated_by"] = None
@@ -626,14 +624,6 @@ class SipCarrier(pulumi.CustomResource):
         Whether the carrier needs SIP registration.
         """
         return pulumi.get(self, "requires_register")
-
-    @_builtins.property
-    @pulumi.getter(name="stateVersion")
-    def state_version(self) -> pulumi.Output[Optional[_builtins.int]]:
-        """
-        Version of the stored state's shape (internal to the provider).
-        """
-        return pulumi.get(self, "state_version")
 
     @_builtins.property
     @pulumi.getter(name="subOrganizationId")

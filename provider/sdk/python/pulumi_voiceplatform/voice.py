@@ -274,7 +274,7 @@ class Voice(pulumi.CustomResource):
 
         The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is the voice record's `id` (the one the update path takes): `pulumi import voiceplatform:index:Voice support-voice <id>`.
 
-        For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and no other property: nothing can be read from the platform.
+        For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and only what the id itself tells (a carrier's `carrierId`, a webhook's `campaignId`), and warns: nothing else can be read from the platform, so every other property is empty.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -319,7 +319,7 @@ class Voice(pulumi.CustomResource):
 
         The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is the voice record's `id` (the one the update path takes): `pulumi import voiceplatform:index:Voice support-voice <id>`.
 
-        For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and no other property: nothing can be read from the platform.
+        For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and only what the id itself tells (a carrier's `carrierId`, a webhook's `campaignId`), and warns: nothing else can be read from the platform, so every other property is empty.
 
         :param str resource_name: The name of the resource.
         :param VoiceArgs args: The arguments to use to populate this resource's properties.
@@ -377,7 +377,6 @@ class Voice(pulumi.CustomResource):
             __props__.__dict__["organization_id"] = None
             __props__.__dict__["samples"] = None
             __props__.__dict__["settings"] = None
-            __props__.__dict__["state_version"] = None
             __props__.__dict__["tts_client"] = None
             __props__.__dict__["voice_id"] = None
         super(Voice, __self__).__init__(
@@ -415,7 +414,6 @@ class Voice(pulumi.CustomResource):
         __props__.__dict__["similarity_boost"] = None
         __props__.__dict__["speed"] = None
         __props__.__dict__["stability"] = None
-        __props__.__dict__["state_version"] = None
         __props__.__dict__["sub_accounts"] = None
         __props__.__dict__["sub_organization_id"] = None
         __props__.__dict__["supported_locales"] = None
@@ -527,14 +525,6 @@ class Voice(pulumi.CustomResource):
         Synthesis stability (the spec gives no range; outside 0–1, the range ElevenLabs documents, warns). Updates in place.
         """
         return pulumi.get(self, "stability")
-
-    @_builtins.property
-    @pulumi.getter(name="stateVersion")
-    def state_version(self) -> pulumi.Output[Optional[_builtins.int]]:
-        """
-        Version of the stored state's shape (internal to the provider).
-        """
-        return pulumi.get(self, "state_version")
 
     @_builtins.property
     @pulumi.getter(name="subAccounts")
