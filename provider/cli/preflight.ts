@@ -23,6 +23,7 @@ import {
   findStackLocks,
   mayBeRunning,
   thisMachine,
+  unseenLocksNote,
   type LocalMachine,
   type StackAccess,
 } from "./stack-lock";
@@ -32,8 +33,28 @@ export interface CommandResult {
   readonly text: string;
 }
 
-/** preflight's exit statuses; 2 (bad command line) is main's. */
-export const PREFLIGHT_EXIT = { clean: 0, pending: 1, lockedByUpdate: 3 } as const;
+/**
+ * The exit statuses of both commands, one meaning each, so a pipeline can act on them: 0 done or
+ * nothing pending; 1 pending operations of a stopped run (preflight) or a refusal, nothing changed
+ * (recover); 2 a bad command line; 3 locked by an update that may still be running; 4 the stack does
+ * not exist; 5 the backend (state or locks) could not be read, or the Pulumi CLI could not run.
+ */
+export const EXIT = {
+  clean: 0,
+  pending: 1,
+  refused: 1,
+  usage: 2,
+  lockedByUpdate: 3,
+  stackNotFound: 4,
+  backendUnreadable: 5,
+} as const;
+
+/** preflight's own statuses (the others come from main). */
+export const PREFLIGHT_EXIT = {
+  clean: EXIT.clean,
+  pending: EXIT.pending,
+  lockedByUpdate: EXIT.lockedByUpdate,
+} as const;
 
 export async function preflight(
   target: StackTarget,
@@ -67,6 +88,7 @@ export async function preflight(
     };
   }
   const { knownIds, idNote } = await knownIdsOf(pending.ours, access);
+  const unseen = unseenLocksNote(await access.backendUrl());
   const staleLocks = locks.map((lock) => describeLock(lock, now));
   const text = preflightReport(pending, {
     stackLabel: label,
@@ -75,12 +97,14 @@ export async function preflight(
     ...(idNote === undefined ? {} : { idNote }),
     ...(staleLocks.length === 0 ? {} : { staleLocks }),
   });
-  if (pending.ours.length > 0) return { exitCode: PREFLIGHT_EXIT.pending, text };
+  const unseenNote = unseen === undefined ? "" : `\n${unseen}`;
+  if (pending.ours.length > 0)
+    return { exitCode: PREFLIGHT_EXIT.pending, text: `${text}${unseenNote}` };
   const note =
     staleLocks.length === 0
       ? ""
       : `\nThe stack still carries the lock of a stopped run (${staleLocks.join("; ")}): \`pulumi cancel\` releases it.`;
-  return { exitCode: PREFLIGHT_EXIT.clean, text: `${text}${note}` };
+  return { exitCode: PREFLIGHT_EXIT.clean, text: `${text}${note}${unseenNote}` };
 }
 
 /**
