@@ -275,6 +275,17 @@ async function readRows(
   plan: ReturnType<typeof tlsPlan>,
 ): Promise<LockRow[]> {
   let cleartextRequested = false;
+  // Settles the read at once when the server asks for a clear-text password (the client would
+  // otherwise wait on the connection it lost until the deadline).
+  let refuse: (error: Error) => void = () => {};
+  const refused = new Promise<never>((_, reject) => {
+    refuse = reject;
+  });
+  refused.catch(() => {});
+  const onCleartextRequest = () => {
+    cleartextRequested = true;
+    refuse(cleartextRefusal(target));
+  };
   const postgres = (await import("postgres")).default;
   const socketError: { error?: unknown } = {};
   const options = {
@@ -289,7 +300,7 @@ async function readRows(
     socket: () =>
       withinSeconds(
         target.connectSeconds,
-        negotiatedSocket(target, plan, () => (cleartextRequested = true)),
+        negotiatedSocket(target, plan, onCleartextRequest),
         () =>
           new BackendReadError(
             `the PostgreSQL server at ${where(target)} did not complete the connection within ${target.connectSeconds} s (connect_timeout)`,
@@ -326,7 +337,7 @@ async function readRows(
     };
     await withinSeconds(
       target.connectSeconds + target.statementSeconds * prefixes.length + 5,
-      statements(),
+      Promise.race([statements(), refused]),
       () =>
         new BackendReadError(
           `the PostgreSQL server at ${where(target)} did not answer within ${target.connectSeconds} s to connect and ${target.statementSeconds} s per statement`,
@@ -334,16 +345,18 @@ async function readRows(
     );
     return rows;
   } catch (error) {
-    if (cleartextRequested) {
-      throw new BackendReadError(
-        `the PostgreSQL server at ${where(target)} asked for the password in clear text over an unencrypted connection, and it was not sent. ` +
-          "Turn TLS on at the server (with sslmode=require or stricter in PULUMI_BACKEND_URL) or use scram-sha-256 authentication; only sslmode=disable allows a clear-text password",
-      );
-    }
+    if (cleartextRequested) throw cleartextRefusal(target);
     throw socketError.error ?? error;
   } finally {
     await sql.end({ timeout: 0 });
   }
+}
+
+function cleartextRefusal(target: PostgresTarget): BackendReadError {
+  return new BackendReadError(
+    `the PostgreSQL server at ${where(target)} asked for the password in clear text over an unencrypted connection, and it was not sent. ` +
+      "Turn TLS on at the server (with sslmode=require or stricter in PULUMI_BACKEND_URL) or use scram-sha-256 authentication; only sslmode=disable allows a clear-text password",
+  );
 }
 
 /**
@@ -364,7 +377,11 @@ export async function postgresLockRecords(
     } catch (error) {
       // allow: an unencrypted attempt first, then, as lib/pq, one with TLS.
       if (target.sslmode !== "allow" || isMissingTable(error)) throw error;
-      rows = await readRows(target, table, prefixes, { ...plan, ask: true, required: true });
+      rows = await readRows(target, table, prefixes, { ...plan, ask: true, required: true }).catch(
+        (withTls: Error) => {
+          throw new Error(`${(error as Error).message}; and then with TLS: ${withTls.message}`);
+        },
+      );
     }
   } catch (error) {
     // The backend creates its table on first use: no table, no stack, no lock.
