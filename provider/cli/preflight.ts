@@ -77,15 +77,29 @@ export async function preflight(
   const label = stackLabelOf(target, anyUrnAtAll);
   const running = mayBeRunning(locks);
   if (running.length > 0) {
-    return {
-      exitCode: PREFLIGHT_EXIT.lockedByUpdate,
-      text: lockedByUpdateReport(
-        label,
-        running.map((lock) => describeLock(lock, now)),
+    const described = running.map((lock) => describeLock(lock, now));
+    let text = lockedByUpdateReport(
+      label,
+      described,
+      pending,
+      running.some((lock) => lock.liveness === "unknown"),
+    );
+    // A holder on another machine cannot be checked: if it is known to be gone (a killed CI
+    // runner), the one who knows needs what it left and the command that settles it.
+    if (running.every((lock) => lock.liveness === "unknown") && pending.ours.length > 0) {
+      const { knownIds, idNote } = await knownIdsOf(pending.ours, access);
+      text += `\n\nOnly if that update is known to be gone, this is what it left:\n${preflightReport(
         pending,
-        running.some((lock) => lock.liveness === "unknown"),
-      ),
-    };
+        {
+          stackLabel: label,
+          flags: targetFlags(target),
+          knownIds,
+          ...(idNote === undefined ? {} : { idNote }),
+          staleLocks: described,
+        },
+      )}`;
+    }
+    return { exitCode: PREFLIGHT_EXIT.lockedByUpdate, text };
   }
   const { knownIds, idNote } = await knownIdsOf(pending.ours, access);
   const unseen = unseenLocksNote(await access.backendUrl());

@@ -208,6 +208,23 @@ describe("preflight on a locked stack", () => {
     expect(result.exitCode).toBe(3);
     expect(result.text).toMatch("locked 60 min ago");
     expect(result.text).toMatch("`recover --cancel-stale-lock` releases the lock");
+    // What a runner that died elsewhere left, for the one who knows it is gone.
+    expect(result.text).toMatch("Only if that update is known to be gone, this is what it left:");
+    expect(result.text).toMatch('create of SipCarrier "trunk"');
+    expect(result.text).toMatch(
+      `npx pulumi-voice-platform recover --stack ${STACK} --cwd ${projectDir} --cancel-stale-lock`,
+    );
+  });
+
+  it("exits 3 under a live local update without listing what a gone run would have left", async () => {
+    writeLock({ pid: LIVE_PID, hostname: HOST, timestamp: "2026-11-24T21:29:30Z" });
+    const result = await preflight(
+      target(),
+      fakeStack({ exports: [stackWithPendingCreate()] }),
+      machine,
+      NOW,
+    );
+    expect(result.text).not.toMatch("Only if that update is known to be gone");
   });
 
   it("exits 3 when a service backend reports an update in progress", async () => {
