@@ -22,7 +22,7 @@ stage="${1:-}"
   echo "usage: voice-platform.sh preview|up" >&2
   exit 2
 }
-: "${STACK:?set STACK to the stack's full name, organization/project/stack}"
+: "${STACK:?set STACK to the full stack name: organization/project/stack}"
 lock_wait="${LOCK_WAIT_SECONDS:-600}"
 poll_seconds=30
 
