@@ -67,3 +67,28 @@ export function locateTool(tool: TestTool): string | undefined {
 export function toolMissing(tool: TestTool): string {
   return `${COMMANDS[tool].name} was not found on PATH or in ${toolCache()}: ${INSTALL_HINT[tool]}.`;
 }
+
+/**
+ * jest's `describe` when every tool is installed; otherwise the suite is skipped with the install
+ * command, or, under CI (where .ci/run installs them), one failing test names what is missing.
+ */
+export function describeWithTools(
+  tools: readonly TestTool[],
+  title: string,
+  body: () => void,
+): void {
+  const missing = tools.filter((tool) => locateTool(tool) === undefined).map(toolMissing);
+  if (missing.length === 0) {
+    describe(title, body);
+    return;
+  }
+  const message = `${title}: ${missing.join(" ")}`;
+  if (process.env.CI) {
+    test(`needs: ${message}`, () => {
+      throw new Error(message);
+    });
+  } else {
+    console.warn(`Skipping: ${message}`);
+    describe.skip(title, body);
+  }
+}
