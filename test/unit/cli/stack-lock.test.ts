@@ -227,6 +227,17 @@ describe("preflight on a locked stack", () => {
     expect(result.text).not.toMatch("Only if that update is known to be gone");
   });
 
+  it("says on a Google Cloud Storage backend that it cannot see its locks", async () => {
+    const access = fakeStack({
+      exports: [{ version: 3, deployment: deployment([]) }],
+      url: "gs://team-state/voice",
+      inProgress: true,
+    });
+    const result = await preflight(target(), access, machine, NOW);
+    expect(result.exitCode).toBe(0);
+    expect(result.text).toMatch("Locks on a Google Cloud Storage backend are not read here");
+  });
+
   it("exits 3 when a service backend reports an update in progress", async () => {
     const access = fakeStack({
       exports: [stackWithPendingCreate()],
