@@ -169,9 +169,20 @@ function where(target: PostgresTarget): string {
   return `${target.host}:${target.port}`;
 }
 
+function connectTimeout(target: PostgresTarget): BackendReadError {
+  return new BackendReadError(
+    `the PostgreSQL server at ${where(target)} did not complete the connection within ${target.connectSeconds} s (connect_timeout)`,
+  );
+}
+
+/**
+ * A TCP connection whose silence past the connect time destroys it, so a stalled server leaves
+ * nothing open behind the error (the command could not exit otherwise).
+ */
 function connectTcp(target: PostgresTarget): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const socket = tcpConnect({ host: target.host, port: target.port });
+    socket.setTimeout(target.connectSeconds * 1000, () => socket.destroy(connectTimeout(target)));
     socket.once("connect", () => {
       socket.removeListener("error", reject);
       resolve(socket);
@@ -244,7 +255,11 @@ async function negotiatedSocket(
     if (plan.ask) {
       raw.write(SSL_REQUEST);
       const answer = await firstByte(raw);
-      if (answer === 0x53 /* S */) return await tlsHandshake(raw, plan.options);
+      if (answer === 0x53 /* S */) {
+        const secure = await tlsHandshake(raw, plan.options);
+        raw.setTimeout(0);
+        return secure;
+      }
       if (answer !== 0x4e /* N */)
         throw new Error("the server answered the TLS request with garbage");
       if (plan.required) {
@@ -255,6 +270,8 @@ async function negotiatedSocket(
       }
     }
     if (target.sslmode !== "disable") refuseCleartextPassword(raw, onCleartextRequest);
+    // From here the client's own connect_timeout and the statement timeout apply.
+    raw.setTimeout(0);
     return raw;
   } catch (error) {
     raw.destroy();
@@ -298,13 +315,8 @@ async function readRows(
     // TLS is negotiated by negotiatedSocket, before the client sees the socket.
     ssl: false,
     socket: () =>
-      withinSeconds(
-        target.connectSeconds,
-        negotiatedSocket(target, plan, onCleartextRequest),
-        () =>
-          new BackendReadError(
-            `the PostgreSQL server at ${where(target)} did not complete the connection within ${target.connectSeconds} s (connect_timeout)`,
-          ),
+      withinSeconds(target.connectSeconds, negotiatedSocket(target, plan, onCleartextRequest), () =>
+        connectTimeout(target),
       ).catch((error: unknown) => {
         socketError.error = error;
         throw error;
@@ -346,6 +358,8 @@ async function readRows(
     return rows;
   } catch (error) {
     if (cleartextRequested) throw cleartextRefusal(target);
+    // postgres.js's own: the server took the connection and never finished the startup.
+    if ((error as { code?: string }).code === "CONNECT_TIMEOUT") throw connectTimeout(target);
     throw socketError.error ?? error;
   } finally {
     await sql.end({ timeout: 0 });

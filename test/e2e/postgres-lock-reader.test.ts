@@ -6,12 +6,18 @@
  * TLS, asking for the password in clear text) behind a proxy that records what the client sends,
  * and a listener that accepts and never answers.
  */
+import { execFile } from "node:child_process";
 import { createServer, connect, type Server, type Socket } from "node:net";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import { postgresLockRecords } from "../../provider/cli/postgres-locks";
 import { lockKeyPrefixes } from "../../provider/cli/lock-objects";
 import { freePort } from "../support/free-port";
 import { startPostgres, type RunningPostgres } from "../support/postgres";
 import { describeOnPostgres } from "./postgres";
+import { REPO_ROOT } from "../pulumi-cli/locate";
+
+const run = promisify(execFile);
 
 const PASSWORD = "lock-reader-Pw-9c1e";
 const PROJECT = "voice";
@@ -231,7 +237,9 @@ describeOnPostgres("the PostgreSQL lock reader's connection (issue 29)", () => {
         expect((error as Error).message).toMatch(
           `could not read the stack's locks from the PostgreSQL backend`,
         );
-        expect((error as Error).message).toMatch(/within 2 s|CONNECT_TIMEOUT/);
+        expect((error as Error).message).toMatch(
+          "did not complete the connection within 2 s (connect_timeout)",
+        );
         expect((error as Error).message).toMatch(
           `check that this machine reaches 127.0.0.1:${stalled.port}`,
         );
@@ -239,6 +247,20 @@ describeOnPostgres("the PostgreSQL lock reader's connection (issue 29)", () => {
         console.log(
           `stalled server, sslmode=${mode}, connect_timeout=2: error after ${seconds.toFixed(1)} s`,
         );
+      }
+      // What preflight runs in: a process of its own, which must end with the error, not hang
+      // on a connection left open (before, it stayed until the server let go).
+      for (const mode of ["require", "disable"]) {
+        const stalledUrl = `postgres://pulumi:${PASSWORD}@127.0.0.1:${stalled.port}/state?sslmode=${mode}&connect_timeout=2`;
+        const script = `require(${JSON.stringify(join(REPO_ROOT, "provider/cli/postgres-locks"))})
+          .postgresLockRecords(${JSON.stringify(stalledUrl)}, ["x/"])
+          .catch((e) => console.log(e.message));`;
+        const child = await run(
+          process.execPath,
+          [join(REPO_ROOT, "node_modules/tsx/dist/cli.mjs"), "-e", script],
+          { timeout: 20_000 },
+        );
+        expect(child.stdout).toMatch("did not complete the connection within 2 s");
       }
     } finally {
       await stalled.close();
