@@ -138,11 +138,14 @@ async function preflight(
   } catch (error) {
     const { stdout, stderr, code } = error as { stdout?: string; stderr?: string; code?: number };
     for (const text of `${stdout ?? ""}${stderr ?? ""}`.trimEnd().split("\n")) line(text);
-    // Exit 3: an update in progress holds the stack; its pending creates are not a stopped run's.
+    // preflight's exit codes (`npx pulumi-voice-platform --help`): 1 interrupted operations of a
+    // stopped run, 3 an update in progress holds the stack, 5 the backend could not be read.
     throw new Error(
-      code === 3
-        ? "error: the stack is locked by an update in progress; wait for it to finish (do not run recover)"
-        : "error: preflight found interrupted operations; settle them with the recover command above",
+      code === 1
+        ? "error: preflight found interrupted operations; settle them with the recover command above"
+        : code === 3
+          ? "error: the stack is locked by an update in progress; wait for it to finish (do not run recover)"
+          : `error: preflight could not check the stack (exit ${String(code)}); see its message above`,
     );
   }
 }

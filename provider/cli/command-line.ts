@@ -25,9 +25,18 @@ export const USAGE = `Usage:
       backup file first; a locked stack or one with interrupted operations is refused.
 
 All run the \`pulumi\` CLI on PATH (stack export / stack import), so they work with any backend
-it is logged into. --stack and --cwd are passed on to it. Exit codes: 0 done, 1 pending
-operations found or refused, 2 bad command line, 3 (preflight) locked by an update in progress.
-rekey exits 0 when done or when there was nothing to rekey, 1 when refused.`;
+it is logged into; they read the stack's lock themselves on file, PostgreSQL, S3-compatible and
+Azure Blob backends (with the same URL and credentials as \`pulumi\`), ask Pulumi Cloud whether an
+update is in progress, and cannot see a lock on Google Cloud Storage (preflight says so).
+--stack and --cwd are passed on to it.
+
+Exit codes (the same for every command, one meaning each):
+  0  nothing pending (preflight); recorded (recover); rekeyed, or nothing to rekey (rekey)
+  1  pending operations of a stopped run (preflight); refused, nothing changed (recover, rekey)
+  2  bad command line
+  3  locked by an update that may still be running: wait for it; do not run recover
+  4  the stack does not exist on the backend (never deployed, or a wrong name or backend)
+  5  the backend could not be read (state or locks), or the Pulumi CLI failed: nothing changed`;
 
 export type CommandLine =
   | { readonly command: "help" }

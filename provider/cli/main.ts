@@ -4,10 +4,12 @@
  * `pulumi up` left with interrupted creates, `rekey` for ids an earlier version wrote.
  */
 import { parseCommandLine, USAGE, UsageError } from "./command-line";
-import { preflight } from "./preflight";
+import { EXIT, preflight } from "./preflight";
+import { PulumiCliError } from "./pulumi-stack";
 import { recover } from "./recover";
 import { rekey } from "./rekey";
-import { RecoveryRefused } from "./recovery-plan";
+import { LockedRefusal, RecoveryRefused } from "./recovery-plan";
+import { BackendReadError, StackNotFoundError } from "../platform/errors";
 
 export async function main(argv: readonly string[]): Promise<number> {
   try {
@@ -25,19 +27,28 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${result.text}\n`);
     return result.exitCode;
   } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`pulumi-voice-platform: ${error.message}\n\n${USAGE}\n`);
-      return 2;
-    }
-    if (error instanceof RecoveryRefused) {
-      process.stderr.write(
-        `pulumi-voice-platform: refused, nothing was changed:\n${error.message}\n`,
-      );
-      return 1;
-    }
-    process.stderr.write(`pulumi-voice-platform: ${(error as Error).message ?? String(error)}\n`);
-    return 1;
+    const { message, exitCode } = failure(error);
+    process.stderr.write(`pulumi-voice-platform: ${message}\n`);
+    return exitCode;
   }
+}
+
+/** What a failure prints and the exit status it is (EXIT): one status per kind of failure. */
+export function failure(error: unknown): { message: string; exitCode: number } {
+  if (error instanceof UsageError)
+    return { message: `${error.message}\n\n${USAGE}`, exitCode: EXIT.usage };
+  if (error instanceof RecoveryRefused) {
+    return {
+      message: `refused, nothing was changed:\n${error.message}`,
+      exitCode: error instanceof LockedRefusal ? EXIT.lockedByUpdate : EXIT.refused,
+    };
+  }
+  const message = (error as Error).message ?? String(error);
+  if (error instanceof StackNotFoundError) return { message, exitCode: EXIT.stackNotFound };
+  if (error instanceof BackendReadError || error instanceof PulumiCliError) {
+    return { message, exitCode: EXIT.backendUnreadable };
+  }
+  return { message, exitCode: EXIT.refused };
 }
 
 if (require.main === module) {

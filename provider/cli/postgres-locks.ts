@@ -2,25 +2,40 @@
  * Lock holders on Pulumi's PostgreSQL state backend (`postgres://…`). That backend is the file
  * backend's layout in a table: one row per object, `key` the object's path (the lock of a stack is
  * `.pulumi/locks/organization/<project>/<stack>/<uuid>.json`), `data` `{"data": <base64 of its
- * bytes>}` (see
- * pkg/backend/diy/postgres in pulumi/pulumi at v3.248.0), every key prefixed with the URL's path
- * as the backend prefixes any bucket's keys (`<database>/.pulumi/...`, measured). Nothing in the CLI lists locks without
- * taking one, so preflight and recover read the rows themselves, read-only.
+ * bytes>}` (pkg/backend/diy/postgres in pulumi/pulumi at v3.248.0), every key prefixed with the
+ * URL's path as the backend prefixes any bucket's keys (`<database>/.pulumi/...`, measured).
+ * Nothing in the CLI lists locks without taking one, so preflight and recover read the rows
+ * themselves, read-only, over one short connection.
+ *
+ * The connection follows the URL as lib/pq (the CLI's driver) reads it: `sslmode` disable, allow,
+ * prefer, require, verify-ca or verify-full with `sslrootcert`, `sslcert`, `sslkey`, and the PG*
+ * variables where the URL is silent. Two rules are stricter than lib/pq: a URL that names no
+ * sslmode means `require` (lib/pq 1.12 falls back to an unencrypted connection), and a password is
+ * never sent in clear text over an unencrypted connection unless the URL says `sslmode=disable`.
+ * Every step has a time limit (LOCK_READ_TIMEOUTS, `connect_timeout` in the URL).
  */
+import { existsSync, readFileSync } from "node:fs";
+import { connect as tcpConnect, type Socket } from "node:net";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { connect as tlsConnect, type ConnectionOptions, type TLSSocket } from "node:tls";
+import { BackendReadError } from "../platform/errors";
+import { isLockKey, LOCK_READ_TIMEOUTS, lockRecordOf, withinSeconds } from "./lock-objects";
+
+export { lockKeyPrefixes } from "./lock-objects";
+
 /** The table Pulumi uses when the URL names none. */
 const DEFAULT_TABLE = "pulumi_state";
 
-/**
- * Connection parameters the client below understands; the others (the backend's `table`, libpq's
- * certificate files) are not server settings and would be sent to the server as such.
- */
-const CLIENT_PARAMETERS = new Set([
-  "sslmode",
-  "connect_timeout",
-  "application_name",
-  "search_path",
-  "options",
-]);
+export const SSL_MODES = [
+  "disable",
+  "allow",
+  "prefer",
+  "require",
+  "verify-ca",
+  "verify-full",
+] as const;
+export type SslMode = (typeof SSL_MODES)[number];
 
 export function isPostgresBackend(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);
@@ -33,82 +48,371 @@ export function isPostgresBackend(url: string): boolean {
 export function postgresStateTable(url: string): string {
   const table = new URL(url).searchParams.get("table") ?? DEFAULT_TABLE;
   if (!/^[A-Za-z_][\w$]*(\.[A-Za-z_][\w$]*)?$/.test(table)) {
-    throw new Error(
+    throw new BackendReadError(
       `the backend URL's table "${table}" is not a plain SQL identifier; name the state table with letters, digits and _ only`,
     );
   }
   return table;
 }
 
-/** The URL the client connects with: the backend's own parameters taken out. */
-export function postgresConnectionUrl(url: string): string {
+/** Everything the reader needs to reach the server, from the URL and then the PG* variables. */
+export interface PostgresTarget {
+  readonly host: string;
+  readonly port: number;
+  readonly database: string;
+  readonly user: string;
+  readonly password: string;
+  readonly sslmode: SslMode;
+  /** Whether the URL (or PGSSLMODE) named the mode; unnamed means `require` here. */
+  readonly sslmodeGiven: boolean;
+  readonly sslrootcert?: string;
+  readonly sslcert?: string;
+  readonly sslkey?: string;
+  readonly connectSeconds: number;
+  readonly statementSeconds: number;
+  readonly applicationName: string;
+}
+
+export function postgresTarget(
+  url: string,
+  env: NodeJS.ProcessEnv = process.env,
+  home: string = homedir(),
+): PostgresTarget {
   const parsed = new URL(url);
-  for (const name of [...parsed.searchParams.keys()]) {
-    if (!CLIENT_PARAMETERS.has(name)) parsed.searchParams.delete(name);
+  const query = (name: string, variable: string) =>
+    parsed.searchParams.get(name) ?? (env[variable] === "" ? undefined : env[variable]);
+  const modeText = query("sslmode", "PGSSLMODE");
+  const rootCertText = query("sslrootcert", "PGSSLROOTCERT");
+  let sslmode: SslMode;
+  if (modeText === undefined) sslmode = rootCertText === "system" ? "verify-full" : "require";
+  else if ((SSL_MODES as readonly string[]).includes(modeText)) sslmode = modeText as SslMode;
+  else {
+    throw new BackendReadError(
+      `the backend URL's sslmode "${modeText}" is not one of ${SSL_MODES.join(", ")}: fix PULUMI_BACKEND_URL (or PGSSLMODE)`,
+    );
   }
-  return parsed.toString();
+  // lib/pq, like libpq, takes ~/.postgresql/root.crt when no root certificate is named.
+  const defaultRoot = join(home, ".postgresql", "root.crt");
+  const sslrootcert =
+    rootCertText ?? (sslmode !== "disable" && existsSync(defaultRoot) ? defaultRoot : undefined);
+  const connectText = query("connect_timeout", "PGCONNECT_TIMEOUT");
+  const connectSeconds =
+    connectText === undefined || !(Number(connectText) > 0)
+      ? LOCK_READ_TIMEOUTS.connectSeconds
+      : Number(connectText);
+  const user = decodeURIComponent(parsed.username) || env.PGUSER || env.USER || "postgres";
+  const sslcert = query("sslcert", "PGSSLCERT");
+  const sslkey = query("sslkey", "PGSSLKEY");
+  return {
+    host: parsed.hostname.replace(/^\[|\]$/g, "") || env.PGHOST || "localhost",
+    port: Number(parsed.port || env.PGPORT || 5432),
+    database: decodeURIComponent(parsed.pathname.replace(/^\//, "")) || env.PGDATABASE || user,
+    user,
+    password: decodeURIComponent(parsed.password) || env.PGPASSWORD || "",
+    sslmode,
+    sslmodeGiven: modeText !== undefined,
+    ...(sslrootcert === undefined ? {} : { sslrootcert }),
+    ...(sslcert === undefined ? {} : { sslcert }),
+    ...(sslkey === undefined ? {} : { sslkey }),
+    connectSeconds,
+    statementSeconds: LOCK_READ_TIMEOUTS.requestSeconds,
+    applicationName: "pulumi-voice-platform",
+  };
+}
+
+/** What the reader does on the wire for a mode: whether TLS is asked for, required and verified. */
+export function tlsPlan(target: PostgresTarget): {
+  ask: boolean;
+  required: boolean;
+  options: ConnectionOptions;
+} {
+  const ca = target.sslrootcert;
+  const files = {
+    ...(ca === undefined || ca === "system" ? {} : { ca: readFileSync(ca) }),
+    ...(target.sslcert === undefined ? {} : { cert: readFileSync(target.sslcert) }),
+    ...(target.sslkey === undefined ? {} : { key: readFileSync(target.sslkey) }),
+  };
+  // verify-ca checks the chain and not the host name, as does require with a root certificate.
+  const chainOnly = { ...files, rejectUnauthorized: true, checkServerIdentity: () => undefined };
+  switch (target.sslmode) {
+    case "disable":
+      return { ask: false, required: false, options: {} };
+    case "allow":
+    case "prefer":
+    case "require": {
+      const verify = ca !== undefined;
+      return {
+        ask: target.sslmode !== "allow",
+        required: target.sslmode === "require",
+        options: verify ? chainOnly : { ...files, rejectUnauthorized: false },
+      };
+    }
+    case "verify-ca":
+      return { ask: true, required: true, options: chainOnly };
+    case "verify-full":
+      return {
+        ask: true,
+        required: true,
+        options: { ...files, rejectUnauthorized: true, servername: target.host },
+      };
+  }
+}
+
+/** Protocol bytes: the SSLRequest packet, and backend message codes. */
+const SSL_REQUEST = Buffer.from([0, 0, 0, 8, 0x04, 0xd2, 0x16, 0x2f]);
+const AUTHENTICATION = 0x52; // 'R'
+const CLEARTEXT_PASSWORD = 3;
+const AUTHENTICATION_OK = 0;
+
+/** How the server was reached, for the messages. */
+function where(target: PostgresTarget): string {
+  return `${target.host}:${target.port}`;
+}
+
+function connectTimeout(target: PostgresTarget): BackendReadError {
+  return new BackendReadError(
+    `the PostgreSQL server at ${where(target)} did not complete the connection within ${target.connectSeconds} s (connect_timeout)`,
+  );
 }
 
 /**
- * Where a stack's locks live: the project layout (3.248's default) and the older flat one, under
- * the URL's path as the backend puts it before every key of a non-file bucket.
+ * A TCP connection whose silence past the connect time destroys it, so a stalled server leaves
+ * nothing open behind the error (the command could not exit otherwise).
  */
-export function lockKeyPrefixes(url: string, project: string, stack: string): string[] {
-  const path = decodeURIComponent(new URL(url).pathname).replace(/^\/+/, "");
-  const root = path === "" || path.endsWith("/") ? path : `${path}/`;
-  return [
-    `${root}.pulumi/locks/organization/${project}/${stack}/`,
-    `${root}.pulumi/locks/${stack}/`,
-  ];
+function connectTcp(target: PostgresTarget): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = tcpConnect({ host: target.host, port: target.port });
+    socket.setTimeout(target.connectSeconds * 1000, () => socket.destroy(connectTimeout(target)));
+    socket.once("connect", () => {
+      socket.removeListener("error", reject);
+      resolve(socket);
+    });
+    socket.once("error", reject);
+  });
+}
+
+function firstByte(socket: Socket): Promise<number> {
+  return new Promise((resolve, reject) => {
+    socket.once("data", (chunk: Buffer) => {
+      socket.removeListener("error", reject);
+      resolve(chunk[0]!);
+    });
+    socket.once("error", reject);
+    socket.once("close", () => reject(new Error("the server closed the connection")));
+  });
+}
+
+function tlsHandshake(socket: Socket, options: ConnectionOptions): Promise<TLSSocket> {
+  return new Promise((resolve, reject) => {
+    const secure = tlsConnect({ ...options, socket });
+    secure.once("secureConnect", () => {
+      secure.removeListener("error", reject);
+      resolve(secure);
+    });
+    secure.once("error", reject);
+  });
 }
 
 /**
- * The JSON of every lock row under the prefixes, read over one short connection. Credentials come from the URL
- * or the PG* environment, as for the CLI; they are never printed.
+ * Watches an unencrypted connection's authentication: a request for the password in clear text
+ * ends the connection before the client can answer it.
+ */
+function refuseCleartextPassword(socket: Socket, onRequest: () => void): void {
+  let pending = Buffer.alloc(0);
+  const watch = (chunk: Buffer) => {
+    pending = Buffer.concat([pending, chunk]);
+    while (pending.length >= 5) {
+      const length = pending.readUInt32BE(1);
+      if (pending.length < length + 1) return;
+      if (pending[0] === AUTHENTICATION && length >= 8) {
+        const code = pending.readUInt32BE(5);
+        if (code === CLEARTEXT_PASSWORD) {
+          socket.removeListener("data", watch);
+          onRequest();
+          socket.destroy();
+          return;
+        }
+        if (code === AUTHENTICATION_OK) {
+          socket.removeListener("data", watch);
+          return;
+        }
+      }
+      pending = pending.subarray(length + 1);
+    }
+  };
+  // Registered before the client's own listener, so it runs first on every chunk.
+  socket.on("data", watch);
+}
+
+/** One connection attempt's socket, TLS negotiated as the mode says, within the connect time. */
+async function negotiatedSocket(
+  target: PostgresTarget,
+  plan: ReturnType<typeof tlsPlan>,
+  onCleartextRequest: () => void,
+): Promise<Socket> {
+  const raw = await connectTcp(target);
+  try {
+    if (plan.ask) {
+      raw.write(SSL_REQUEST);
+      const answer = await firstByte(raw);
+      if (answer === 0x53 /* S */) {
+        const secure = await tlsHandshake(raw, plan.options);
+        raw.setTimeout(0);
+        return secure;
+      }
+      if (answer !== 0x4e /* N */)
+        throw new Error("the server answered the TLS request with garbage");
+      if (plan.required) {
+        throw new BackendReadError(
+          `the PostgreSQL server at ${where(target)} does not accept TLS, and sslmode=${target.sslmode}${target.sslmodeGiven ? "" : " (the default here when the URL names none)"} requires it. ` +
+            "Turn TLS on at the server, or, only on a network you trust, add sslmode=disable to PULUMI_BACKEND_URL",
+        );
+      }
+    }
+    if (target.sslmode !== "disable") refuseCleartextPassword(raw, onCleartextRequest);
+    // From here the client's own connect_timeout and the statement timeout apply.
+    raw.setTimeout(0);
+    return raw;
+  } catch (error) {
+    raw.destroy();
+    throw error;
+  }
+}
+
+interface LockRow {
+  key: string;
+  data: string | null;
+}
+
+/** The rows under the prefixes over one connection attempt with the given TLS plan. */
+async function readRows(
+  target: PostgresTarget,
+  table: string,
+  prefixes: readonly string[],
+  plan: ReturnType<typeof tlsPlan>,
+): Promise<LockRow[]> {
+  let cleartextRequested = false;
+  // Settles the read at once when the server asks for a clear-text password (the client would
+  // otherwise wait on the connection it lost until the deadline).
+  let refuse: (error: Error) => void = () => {};
+  const refused = new Promise<never>((_, reject) => {
+    refuse = reject;
+  });
+  refused.catch(() => {});
+  const onCleartextRequest = () => {
+    cleartextRequested = true;
+    refuse(cleartextRefusal(target));
+  };
+  const postgres = (await import("postgres")).default;
+  const socketError: { error?: unknown } = {};
+  const options = {
+    host: target.host,
+    port: target.port,
+    database: target.database,
+    user: target.user,
+    // Asked for only by the client's authentication; empty once the server asked for it in clear.
+    password: () => (cleartextRequested ? "" : target.password),
+    // TLS is negotiated by negotiatedSocket, before the client sees the socket.
+    ssl: false,
+    socket: () =>
+      withinSeconds(target.connectSeconds, negotiatedSocket(target, plan, onCleartextRequest), () =>
+        connectTimeout(target),
+      ).catch((error: unknown) => {
+        socketError.error = error;
+        throw error;
+      }),
+    max: 1,
+    connect_timeout: target.connectSeconds,
+    fetch_types: false,
+    prepare: false,
+    onnotice: () => {},
+    connection: {
+      application_name: target.applicationName,
+      statement_timeout: String(target.statementSeconds * 1000),
+      default_transaction_read_only: "on",
+    },
+  };
+  // `socket` (a connected socket of the caller's) is part of postgres.js but not of its types.
+  const sql = postgres(options as Parameters<typeof postgres>[0] & typeof options);
+  try {
+    const rows: LockRow[] = [];
+    const statements = async () => {
+      for (const prefix of prefixes) {
+        // left() rather than LIKE: stack names may hold `_`, a LIKE wildcard.
+        rows.push(
+          ...(await sql.unsafe<LockRow[]>(
+            `SELECT key, data->>'data' AS data FROM ${table} WHERE left(key, length($1)) = $1`,
+            [prefix],
+          )),
+        );
+      }
+    };
+    await withinSeconds(
+      target.connectSeconds + target.statementSeconds * prefixes.length + 5,
+      Promise.race([statements(), refused]),
+      () =>
+        new BackendReadError(
+          `the PostgreSQL server at ${where(target)} did not answer within ${target.connectSeconds} s to connect and ${target.statementSeconds} s per statement`,
+        ),
+    );
+    return rows;
+  } catch (error) {
+    if (cleartextRequested) throw cleartextRefusal(target);
+    // postgres.js's own: the server took the connection and never finished the startup.
+    if ((error as { code?: string }).code === "CONNECT_TIMEOUT") throw connectTimeout(target);
+    throw socketError.error ?? error;
+  } finally {
+    await sql.end({ timeout: 0 });
+  }
+}
+
+function cleartextRefusal(target: PostgresTarget): BackendReadError {
+  return new BackendReadError(
+    `the PostgreSQL server at ${where(target)} asked for the password in clear text over an unencrypted connection, and it was not sent. ` +
+      "Turn TLS on at the server (with sslmode=require or stricter in PULUMI_BACKEND_URL) or use scram-sha-256 authentication; only sslmode=disable allows a clear-text password",
+  );
+}
+
+/**
+ * The JSON of every lock row under the prefixes, read over one short connection. Credentials come
+ * from the URL or the PG* environment, as for the CLI; they are never printed.
  */
 export async function postgresLockRecords(
   url: string,
   prefixes: readonly string[],
 ): Promise<Record<string, unknown>[]> {
   const table = postgresStateTable(url);
-  // Loaded here only: the provider's runtime never needs a database client.
-  const postgres = (await import("postgres")).default;
-  const sql = postgres(postgresConnectionUrl(url), {
-    max: 1,
-    connect_timeout: 10,
-    onnotice: () => {},
-  });
+  const target = postgresTarget(url);
+  const plan = tlsPlan(target);
+  let rows: LockRow[];
   try {
-    const rows: { key: string; data: string | null }[] = [];
-    for (const prefix of prefixes) {
-      // left() rather than LIKE: stack names may hold `_`, a LIKE wildcard.
-      rows.push(
-        ...(await sql.unsafe<{ key: string; data: string | null }[]>(
-          `SELECT key, data->>'data' AS data FROM ${table} WHERE left(key, length($1)) = $1 AND key LIKE '%.json'`,
-          [prefix],
-        )),
+    try {
+      rows = await readRows(target, table, prefixes, plan);
+    } catch (error) {
+      // allow: an unencrypted attempt first, then, as lib/pq, one with TLS.
+      if (target.sslmode !== "allow" || isMissingTable(error)) throw error;
+      rows = await readRows(target, table, prefixes, { ...plan, ask: true, required: true }).catch(
+        (withTls: Error) => {
+          throw new Error(`${(error as Error).message}; and then with TLS: ${withTls.message}`);
+        },
       );
     }
-    return rows.map((row) => lockRecordOf(row.data));
   } catch (error) {
-    const code = (error as { code?: string }).code;
     // The backend creates its table on first use: no table, no stack, no lock.
-    if (code === "42P01") return [];
-    throw new Error(
-      `could not read the stack's locks from the PostgreSQL backend (${(error as Error).message}); check that this machine reaches the database with the URL and PG* variables \`pulumi\` uses`,
+    if (isMissingTable(error)) return [];
+    throw new BackendReadError(
+      `could not read the stack's locks from the PostgreSQL backend (${(error as Error).message}); ` +
+        `check that this machine reaches ${where(target)} with the URL and PG* variables \`pulumi\` uses (sslmode=${target.sslmode})`,
     );
-  } finally {
-    await sql.end({ timeout: 5 });
   }
+  return rows.filter((row) => isLockKey(row.key)).map((row) => lockRecordOf(base64Text(row.data)));
+}
+
+function isMissingTable(error: unknown): boolean {
+  return (error as { code?: string }).code === "42P01";
 }
 
 /** A lock object's bytes, as the backend stores them: base64 inside a JSON column. */
-function lockRecordOf(base64: string | null): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(base64 ?? "", "base64").toString("utf8"));
-    return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
-  } catch {
-    // Not a lock the CLI wrote: it still counts as a lock, of an unknown holder.
-    return {};
-  }
+function base64Text(base64: string | null): Buffer {
+  return Buffer.from(base64 ?? "", "base64");
 }

@@ -15,6 +15,7 @@ import {
   findStackLocks,
   mayBeRunning,
   thisMachine,
+  unseenLocksNote,
   type LocalMachine,
   type StackAccess,
 } from "./stack-lock";
@@ -24,8 +25,28 @@ export interface CommandResult {
   readonly text: string;
 }
 
-/** preflight's exit statuses; 2 (bad command line) is main's. */
-export const PREFLIGHT_EXIT = { clean: 0, pending: 1, lockedByUpdate: 3 } as const;
+/**
+ * The exit statuses of both commands, one meaning each, so a pipeline can act on them: 0 done or
+ * nothing pending; 1 pending operations of a stopped run (preflight) or a refusal, nothing changed
+ * (recover); 2 a bad command line; 3 locked by an update that may still be running; 4 the stack does
+ * not exist; 5 the backend (state or locks) could not be read, or the Pulumi CLI could not run.
+ */
+export const EXIT = {
+  clean: 0,
+  pending: 1,
+  refused: 1,
+  usage: 2,
+  lockedByUpdate: 3,
+  stackNotFound: 4,
+  backendUnreadable: 5,
+} as const;
+
+/** preflight's own statuses (the others come from main). */
+export const PREFLIGHT_EXIT = {
+  clean: EXIT.clean,
+  pending: EXIT.pending,
+  lockedByUpdate: EXIT.lockedByUpdate,
+} as const;
 
 export async function preflight(
   target: StackTarget,
@@ -48,17 +69,30 @@ export async function preflight(
   const label = stackLabelOf(target, anyUrnAtAll);
   const running = mayBeRunning(locks);
   if (running.length > 0) {
-    return {
-      exitCode: PREFLIGHT_EXIT.lockedByUpdate,
-      text: lockedByUpdateReport(
-        label,
-        running.map((lock) => describeLock(lock, now)),
+    const described = running.map((lock) => describeLock(lock, now));
+    let text = lockedByUpdateReport(
+      label,
+      described,
+      pending,
+      running.some((lock) => lock.liveness === "unknown"),
+    );
+    // A holder on another machine cannot be checked: if it is known to be gone (a killed CI
+    // runner), the one who knows needs what it left and the command that settles it.
+    if (running.every((lock) => lock.liveness === "unknown") && pending.ours.length > 0) {
+      text += `\n\nOnly if that update is known to be gone, this is what it left:\n${preflightReport(
         pending,
-        running.some((lock) => lock.liveness === "unknown"),
-      ),
-    };
+        {
+          stackLabel: label,
+          flags: targetFlags(target),
+          knownIds: knownIdsOf(pending.ours),
+          staleLocks: described,
+        },
+      )}`;
+    }
+    return { exitCode: PREFLIGHT_EXIT.lockedByUpdate, text };
   }
   const knownIds = knownIdsOf(pending.ours);
+  const unseen = unseenLocksNote(await access.backendUrl());
   const staleLocks = locks.map((lock) => describeLock(lock, now));
   const text = preflightReport(pending, {
     stackLabel: label,
@@ -66,12 +100,14 @@ export async function preflight(
     knownIds,
     ...(staleLocks.length === 0 ? {} : { staleLocks }),
   });
-  if (pending.ours.length > 0) return { exitCode: PREFLIGHT_EXIT.pending, text };
+  const unseenNote = unseen === undefined ? "" : `\n${unseen}`;
+  if (pending.ours.length > 0)
+    return { exitCode: PREFLIGHT_EXIT.pending, text: `${text}${unseenNote}` };
   const note =
     staleLocks.length === 0
       ? ""
       : `\nThe stack still carries the lock of a stopped run (${staleLocks.join("; ")}): \`pulumi cancel\` releases it.`;
-  return { exitCode: PREFLIGHT_EXIT.clean, text: `${text}${note}` };
+  return { exitCode: PREFLIGHT_EXIT.clean, text: `${text}${note}${unseenNote}` };
 }
 
 /**

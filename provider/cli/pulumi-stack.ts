@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import type { ExportedStack } from "./exported-state";
 import { holdersInLockedError, type LockHolder, type StackAccess } from "./stack-lock";
-import { StackCommandError } from "../platform/errors";
+import { BackendReadError, StackCommandError, StackNotFoundError } from "../platform/errors";
 
 export interface StackTarget {
   readonly stack?: string;
@@ -26,6 +26,11 @@ export class PulumiCliError extends Error {
   /** A lock (file backends) or an update in progress (Pulumi Cloud) stood in the way. */
   get isLocked(): boolean {
     return /currently locked|currently in progress/i.test(this.stderr);
+  }
+
+  /** `no stack named '…' found` (exit code 6 on CLI 3.248). */
+  get isStackNotFound(): boolean {
+    return /no stack named '[^']*' found/.test(this.stderr);
   }
 
   /** The lock holders the error lists (file backends name user, host, pid and time). */
@@ -55,7 +60,7 @@ function runPulumi(args: string[], stdin?: string): Promise<string> {
     child.on("error", (error: NodeJS.ErrnoException) =>
       reject(
         error.code === "ENOENT"
-          ? new StackCommandError(
+          ? new BackendReadError(
               "the `pulumi` CLI is not on PATH: install it, or run this where `pulumi up` runs",
             )
           : error,
@@ -82,7 +87,9 @@ export async function exportStack(
 ): Promise<ExportedStack> {
   const args = ["stack", "export", ...targetArgs(target)];
   if (options.showSecrets === true) args.push("--show-secrets");
-  const text = await runPulumi(args);
+  const text = await runPulumi(args).catch((error: unknown) => {
+    throw readFailure(error, target);
+  });
   const parsed = JSON.parse(text) as ExportedStack;
   if (parsed.version !== 3 || typeof parsed.deployment !== "object" || parsed.deployment === null) {
     throw new StackCommandError(
@@ -90,6 +97,28 @@ export async function exportStack(
     );
   }
   return parsed;
+}
+
+/**
+ * A failed read of the stack as the error the command's exit code is chosen by: the stack does not
+ * exist, or the backend could not be read (its message is the CLI's own).
+ */
+export function readFailure(error: unknown, target: StackTarget): unknown {
+  if (!(error instanceof PulumiCliError)) return error;
+  const stack = target.stack === undefined ? "the current stack" : `stack ${target.stack}`;
+  if (error.isStackNotFound) {
+    return new StackNotFoundError(
+      `${stack} does not exist on the backend \`pulumi\` is logged into (${firstErrorLine(error.stderr)}). ` +
+        "If it was never deployed, create it once with `pulumi stack init`; otherwise check PULUMI_BACKEND_URL and the stack's full name (organization/project/stack)",
+    );
+  }
+  return new BackendReadError(
+    `could not read ${stack} from the backend: ${error.message}. Check PULUMI_BACKEND_URL and the backend's credentials`,
+  );
+}
+
+function firstErrorLine(stderr: string): string {
+  return (stderr.split("\n").find((line) => line.trim() !== "") ?? "").trim();
 }
 
 /** `pulumi stack import`, reading the deployment from standard input so it never sits in a file. */
@@ -109,7 +138,11 @@ export async function cancelUpdate(target: StackTarget): Promise<void> {
 export async function backendUrl(target: StackTarget): Promise<string | undefined> {
   const args = ["whoami", "--json", "--non-interactive"];
   if (target.cwd !== undefined) args.push("--cwd", target.cwd);
-  const parsed = JSON.parse(await runPulumi(args)) as { url?: unknown };
+  const parsed = JSON.parse(
+    await runPulumi(args).catch((error: unknown) => {
+      throw readFailure(error, target);
+    }),
+  ) as { url?: unknown };
   return typeof parsed.url === "string" ? parsed.url : undefined;
 }
 
@@ -117,7 +150,11 @@ export async function backendUrl(target: StackTarget): Promise<string | undefine
 export async function updateInProgress(target: StackTarget): Promise<boolean> {
   const args = ["stack", "ls", "--json", "--non-interactive"];
   if (target.cwd !== undefined) args.push("--cwd", target.cwd);
-  const stacks = JSON.parse(await runPulumi(args)) as {
+  const stacks = JSON.parse(
+    await runPulumi(args).catch((error: unknown) => {
+      throw readFailure(error, target);
+    }),
+  ) as {
     name?: string;
     current?: boolean;
     updateInProgress?: boolean;

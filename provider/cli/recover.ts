@@ -2,8 +2,8 @@
  * `recover`: records interrupted creates as the objects the platform holds, drops the ones named
  * with --forget, and imports the result, after saving the state it replaces.
  */
-import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { constants, existsSync } from "node:fs";
+import { lstat, mkdir, open } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import type { Inputs } from "../core/resource-descriptor";
 import {
@@ -19,6 +19,7 @@ import type { CommandResult } from "./preflight";
 import { idProblem, outputsAfterCreate, recordedResource, sealOutputs } from "./recovered-resource";
 import {
   editedDeployment,
+  LockedRefusal,
   planRecovery,
   RecoveryRefused,
   type RecoveryPlan,
@@ -185,17 +186,55 @@ export async function saveBackup(
 ): Promise<string> {
   const anyUrn = someUrn ?? stored.deployment.resources?.[0]?.urn;
   const stackName = stack ?? (anyUrn === undefined ? "stack" : (stackOfUrn(anyUrn) ?? "stack"));
-  const backup = join(
-    projectDir,
-    ".pulumi-voice-platform",
-    "backups",
-    `${stackName.replace(/[^\w.-]/g, "_")}-${now.toISOString().replace(/[:.]/g, "-")}.json`,
-  );
-  await mkdir(dirname(backup), { recursive: true });
-  // Keeps the backups out of git without touching the project's own .gitignore.
-  await writeFile(join(projectDir, ".pulumi-voice-platform", ".gitignore"), "*\n");
-  await writeFile(backup, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
-  return backup;
+  const ownDir = join(projectDir, ".pulumi-voice-platform");
+  const backups = join(ownDir, "backups");
+  await realFolder(ownDir);
+  await realFolder(backups);
+  // Keeps the backups out of git without touching the project's own .gitignore; one already
+  // there (whatever it is, a link included) is left alone.
+  await writeNewFile(join(ownDir, ".gitignore"), "*\n").catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== "EEXIST") throw error;
+  });
+  const base = `${stackName.replace(/[^\w.-]/g, "_")}-${now.toISOString().replace(/[:.]/g, "-")}`;
+  // A backup of the same millisecond is kept: the next free name takes this one.
+  for (let copy = 1; ; copy++) {
+    const backup = join(backups, copy === 1 ? `${base}.json` : `${base}-${copy}.json`);
+    const written = await writeNewFile(backup, `${JSON.stringify(stored, null, 2)}\n`).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code !== "EEXIST" || copy >= 100) throw error;
+        return false;
+      },
+    );
+    if (written) return backup;
+  }
+}
+
+/** A folder of recover's own, made when missing; a symbolic link or a file in its place is refused. */
+async function realFolder(path: string): Promise<void> {
+  await mkdir(path, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== "EEXIST") throw error;
+  });
+  if (!(await lstat(path)).isDirectory()) {
+    throw new RecoveryRefused(
+      `${path} is a symbolic link or not a folder: recover writes its backups only into a folder of its own, never through a link. Remove it and run recover again`,
+    );
+  }
+}
+
+/**
+ * Creates a file that did not exist, owner-only, never through a symbolic link: O_EXCL fails on
+ * any existing name, a dangling link included, and O_NOFOLLOW on a link.
+ */
+async function writeNewFile(path: string, text: string): Promise<void> {
+  const flags =
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+  const file = await open(path, flags, 0o600);
+  try {
+    await file.writeFile(text);
+  } finally {
+    await file.close();
+  }
 }
 
 /** The imported state holds every recorded resource and no pending operation, or says how to undo it. */
@@ -258,7 +297,7 @@ function refuseLocked(locks: readonly HeldLock[], cancelStaleLock: boolean, now:
   if (locks.length === 0) return;
   const described = locks.map((lock) => `  - ${describeLock(lock, now)}`);
   if (locks.some((lock) => lock.liveness === "alive")) {
-    throw new RecoveryRefused(
+    throw new LockedRefusal(
       [
         "the stack is locked by an update running on this machine:",
         ...described,
@@ -268,7 +307,7 @@ function refuseLocked(locks: readonly HeldLock[], cancelStaleLock: boolean, now:
   }
   if (cancelStaleLock) return;
   const allDead = locks.every((lock) => lock.liveness === "dead");
-  throw new RecoveryRefused(
+  throw new (allDead ? RecoveryRefused : LockedRefusal)(
     [
       "the stack is locked:",
       ...described,

@@ -25,7 +25,12 @@ export interface RecoveryPlan {
 
 /** Refused: nothing was written. The message names the argument and what to do. */
 export class RecoveryRefused extends Error {
-  override readonly name = "RecoveryRefused";
+  override readonly name: string = "RecoveryRefused";
+}
+
+/** Refused because an update that may still run holds the stack's lock. */
+export class LockedRefusal extends RecoveryRefused {
+  override readonly name: string = "LockedRefusal";
 }
 
 /**

@@ -11,7 +11,12 @@
  *   holding `{"pid", "username", "hostname", "timestamp"}` (a `.attrs` file sits beside it);
  * - `pulumi whoami --json` names the backend URL (`file:///...` for a file backend);
  * - the PostgreSQL backend (`postgres://...`) keeps the same objects as rows of a table, each lock
- *   under the same key as the file (postgres-locks.ts reads them).
+ *   under the same key as the file (postgres-locks.ts reads them); an S3-compatible bucket
+ *   (`s3://...`, s3-locks.ts) and an Azure Blob container (`azblob://...`, azblob-locks.ts) keep
+ *   them as objects under the URL's path;
+ * - a Google Cloud Storage bucket (`gs://...`) keeps them the same way, but nothing here reads it
+ *   (no client, nothing to test against): preflight says so and relies on the CLI's own refusal;
+ * - Pulumi Cloud shows an update in progress (`pulumi stack ls --json`), not who runs it.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
@@ -19,7 +24,10 @@ import { homedir, hostname } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ExportedStack } from "./exported-state";
-import { isPostgresBackend, lockKeyPrefixes, postgresLockRecords } from "./postgres-locks";
+import { azureBlobLockRecords, isAzureBlobBackend } from "./azblob-locks";
+import { lockKeyPrefixes } from "./lock-objects";
+import { isPostgresBackend, postgresLockRecords } from "./postgres-locks";
+import { isS3Backend, s3LockRecords } from "./s3-locks";
 
 /** The Pulumi calls preflight and recover make, so tests can stand in for the CLI. */
 export interface StackAccess {
@@ -149,6 +157,25 @@ export interface LockQuery {
   readonly projectDir: string;
 }
 
+/** Backends whose lock objects live under keys a reader lists, with that reader. */
+const BUCKET_LOCK_READERS: readonly {
+  readonly matches: (url: string) => boolean;
+  readonly read: (url: string, prefixes: readonly string[]) => Promise<Record<string, unknown>[]>;
+}[] = [
+  { matches: isPostgresBackend, read: postgresLockRecords },
+  { matches: isS3Backend, read: s3LockRecords },
+  { matches: isAzureBlobBackend, read: azureBlobLockRecords },
+];
+
+/**
+ * Backends where preflight cannot see a lock, and what it does there; undefined where it can
+ * (file, PostgreSQL, S3-compatible, Azure Blob) or asks the service (Pulumi Cloud).
+ */
+export function unseenLocksNote(url: string | undefined): string | undefined {
+  if (url === undefined || !/^gs:\/\//i.test(url)) return undefined;
+  return "Locks on a Google Cloud Storage backend are not read here: a run that holds one is not seen, and recover relies on `pulumi stack import` refusing a locked stack. Keep the runs of one stack in one queue (one concurrency group).";
+}
+
 /** Every lock the backend shows on the stack; empty when it shows none. */
 export async function findStackLocks(
   access: StackAccess,
@@ -158,8 +185,10 @@ export async function findStackLocks(
 ): Promise<HeldLock[]> {
   const url = await access.backendUrl();
   const backendDir = url === undefined ? undefined : fileBackendDirectory(url);
-  const postgresUrl = url !== undefined && isPostgresBackend(url) ? url : undefined;
-  if (backendDir === undefined && postgresUrl === undefined) {
+  const reader =
+    url === undefined ? undefined : BUCKET_LOCK_READERS.find((candidate) => candidate.matches(url));
+  if (backendDir === undefined && reader === undefined) {
+    if (unseenLocksNote(url) !== undefined) return [];
     // A service backend shows an update in progress, but not who runs it.
     return (await access.updateInProgress()) ? [{ holder: {}, liveness: "unknown" }] : [];
   }
@@ -168,17 +197,8 @@ export async function findStackLocks(
   const holders =
     backendDir !== undefined
       ? await lockFileHolders(lockDirectories(backendDir, names.project, names.stack))
-      : await postgresLockHolders(postgresUrl!, names.project, names.stack);
+      : (await reader!.read(url!, lockKeyPrefixes(url!, names.project, names.stack))).map(holderOf);
   return holders.map((holder) => ({ holder, liveness: livenessOf(holder, machine) }));
-}
-
-/** The holders of a stack's lock rows on a PostgreSQL backend. */
-async function postgresLockHolders(
-  url: string,
-  project: string,
-  stack: string,
-): Promise<LockHolder[]> {
-  return (await postgresLockRecords(url, lockKeyPrefixes(url, project, stack))).map(holderOf);
 }
 
 function stackAndProject(

@@ -226,6 +226,19 @@ export class StackCommandError extends VoicePlatformError {
   override readonly name: string = "StackCommandError";
 }
 
+/** The stack named to the `pulumi-voice-platform` command does not exist on the backend. */
+export class StackNotFoundError extends StackCommandError {
+  override readonly name: string = "StackNotFoundError";
+}
+
+/**
+ * The `pulumi-voice-platform` command could not read the stack's state or locks from the backend
+ * (or run the Pulumi CLI that reads them); nothing was changed. Its message names what to check.
+ */
+export class BackendReadError extends StackCommandError {
+  override readonly name: string = "BackendReadError";
+}
+
 /** Where a setting comes from: its stack config key and its environment variable. */
 export interface SettingSource {
   readonly setting: string;

@@ -1,17 +1,18 @@
 /**
- * Issue 22: examples/environments/stamp-out.ts deploying STACKS sub-organization stacks with 1, 2
- * and 4 runners (one stamp-out process per stack, that many at once, as CI jobs), against a
- * PostgreSQL state backend and beside it a file backend. Each configuration starts from nothing:
- * a new emulator, a new database or backend folder, a new copy of the example.
+ * Issues 22 and 31: examples/environments/stamp-out.ts deploying STACKS sub-organization stacks
+ * with 1, 2 and 4 runners (one stamp-out process per stack, that many at once, as CI jobs), against
+ * each shared state backend: a file backend, a throwaway PostgreSQL, an S3-compatible server (moto)
+ * and an Azure Blob emulator (Azurite). Each configuration starts from nothing: a new emulator, a
+ * new database, bucket, container or folder, a new copy of the example.
  *
- *   npm run bench:backends                        # 20 stacks, runners 1,2,4, both backends
- *   npm run bench:backends -- --stacks 6 --runners 1,2 --backends postgres
+ *   npm run bench:backends                        # 20 stacks, runners 1,2,4, every backend
+ *   npm run bench:backends -- --stacks 6 --runners 1,2 --backends s3,azblob
  *
- * Figures: the round's wall time, the speedup over one runner, and the share of runner time the
- * database spent executing the backend's statements (pg_stat_database.active_time, summed over
- * its connections, over the runners' summed seconds). The file backend has no server to ask;
- * its wall time beside PostgreSQL's shows what the database adds. Prints figures; asserts only
- * that every stack succeeded and each object was created once.
+ * Figures: the round's wall time, the speedup over one runner, and for PostgreSQL the share of
+ * runner time the database spent executing the backend's statements (pg_stat_database.active_time,
+ * summed over its connections, over the runners' summed seconds). The other backends have no
+ * such counter; their wall time beside the file backend's shows what the store adds. Prints
+ * figures; asserts only that every stack succeeded and each object was created once.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,12 +21,23 @@ import { parseArgs } from "node:util";
 import { startEmulator } from "../emulator";
 import { locatePulumi, pulumiEnv } from "../pulumi-cli/locate";
 import { startPostgres, type RunningPostgres } from "../support/postgres";
+import { startAzurite, startMoto, type ThrowawayBackend } from "../support/throwaway-backend";
 import { copyEnvironmentsExample, runStampOutRunners } from "../support/stamp-out-runners";
 
 const API_KEY = "bench-stamp-out-api-key";
 
+const BACKENDS = ["file", "postgres", "s3", "azblob"] as const;
+type BackendName = (typeof BACKENDS)[number];
+
+/** The servers of one bench run, each started only when a row needs it. */
+interface Servers {
+  postgres?: RunningPostgres;
+  s3?: ThrowawayBackend;
+  azblob?: ThrowawayBackend;
+}
+
 interface Row {
-  readonly backend: "file" | "postgres";
+  readonly backend: BackendName;
   readonly runners: number;
   readonly wallSeconds: number;
   readonly runnerSeconds: number;
@@ -39,7 +51,7 @@ const { values } = parseArgs({
   options: {
     stacks: { type: "string", default: "20" },
     runners: { type: "string", default: "1,2,4" },
-    backends: { type: "string", default: "file,postgres" },
+    backends: { type: "string", default: BACKENDS.join(",") },
   },
 });
 
@@ -63,7 +75,7 @@ async function measure(
   backend: Row["backend"],
   runners: number,
   stacks: number,
-  postgres: RunningPostgres,
+  servers: Servers,
 ): Promise<Row> {
   const subOrganizations = Array.from({ length: stacks }, (_, i) => `bench-${i + 1}`);
   const emulator = await startEmulator({ apiKey: API_KEY, subOrganizationIds: subOrganizations });
@@ -71,10 +83,13 @@ async function measure(
   const home = mkdtempSync(join(tmpdir(), "bench-stamp-out-home-"));
   const database = `bench_${backend}_${runners}`;
   try {
+    const store = `bench-${backend}-${runners}`;
     const backendUrl =
       backend === "postgres"
-        ? await postgres.createDatabase(database)
-        : `file://${mkdtempSync(join(example.root, "state-"))}`;
+        ? await servers.postgres!.createDatabase(database)
+        : backend === "file"
+          ? `file://${mkdtempSync(join(example.root, "state-"))}`
+          : await servers[backend]!.createStore(store);
     const started = Date.now();
     const results = await runStampOutRunners({
       subOrganizations,
@@ -84,6 +99,7 @@ async function measure(
       platform: { ...emulator, apiKey: API_KEY },
       env: pulumiEnv({
         ...process.env,
+        ...(backend === "s3" || backend === "azblob" ? servers[backend]!.env : {}),
         PULUMI_HOME: home,
         PULUMI_CONFIG_PASSPHRASE: "bench",
       }) as Record<string, string>,
@@ -110,7 +126,10 @@ async function measure(
       objects: names.length,
       createdTwice: names.length - new Set(names).size,
       ...(backend === "postgres"
-        ? { backendShare: (await databaseActiveMs(postgres, database)) / 1000 / runnerSeconds }
+        ? {
+            backendShare:
+              (await databaseActiveMs(servers.postgres!, database)) / 1000 / runnerSeconds,
+          }
         : {}),
     };
   } finally {
@@ -146,7 +165,7 @@ function printTable(rows: Row[], stacks: number): void {
   });
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const line = (row: string[]) => row.map((cell, i) => cell.padStart(widths[i]!)).join("  ");
-  console.log(`\nstamp-out of ${stacks} stacks, one process per stack (issue 22)`);
+  console.log(`\nstamp-out of ${stacks} stacks, one process per stack (issues 22 and 31)`);
   console.log(line(header));
   for (const row of cells) console.log(line(row));
 }
@@ -155,15 +174,19 @@ async function main(): Promise<void> {
   if (!locatePulumi()) throw new Error("no Pulumi CLI: run `npm run pulumi:install`");
   const stacks = Number(values.stacks);
   const runnerCounts = values.runners.split(",").map(Number);
-  const backends = values.backends.split(",") as Row["backend"][];
-  const unknown = backends.filter((b) => b !== "file" && b !== "postgres");
-  if (unknown.length > 0) throw new Error(`--backends takes file and postgres, not ${unknown}`);
-  const postgres = await startPostgres();
+  const backends = values.backends.split(",") as BackendName[];
+  const unknown = backends.filter((b) => !(BACKENDS as readonly string[]).includes(b));
+  if (unknown.length > 0)
+    throw new Error(`--backends takes ${BACKENDS.join(", ")}, not ${unknown}`);
+  const servers: Servers = {};
   const rows: Row[] = [];
   try {
+    if (backends.includes("postgres")) servers.postgres = await startPostgres();
+    if (backends.includes("s3")) servers.s3 = await startMoto();
+    if (backends.includes("azblob")) servers.azblob = await startAzurite();
     for (const runners of runnerCounts) {
       for (const backend of backends) {
-        const row = await measure(backend, runners, stacks, postgres);
+        const row = await measure(backend, runners, stacks, servers);
         console.log(
           `${backend}, ${runners} runner(s): ${row.wallSeconds.toFixed(1)} s, ${row.objects} objects, created twice: ${row.createdTwice}`,
         );
@@ -171,7 +194,9 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    postgres.stop();
+    servers.postgres?.stop();
+    await servers.s3?.stop();
+    await servers.azblob?.stop();
   }
   printTable(
     [...rows].sort((a, b) => a.backend.localeCompare(b.backend) || a.runners - b.runners),

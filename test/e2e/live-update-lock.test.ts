@@ -116,7 +116,7 @@ describeE2E("recover never fights a live update (issue 19)", () => {
     const forget = pendingUrns.flatMap((urn) => ["--forget", urn]);
     for (const extra of [[], ["--cancel-stale-lock"]]) {
       const refused = await voicePlatform(["recover", "--stack", "dev", ...forget, ...extra]);
-      expect(refused.code).toBe(1);
+      expect(refused.code).toBe(3);
       expect(refused.stderr).toMatch("refused, nothing was changed");
       expect(refused.stderr).toMatch(`(pid ${up.pid})`);
       expect(refused.stderr).toMatch("never releases the lock of a running process");

@@ -99,9 +99,14 @@ async function main(): Promise<number> {
     E2E_EXPECT_NODE_VERSION: nodeVersion,
   };
   const code = await new Promise<number>((resolve, reject) => {
-    // The interrupted-deployment tests kill the CLI, whose behaviour no Node version changes;
-    // they are long, and CI runs them once already.
-    const args = ["test/e2e", "--runInBand", "--testPathIgnorePatterns", "/interrupted-"];
+    // The interrupted-deployment tests kill the CLI, and the backend suites drive state backends,
+    // whose behaviour no Node version changes; they are long, and CI runs them once already.
+    const args = [
+      "test/e2e",
+      "--runInBand",
+      "--testPathIgnorePatterns",
+      "/(interrupted-|postgres-|backend-|gitops-)",
+    ];
     const child = spawn(node, [jest, ...args, ...process.argv.slice(2)], {
       cwd: REPO_ROOT,
       env,

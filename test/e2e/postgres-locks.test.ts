@@ -153,7 +153,7 @@ describeOnPostgres("locks and a killed runner on a PostgreSQL backend (issue 22)
     const forget = pendingUrns.flatMap((urn) => ["--forget", urn]);
     for (const extra of [[], ["--cancel-stale-lock"]]) {
       const refused = await live.voicePlatform(["recover", "--stack", "live", ...forget, ...extra]);
-      expect(refused.code).toBe(1);
+      expect(refused.code).toBe(3);
       expect(refused.stderr).toMatch("refused, nothing was changed");
       expect(refused.stderr).toMatch(`(pid ${up.pid})`);
       expect(refused.stderr).toMatch("never releases the lock of a running process");

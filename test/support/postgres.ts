@@ -3,17 +3,21 @@
  * `initdb` in a temporary folder, served by `pg_ctl` on a free loopback port with its own socket
  * folder, trust authentication for one user, stopped (`-m immediate`) and removed by `stop()`, or
  * at exit when a test failed before. initdb refuses to run as root: as root, the server's
- * processes run as the `nobody` user, which owns the folder.
+ * processes run as the `nobody` user, which owns the folder. With `tls`, the server also speaks
+ * TLS with a self-signed certificate for 127.0.0.1 (`certificateFile`), and `admin` runs SQL over
+ * the server's Unix socket, which stays on trust whatever `setHba` writes for TCP.
  */
 import { execFileSync, spawn } from "node:child_process";
 import {
   accessSync,
+  chmodSync,
   chownSync,
   constants,
   existsSync,
   readdirSync,
   rmSync,
   statSync,
+  writeFileSync,
 } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { createServer } from "node:net";
@@ -32,6 +36,12 @@ export const POSTGRES_MISSING =
 
 export interface RunningPostgres {
   readonly port: number;
+  /** With `tls`: the server's self-signed certificate, usable as a client's sslrootcert. */
+  readonly certificateFile?: string;
+  /** Runs SQL as the superuser over the Unix socket (trust, whatever pg_hba says for TCP). */
+  admin(query: string): Promise<Record<string, unknown>[]>;
+  /** Replaces the TCP lines of pg_hba.conf and reloads the server. */
+  setHba(lines: readonly string[]): Promise<void>;
   /** A new, empty database: the URL a PULUMI_BACKEND_URL takes. */
   createDatabase(name: string): Promise<string>;
   /** The URL of an existing database (`postgres` is always there). */
@@ -130,8 +140,49 @@ function runAs(
   });
 }
 
+export interface PostgresOptions {
+  /** Serve TLS too, with a self-signed certificate for 127.0.0.1 made by openssl. */
+  readonly tls?: boolean;
+}
+
+/** A self-signed certificate and key for 127.0.0.1, owned by the server's user. */
+function selfSignedCertificate(
+  root: string,
+  identity: { uid: number; gid: number } | undefined,
+): { cert: string; key: string } {
+  const cert = join(root, "server.crt");
+  const key = join(root, "server.key");
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-days",
+      "2",
+      "-subj",
+      "/CN=127.0.0.1",
+      "-addext",
+      "subjectAltName=IP:127.0.0.1",
+      "-keyout",
+      key,
+      "-out",
+      cert,
+    ],
+    { stdio: "ignore" },
+  );
+  chmodSync(key, 0o600);
+  if (identity !== undefined) {
+    chownSync(cert, identity.uid, identity.gid);
+    chownSync(key, identity.uid, identity.gid);
+  }
+  return { cert, key };
+}
+
 /** Starts a server; throws POSTGRES_MISSING when the binaries are not installed. */
-export async function startPostgres(): Promise<RunningPostgres> {
+export async function startPostgres(options: PostgresOptions = {}): Promise<RunningPostgres> {
   const binDir = postgresBinDir();
   if (binDir === undefined) throw new Error(POSTGRES_MISSING);
   const identity = serverIdentity();
@@ -165,9 +216,26 @@ export async function startPostgres(): Promise<RunningPostgres> {
       ["-D", data, "-A", "trust", "-U", POSTGRES_USER, "-E", "UTF8", "--no-sync"],
       root,
     );
+    const tls = options.tls === true ? selfSignedCertificate(root, identity) : undefined;
     const port = await startServer(identity, pgCtl, root, data);
+    const admin = (query: string) => adminQuery(root, port, query);
+    if (tls !== undefined) {
+      // Through ALTER SYSTEM, not the command line, so a test can turn TLS off and on again.
+      await admin(`ALTER SYSTEM SET ssl_cert_file = '${tls.cert}'`);
+      await admin(`ALTER SYSTEM SET ssl_key_file = '${tls.key}'`);
+      await admin("ALTER SYSTEM SET ssl = on");
+      await admin("SELECT pg_reload_conf()");
+    }
     return {
       port,
+      ...(tls === undefined ? {} : { certificateFile: tls.cert }),
+      admin,
+      setHba: async (lines) => {
+        const hba = join(data, "pg_hba.conf");
+        writeFileSync(hba, `${["local all all trust", ...lines].join("\n")}\n`, { mode: 0o600 });
+        if (identity !== undefined) chownSync(hba, identity.uid, identity.gid);
+        await admin("SELECT pg_reload_conf()");
+      },
       createDatabase: (name) => createDatabase(port, name),
       url: (database) => backendUrl(port, database),
       stop,
@@ -200,6 +268,28 @@ async function startServer(
     } catch (error) {
       if (attempt >= 3) throw error;
     }
+  }
+}
+
+/** SQL as the superuser over the server's Unix socket in `root`. */
+async function adminQuery(
+  root: string,
+  port: number,
+  query: string,
+): Promise<Record<string, unknown>[]> {
+  const postgres = (await import("postgres")).default;
+  const sql = postgres({
+    host: root,
+    port,
+    user: POSTGRES_USER,
+    database: "postgres",
+    max: 1,
+    onnotice: () => {},
+  });
+  try {
+    return [...(await sql.unsafe(query))];
+  } finally {
+    await sql.end({ timeout: 5 });
   }
 }
 

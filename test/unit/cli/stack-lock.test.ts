@@ -1,5 +1,15 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -8,9 +18,12 @@ import { preflight } from "../../../provider/cli/preflight";
 import {
   isPostgresBackend,
   lockKeyPrefixes,
-  postgresConnectionUrl,
   postgresStateTable,
+  postgresTarget,
+  tlsPlan,
 } from "../../../provider/cli/postgres-locks";
+import { s3ClientSettings } from "../../../provider/cli/s3-locks";
+import { azureBlobSettings } from "../../../provider/cli/azblob-locks";
 import { PulumiCliError } from "../../../provider/cli/pulumi-stack";
 import { recover } from "../../../provider/cli/recover";
 import { RecoveryRefused } from "../../../provider/cli/recovery-plan";
@@ -195,6 +208,34 @@ describe("preflight on a locked stack", () => {
     expect(result.exitCode).toBe(3);
     expect(result.text).toMatch("locked 60 min ago");
     expect(result.text).toMatch("`recover --cancel-stale-lock` releases the lock");
+    // What a runner that died elsewhere left, for the one who knows it is gone.
+    expect(result.text).toMatch("Only if that update is known to be gone, this is what it left:");
+    expect(result.text).toMatch('create of SipCarrier "trunk"');
+    expect(result.text).toMatch(
+      `npx pulumi-voice-platform recover --stack ${STACK} --cwd ${projectDir} --cancel-stale-lock`,
+    );
+  });
+
+  it("exits 3 under a live local update without listing what a gone run would have left", async () => {
+    writeLock({ pid: LIVE_PID, hostname: HOST, timestamp: "2026-11-24T21:29:30Z" });
+    const result = await preflight(
+      target(),
+      fakeStack({ exports: [stackWithPendingCreate()] }),
+      machine,
+      NOW,
+    );
+    expect(result.text).not.toMatch("Only if that update is known to be gone");
+  });
+
+  it("says on a Google Cloud Storage backend that it cannot see its locks", async () => {
+    const access = fakeStack({
+      exports: [{ version: 3, deployment: deployment([]) }],
+      url: "gs://team-state/voice",
+      inProgress: true,
+    });
+    const result = await preflight(target(), access, machine, NOW);
+    expect(result.exitCode).toBe(0);
+    expect(result.text).toMatch("Locks on a Google Cloud Storage backend are not read here");
   });
 
   it("exits 3 when a service backend reports an update in progress", async () => {
@@ -336,12 +377,173 @@ describe("locks on the PostgreSQL backend", () => {
     );
   });
 
-  it("reads the table from the URL and keeps it out of the connection", () => {
+  it("reads the table from the URL", () => {
     expect(postgresStateTable(url)).toBe("team_state");
     expect(postgresStateTable("postgres://db/state")).toBe("pulumi_state");
     expect(() => postgresStateTable("postgres://db/state?table=x;drop")).toThrow(
       "not a plain SQL identifier",
     );
-    expect(postgresConnectionUrl(url)).toBe("postgres://ci@db.internal:5432/state?sslmode=disable");
+  });
+
+  const noHome = mkdtempSync(join(tmpdir(), "no-postgres-home-"));
+  afterAll(() => rmSync(noHome, { recursive: true, force: true }));
+  const target = (text: string, env: NodeJS.ProcessEnv = {}) => postgresTarget(text, env, noHome);
+
+  it("reads host, database, user and password from the URL, then the PG* variables", () => {
+    expect(target("postgres://ci:p%40ss@db.internal:6432/state")).toMatchObject({
+      host: "db.internal",
+      port: 6432,
+      database: "state",
+      user: "ci",
+      password: "p@ss",
+    });
+    expect(
+      target("postgres://db.internal/state", { PGUSER: "runner", PGPASSWORD: "from-env" }),
+    ).toMatchObject({ user: "runner", password: "from-env", port: 5432 });
+  });
+
+  it("asks for TLS unless the URL says sslmode=disable, and verifies as each mode says", () => {
+    const plan = (text: string) => tlsPlan(target(text));
+    expect(target("postgres://db/state").sslmode).toBe("require");
+    expect(target("postgres://db/state", { PGSSLMODE: "verify-full" }).sslmode).toBe("verify-full");
+    expect(plan("postgres://db/state")).toMatchObject({
+      ask: true,
+      required: true,
+      options: { rejectUnauthorized: false },
+    });
+    expect(plan("postgres://db/state?sslmode=disable")).toMatchObject({ ask: false });
+    expect(plan("postgres://db/state?sslmode=allow")).toMatchObject({
+      ask: false,
+      required: false,
+    });
+    expect(plan("postgres://db/state?sslmode=prefer")).toMatchObject({
+      ask: true,
+      required: false,
+    });
+    expect(plan("postgres://db/state?sslmode=verify-full")).toMatchObject({
+      required: true,
+      options: { rejectUnauthorized: true, servername: "db" },
+    });
+    const verifyCa = plan("postgres://db/state?sslmode=verify-ca");
+    expect(verifyCa.options.rejectUnauthorized).toBe(true);
+    expect(verifyCa.options.checkServerIdentity?.("db", {} as never)).toBeUndefined();
+    expect(target("postgres://db/state?sslrootcert=system").sslmode).toBe("verify-full");
+    expect(() => target("postgres://db/state?sslmode=on")).toThrow(
+      'sslmode "on" is not one of disable, allow, prefer, require, verify-ca, verify-full',
+    );
+  });
+
+  it("takes connect_timeout from the URL and keeps a stated default", () => {
+    expect(target("postgres://db/state?connect_timeout=3").connectSeconds).toBe(3);
+    expect(target("postgres://db/state").connectSeconds).toBe(10);
+    expect(target("postgres://db/state").statementSeconds).toBe(10);
+  });
+});
+
+describe("locks on S3-compatible and Azure Blob backends", () => {
+  it("reads bucket, endpoint, region, profile and path style as the CLI's s3 URL gives them", () => {
+    const { bucket, config } = s3ClientSettings(
+      "s3://team-state/voice?endpoint=127.0.0.1:9000&disableSSL=true&s3ForcePathStyle=true&region=eu-west-1&profile=ci",
+    );
+    expect(bucket).toBe("team-state");
+    expect(config).toMatchObject({
+      endpoint: "http://127.0.0.1:9000",
+      region: "eu-west-1",
+      profile: "ci",
+      forcePathStyle: true,
+    });
+    expect(s3ClientSettings("s3://b?endpoint=minio.internal").config.endpoint).toBe(
+      "https://minio.internal",
+    );
+    expect(s3ClientSettings("s3://b?use_path_style=true").config.forcePathStyle).toBe(true);
+    expect(() => s3ClientSettings("s3://b?role=arn:aws:iam::1:role/x")).toThrow(
+      "`role` parameter is not read",
+    );
+    expect(lockKeyPrefixes("s3://team-state/voice?region=x", PROJECT, STACK)[0]).toBe(
+      `voice/.pulumi/locks/organization/${PROJECT}/${STACK}/`,
+    );
+  });
+
+  it("builds the Azure service URL and picks the credential as gocloud.dev does", () => {
+    const emulator = azureBlobSettings(
+      "azblob://state?localemu=true&domain=127.0.0.1:10000&protocol=http",
+      { AZURE_STORAGE_ACCOUNT: "devstoreaccount1", AZURE_STORAGE_KEY: "a2V5" },
+    );
+    expect(emulator).toMatchObject({
+      container: "state",
+      serviceUrl: "http://127.0.0.1:10000/devstoreaccount1",
+      credential: { kind: "shared-key", account: "devstoreaccount1" },
+    });
+    expect(
+      azureBlobSettings("azblob://state", {
+        AZURE_STORAGE_ACCOUNT: "team",
+        AZURE_STORAGE_SAS_TOKEN: "?sv=1&sig=abc",
+      }),
+    ).toMatchObject({
+      serviceUrl: "https://team.blob.core.windows.net",
+      credential: { kind: "sas", token: "sv=1&sig=abc" },
+    });
+    expect(
+      azureBlobSettings("azblob://state", { AZURE_STORAGE_ACCOUNT: "team" }).credential,
+    ).toEqual({ kind: "entra-id" });
+    expect(() => azureBlobSettings("azblob://state", {})).toThrow("AZURE_STORAGE_ACCOUNT");
+  });
+});
+
+describe("recover's own files, never written through a symbolic link", () => {
+  const forgetTrunk = () => ({
+    ...target(),
+    assignments: [],
+    forget: [urnOf("SipCarrier", "trunk")],
+  });
+  const settled = () =>
+    fakeStack({
+      exports: [
+        stackWithPendingCreate(),
+        stackWithPendingCreate(),
+        { version: 3, deployment: deployment([]) },
+      ],
+    });
+  let victimDir: string;
+  beforeEach(() => {
+    victimDir = mkdtempSync(join(tmpdir(), "recover-victim-"));
+  });
+  afterEach(() => rmSync(victimDir, { recursive: true, force: true }));
+
+  it("leaves a linked .gitignore's target untouched and still saves the backup", async () => {
+    const victim = join(victimDir, "precious.txt");
+    writeFileSync(victim, "keep me\n");
+    mkdirSync(join(projectDir, ".pulumi-voice-platform"));
+    symlinkSync(victim, join(projectDir, ".pulumi-voice-platform", ".gitignore"));
+    const result = await recover(forgetTrunk(), NOW, settled(), machine);
+    expect(result.exitCode).toBe(0);
+    expect(readFileSync(victim, "utf8")).toBe("keep me\n");
+    const backup = /Saved the state being replaced to (\S+)/.exec(result.text)![1]!;
+    expect(lstatSync(backup).isFile()).toBe(true);
+    expect(lstatSync(backup).mode & 0o777).toBe(0o600);
+  });
+
+  it.each([".pulumi-voice-platform", ".pulumi-voice-platform/backups"])(
+    "refuses a link in place of %s and writes nothing through it",
+    async (linked) => {
+      mkdirSync(join(projectDir, ".pulumi-voice-platform"), { recursive: true });
+      if (linked === ".pulumi-voice-platform")
+        rmSync(join(projectDir, linked), { recursive: true });
+      symlinkSync(victimDir, join(projectDir, linked));
+      const access = settled();
+      await expect(recover(forgetTrunk(), NOW, access, machine)).rejects.toThrow(
+        "is a symbolic link or not a folder: recover writes its backups only into a folder of its own",
+      );
+      expect(readdirSync(victimDir)).toEqual([]);
+      expect(access.calls).not.toContain("import");
+    },
+  );
+
+  it("writes a backup even when a dangling link waits at the .gitignore's name", async () => {
+    mkdirSync(join(projectDir, ".pulumi-voice-platform"));
+    const planted = join(victimDir, "created-through-link");
+    symlinkSync(planted, join(projectDir, ".pulumi-voice-platform", ".gitignore"));
+    expect((await recover(forgetTrunk(), NOW, settled(), machine)).exitCode).toBe(0);
+    expect(existsSync(planted)).toBe(false);
   });
 });

@@ -1,0 +1,198 @@
+/**
+ * Lock holders on an Azure Blob state backend (`azblob://<container>/<prefix>?...`). Pulumi's diy
+ * backend opens the container through gocloud.dev (azureblob) and keeps each lock as a blob under
+ * `<prefix>/.pulumi/locks/...`. This reads them with the official Azure SDK, from the same settings
+ * in the same order as gocloud.dev v0.46: AZURE_STORAGE_ACCOUNT, AZURE_STORAGE_DOMAIN,
+ * AZURE_STORAGE_PROTOCOL, AZURE_STORAGE_IS_CDN and AZURE_STORAGE_IS_LOCAL_EMULATOR, overridden by the
+ * URL's `storage_account`, `domain`, `protocol`, `cdn` and `localemu`; credentials from
+ * AZURE_STORAGE_KEY (with the account), else AZURE_STORAGE_SAS_TOKEN, else
+ * AZURE_STORAGE_CONNECTION_STRING, else Entra ID through @azure/identity's
+ * DefaultAzureCredential (AZURE_CLIENT_ID/AZURE_TENANT_ID/…, workload identity, managed identity,
+ * `az login`), an optional peer dependency. Read-only: it lists and downloads. The SDK is loaded
+ * here only, so the provider never pays for it.
+ */
+import type { ContainerClient, StoragePipelineOptions } from "@azure/storage-blob";
+import { BackendReadError } from "../platform/errors";
+import { isLockKey, LOCK_READ_TIMEOUTS, lockRecordOf, withinSeconds } from "./lock-objects";
+
+export function isAzureBlobBackend(url: string): boolean {
+  return /^azblob:\/\//i.test(url);
+}
+
+function flag(value: string | undefined | null): boolean {
+  return value !== undefined && value !== null && /^(1|t|true)$/i.test(value);
+}
+
+/** Where the container is and which credential reaches it, with no secret in it but by name. */
+export interface AzureBlobSettings {
+  readonly container: string;
+  /** The service URL without a SAS token. */
+  readonly serviceUrl: string;
+  readonly credential:
+    | { kind: "shared-key"; account: string; key: string }
+    | { kind: "sas"; token: string }
+    | { kind: "connection-string"; connectionString: string }
+    | { kind: "entra-id" };
+}
+
+export function azureBlobSettings(
+  url: string,
+  env: NodeJS.ProcessEnv = process.env,
+): AzureBlobSettings {
+  const parsed = new URL(url);
+  const query = parsed.searchParams;
+  const pick = (name: string, variable: string) =>
+    query.get(name) ?? (env[variable] === "" ? undefined : env[variable]);
+  const account = pick("storage_account", "AZURE_STORAGE_ACCOUNT");
+  const domain = pick("domain", "AZURE_STORAGE_DOMAIN") ?? "blob.core.windows.net";
+  const protocol = pick("protocol", "AZURE_STORAGE_PROTOCOL") ?? "https";
+  const emulator = flag(pick("localemu", "AZURE_STORAGE_IS_LOCAL_EMULATOR"));
+  const cdn = flag(pick("cdn", "AZURE_STORAGE_IS_CDN"));
+  const key = env.AZURE_STORAGE_KEY || undefined;
+  const sas = env.AZURE_STORAGE_SAS_TOKEN || undefined;
+  const connectionString =
+    env.AZURE_STORAGE_CONNECTION_STRING || env.AZURE_STORAGEBLOB_CONNECTIONSTRING || undefined;
+  if (protocol !== "http" && protocol !== "https") {
+    throw new BackendReadError(`the Azure Blob protocol "${protocol}" is neither http nor https`);
+  }
+  const container = decodeURIComponent(parsed.hostname);
+  if (account === undefined && connectionString === undefined) {
+    throw new BackendReadError(
+      "no Azure storage account: set AZURE_STORAGE_ACCOUNT (or the URL's storage_account), as for `pulumi`",
+    );
+  }
+  const serviceUrl =
+    account === undefined
+      ? ""
+      : domain.startsWith("127.0.0.1") || domain.startsWith("localhost") || emulator
+        ? `${protocol}://${domain}/${account}`
+        : cdn
+          ? `${protocol}://${domain}`
+          : `${protocol}://${account}.${domain}`;
+  const credential: AzureBlobSettings["credential"] =
+    account !== undefined && key !== undefined
+      ? { kind: "shared-key", account, key }
+      : sas !== undefined
+        ? { kind: "sas", token: sas.replace(/^\?/, "") }
+        : connectionString !== undefined
+          ? { kind: "connection-string", connectionString }
+          : { kind: "entra-id" };
+  return { container, serviceUrl, credential };
+}
+
+async function containerClient(settings: AzureBlobSettings): Promise<ContainerClient> {
+  const blob = await import("@azure/storage-blob");
+  const options: StoragePipelineOptions = {
+    retryOptions: {
+      maxTries: 3,
+      tryTimeoutInMs: LOCK_READ_TIMEOUTS.requestSeconds * 1000,
+    },
+  };
+  const { credential } = settings;
+  switch (credential.kind) {
+    case "shared-key":
+      return new blob.BlobServiceClient(
+        settings.serviceUrl,
+        new blob.StorageSharedKeyCredential(credential.account, credential.key),
+        options,
+      ).getContainerClient(settings.container);
+    case "sas":
+      return new blob.BlobServiceClient(
+        `${settings.serviceUrl}?${credential.token}`,
+        new blob.AnonymousCredential(),
+        options,
+      ).getContainerClient(settings.container);
+    case "connection-string":
+      return blob.BlobServiceClient.fromConnectionString(
+        credential.connectionString,
+        options,
+      ).getContainerClient(settings.container);
+    case "entra-id": {
+      const identity = await import("@azure/identity").catch(() => {
+        throw new BackendReadError(
+          "no AZURE_STORAGE_KEY, AZURE_STORAGE_SAS_TOKEN or AZURE_STORAGE_CONNECTION_STRING is set, and reading the container with an Entra ID login needs the optional package @azure/identity: `npm install --save-dev @azure/identity` in the project, or set one of those variables",
+        );
+      });
+      return new blob.BlobServiceClient(
+        settings.serviceUrl,
+        new identity.DefaultAzureCredential(),
+        options,
+      ).getContainerClient(settings.container);
+    }
+  }
+}
+
+/** The JSON of every lock blob under the prefixes. */
+export async function azureBlobLockRecords(
+  url: string,
+  prefixes: readonly string[],
+): Promise<Record<string, unknown>[]> {
+  const settings = azureBlobSettings(url);
+  const deadline = LOCK_READ_TIMEOUTS.connectSeconds + LOCK_READ_TIMEOUTS.requestSeconds * 3;
+  const abort = new AbortController();
+  const read = async () => {
+    const container = await containerClient(settings);
+    const records: Record<string, unknown>[] = [];
+    for (const prefix of prefixes) {
+      for await (const item of container.listBlobsFlat({ prefix, abortSignal: abort.signal })) {
+        if (!isLockKey(item.name)) continue;
+        const bytes = await container
+          .getBlobClient(item.name)
+          .downloadToBuffer(undefined, undefined, { abortSignal: abort.signal })
+          .catch((error: { statusCode?: number }) => {
+            // A lock released while listing: the CLI ignores it too.
+            if (error.statusCode === 404) return undefined;
+            throw error;
+          });
+        if (bytes !== undefined) records.push(lockRecordOf(bytes));
+      }
+    }
+    return records;
+  };
+  try {
+    return await withinSeconds(deadline, read(), () => {
+      abort.abort();
+      return new Error(`no answer within ${deadline} s`);
+    });
+  } catch (error) {
+    if (error instanceof BackendReadError) throw error;
+    const { name, message } = error as Error;
+    throw new BackendReadError(
+      `could not read the stack's locks from the Azure Blob container "${settings.container}"${settings.serviceUrl === "" ? "" : ` at ${settings.serviceUrl}`} (${name}: ${withoutSecrets(firstLine(message), settings)}); ` +
+        `check that this machine reaches the storage account with the credentials \`pulumi\` uses (here: ${describeCredential(settings)})`,
+    );
+  }
+}
+
+function describeCredential(settings: AzureBlobSettings): string {
+  switch (settings.credential.kind) {
+    case "shared-key":
+      return "AZURE_STORAGE_ACCOUNT with AZURE_STORAGE_KEY";
+    case "sas":
+      return "AZURE_STORAGE_SAS_TOKEN";
+    case "connection-string":
+      return "AZURE_STORAGE_CONNECTION_STRING";
+    case "entra-id":
+      return "an Entra ID login through DefaultAzureCredential";
+  }
+}
+
+/** A SAS signature or key an error may quote, taken out. */
+function withoutSecrets(text: string, settings: AzureBlobSettings): string {
+  const { credential } = settings;
+  const secrets =
+    credential.kind === "shared-key"
+      ? [credential.key]
+      : credential.kind === "sas"
+        ? [credential.token]
+        : credential.kind === "connection-string"
+          ? [credential.connectionString]
+          : [];
+  let scrubbed = text.replace(/([?&]sig=)[^&\s]+/gi, "$1[secret]");
+  for (const secret of secrets) scrubbed = scrubbed.split(secret).join("[secret]");
+  return scrubbed;
+}
+
+function firstLine(text: string): string {
+  return text.split("\n")[0] ?? "";
+}

@@ -1,0 +1,144 @@
+/**
+ * Lock holders on an S3-compatible state backend (`s3://<bucket>/<prefix>?...`). Pulumi's diy
+ * backend opens the bucket through gocloud.dev (s3blob, AWS SDK for Go v2) and keeps each lock as
+ * an object under `<prefix>/.pulumi/locks/...`. This reads them with the official AWS SDK, from the
+ * same URL parameters (`region`, `endpoint`, `profile`, `use_path_style` or `s3ForcePathStyle`,
+ * `disable_https` or `disableSSL`, `dualstack`, `fips`, `accelerate`) and the SDK's default
+ * credential chain (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY/AWS_SESSION_TOKEN, AWS_PROFILE and the
+ * shared files, web identity, SSO, container and instance roles), read-only: it lists and gets.
+ * The SDK is loaded here only, so the provider never pays for it.
+ */
+import type { S3ClientConfig } from "@aws-sdk/client-s3";
+import { BackendReadError } from "../platform/errors";
+import { isLockKey, LOCK_READ_TIMEOUTS, lockRecordOf, withinSeconds } from "./lock-objects";
+
+export function isS3Backend(url: string): boolean {
+  return /^s3:\/\//i.test(url);
+}
+
+/** URL parameters that change how objects are written, not how they are read. */
+const WRITE_ONLY_PARAMETERS = new Set([
+  "awssdk",
+  "rate_limiter_capacity",
+  "ssetype",
+  "kmskeyid",
+  "request_checksum_calculation",
+  "response_checksum_validation",
+  "hostname_immutable",
+]);
+
+function flag(value: string | null): boolean {
+  return value !== null && /^(1|t|true)$/i.test(value);
+}
+
+/** The bucket and the client configuration the backend URL describes. */
+export function s3ClientSettings(url: string): { bucket: string; config: S3ClientConfig } {
+  const parsed = new URL(url);
+  const query = parsed.searchParams;
+  const bucket = decodeURIComponent(parsed.hostname);
+  for (const name of query.keys()) {
+    if (name === "role") {
+      throw new BackendReadError(
+        "the backend URL's `role` parameter is not read by preflight and recover: assume the role before running them (for example AWS_ROLE_ARN with AWS_WEB_IDENTITY_TOKEN_FILE, or a profile with role_arn)",
+      );
+    }
+  }
+  const insecure = flag(query.get("disable_https")) || flag(query.get("disableSSL"));
+  let endpoint = query.get("endpoint") ?? undefined;
+  // As the CLI does with a bare host name: https unless the URL turns it off.
+  if (endpoint !== undefined && !endpoint.includes("://")) {
+    endpoint = `${insecure ? "http" : "https"}://${endpoint}`;
+  }
+  const region = query.get("region") ?? undefined;
+  const profile = query.get("profile") ?? undefined;
+  const config: S3ClientConfig = {
+    ...(region === undefined ? {} : { region }),
+    ...(endpoint === undefined ? {} : { endpoint }),
+    ...(profile === undefined ? {} : { profile }),
+    forcePathStyle: flag(query.get("use_path_style")) || flag(query.get("s3ForcePathStyle")),
+    useDualstackEndpoint: flag(query.get("dualstack")),
+    useFipsEndpoint: flag(query.get("fips")),
+    useAccelerateEndpoint: flag(query.get("accelerate")),
+    maxAttempts: 3,
+    requestHandler: {
+      connectionTimeout: LOCK_READ_TIMEOUTS.connectSeconds * 1000,
+      requestTimeout: LOCK_READ_TIMEOUTS.requestSeconds * 1000,
+    },
+  };
+  return { bucket, config };
+}
+
+/** Query parameters the reader does not know; they are named in a failure's message. */
+export function unknownS3Parameters(url: string): string[] {
+  const known = new Set([
+    "region",
+    "endpoint",
+    "profile",
+    "use_path_style",
+    "s3ForcePathStyle",
+    "disable_https",
+    "disableSSL",
+    "dualstack",
+    "fips",
+    "accelerate",
+  ]);
+  return [...new URL(url).searchParams.keys()].filter(
+    (name) => !known.has(name) && !WRITE_ONLY_PARAMETERS.has(name),
+  );
+}
+
+/** The JSON of every lock object under the prefixes. */
+export async function s3LockRecords(
+  url: string,
+  prefixes: readonly string[],
+): Promise<Record<string, unknown>[]> {
+  const { bucket, config } = s3ClientSettings(url);
+  const { S3Client, ListObjectsV2Command, GetObjectCommand } = await import("@aws-sdk/client-s3");
+  const client = new S3Client(config);
+  const deadline = LOCK_READ_TIMEOUTS.connectSeconds + LOCK_READ_TIMEOUTS.requestSeconds * 3;
+  const abort = new AbortController();
+  const read = async () => {
+    const records: Record<string, unknown>[] = [];
+    for (const prefix of prefixes) {
+      let token: string | undefined;
+      do {
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
+          { abortSignal: abort.signal },
+        );
+        for (const object of page.Contents ?? []) {
+          if (object.Key === undefined || !isLockKey(object.Key)) continue;
+          const got = await client
+            .send(new GetObjectCommand({ Bucket: bucket, Key: object.Key }), {
+              abortSignal: abort.signal,
+            })
+            .catch((error: { name?: string }) => {
+              // A lock released while listing: the CLI ignores it too.
+              if (error.name === "NoSuchKey") return undefined;
+              throw error;
+            });
+          if (got?.Body === undefined) continue;
+          records.push(lockRecordOf(await got.Body.transformToString()));
+        }
+        token = page.IsTruncated === true ? page.NextContinuationToken : undefined;
+      } while (token !== undefined);
+    }
+    return records;
+  };
+  try {
+    return await withinSeconds(deadline, read(), () => {
+      abort.abort();
+      return new Error(`no answer within ${deadline} s`);
+    });
+  } catch (error) {
+    const { name, message } = error as Error;
+    const unknown = unknownS3Parameters(url);
+    throw new BackendReadError(
+      `could not read the stack's locks from the S3 bucket "${bucket}"${config.endpoint === undefined ? "" : ` at ${String(config.endpoint)}`} (${name}: ${message}); ` +
+        "check that this machine reaches the bucket with the AWS credentials and region `pulumi` uses (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, AWS_PROFILE, AWS_REGION, the URL's region, endpoint and profile)" +
+        (unknown.length === 0 ? "" : `; the URL's ${unknown.join(", ")} are not read here`),
+    );
+  } finally {
+    client.destroy();
+  }
+}

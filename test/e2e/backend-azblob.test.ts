@@ -1,0 +1,3 @@
+import { describeBucketBackend } from "./backend-suite";
+
+describeBucketBackend("azblob");

@@ -1,0 +1,458 @@
+/**
+ * Issue 31: examples/gitops as a team runs it, without GitHub. A repository is laid out as the
+ * example's header says (the workflow in .github/workflows, its script in .github/scripts, the
+ * Pulumi project in infra/voice, its Pulumi.<stack>.yaml committed), and each job's own `run:`
+ * command, read from the workflow file, runs in the job's working directory with the job's
+ * environment (the keys the workflow sets, with this test's values) against the emulator and a
+ * throwaway S3-compatible backend (moto):
+ *
+ * 1. a merge before the stack exists fails with exit 4 and sends nothing; a pull request's preview
+ *    then passes with a notice;
+ * 2. the first run (workflow_dispatch, create-stack) creates the stack and deploys;
+ * 3. a pull request's preview, with no platform key in its environment, shows the change and
+ *    sends nothing; its merge deploys it; a second merge with no change sends nothing;
+ * 4. a runner killed mid-`up` (its CLI and shell gone, on another machine as the lock says): the
+ *    next run waits for the lock, fails with exit 3 and prints what the gone run left with the
+ *    recover command; the operator records the objects with it; the run after that deploys the
+ *    rest, nothing created twice.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { load } from "js-yaml";
+import { startEmulator, type RunningEmulator } from "../emulator";
+import { REPO_ROOT } from "../pulumi-cli/locate";
+import { lockKeyPrefixes } from "../../provider/cli/lock-objects";
+import { locateTool, toolMissing } from "../support/test-tools";
+import { startMoto, type ThrowawayBackend } from "../support/throwaway-backend";
+import { cli, describeE2E, E2EProject } from "./harness";
+import {
+  carriersProgram,
+  descendants,
+  printedAssignments,
+  sleep,
+  voicePlatform,
+} from "./interrupted-run";
+
+const API_KEY = "e2e-gitops-api-key-Qe41";
+const SIP_PASSWORD = "e2e-gitops-sip-password-Lm27";
+const PASSPHRASE = "e2e-gitops-passphrase";
+const PROJECT = "voice-platform-e2e";
+const STACK = `organization/${PROJECT}/prod`;
+const CONCURRENCY = 4;
+const HOLD_MS = 4000;
+
+interface Job {
+  env: Record<string, string>;
+  steps: { run?: string; uses?: string }[];
+  defaults?: { run?: { "working-directory"?: string } };
+  concurrency: { group: string; "cancel-in-progress": boolean };
+  environment?: string;
+  if: string;
+}
+
+const workflow = load(
+  readFileSync(join(REPO_ROOT, "examples/gitops/voice-platform.yml"), "utf8"),
+) as { jobs: Record<"preview" | "up", Job> };
+
+/** A program of `count` carriers named gitops-NN, each with its own gateway. */
+const program = (count: number) =>
+  carriersProgram({ count, name: '"gitops-" + String(i).padStart(2, "0")', firstIpv4Octet: 40 });
+
+describeE2E(
+  "examples/gitops run step by step on an S3-compatible backend (issue 31)",
+  () => {
+    let backend: ThrowawayBackend;
+    let backendUrl: string;
+    let emulator: RunningEmulator;
+    let project: E2EProject;
+    let repo: string;
+    let summaryFile: string;
+
+    beforeAll(async () => {
+      backend = await startMoto();
+      backendUrl = await backend.createStore("team-state");
+      emulator = await startEmulator({ apiKey: API_KEY });
+      project = await E2EProject.create();
+      await project.writeFile("index.js", program(2));
+      repo = mkdtempSync(join(tmpdir(), "gitops-repo-"));
+      mkdirSync(join(repo, ".github", "workflows"), { recursive: true });
+      mkdirSync(join(repo, ".github", "scripts"), { recursive: true });
+      mkdirSync(join(repo, "infra"));
+      cpSync(
+        join(REPO_ROOT, "examples/gitops/voice-platform.yml"),
+        join(repo, ".github/workflows/voice-platform.yml"),
+      );
+      cpSync(
+        join(REPO_ROOT, "examples/gitops/voice-platform.sh"),
+        join(repo, ".github/scripts/voice-platform.sh"),
+      );
+      symlinkSync(project.dir, join(repo, "infra", "voice"), "dir");
+      summaryFile = join(repo, "step-summary.md");
+      await commitStackConfig();
+    });
+
+    afterAll(async () => {
+      await emulator?.close();
+      await backend?.stop();
+      await project?.remove();
+      if (repo !== undefined) rmSync(repo, { recursive: true, force: true });
+    });
+
+    /**
+     * Pulumi.prod.yaml as the team commits it: the platform's addresses, the concurrency, and the
+     * SIP password as a secret under the passphrase, made with a stack of a local file backend;
+     * never the API key.
+     */
+    async function commitStackConfig(): Promise<void> {
+      const local = mkdtempSync(join(tmpdir(), "gitops-local-"));
+      try {
+        const env = { ...teamEnv(), PULUMI_BACKEND_URL: `file://${local}` };
+        await runIn(project.dir, cli!.pulumi, ["stack", "init", STACK, "--non-interactive"], env);
+        const set = (key: string, value: string, secret = false) =>
+          runIn(
+            project.dir,
+            cli!.pulumi,
+            ["config", "set", ...(secret ? ["--secret"] : []), "--stack", STACK, key, value],
+            env,
+          );
+        await set("voiceplatform:baseUrl", emulator.baseUrl);
+        await set("voiceplatform:campaignsBaseUrl", emulator.campaignsBaseUrl);
+        await set("voiceplatform:maxConcurrency", String(CONCURRENCY));
+        await set("e2e:sipPassword", SIP_PASSWORD, true);
+      } finally {
+        rmSync(local, { recursive: true, force: true });
+      }
+      expect(await project.stackConfigFile("prod")).not.toMatch(SIP_PASSWORD);
+    }
+
+    /** What every job has: the CLI on PATH, a Pulumi home, the shared backend's URL. */
+    function teamEnv(): Record<string, string> {
+      return {
+        ...project.env({}),
+        PULUMI_HOME: project.pulumiHome,
+        PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+        PULUMI_BACKEND_URL: backendUrl,
+        FORCE_COLOR: "0",
+      };
+    }
+
+    /**
+     * The job's environment: exactly the keys the workflow sets for it, with this test's values
+     * (secrets it does not set stay out), plus what a runner provides.
+     */
+    function jobEnv(
+      job: "preview" | "up",
+      extra: Record<string, string> = {},
+    ): Record<string, string> {
+      const values: Record<string, string> = {
+        STACK,
+        PULUMI_BACKEND_URL: backendUrl,
+        PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+        VOICEPLATFORM_API_KEY: API_KEY,
+        CREATE_STACK: "false",
+        ...backend.env,
+      };
+      const env: Record<string, string> = { ...teamEnv() };
+      for (const name of [...Object.keys(workflow.jobs[job].env), ...Object.keys(backend.env)]) {
+        delete env[name];
+      }
+      for (const name of Object.keys(workflow.jobs[job].env)) {
+        if (values[name] !== undefined) env[name] = values[name];
+      }
+      // Credentials the test backend needs under the names this job's env maps them to.
+      for (const [name, value] of Object.entries(backend.env)) env[name] = value;
+      return {
+        ...env,
+        GITHUB_WORKSPACE: repo,
+        GITHUB_STEP_SUMMARY: summaryFile,
+        ...extra,
+      };
+    }
+
+    /** The job's last `run:` step, as GitHub runs it: `bash -e` in the job's working directory. */
+    function startJob(
+      job: "preview" | "up",
+      env: Record<string, string>,
+    ): { child: ChildProcess; done: Promise<JobResult> } {
+      const steps = workflow.jobs[job].steps;
+      const command = steps.at(-1)!.run!;
+      const workDir = join(repo, workflow.jobs[job].defaults!.run!["working-directory"]!);
+      const child = spawn("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", command], {
+        cwd: workDir,
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let output = "";
+      child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      const done = new Promise<JobResult>((resolve) =>
+        child.on("close", (code, signal) => resolve({ code, signal, output })),
+      );
+      return { child, done };
+    }
+
+    const runJob = (job: "preview" | "up", extra: Record<string, string> = {}) =>
+      startJob(job, jobEnv(job, extra)).done;
+
+    const carriers = async () =>
+      (await emulator.client.state()).organizations.org_emulator?.carriers ?? [];
+    const requests = async () => (await emulator.client.requests()).length;
+    const summary = () => readFileSync(summaryFile, "utf8");
+
+    test("the workflow runs this script in each job, the platform key only in the up job", () => {
+      const { preview, up } = workflow.jobs;
+      expect(preview.steps.at(-1)!.run).toBe(
+        'bash "$GITHUB_WORKSPACE/.github/scripts/voice-platform.sh" preview',
+      );
+      expect(up.steps.at(-1)!.run).toBe(
+        'bash "$GITHUB_WORKSPACE/.github/scripts/voice-platform.sh" up',
+      );
+      expect(Object.keys(preview.env)).not.toContain("VOICEPLATFORM_API_KEY");
+      expect(JSON.stringify(preview)).not.toMatch("VOICEPLATFORM_API_KEY");
+      expect(up.env.VOICEPLATFORM_API_KEY).toBe("${{ secrets.VOICEPLATFORM_API_KEY }}");
+      expect(up.environment).toBe("production");
+      expect(preview.environment).toBeUndefined();
+      // Deploys queue per stack; previews per pull request and stack, never in a deploy's queue.
+      expect(up.concurrency).toEqual({
+        group:
+          "voice-platform-up-${{ vars.PULUMI_PROJECT || 'voice-platform' }}-${{ matrix.stack }}",
+        "cancel-in-progress": false,
+      });
+      expect(preview.concurrency.group).toMatch(
+        /^voice-platform-preview-\$\{\{ github.event.pull_request.number \}\}-\$\{\{ matrix.stack \}\}$/,
+      );
+      expect(preview.if).toMatch(
+        "github.event.pull_request.head.repo.full_name == github.repository",
+      );
+      for (const job of [preview, up]) {
+        expect(job.env.STACK).toBe(
+          "${{ vars.PULUMI_ORG || 'organization' }}/${{ vars.PULUMI_PROJECT || 'voice-platform' }}/${{ matrix.stack }}",
+        );
+      }
+    });
+
+    test("first runs: a merge before the stack exists stops (exit 4), a preview passes with a notice, the create-stack run deploys", async () => {
+      const early = await runJob("up");
+      expect(early.code).toBe(4);
+      expect(early.output).toMatch(`Stack ${STACK} does not exist on the backend`);
+      expect(early.output).toMatch(
+        "run the workflow by hand on main with 'create the stack' ticked",
+      );
+      expect(await requests()).toBe(0);
+
+      const preview = await runJob("preview");
+      expect(preview.code).toBe(0);
+      expect(preview.output).toMatch(
+        `Stack ${STACK} does not exist yet: nothing to preview against`,
+      );
+
+      const first = await runJob("up", { CREATE_STACK: "true" });
+      expect({ code: first.code, output: first.output }).toMatchObject({ code: 0 });
+      expect(first.output).toMatch(`Creating stack ${STACK} (CREATE_STACK=true)`);
+      // The stack resource and two carriers.
+      expect(first.output).toMatch(/\+ 3 created/);
+      expect(await carriers()).toHaveLength(2);
+      expect(summary()).toMatch(`Created stack \`${STACK}\``);
+      console.log(`first run (create-stack): exit ${first.code}, carriers on the platform: 2`);
+    });
+
+    test("a pull request's preview without the key, its merge, a second merge with no change", async () => {
+      await project.writeFile("index.js", program(3));
+      const before = await requests();
+      const env = jobEnv("preview");
+      expect(env.VOICEPLATFORM_API_KEY).toBeUndefined();
+      expect(await project.stackConfigFile("prod")).not.toMatch(/apiKey/);
+      const preview = await startJob("preview", env).done;
+      expect({ code: preview.code, output: preview.output }).toMatchObject({ code: 0 });
+      expect(preview.output).toMatch(/\+ 1 to create/);
+      expect(await requests()).toBe(before);
+      expect(summary()).toMatch(`pulumi preview of ${STACK} (exit 0)`);
+
+      const merge = await runJob("up");
+      expect({ code: merge.code, output: merge.output }).toMatchObject({ code: 0 });
+      expect(merge.output).toMatch(/\+ 1 created/);
+      expect(await requests()).toBe(before + 1);
+
+      const again = await runJob("up");
+      expect({ code: again.code, output: again.output }).toMatchObject({ code: 0 });
+      expect(again.output).toMatch(/4 unchanged/);
+      expect(again.output).not.toMatch(/\d+ created/);
+      expect(await requests()).toBe(before + 1);
+      expect(await carriers()).toHaveLength(3);
+      for (const text of [preview.output, merge.output, again.output, summary()]) {
+        expect(text).not.toMatch(API_KEY);
+        expect(text).not.toMatch(SIP_PASSWORD);
+      }
+      console.log(
+        `pull request preview: exit 0, 0 requests; merge: 1 create; second merge: 0 requests`,
+      );
+    });
+
+    test("a runner killed mid-up: the next run stops on its lock (exit 3), recover settles it, the run after deploys the rest once", async () => {
+      const total = 9;
+      await project.writeFile("index.js", program(total));
+      // The first creates are held, and reach the platform after the runner died; the provider
+      // sends the rest once they return, and those never reach it.
+      await emulator.client.addFault({
+        method: "POST",
+        path: "/organization/sip",
+        times: CONCURRENCY,
+        action: { kind: "latency", ms: HOLD_MS },
+      });
+      await emulator.client.addFault({
+        method: "POST",
+        path: "/organization/sip",
+        times: total,
+        action: { kind: "hang" },
+      });
+      const before = (await carriers()).length;
+      const runner = startJob("up", jobEnv("up"));
+      const started = Date.now();
+      const posts = async () =>
+        (await emulator.client.requests()).filter((r) => r.method === "POST").length;
+      const postsBefore = await posts();
+      while ((await posts()) - postsBefore < CONCURRENCY) {
+        if (runner.child.exitCode !== null)
+          throw new Error(`the up job ended before it was killed:\n${(await runner.done).output}`);
+        if (Date.now() - started > 180_000) throw new Error("no creates in flight after 180 s");
+        await sleep(100);
+      }
+      // The runner dies: its shells and the CLI at once. The provider process the CLI started is
+      // orphaned and finishes the creates it sent, as on a machine that lost its network later.
+      const tree = descendants(runner.child.pid!);
+      const pulumiPid = tree.find((pid) =>
+        /pulumi$/.test(readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0]!),
+      )!;
+      const orphans = descendants(pulumiPid);
+      for (const pid of [runner.child.pid!, ...tree.filter((pid) => !orphans.includes(pid))]) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          // Gone already.
+        }
+      }
+      expect((await runner.done).signal).toBe("SIGKILL");
+      for (let quiet = 0; quiet < 2;) {
+        await sleep(HOLD_MS);
+        const inFlight = (await emulator.client.requests()).filter(
+          (r) => r.status === null && r.fault?.kind !== "hang",
+        ).length;
+        quiet = inFlight === 0 ? quiet + 1 : 0;
+      }
+      for (const pid of orphans) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          // Gone already.
+        }
+      }
+      await emulator.client.clearFaults();
+      const onPlatformAfterKill = await carriers();
+      expect(onPlatformAfterKill.length).toBeGreaterThan(before);
+      expect(onPlatformAfterKill.length).toBeLessThan(total);
+      // The next job runs on another machine: the lock's holder is a host it cannot check.
+      await moveLockToAnotherHost();
+
+      const next = await runJob("up", { LOCK_WAIT_SECONDS: "0" });
+      expect(next.code).toBe(3);
+      expect(next.output).toMatch(`is locked by an update in progress`);
+      expect(next.output).toMatch("ci@runner-gone");
+      expect(next.output).toMatch(`${STACK} is still locked by another update after 0 s`);
+      expect(next.output).toMatch("Only if that update is known to be gone, this is what it left:");
+      expect(await carriers()).toEqual(onPlatformAfterKill);
+
+      // The operator, who knows the runner is gone, finds each object on the platform by name and
+      // runs the printed command with its ids.
+      const assignments = printedAssignments(next.output).map(({ urn }) => {
+        const found = onPlatformAfterKill.find((c) => c.name === urn.split("::").at(-1));
+        return found === undefined ? ["--forget", urn] : [`${urn}=${found.id}`];
+      });
+      expect(next.output).toMatch(
+        `npx pulumi-voice-platform recover --stack ${STACK} --cancel-stale-lock`,
+      );
+      const recovered = await voicePlatform(project, jobEnv("up"), [
+        "recover",
+        "--stack",
+        STACK,
+        "--cancel-stale-lock",
+        ...assignments.flat(),
+      ]);
+      expect({ code: recovered.code, stderr: recovered.stderr }).toMatchObject({ code: 0 });
+
+      const requestsBefore = await requests();
+      const after = await runJob("up");
+      expect(after.code === 0 ? "" : after.output).toBe("");
+      const final = await carriers();
+      const createdTwice = final.length - new Set(final.map((c) => c.name)).size;
+      expect(createdTwice).toBe(0);
+      expect(final).toHaveLength(total);
+      expect((await requests()) - requestsBefore).toBe(total - onPlatformAfterKill.length);
+      console.log(
+        [
+          "killed runner in the GitOps flow (issue 31):",
+          `  carriers on the platform when it died: ${onPlatformAfterKill.length} of ${total}; next run: exit ${next.code} (locked by runner-gone)`,
+          `  recorded by recover: ${assignments.filter((a) => a.length === 1).length}; forgotten: ${assignments.filter((a) => a.length === 2).length}`,
+          `  the run after: exit ${after.code}, created ${total - onPlatformAfterKill.length}; carriers: ${final.length}; created twice: ${createdTwice}`,
+        ].join("\n"),
+      );
+    });
+
+    /** Rewrites the stack's lock object as if its holder ran on another machine. */
+    async function moveLockToAnotherHost(): Promise<void> {
+      const { S3Client, ListObjectsV2Command, GetObjectCommand, PutObjectCommand } =
+        await import("@aws-sdk/client-s3");
+      const endpoint = decodeURIComponent(/endpoint=([^&]+)/.exec(backendUrl)![1]!);
+      const client = new S3Client({
+        endpoint,
+        forcePathStyle: true,
+        region: "us-east-1",
+        credentials: {
+          accessKeyId: backend.env.AWS_ACCESS_KEY_ID!,
+          secretAccessKey: backend.env.AWS_SECRET_ACCESS_KEY!,
+        },
+      });
+      try {
+        const prefix = lockKeyPrefixes(backendUrl, PROJECT, "prod")[0]!;
+        const listed = await client.send(
+          new ListObjectsV2Command({ Bucket: "team-state", Prefix: prefix }),
+        );
+        const keys = (listed.Contents ?? []).map((o) => o.Key!).filter((k) => k.endsWith(".json"));
+        expect(keys).toHaveLength(1);
+        const got = await client.send(new GetObjectCommand({ Bucket: "team-state", Key: keys[0] }));
+        const lock = JSON.parse(await got.Body!.transformToString()) as Record<string, unknown>;
+        await client.send(
+          new PutObjectCommand({
+            Bucket: "team-state",
+            Key: keys[0],
+            Body: JSON.stringify({ ...lock, username: "ci", hostname: "runner-gone" }),
+          }),
+        );
+      } finally {
+        client.destroy();
+      }
+    }
+  },
+  [{ available: locateTool("moto") !== undefined, missing: toolMissing("moto") }],
+);
+
+interface JobResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  output: string;
+}
+
+async function runIn(
+  cwd: string,
+  file: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<void> {
+  const child = spawn(file, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  if (code !== 0) throw new Error(`${file} ${args.join(" ")} failed (${code}):\n${output}`);
+}

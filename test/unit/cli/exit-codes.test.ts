@@ -1,0 +1,70 @@
+/**
+ * One exit status per kind of outcome, so a pipeline can act on it: the table `--help` prints is
+ * the one main() returns.
+ */
+import { UsageError, USAGE } from "../../../provider/cli/command-line";
+import { failure } from "../../../provider/cli/main";
+import { EXIT } from "../../../provider/cli/preflight";
+import { PulumiCliError, readFailure } from "../../../provider/cli/pulumi-stack";
+import { LockedRefusal, RecoveryRefused } from "../../../provider/cli/recovery-plan";
+import { BackendReadError, StackNotFoundError } from "../../../provider/platform/errors";
+
+/** What CLI 3.248 prints for `pulumi stack export --stack prod` on a backend without the stack (exit 6). */
+const NO_STACK = "error: no stack named 'organization/voice/prod' found\n";
+const NO_BUCKET =
+  "error: unable to open bucket file:///nonexistent/x?no_tmp_dir=true: stat /nonexistent/x: no such file or directory\n";
+
+describe("exit codes", () => {
+  it("are distinct for pending, usage, locked, missing stack and unreadable backend", () => {
+    const codes = [
+      EXIT.pending,
+      EXIT.usage,
+      EXIT.lockedByUpdate,
+      EXIT.stackNotFound,
+      EXIT.backendUnreadable,
+    ];
+    expect(new Set(codes).size).toBe(codes.length);
+    expect(EXIT.clean).toBe(0);
+  });
+
+  it("are the ones --help documents", () => {
+    for (const [code, meaning] of [
+      [EXIT.clean, "nothing pending"],
+      [EXIT.pending, "pending operations of a stopped run"],
+      [EXIT.usage, "bad command line"],
+      [EXIT.lockedByUpdate, "locked by an update that may still be running"],
+      [EXIT.stackNotFound, "the stack does not exist on the backend"],
+      [EXIT.backendUnreadable, "the backend could not be read"],
+    ] as const) {
+      expect(USAGE).toMatch(new RegExp(`^  ${code}  ${meaning}`, "m"));
+    }
+  });
+
+  it("map each failure to its status", () => {
+    const stackMissing = readFailure(
+      new PulumiCliError(["stack", "export"], NO_STACK, "exit code 6"),
+      { stack: "organization/voice/prod" },
+    );
+    expect(stackMissing).toBeInstanceOf(StackNotFoundError);
+    expect((stackMissing as Error).message).toMatch(
+      "stack organization/voice/prod does not exist on the backend",
+    );
+    const unreadable = readFailure(
+      new PulumiCliError(["stack", "export"], NO_BUCKET, "exit code 1"),
+      {},
+    );
+    expect(unreadable).toBeInstanceOf(BackendReadError);
+    expect((unreadable as Error).message).toMatch(
+      "could not read the current stack from the backend",
+    );
+
+    expect(failure(new UsageError("no command given")).exitCode).toBe(EXIT.usage);
+    expect(failure(new RecoveryRefused("x")).exitCode).toBe(EXIT.refused);
+    expect(failure(new LockedRefusal("x")).exitCode).toBe(EXIT.lockedByUpdate);
+    expect(failure(stackMissing).exitCode).toBe(EXIT.stackNotFound);
+    expect(failure(unreadable).exitCode).toBe(EXIT.backendUnreadable);
+    expect(failure(new BackendReadError("lock rows unreadable")).exitCode).toBe(
+      EXIT.backendUnreadable,
+    );
+  });
+});

@@ -1,0 +1,70 @@
+/**
+ * The backend clients (@aws-sdk/client-s3, @azure/storage-blob, @azure/identity, postgres) are for
+ * preflight and recover only: loaded by a dynamic import inside the lock readers, never by a static
+ * one, and nothing outside provider/cli reaches provider/cli, so neither the plugin (bundled from
+ * provider/plugin/main.ts) nor the dynamic resources load or bundle them.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+
+const PROVIDER = join(__dirname, "..", "..", "..", "provider");
+const CLIENTS = /^(@aws-sdk\/|@azure\/|postgres$)/;
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith(".ts") ? [path] : [];
+  });
+}
+
+/** Every module a file names: `from "x"` of static imports, `import("x")` of dynamic ones. */
+function imports(text: string): { name: string; dynamic: boolean; typeOnly: boolean }[] {
+  const found = [...text.matchAll(/^import\s+(type\s+)?[^;]*?from\s+"([^"]+)"/gms)].map((m) => ({
+    name: m[2]!,
+    dynamic: false,
+    typeOnly: m[1] !== undefined,
+  }));
+  for (const m of text.matchAll(/import\("([^"]+)"\)/g)) {
+    found.push({ name: m[1]!, dynamic: true, typeOnly: false });
+  }
+  return found;
+}
+
+test("the backend clients are loaded only by dynamic imports, in provider/cli", () => {
+  const dynamicUses: string[] = [];
+  for (const file of sources(PROVIDER)) {
+    const where = relative(PROVIDER, file);
+    for (const used of imports(readFileSync(file, "utf8"))) {
+      if (!CLIENTS.test(used.name)) continue;
+      expect({ where, used: used.name, static: !used.dynamic && !used.typeOnly }).toEqual({
+        where,
+        used: used.name,
+        static: false,
+      });
+      if (used.dynamic) {
+        expect(where).toMatch(/^cli\//);
+        dynamicUses.push(`${where}: ${used.name}`);
+      }
+    }
+  }
+  expect(dynamicUses.sort()).toEqual([
+    "cli/azblob-locks.ts: @azure/identity",
+    "cli/azblob-locks.ts: @azure/storage-blob",
+    "cli/postgres-locks.ts: postgres",
+    "cli/s3-locks.ts: @aws-sdk/client-s3",
+  ]);
+});
+
+test("nothing outside provider/cli imports it", () => {
+  for (const file of sources(PROVIDER)) {
+    const where = relative(PROVIDER, file);
+    if (where.startsWith("cli/")) continue;
+    for (const used of imports(readFileSync(file, "utf8"))) {
+      expect({ where, used: used.name }).not.toEqual({
+        where,
+        used: expect.stringMatching(/(^|\/)cli(\/|$)/),
+      });
+    }
+  }
+});
