@@ -8,7 +8,8 @@ export const text = z.string().min(1, "must not be empty: remove it or give a va
 
 /** An id the API puts in a request's path: nothing that would change the address. */
 export const pathId = text.superRefine((value, context) => {
-  const problem = pathSegmentProblem(value);
+  // An empty id already has text's failure, which says how to fix it.
+  const problem = value === "" ? undefined : pathSegmentProblem(value);
   if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
 });
 

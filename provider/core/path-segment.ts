@@ -8,7 +8,8 @@ export function pathSegmentProblem(value: string): string | undefined {
   if (decoded === "." || decoded === "..") {
     return `must not be "${decoded}": as a segment of the request's path it would send the call to another address`;
   }
-  if (/[\u0000-\u001f\u007f]/.test(decoded)) return "must not contain control characters";
+  if (/[\u0000-\u001f\u007f]/.test(decoded))
+    return "must not contain control characters: copy the id again without them";
   return undefined;
 }
 
