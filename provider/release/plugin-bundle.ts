@@ -8,7 +8,12 @@ import { dirname, join } from "node:path";
 import { build, type Plugin } from "esbuild";
 
 const REPO_ROOT = join(__dirname, "..", "..");
-const PLUGIN_ENTRY = join(REPO_ROOT, "provider", "plugin", "main.ts");
+/** The plugin as a script, and the single executable's startup-snapshot entry that loads it. */
+const ENTRIES = {
+  main: join(REPO_ROOT, "provider", "plugin", "main.ts"),
+  snapshot: join(REPO_ROOT, "provider", "plugin", "snapshot-main.ts"),
+} as const;
+export type BundleEntry = keyof typeof ENTRIES;
 
 /** The Node.js version the bundle is built for and needs (package.json engines). */
 export const BUNDLE_NODE_TARGET = "node20.19";
@@ -47,15 +52,19 @@ export interface BundleResult {
   inputs: number;
 }
 
-/** Writes `<outDir>/<name>.js` and its licenses; `version` is what the plugin reports (GetSchema). */
+/**
+ * Writes `<outDir>/<name>.js` and its licenses; `version` is what the plugin reports (GetSchema).
+ * `entry` "snapshot" gives the script a startup snapshot is built from (plugin/snapshot-main.ts).
+ */
 export async function bundlePlugin(
   outDir: string,
   name: string,
   version: string,
+  entry: BundleEntry = "main",
 ): Promise<BundleResult> {
   const file = join(outDir, `${name}.js`);
   const result = await build({
-    entryPoints: [PLUGIN_ENTRY],
+    entryPoints: [ENTRIES[entry]],
     outfile: file,
     bundle: true,
     platform: "node",
