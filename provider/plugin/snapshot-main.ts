@@ -6,7 +6,9 @@
  * when the process starts. gRPC is not: node:http2 cannot be in a snapshot (its native state is
  * not serializable), so the plugin itself (main.ts, which loads @grpc/grpc-js) starts in the
  * deserialized process. Nothing here may read the environment, the clock or the arguments: the
- * snapshot would keep the build machine's.
+ * snapshot would keep the build machine's. And what Node.js itself noted of the build process
+ * (its pid, its binary's path, its arguments; node sets them anew when the process starts) is
+ * dropped, so that two builds give the same bytes and no path of the build machine is kept.
  */
 import { startupSnapshot } from "node:v8";
 import "@pulumi/pulumi/proto/engine_pb";
@@ -22,6 +24,10 @@ import "./provider-config";
 import { servedSchemaText } from "./schema";
 
 servedSchemaText();
+
+Object.defineProperty(process, "pid", { value: 0 });
+process.execPath = "node";
+process.argv.length = 0;
 
 startupSnapshot.setDeserializeMainFunction(() => {
   require("./main");

@@ -28,16 +28,22 @@ const expectedFormats: Readonly<Record<string, ExpectedFormat>> = {
 export interface ExecutableFacts {
   readonly format: string;
   readonly architecture: string;
+  /** Whether the fuse that makes Node.js run the injected blob is set. */
+  readonly fuse: boolean;
   /** Mach-O only: the ad-hoc signature's identifier, its pages all verified. */
   readonly signedAs?: string;
+  /** PE only: whether it still has an Authenticode signature (a certificate table). */
+  readonly authenticode?: boolean;
 }
 
 function formatAndMachine(file: Buffer): { format: string; machine: number } {
   if (file.readUInt32BE(0) === 0x7f454c46) return { format: "ELF", machine: file.readUInt16LE(18) };
-  if (file.readUInt32LE(0) === 0xfeedfacf) return { format: "Mach-O", machine: file.readUInt32LE(4) };
+  if (file.readUInt32LE(0) === 0xfeedfacf)
+    return { format: "Mach-O", machine: file.readUInt32LE(4) };
   if (file.readUInt16LE(0) === 0x5a4d) {
     const pe = file.readUInt32LE(0x3c);
-    if (file.readUInt32LE(pe) === 0x00004550) return { format: "PE", machine: file.readUInt16LE(pe + 4) };
+    if (file.readUInt32LE(pe) === 0x00004550)
+      return { format: "PE", machine: file.readUInt16LE(pe + 4) };
   }
   return { format: "unknown", machine: -1 };
 }
@@ -65,7 +71,10 @@ function verifiedAdHocSignature(file: Buffer): string {
   for (let i = 0; i < commands; i++) {
     const cmd = file.readUInt32LE(offset);
     if (cmd === LC_CODE_SIGNATURE) {
-      signature = { dataoff: file.readUInt32LE(offset + 8), datasize: file.readUInt32LE(offset + 12) };
+      signature = {
+        dataoff: file.readUInt32LE(offset + 8),
+        datasize: file.readUInt32LE(offset + 12),
+      };
     }
     offset += file.readUInt32LE(offset + 4);
   }
@@ -108,30 +117,50 @@ function verifiedAdHocSignature(file: Buffer): string {
 }
 
 /**
- * Checks `file` as the single executable for `platform` holding `blob`; throws saying what is
- * wrong. Returns what was verified.
+ * What `file` is, read as the executable for `platform`: throws when its format or architecture
+ * is another platform's, or when a Mach-O file's signature is missing or does not match.
  */
-export function checkSingleExecutable(file: Buffer, platform: string, blob: Buffer): ExecutableFacts {
+export function checkedFormat(file: Buffer, platform: string): ExecutableFacts {
   const expected = expectedFormats[platform];
   if (expected === undefined) throw new Error(`no executable format known for ${platform}`);
   const found = formatAndMachine(file);
-  const problem = (what: string) =>
-    new Error(`the single executable for ${platform} is not usable: ${what}`);
   if (found.format !== expected.format || found.machine !== expected.machine) {
-    throw problem(
+    throw new Error(
       `it is ${found.format} for machine 0x${found.machine.toString(16)}, not ${expected.format} for ${expected.architecture}`,
     );
   }
-  if (file.indexOf(blob) < 0) throw problem("the bundle's blob is not in it");
-  if (file.indexOf(`${SEA_FUSE}:1`) < 0) throw problem("its single-executable fuse is not set");
-  const facts = { format: expected.format, architecture: expected.architecture };
-  if (expected.format === "PE" && peCertificateTableSize(file) !== 0) {
-    throw problem("it still carries Node.js's Authenticode signature, which no longer matches");
-  }
-  if (expected.format !== "Mach-O") return facts;
+  const facts = {
+    format: expected.format,
+    architecture: expected.architecture,
+    fuse: file.indexOf(`${SEA_FUSE}:1`) >= 0,
+  };
+  if (expected.format === "PE")
+    return { ...facts, authenticode: peCertificateTableSize(file) !== 0 };
+  if (expected.format === "Mach-O") return { ...facts, signedAs: verifiedAdHocSignature(file) };
+  return facts;
+}
+
+/**
+ * Checks `file` as the single executable for `platform` holding `blob`; throws saying what is
+ * wrong. Returns what was verified.
+ */
+export function checkSingleExecutable(
+  file: Buffer,
+  platform: string,
+  blob: Buffer,
+): ExecutableFacts {
+  const problem = (what: string) =>
+    new Error(`the single executable for ${platform} is not usable: ${what}`);
+  let facts: ExecutableFacts;
   try {
-    return { ...facts, signedAs: verifiedAdHocSignature(file) };
+    facts = checkedFormat(file, platform);
   } catch (error) {
     throw problem((error as Error).message);
   }
+  if (file.indexOf(blob) < 0) throw problem("the bundle's blob is not in it");
+  if (!facts.fuse) throw problem("its single-executable fuse is not set");
+  if (facts.authenticode) {
+    throw problem("it still carries Node.js's Authenticode signature, which no longer matches");
+  }
+  return facts;
 }

@@ -95,7 +95,9 @@ async function fetchPackage(platform: string, pin: NodeBinary, work: string): Pr
     ["pack", spec, "--pack-destination", work, "--json", "--loglevel=error"],
     { cwd: work, maxBuffer: 64 * 1024 * 1024 },
   ).catch((error: { stderr?: string }) => {
-    throw new Error(`npm pack ${spec} (the Node.js binary for ${platform}) failed: ${error.stderr}`);
+    throw new Error(
+      `npm pack ${spec} (the Node.js binary for ${platform}) failed: ${error.stderr}`,
+    );
   });
   const [{ filename }] = JSON.parse(stdout) as [{ filename: string }];
   const tarball = join(work, filename);

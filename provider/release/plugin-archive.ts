@@ -18,8 +18,17 @@
  * the Windows one loses its Authenticode signature. Every executable is checked by format
  * (executable-format.ts) before it is archived.
  */
-import { execFile } from "node:child_process";
-import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { execFile, spawn } from "node:child_process";
+import {
+  copyFile,
+  mkdir,
+  mkdtemp,
+  readFile,
+  readdir,
+  rename,
+  rm,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -122,6 +131,10 @@ async function singleExecutable(
 ): Promise<SingleExecutable> {
   const snapshot = hasSnapshot(platform);
   const bundle = `${PLUGIN_NAME}.js`;
+  // Node names a snapshot's script by its absolute path (this machine's, a temporary folder),
+  // except a script called by the name Node gives a script without a file.
+  const script = snapshot ? "__node_anonymous_main" : bundle;
+  if (snapshot) await rename(join(dir, bundle), join(dir, script));
   const blob = "sea.blob";
   const config = "sea-config.json";
   const executable = join(dir, nodeBinaries[platform]!.executable);
@@ -131,7 +144,7 @@ async function singleExecutable(
   await writeFile(
     join(dir, config),
     JSON.stringify({
-      main: bundle,
+      main: script,
       output: blob,
       disableExperimentalSEAWarning: true,
       useSnapshot: snapshot,
@@ -139,10 +152,13 @@ async function singleExecutable(
     }),
   );
   try {
-    await run(builder, ["--random-seed=1", "--experimental-sea-config", config], {
-      cwd: dir,
-      env: { ...process.env, NODE_OPTIONS: "" },
-    });
+    // argv[0] "node": a snapshot keeps it (process.argv0), and the builder's path is this machine's.
+    // No warnings: a snapshot keeps the text of the warnings printed, with the builder's pid.
+    await runAsNode(
+      builder,
+      ["--no-warnings", "--random-seed=1", "--experimental-sea-config", config],
+      dir,
+    );
     await writeFile(executable, unsigned(await readFile(target), platform), { mode: 0o755 });
     const postject = require.resolve("postject/dist/cli.js");
     await run(process.execPath, [
@@ -170,8 +186,26 @@ async function singleExecutable(
     await readFile(join(dir, blob)),
   );
   // The executable holds the bundle.
-  for (const file of [blob, config, bundle]) await rm(join(dir, file));
+  for (const file of [blob, config, script]) await rm(join(dir, file));
   return { ...facts, snapshot, node: NODE_VERSION };
+}
+
+/** Runs the Node.js binary `node` with argv[0] "node" in `cwd`; rejects with its stderr. */
+function runAsNode(node: string, args: string[], cwd: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(node, args, {
+      cwd,
+      argv0: "node",
+      env: { ...process.env, NODE_OPTIONS: "" },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) =>
+      code === 0 ? resolve() : reject(Object.assign(new Error(`exit ${code}`), { stderr })),
+    );
+  });
 }
 
 /** A pinned Node.js this machine runs, to make the blobs of the other platforms with. */
