@@ -118,7 +118,7 @@ describe("checkSingleExecutable", () => {
       signedAs: "pulumi-resource-voiceplatform",
     });
     const changed = Buffer.from(file);
-    changed[PAGE - 1] ^= 0xff;
+    changed.writeUInt8(changed.readUInt8(PAGE - 1) ^ 0xff, PAGE - 1);
     expect(() => checkSingleExecutable(changed, "darwin-amd64", BLOB)).toThrow(
       "page 0 does not match its code signature",
     );
