@@ -9,23 +9,30 @@ import { format } from "node:util";
 import type * as EnginePb from "@pulumi/pulumi/proto/engine_pb";
 import { engineGrpc, enginePb, grpc } from "./pulumi-protocol";
 
-/** The URN of the resource whose call is running, for everything it prints. */
-const currentCall = new AsyncLocalStorage<string>();
+/**
+ * The URN of the resource whose call is running, for everything it prints. Made with the first
+ * call: the single executable's startup snapshot holds this module, and async context made while
+ * a snapshot is built is not carried into the process.
+ */
+let currentCall: AsyncLocalStorage<string> | undefined;
 
 export function withResource<T>(urn: string, work: () => T): T {
+  currentCall ??= new AsyncLocalStorage<string>();
   return currentCall.run(urn, work);
 }
 
 export function forwardConsoleToEngine(engineAddress: string | undefined): void {
   if (!engineAddress) return;
-  const engine = new engineGrpc.EngineClient(engineAddress, grpc.credentials.createInsecure());
+  // Connected with the first message: most plugin processes print none.
+  let engine: InstanceType<typeof engineGrpc.EngineClient> | undefined;
   const send = (severity: EnginePb.LogSeverity, args: unknown[]) => {
     const text = format(...args);
     process.stderr.write(`${text}\n`);
     const request = new enginePb.LogRequest();
     request.setSeverity(severity);
     request.setMessage(text.replace(/^warning: /, ""));
-    request.setUrn(currentCall.getStore() ?? "");
+    request.setUrn(currentCall?.getStore() ?? "");
+    engine ??= new engineGrpc.EngineClient(engineAddress, grpc.credentials.createInsecure());
     // A log that cannot be delivered is still on stderr: nothing else to do with it.
     engine.log(request, () => undefined);
   };

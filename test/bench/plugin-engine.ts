@@ -12,7 +12,6 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { PLUGIN_NAME } from "../../provider/release/plugin-archive";
 import { locatePulumi } from "../pulumi-cli/locate";
 import { formatSummary, profilesIn, summarizeProfiles, type ProfileSummary } from "./cpu-profile";
 import { engineUp, type Arm, type EngineScaleOptions, type UpRun } from "./engine-scale";
@@ -57,9 +56,19 @@ async function main(): Promise<void> {
       let profile: ProfileSummary | undefined;
       if (!values["no-profile"] && arms.includes("plugin")) {
         const dir = join(scratch, `profile-${skipCheckpoints ? "skip" : "checkpoints"}`);
+        // The plugin's modules unbundled (dist/provider/plugin/main.js), so that the profile
+        // names the package each function belongs to; the bin runs the same code as one bundle.
         const wrapper = await wrapPlugin(
           join(dir, "bin"),
-          join(project.dir, "node_modules", ".bin", PLUGIN_NAME),
+          join(
+            project.dir,
+            "node_modules",
+            "pulumi-voice-platform",
+            "dist",
+            "provider",
+            "plugin",
+            "main.js",
+          ),
           { cpuProfileDir: join(dir, "profiles") },
         );
         const run = await engineUp(project, options, "plugin", wrapper.dir);
