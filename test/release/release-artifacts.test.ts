@@ -188,6 +188,15 @@ describeE2E("npm run release -- --dry-run", () => {
         expectedFacts[platform],
       ]);
     }
+    // What the release says it built and checked, per platform.
+    expect(printed).toMatch(
+      /linux-amd64 +single executable, Node\.js 22\.\d+\.\d+, ELF x86-64, startup snapshot, unsigned\n/,
+    );
+    expect(printed).toMatch(
+      /darwin-amd64 +single executable, Node\.js 22\.\d+\.\d+, Mach-O x86_64, no snapshot, ad-hoc signed as pulumi-resource-voiceplatform, every page verified\n/,
+    );
+    expect(printed).toMatch(/windows-amd64 +single executable, .*Authenticode signature removed/);
+    expect(printed).toMatch(/darwin-arm64 +the bundle and a Node\.js launcher/);
   });
 
   test("a python planted in the old fixed tools folder under the temporary folder never ran", () => {
