@@ -196,7 +196,12 @@ function runAsNode(node: string, args: string[], cwd: string): Promise<void> {
     const child = spawn(node, args, {
       cwd,
       argv0: "node",
-      env: { ...process.env, NODE_OPTIONS: "" },
+      // Nothing of the release manager's environment (keys, tokens) near what a snapshot keeps.
+      env: Object.fromEntries(
+        ["PATH", "SystemRoot", "TEMP", "TMP", "TMPDIR"]
+          .filter((name) => process.env[name] !== undefined)
+          .map((name) => [name, process.env[name]]),
+      ),
       stdio: ["ignore", "ignore", "pipe"],
     });
     let stderr = "";

@@ -10,8 +10,9 @@
  * reads as "× the Go floor" at the same number of providers. `--plugin NAME=EXECUTABLE` (repeated)
  * adds another build, e.g. the one before a change. Interleaved rounds, medians, with the
  * plugin's spawn-to-port-line time from the same rounds for context. Plain preview: the
- * platform is never called. `--profile` adds one preview with the most providers and the plugin
- * JS under `--cpu-prof` (not in the medians) and prints the plugins' self time by layer.
+ * platform is never called. `--profile` adds, per plugin but the floor, one preview with the most
+ * providers and every plugin process under `--cpu-prof` (not in the medians), and prints their
+ * self time by layer (a single executable's bundle is one layer: its snapshot's script).
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
@@ -146,17 +147,30 @@ async function main(): Promise<void> {
       });
     }
     if (values.profile) {
+      // One more preview with the most providers per plugin kind, each plugin under --cpu-prof.
       const most = Math.max(...COUNTS);
-      const profiles = join(scratch, "profiles");
-      const wrapper = await wrapPlugin(join(scratch, "profiled"), jsPlugin, {
-        cpuProfileDir: profiles,
-      });
-      const profiled: Binary = { name: "plugin JS, profiled", real: jsPlugin, wrapper };
-      const result = await preview(project, emulator, profiled, most);
-      process.stdout.write(
-        `profiled preview, ${most} providers: ${round_(result.seconds)} s, ` +
-          `${result.pluginStarts} plugin processes\n${formatSummary(summarizeProfiles(profilesIn(profiles)))}\n`,
-      );
+      for (const binary of binaries.filter((b) => b.name !== FLOOR)) {
+        const profiles = join(scratch, `profiles-${binaries.indexOf(binary)}`);
+        const singleExecutable = binary.real !== jsPlugin;
+        const wrapper = await wrapPlugin(
+          join(scratch, `profiled-${binaries.indexOf(binary)}`),
+          binary.real,
+          {
+            cpuProfileDir: profiles,
+            singleExecutable,
+          },
+        );
+        const result = await preview(
+          project,
+          emulator,
+          { name: `${binary.name}, profiled`, real: binary.real, wrapper },
+          most,
+        );
+        process.stdout.write(
+          `profiled preview, ${binary.name}, ${most} providers: ${round_(result.seconds)} s, ` +
+            `${result.pluginStarts} plugin processes\n${formatSummary(summarizeProfiles(profilesIn(profiles)))}\n`,
+        );
+      }
     }
     const runs: Record<string, Preview[]> = {};
     const starts: Record<string, number[]> = { 'node -e ""': [] };
