@@ -71,14 +71,12 @@ export async function wrapPlugin(
     'for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exit(0));\n',
   );
   // A single executable (Node 22) takes the flags from NODE_OPTIONS.
-  const profiledExecutable = `NODE_OPTIONS=${JSON.stringify(
-    `--cpu-prof --cpu-prof-dir=${options.cpuProfileDir} --require ${exitOnSignal}`,
-  )} ${JSON.stringify(real)}`;
+  const nodeOptions = `--cpu-prof --cpu-prof-dir=${options.cpuProfileDir} --require ${exitOnSignal}`;
   const run =
     options.cpuProfileDir === undefined
       ? JSON.stringify(real)
       : options.singleExecutable
-        ? profiledExecutable
+        ? `env NODE_OPTIONS=${JSON.stringify(nodeOptions)} ${JSON.stringify(real)}`
         : [
             process.execPath,
             "--cpu-prof",
