@@ -309,6 +309,14 @@ export function packageVersion(): string {
   }
 }
 
+let servedSchema: string | undefined;
+
+/** GetSchema's answer, built once per process (the single executable's snapshot holds it built). */
+export function servedSchemaText(): string {
+  servedSchema ??= JSON.stringify(packageSchema());
+  return servedSchema;
+}
+
 /** What a release changes in the schema; the committed schema and SDKs use neither. */
 export interface ReleaseSchemaOptions {
   /** The engine downloads `<url>/pulumi-resource-voiceplatform-v<version>-<os>-<arch>.tar.gz`. */
