@@ -452,24 +452,46 @@ async function diff(_id: string, olds: Inputs, news: Inputs, plan: DiffPlan): Pr
   return diffInputs({ ...stored, files: oldFiles }, { ...news, files: newFiles }, plan);
 }
 
+/** A clone, or the adoption of the voice `existingVoiceId` names. */
 async function create(
   news: Inputs,
   options: CallOptions = {},
 ): Promise<{ id: string; state: VoiceState }> {
   const inputs = VoiceInputs.parse(news);
-  const existing = inputs.existingVoiceId;
-  if (existing !== undefined) {
-    // Adopting sets what the program declares and does not ignore; with nothing left, no call.
-    const body = toUpdateBody(inputs, options.ignoreChanges);
-    if (Object.keys(body).length === 0) {
-      return { id: existing, state: toVoiceState(inputs, { id: existing }, [], []) };
-    }
-    const voice = await putVoice(existing, inputs, `adopt ${label(inputs)} (${existing})`, body);
-    return { id: voice.id, state: toVoiceState(inputs, voice, [], []) };
+  if (inputs.existingVoiceId !== undefined) {
+    return adoptVoice(inputs, inputs.existingVoiceId, options);
   }
-  const samples = await Promise.all((inputs.files ?? []).map(SampleUpload.open)).catch(
+  const samples = await openSamples(inputs);
+  const voices = await cloneVoice(inputs, samples);
+  const voice = pickCreatedVoice(voices, inputs.name)!;
+  const state = await stateOfCreated(
+    voice.id,
+    { ...inputs, voiceId: voice.voiceId, clonedVoices: voices },
+    async () =>
+      toVoiceState(inputs, voice, voices, await Promise.all(samples.map((s) => s.facts()))),
+  );
+  if (inputs.isMultilingual === undefined) return { id: voice.id, state };
+  return { id: voice.id, state: await setMultilingual(inputs, voice, state) };
+}
+
+/** Adopting sets what the program declares and does not ignore; with nothing left, no call. */
+async function adoptVoice(
+  inputs: VoiceInputs,
+  existing: string,
+  options: CallOptions,
+): Promise<{ id: string; state: VoiceState }> {
+  const body = toUpdateBody(inputs, options.ignoreChanges);
+  if (Object.keys(body).length === 0) {
+    return { id: existing, state: toVoiceState(inputs, { id: existing }, [], []) };
+  }
+  const voice = await putVoice(existing, inputs, `adopt ${label(inputs)} (${existing})`, body);
+  return { id: voice.id, state: toVoiceState(inputs, voice, [], []) };
+}
+
+/** The samples, opened before anything is sent: one gone or unreadable since check says so. */
+function openSamples(inputs: VoiceInputs): Promise<SampleUpload[]> {
+  return Promise.all((inputs.files ?? []).map(SampleUpload.open)).catch(
     (error: NodeJS.ErrnoException) => {
-      // Gone or unreadable since check: say so before anything is sent.
       throw new InputError(
         `clone ${label(inputs)}: a sample cannot be read (${error.code ?? error.message}${error.path ? `: ${error.path}` : ""}), ` +
           "so nothing was sent. Fix the file and run `pulumi up` again",
@@ -477,6 +499,10 @@ async function create(
       );
     },
   );
+}
+
+/** The clone call (section 4.1): every voice its answer holds. */
+async function cloneVoice(inputs: VoiceInputs, samples: SampleUpload[]): Promise<ApiVoice[]> {
   const totalBytes = samples.reduce((sum, sample) => sum + sample.size, 0);
   const response = await callApi({
     operation: `clone ${label(inputs)}`,
@@ -495,27 +521,27 @@ async function create(
         `the platform answered ${Array.isArray(body) && body.length === 0 ? "an empty list" : "something other than a list of voices"}, so no voice id is known`,
     },
   });
-  const voices = response.body;
-  const voice = pickCreatedVoice(voices, inputs.name)!;
-  const state = await stateOfCreated(
-    voice.id,
-    { ...inputs, voiceId: voice.voiceId, clonedVoices: voices },
-    async () =>
-      toVoiceState(inputs, voice, voices, await Promise.all(samples.map((s) => s.facts()))),
-  );
-  if (inputs.isMultilingual === undefined) return { id: voice.id, state };
+  return response.body;
+}
+
+/** The clone form has no isMultilingual: the new voice gets it with an update right after. */
+async function setMultilingual(
+  inputs: VoiceInputs,
+  voice: ApiVoice,
+  cloned: VoiceState,
+): Promise<VoiceState> {
   try {
     const updated = await putVoice(
       voice.id,
       inputs,
       `set isMultilingual on the new ${label(inputs)} (${voice.id})`,
     );
-    return { id: voice.id, state: toVoiceState(inputs, updated, voices, state.samples) };
+    return toVoiceState(inputs, updated, cloned.clonedVoices, cloned.samples);
   } catch (error) {
     // Record what the platform has, so the next update retries the PUT instead of cloning again.
     throw new IncompleteCreateError(
       voice.id,
-      { ...state, isMultilingual: voice.isMultilingual },
+      { ...cloned, isMultilingual: voice.isMultilingual },
       error as Error,
     );
   }

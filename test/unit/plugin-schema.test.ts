@@ -145,7 +145,8 @@ function expectSameProperties(
     expectSameType(field, properties[name]!, types, path);
     // What the field's facts say follows (test/unit/input-descriptions.test.ts reads it all).
     const own = metaOf(field).description as string | undefined;
-    expect({ path, description: properties[name]!.description?.slice(0, own?.length) }).toEqual({
+    const described = properties[name]!.description as string | undefined;
+    expect({ path, description: described?.slice(0, own?.length) }).toEqual({
       path,
       description: own,
     });
