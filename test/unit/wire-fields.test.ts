@@ -72,12 +72,18 @@ describe.each(resources.map((descriptor) => [descriptor.type, descriptor] as con
       expect(callsOf(descriptor.inputSchema).sort()).toEqual(Object.keys(accepted[kind]).sort());
     });
 
-    test.each(Object.entries(accepted[kind]).map(([call, fields]) => [call || "one", fields]))(
-      "the %s body holds exactly the fields the API spec lists",
-      (call, fields) => {
-        const sent = wirePaths(descriptor.inputSchema, call === "one" ? undefined : call);
-        expect([...sent].sort()).toEqual([...fields].sort());
-      },
+    // A kind that sends no body has only the test above.
+    const bodies = Object.entries(accepted[kind]).map(
+      ([call, fields]): [string, readonly string[]] => [call || "one", fields],
     );
+    if (bodies.length > 0) {
+      test.each(bodies)(
+        "the %s body holds exactly the fields the API spec lists",
+        (call, fields) => {
+          const sent = wirePaths(descriptor.inputSchema, call === "one" ? undefined : call);
+          expect([...sent].sort()).toEqual([...fields].sort());
+        },
+      );
+    }
   },
 );
