@@ -126,7 +126,7 @@ type JsonSchema = Record<string, unknown> & {
  * The zod schema as JSON Schema; a zod custom check (a FileAsset) becomes Pulumi's Asset, and a
  * named type keeps its own description beside the one a field gives it.
  */
-export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output" = "input"): JsonSchema {
+function jsonSchemaOf(schema: z.ZodType, io: "input" | "output" = "input"): JsonSchema {
   return z.toJSONSchema(schema, {
     io,
     unrepresentable: "any",

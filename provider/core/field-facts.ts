@@ -6,8 +6,9 @@
  * - `secret`: the value is secret (a password, a token in a URL);
  * - `wire`: the name the API's request body gives it (`register_password`, `settings.stability`
  *   for a field the API groups in an object), or one name per call where a resource's calls name
- *   it differently (`{ clone: "similarityBoost", update: "settings.similarity_boost" }`); a field
- *   without one is not sent in a body (a path parameter, a header, the provider's own);
+ *   it differently (`{ clone: "similarityBoost", update: "settings.similarity_boost" }`, the call
+ *   `update` being the one that changes an object in place); a field without one is not sent in
+ *   a body (a path parameter, a header, the provider's own);
  * - `replaceOnChange`: a change needs a new object; on the inputs object itself, every input;
  * - `set`: a list whose order means nothing: stored sorted without repeats, compared as a set;
  * - `typeName`: on a nested object or enum, its name among the schema's types (`SipGateway`);
@@ -55,12 +56,9 @@ export function innerSchema(field: z.ZodType): z.ZodType {
 
 /** A field's facts, from the field and the wrappers around it: an outer one wins. */
 export function factsOf(field: z.ZodType): FieldFacts {
-  const layers: z.ZodType[] = [field];
-  for (let at = field; at !== innerSchema(at);) {
-    at = (at as z.ZodOptional).unwrap() as z.ZodType;
-    layers.unshift(at);
-  }
-  return Object.assign({}, ...layers.map((layer) => z.globalRegistry.get(layer) ?? {}));
+  const own = z.globalRegistry.get(field) ?? {};
+  if (innerSchema(field) === field) return { ...own };
+  return { ...factsOf((field as z.ZodOptional).unwrap() as z.ZodType), ...own };
 }
 
 /** The object a field holds: itself, or the items of a list of objects; undefined otherwise. */
@@ -235,9 +233,15 @@ export function diffPlanOf(object: AnyObject): DiffPlan {
     keys: keysOf(fields),
     replaceKeys: new Set(keysOf(fields.filter(replaces))),
     setKeys: new Set(keysOf(fields.filter(([, field]) => factsOf(field).set === true))),
-    // An update sends only what is declared: leaving one of these out keeps the platform's value.
+    // The update (the call named `update`) sends only what is declared: leaving one of these
+    // out sends nothing, so the platform keeps its value.
     optionalInPlaceKeys: new Set(
-      keysOf(fields.filter((entry) => !replaces(entry) && isOptional(entry[1]))),
+      keysOf(
+        fields.filter(
+          (entry) =>
+            !replaces(entry) && isOptional(entry[1]) && wireName(entry[1], "update") !== undefined,
+        ),
+      ),
     ),
   };
 }

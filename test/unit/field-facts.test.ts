@@ -41,6 +41,7 @@ const Inputs = z.strictObject({
     .optional()
     .meta({ wire: { clone: "clone_only" }, replaceOnChange: true }),
   local: z.string().optional().meta({ replaceOnChange: true }),
+  recorded: z.string().optional(),
 });
 
 describe("requestBody", () => {
@@ -114,7 +115,7 @@ test("secret wire fields: top-level and list items by both names, a nested objec
 });
 
 describe("diffPlanOf", () => {
-  test("replace and set keys come from the fields; optional in-place keys are the rest", () => {
+  test("replace and set keys come from the fields; optional in-place ones are those the update sends", () => {
     const plan = diffPlanOf(Inputs);
     expect([...plan.replaceKeys].sort()).toEqual(["cloneOnly", "local"]);
     expect([...plan.setKeys]).toEqual(["items"]);
