@@ -20,7 +20,7 @@ import { resources } from "../resources";
 import { checkProviderConfig, configureProvider, diffProviderConfig } from "./provider-config";
 import { withResource } from "../core/provider-log";
 import { secretSettings } from "../settings/config";
-import { packageVersion, resourceToken, servedSchemaText } from "./schema";
+import { packageVersion, resourceToken, servedSchemaText } from "../codegen/schema";
 import {
   anyPb,
   emptyPb,

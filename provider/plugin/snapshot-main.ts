@@ -15,7 +15,7 @@
  */
 import { startupSnapshot } from "node:v8";
 import "./grpc-server";
-import { servedSchemaText } from "./schema";
+import { servedSchemaText } from "../codegen/schema";
 
 servedSchemaText();
 

@@ -11,7 +11,7 @@ import { access, copyFile, mkdir, mkdtemp, readFile, rename, rm } from "node:fs/
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { packageVersion } from "../../provider/plugin/schema";
+import { packageVersion } from "../../provider/codegen/schema";
 import { PLUGIN_NAME } from "../../provider/release/plugin-archive";
 import { REPO_ROOT } from "../support/packed-package";
 
