@@ -1,14 +1,8 @@
-export { Voice, SipCarrier, CampaignWebhook } from "./dynamic/resources";
+// The resource classes and their output types, and the XArgs types: generated from the list of
+// descriptors (provider/resources) by `npm run args`.
+export * from "./dynamic/resources";
+export type * from "./dynamic/args";
 export type {
-  VoiceArgs,
-  SipCarrierArgs,
-  SipGatewayArgs,
-  SipPhoneNumberArgs,
-  CampaignWebhookArgs,
-  AdvancedWebhookArgs,
-  WebhookHeaderArgs,
-  WebhookParameterArgs,
-  WebhookEvent,
   /** The name of a header's or parameter's type in the first release. */
   WebhookHeaderArgs as WebhookPairArgs,
 } from "./dynamic/args";

@@ -1,20 +1,24 @@
 /**
- * The runtime entry (`pulumi-voice-platform/runtime`) that the serialized provider stubs load.
- * Stubs stored in old states call it too, so what it exports, and the state shapes its handlers
- * read, only ever grow.
+ * The runtime entry (`pulumi-voice-platform/runtime`) that the serialized provider stubs load:
+ * `configure`, and each resource kind's handlers under its type name (`Voice`, `SipCarrier`, …),
+ * one per descriptor of the list. Stubs stored in old states call it too, so what it exports, and
+ * the state shapes its handlers read, only ever grow.
  */
 import { dynamicHandlers } from "./dynamic/dynamic-adapter";
-import { campaignWebhook } from "./resources/campaign-webhook";
-import { sipCarrier } from "./resources/sip-carrier";
-import { voice } from "./resources/voice";
+import { descriptorOf, resourceKinds, type ResourceKind } from "./resources";
 import { rememberEngineConfig } from "./settings/config";
 
-export async function configure(req: {
-  config: { get(key: string): string | undefined };
-}): Promise<void> {
+type Handlers = ReturnType<typeof dynamicHandlers>;
+
+async function configure(req: { config: { get(key: string): string | undefined } }): Promise<void> {
   rememberEngineConfig(req.config);
 }
 
-export const Voice = dynamicHandlers(voice);
-export const SipCarrier = dynamicHandlers(sipCarrier);
-export const CampaignWebhook = dynamicHandlers(campaignWebhook);
+const entry = Object.freeze({
+  configure,
+  ...(Object.fromEntries(
+    resourceKinds.map((kind) => [kind, dynamicHandlers(descriptorOf(kind))]),
+  ) as Record<ResourceKind, Handlers>),
+});
+
+export = entry;

@@ -10,11 +10,21 @@
 import { z } from "zod";
 import { redactSecrets } from "../platform/redaction";
 import { withDefaultSubOrganization } from "../settings/config";
-import { containsUnknown, UNKNOWN } from "./engine-values";
+import { containsUnknown, UNKNOWN, type Inputs } from "./engine-values";
 import { formatPath, touchesSecretPath, parsePath, type PathSegment } from "./property-path";
 import { warn } from "./provider-log";
-import type { CheckAnswer, CheckFailure, Inputs } from "./resource-descriptor";
 import { topLevelOf } from "./secret-paths";
+
+export interface CheckFailure {
+  readonly property: string;
+  readonly reason: string;
+}
+
+/** What check answers: the inputs to use from now on, and every problem found. */
+export interface CheckAnswer {
+  readonly inputs: Inputs;
+  readonly failures: CheckFailure[];
+}
 
 export interface CheckRules<Valid> {
   readonly type: string;

@@ -5,9 +5,8 @@
  * shows the user why a resource changes. Paths name properties, never values: a changed secret is
  * shown by its name.
  */
-import { containsUnknown } from "./engine-values";
+import { containsUnknown, type Inputs } from "./engine-values";
 import { formatPath, parsePath, pathContains, type PathSegment } from "./property-path";
-import type { Inputs } from "./resource-descriptor";
 
 export type DiffKind = "add" | "update" | "delete";
 

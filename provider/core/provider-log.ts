@@ -6,15 +6,18 @@ import { processState } from "../settings/process-state";
  * call prints is shown on that resource, and a delete can tell whether its resource was just
  * created anew (a replacement).
  */
-const currentCall = new AsyncLocalStorage<string>();
+// Made with the first call: the single executable's startup snapshot holds this module, and
+// async context made while a snapshot is built is not carried into the process.
+let currentCall: AsyncLocalStorage<string> | undefined;
 
 export function withResource<T>(urn: string, work: () => T): T {
+  currentCall ??= new AsyncLocalStorage<string>();
   return currentCall.run(urn, work);
 }
 
 /** The URN of the running call's resource, or "" when the front end did not say. */
 export function currentResource(): string {
-  return currentCall.getStore() ?? "";
+  return currentCall?.getStore() ?? "";
 }
 
 /**

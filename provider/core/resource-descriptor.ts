@@ -1,29 +1,29 @@
 /**
- * Everything about one resource, independent of the front end that serves it: its inputs (zod, with
- * descriptions), outputs, secrets, handlers and what recovery needs. The dynamic classes, the
- * plugin schema, the served handlers, redaction and the CLI are all derived from the list of them
- * in provider/resources. Inputs and state are plain property bags: no `__provider`, no gRPC
- * structs, secrets in plaintext (the front end keeps them secret using `secretInputs`).
+ * Everything about one resource, independent of the front end that serves it: its inputs and
+ * outputs (zod schemas whose fields carry their own facts, see field-facts.ts), an example, its
+ * handlers and what recovery needs. A resource file writes a `ResourceDefinition`;
+ * `defineResource` derives the rest (check, the default diff, secret paths, secret wire fields,
+ * the diff plan, the outputs). The dynamic classes and stubs, the runtime entry, the plugin
+ * schema, the SDKs, the served handlers, redaction and the CLI are all derived from the list of
+ * descriptors in provider/resources. Inputs and state are plain property bags: no `__provider`,
+ * no gRPC structs, secrets in plaintext (the front end keeps them secret using `secretInputs`).
  */
 import type { z } from "zod";
-import type { DiffAnswer } from "./diff";
-import type { CheckContext } from "./check";
+import { checkResource, type CheckAnswer, type CheckContext, type CheckFailure } from "./check";
+import { diffInputs, type DiffAnswer, type DiffPlan } from "./diff";
+import type { Inputs } from "./engine-values";
+import {
+  diffPlanOf,
+  outputFieldsOf,
+  secretPaths,
+  secretWireFields,
+  sortedSets,
+  type OutputField,
+} from "./field-facts";
 
 export type { DiffAnswer } from "./diff";
-export type { CheckContext } from "./check";
-
-export type Inputs = Record<string, unknown>;
-
-export interface CheckFailure {
-  readonly property: string;
-  readonly reason: string;
-}
-
-/** What check answers: the inputs to use from now on, and every problem found. */
-export interface CheckAnswer {
-  readonly inputs: Inputs;
-  readonly failures: CheckFailure[];
-}
+export type { CheckAnswer, CheckContext, CheckFailure } from "./check";
+export type { Inputs } from "./engine-values";
 
 /**
  * Resource options a call is made under, where the front end knows them: the paths of the
@@ -39,31 +39,6 @@ export interface CallOptions {
 export interface DeleteContext {
   /** The object is being replaced: a new one was (or is about to be) created in its place. */
   readonly replacing: boolean;
-}
-
-/** A Pulumi schema type spec (`{ type: "string" }`, `{ $ref: ... }`), for what has no zod schema. */
-export type TypeSpec = Record<string, unknown>;
-
-/** An object type of the schema that only outputs use. */
-export interface ObjectTypeSpec {
-  readonly type: "object";
-  readonly description?: string;
-  readonly properties: Record<string, TypeSpec & { description?: string; secret?: boolean }>;
-  readonly required?: string[];
-}
-
-/** A property the provider writes, beside the inputs it echoes back. */
-export interface OutputProperty {
-  readonly name: string;
-  readonly description: string;
-  readonly type: TypeSpec;
-  /** Always present in a created resource's state (a required output of the schema). */
-  readonly always?: boolean;
-  /**
-   * The calls whose answer gives it: unknown in a preview of those, where nothing is sent
-   * (provider/core/planned-state).
-   */
-  readonly writtenBy: "create" | "create and update";
 }
 
 /**
@@ -107,37 +82,48 @@ export interface RecoveryHooks {
   readonly interruptedUpdate?: string;
 }
 
-export interface ResourceDescriptor<State extends object = Inputs, Type extends string = string> {
+/**
+ * One example program in each language the SDKs are generated for, and YAML: Pulumi's generators
+ * keep, in each SDK's docstring, the code block of that SDK's language. `go` is the body of the
+ * function `pulumi.Run` runs; the codegen writes the program around it.
+ */
+export interface ResourceExample {
+  readonly title: string;
+  readonly typescript: string;
+  readonly python: string;
+  readonly go: string;
+  readonly yaml: string;
+}
+
+/** What a resource file writes: the facts and handlers only it knows. */
+export interface ResourceDefinition<
+  State extends object = Inputs,
+  Type extends string = string,
+  Schema extends z.ZodObject = z.ZodObject,
+> {
   /** The type name: `Voice`, `SipCarrier`, `CampaignWebhook`. */
   readonly type: Type;
   /** What the resource is, in a sentence or two: every SDK's description starts with it. */
   readonly summary: string;
   /** What an import takes as the id, and an example command (schema's Import section). */
   readonly importId: string;
-  /** Names, types, required fields and one-line descriptions of every input. */
-  readonly inputSchema: z.ZodObject;
-  /** Names for the object and enum types nested in the inputs, by property path (`a.b`). */
-  readonly objectTypes: Readonly<Record<string, string>>;
-  /** Outputs beyond the echoed inputs, and the object types only they use. */
-  readonly outputs: readonly OutputProperty[];
-  readonly outputTypes?: Readonly<Record<string, ObjectTypeSpec>>;
+  /** The example every SDK's documentation shows. */
+  readonly example: ResourceExample;
   /**
-   * Inputs whose values are secret, as paths: `registerPassword`, and `advancedWebhook.headers[].value`
-   * for a field of every item of a list.
+   * Names, types, required fields, descriptions and facts (secret, wire name, replace on change,
+   * set, nested type names) of every input.
    */
-  readonly secretInputs: readonly string[];
-  /**
-   * The same secrets as the API's bodies name them, blanked wherever they appear in a body this
-   * package logs or quotes: `register_password`, and `headers[].value` for a field of list items.
-   */
-  readonly secretWireFields: readonly string[];
-  /**
-   * Validates and normalizes news; never throws for bad input, returns failures instead, each
-   * naming the full path of its property (`gateways[0].ipv4`).
-   */
-  check(olds: Inputs, news: Inputs, context?: CheckContext): Promise<CheckAnswer>;
-  /** Compares the stored state with the new, checked inputs. */
-  diff(id: string, olds: Inputs, news: Inputs): Promise<DiffAnswer>;
+  readonly inputSchema: Schema;
+  /** What the provider writes beside the inputs it echoes back, each field saying `writtenBy`. */
+  readonly outputSchema: z.ZodObject;
+  /** Advice about valid, wholly known inputs: said at check, never enforced. */
+  warnings(inputs: z.output<Schema>): string[];
+  /** Problems zod cannot see, such as a sample file that cannot be read. */
+  moreFailures?(news: Inputs): Promise<CheckFailure[]>;
+  /** Normalization beyond what the facts say (sets are sorted anyway): a case fixed. */
+  normalize?(news: Inputs): Inputs;
+  /** Compares the stored state with the new, checked inputs; by default along the diff plan. */
+  diff?(id: string, olds: Inputs, news: Inputs, plan: DiffPlan): Promise<DiffAnswer>;
   create(inputs: Inputs, options?: CallOptions): Promise<{ id: string; state: State }>;
   update(id: string, olds: Inputs, news: Inputs, options?: CallOptions): Promise<State>;
   delete(id: string, olds: Inputs, context: DeleteContext): Promise<void>;
@@ -158,6 +144,83 @@ export interface ResourceDescriptor<State extends object = Inputs, Type extends 
   adoptWith(id: string): string;
   readonly recovery: RecoveryHooks;
 }
+
+/** A resource as the front ends, the codegen and the CLI use it: its definition and what follows. */
+export interface ResourceDescriptor<
+  State extends object = Inputs,
+  Type extends string = string,
+> extends Omit<
+  ResourceDefinition<State, Type>,
+  "warnings" | "moreFailures" | "normalize" | "diff"
+> {
+  /**
+   * Validates and normalizes news; never throws for bad input, returns failures instead, each
+   * naming the full path of its property (`gateways[0].ipv4`).
+   */
+  check(olds: Inputs, news: Inputs, context?: CheckContext): Promise<CheckAnswer>;
+  /** Compares the stored state with the new, checked inputs. */
+  diff(id: string, olds: Inputs, news: Inputs): Promise<DiffAnswer>;
+  /** How diff compares the inputs: which replace, which are sets. */
+  readonly diffPlan: DiffPlan;
+  /** Outputs beyond the echoed inputs. */
+  readonly outputs: readonly OutputField[];
+  /**
+   * Inputs whose values are secret, as paths: `registerPassword`, and `advancedWebhook.headers[].value`
+   * for a field of every item of a list.
+   */
+  readonly secretInputs: readonly string[];
+  /**
+   * The same secrets as the API's bodies name them, blanked wherever they appear in a body this
+   * package logs or quotes: `register_password`, and `headers[].value` for a field of list items.
+   */
+  readonly secretWireFields: readonly string[];
+}
+
+/** A descriptor from what its resource file writes. */
+export function defineResource<
+  State extends object,
+  Type extends string,
+  Schema extends z.ZodObject,
+>(definition: ResourceDefinition<State, Type, Schema>): ResourceDescriptor<State, Type> {
+  const { warnings, moreFailures, normalize, diff, ...rest } = definition;
+  const schema = definition.inputSchema;
+  const diffPlan = diffPlanOf(schema);
+  const secretInputs = secretPaths(schema);
+  const rules = {
+    type: definition.type,
+    schema,
+    secretPaths: secretInputs,
+    warnings,
+    moreFailures,
+    normalize: (news: Inputs) => sortedSets(schema, normalize?.(news) ?? news),
+  };
+  return Object.freeze({
+    ...rest,
+    diffPlan,
+    outputs: outputFieldsOf(definition.outputSchema),
+    secretInputs,
+    secretWireFields: secretWireFields(schema),
+    check: (_olds: Inputs, news: Inputs, context?: CheckContext) =>
+      checkResource(rules, news, context),
+    diff: (id: string, olds: Inputs, news: Inputs) =>
+      diff?.(id, olds, news, diffPlan) ??
+      Promise.resolve(diffInputs(storedState(olds), news, diffPlan)),
+  });
+}
+
+/**
+ * A stored state as the handlers read it: any shape this package ever wrote. States carry no
+ * version: the only shape so far, with or without the `stateVersion: 1` the first releases wrote;
+ * a later shape would add a hidden `__stateVersion`.
+ */
+export function storedState(olds: Inputs): Inputs {
+  const { stateVersion: _firstReleases, ...state } = olds;
+  return state;
+}
+
+/** The state a resource's handlers produce: its inputs and outputs, as its schemas type them. */
+export type StateOf<Inputs extends z.ZodType, Outputs extends z.ZodType> = z.output<Inputs> &
+  z.output<Outputs>;
 
 /** Names of the outputs whose values the given call's answer gives. */
 export function outputsWrittenBy(

@@ -4,7 +4,6 @@
  * status a program would catch, chosen by one factory, `apiErrorFor`), and `ConfigurationError`
  * for a setting that is missing or malformed. Every message is built here.
  */
-import { STATUS_CODES } from "node:http";
 import { withoutUndefined } from "../core/serializable";
 import { redactBody, redactedPrefix, redactSecrets } from "./redaction";
 import type { AttemptOutcome } from "./retry-policy";
@@ -357,7 +356,12 @@ function pick(value: unknown, ...path: string[]): unknown {
   return current;
 }
 
+/**
+ * node:http loaded on first use: the single executable's startup snapshot (plugin/snapshot-main)
+ * holds this module, and node:http's parser binding cannot be in a snapshot.
+ */
 function statusText(status: number): string {
+  const { STATUS_CODES } = require("node:http") as typeof import("node:http");
   return STATUS_CODES[status] ?? "";
 }
 

@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, extname, resolve } from "node:path";
-import { Worker } from "node:worker_threads";
 import { processState, type SampleHashEntry } from "../settings/process-state";
 import { PartSourceError } from "./multipart-form";
 import { InputError } from "./errors";
@@ -172,6 +171,9 @@ try {
 
 function hashFileOnWorker(path: string): Promise<string> {
   return new Promise((resolve, reject) => {
+    // Loaded here: the single executable's startup snapshot holds this module, and
+    // node:worker_threads is not verified to work from a snapshot.
+    const { Worker } = require("node:worker_threads") as typeof import("node:worker_threads");
     const worker = new Worker(hashWorkerSource, {
       eval: true,
       workerData: { path },

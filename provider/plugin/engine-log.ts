@@ -23,7 +23,8 @@ export function forwardConsoleToEngine(
   options: EngineLogOptions = { stderr: "always" },
 ): void {
   if (!engineAddress) return;
-  const engine = new engineGrpc.EngineClient(engineAddress, grpc.credentials.createInsecure());
+  // Connected with the first message: most plugin processes print none.
+  let engine: InstanceType<typeof engineGrpc.EngineClient> | undefined;
   const send = (severity: EnginePb.LogSeverity, args: unknown[]) => {
     const text = format(...args);
     if (options.stderr === "always") process.stderr.write(`${text}\n`);
@@ -31,6 +32,7 @@ export function forwardConsoleToEngine(
     request.setSeverity(severity);
     request.setMessage(text.replace(/^warning: /, ""));
     request.setUrn(currentResource());
+    engine ??= new engineGrpc.EngineClient(engineAddress, grpc.credentials.createInsecure());
     engine.log(request, (error) => {
       // Not delivered: stderr is the only place left for it.
       if (error && options.stderr === "when-undelivered") process.stderr.write(`${text}\n`);

@@ -20,7 +20,7 @@ import { resources } from "../resources";
 import { checkProviderConfig, configureProvider, diffProviderConfig } from "./provider-config";
 import { withResource } from "../core/provider-log";
 import { secretSettings } from "../settings/config";
-import { packageSchema, packageVersion, resourceToken } from "./schema";
+import { packageVersion, resourceToken, servedSchemaText } from "../codegen/schema";
 import {
   anyPb,
   emptyPb,
@@ -246,7 +246,7 @@ export const providerService = {
       return;
     }
     const response = new providerPb.GetSchemaResponse();
-    response.setSchema(JSON.stringify(packageSchema()));
+    response.setSchema(servedSchemaText());
     done(null, response);
   },
 

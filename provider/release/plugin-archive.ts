@@ -2,20 +2,44 @@
  * The plugin archives the engine downloads from a `pluginDownloadURL` and
  * `pulumi plugin install resource voiceplatform <version> --file <archive>` unpacks:
  * `pulumi-resource-voiceplatform-v<version>-<os>-<arch>.tar.gz`, with the executable
- * `pulumi-resource-voiceplatform` at its root (the engine runs it from the unpacked folder).
+ * `pulumi-resource-voiceplatform` (`.exe` on Windows) at its root (the engine runs it from the
+ * unpacked folder).
  *
- * Two kinds. "sea": a Node.js single-executable application (the running node with the bundle
- * injected), which needs no Node; built only for the platform this runs on, since it copies this
- * machine's node. "node": the bundle with a launcher (`#!/usr/bin/env node`, and a .cmd on
- * Windows), which needs Node >= 20.19 on PATH; built for every platform.
+ * Two kinds. "sea": a Node.js single-executable application, the pinned official Node.js binary
+ * of the platform (node-binaries.ts) with the bundle injected, which needs no Node.js: for
+ * linux-amd64, linux-arm64, darwin-amd64 and windows-amd64. "node": the bundle with a launcher
+ * (`#!/usr/bin/env node`, and a .cmd on Windows), which needs Node >= 20.19 on PATH: darwin-arm64
+ * (no Node.js >= 20 for it on the registry), or every platform with `sea: false`.
+ *
+ * A V8 startup snapshot (plugin/snapshot-main.ts) only runs on the very binary that made it, so
+ * only the platform of the machine building the release gets one; the others get the plain script
+ * without V8's code cache (a cache is as tied to the binary as a snapshot). The darwin executable
+ * loses Node.js's signature, which the injection breaks, and gets an ad-hoc one (macho-sign.ts);
+ * the Windows one loses its Authenticode signature. Every executable is checked by format
+ * (executable-format.ts) before it is archived.
  */
-import { execFile } from "node:child_process";
-import { chmod, copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { execFile, spawn } from "node:child_process";
+import {
+  copyFile,
+  mkdir,
+  mkdtemp,
+  readFile,
+  readdir,
+  rename,
+  rm,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { bundlePlugin } from "./plugin-bundle";
+import { unsign } from "macho-unsign";
+import { signatureSet } from "portable-executable-signature";
+import { checkSingleExecutable, SEA_FUSE, type ExecutableFacts } from "./executable-format";
+import { machoSignTool, signAdHoc } from "./macho-sign";
+import { nodeBinaries, nodeBinary, NODE_VERSION } from "./node-binaries";
+import { bundlePlugin, type BundleEntry } from "./plugin-bundle";
 import { sourceDateEpoch, writeReproducibleTarGz } from "./reproducible-archive";
+import { defaultToolsFolder, privateToolsFolder } from "./tools-folder";
 
 const run = promisify(execFile);
 
@@ -69,38 +93,73 @@ require("./${PLUGIN_NAME}.js");
 /** What Windows runs for the plugin (Pulumi looks for .exe, then .cmd). */
 const windowsLauncher = `@echo off\r\nnode "%~dp0${PLUGIN_NAME}" %*\r\n`;
 
-/** The fuse postject flips in a Node.js binary to make it run its injected blob. */
-const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
+/** The kind of archive `platform` gets: a single executable where a pinned Node.js exists. */
+export function archiveKind(platform: string, sea: boolean): ArchiveKind {
+  return sea && nodeBinaries[platform] !== undefined ? "sea" : "node";
+}
+
+/** Whether `platform`'s single executable carries a startup snapshot: made here, by its binary. */
+export function hasSnapshot(platform: string): boolean {
+  return platform === hostPlatform();
+}
+
+/** Node.js's own signature, which the injected blob breaks, removed. */
+function unsigned(binary: Buffer, platform: string): Buffer {
+  if (platform.startsWith("darwin-")) {
+    const stripped = unsign(binary);
+    return stripped === null ? binary : Buffer.from(stripped);
+  }
+  if (platform.startsWith("windows-")) return Buffer.from(signatureSet(binary, null, true, true));
+  return binary;
+}
+
+export interface SingleExecutable extends ExecutableFacts {
+  readonly snapshot: boolean;
+  readonly node: string;
+}
 
 /**
- * Makes `<dir>/pulumi-resource-voiceplatform` a single executable from the bundle in `dir`, the
- * same bytes from the same bundle and node: the blob names its script by the relative path given
- * here (an absolute one would carry this machine's temporary folder), and V8 builds the code cache
- * with a fixed random seed (its string hash seed follows from it, and the cache's layout from
- * that). V8 leaves --random-seed out of the flags a code cache must match, so the executable,
- * started without flags, still uses the cache.
+ * Makes the single executable for `platform` in `dir` from the bundle there (`main`, the plain
+ * script, or `snapshot`, the snapshot entry), the same bytes from the same inputs: the blob names
+ * its script by the relative path given here, and V8 builds the snapshot with a fixed random seed
+ * (its hash seed, and the heap's layout, follow from it; V8 does not keep the flag at run time).
  */
-async function singleExecutable(dir: string): Promise<void> {
+async function singleExecutable(
+  dir: string,
+  platform: string,
+  toolsFolder: string,
+): Promise<SingleExecutable> {
+  const snapshot = hasSnapshot(platform);
   const bundle = `${PLUGIN_NAME}.js`;
+  // Node names a snapshot's script by its absolute path (this machine's, a temporary folder),
+  // except a script called by the name Node gives a script without a file.
+  const script = snapshot ? "__node_anonymous_main" : bundle;
+  if (snapshot) await rename(join(dir, bundle), join(dir, script));
   const blob = "sea.blob";
   const config = "sea-config.json";
-  const executable = join(dir, PLUGIN_NAME);
+  const executable = join(dir, nodeBinaries[platform]!.executable);
+  const target = await nodeBinary(platform, toolsFolder);
+  // The blob is made by the same Node.js release; for a snapshot, by the very binary.
+  const builder = snapshot ? target : await builderNode(toolsFolder);
   await writeFile(
     join(dir, config),
     JSON.stringify({
-      main: bundle,
+      main: script,
       output: blob,
       disableExperimentalSEAWarning: true,
-      // V8's code cache in the blob: the plugin starts without compiling the bundle.
-      useCodeCache: true,
+      useSnapshot: snapshot,
+      useCodeCache: false,
     }),
   );
   try {
-    await run(process.execPath, ["--random-seed=1", "--experimental-sea-config", config], {
-      cwd: dir,
-    });
-    await copyFile(process.execPath, executable);
-    await chmod(executable, 0o755);
+    // argv[0] "node": a snapshot keeps it (process.argv0), and the builder's path is this machine's.
+    // No warnings: a snapshot keeps the text of the warnings printed, with the builder's pid.
+    await runAsNode(
+      builder,
+      ["--no-warnings", "--random-seed=1", "--experimental-sea-config", config],
+      dir,
+    );
+    await writeFile(executable, unsigned(await readFile(target), platform), { mode: 0o755 });
     const postject = require.resolve("postject/dist/cli.js");
     await run(process.execPath, [
       postject,
@@ -109,27 +168,75 @@ async function singleExecutable(dir: string): Promise<void> {
       join(dir, blob),
       "--sentinel-fuse",
       SEA_FUSE,
+      ...(platform.startsWith("darwin-") ? ["--macho-segment-name", "NODE_SEA"] : []),
     ]);
+    if (platform.startsWith("darwin-")) {
+      await signAdHoc(await machoSignTool(toolsFolder), executable, PLUGIN_NAME);
+    }
   } catch (error) {
     const { stderr } = error as { stderr?: string };
     throw new Error(
-      `building the single executable with ${process.execPath} (Node ${process.version}) failed: ` +
-        `${stderr || String(error)}\nBuild the Node-launcher archive instead (--no-sea).`,
+      `building the single executable for ${platform} (Node.js ${NODE_VERSION}) failed: ` +
+        `${stderr || String(error)}\nBuild the Node-launcher archives instead (--no-sea).`,
     );
   }
+  const facts = checkSingleExecutable(
+    await readFile(executable),
+    platform,
+    await readFile(join(dir, blob)),
+  );
   // The executable holds the bundle.
-  for (const file of [blob, config, bundle]) await rm(join(dir, file));
+  for (const file of [blob, config, script]) await rm(join(dir, file));
+  return { ...facts, snapshot, node: NODE_VERSION };
+}
+
+/** Runs the Node.js binary `node` with argv[0] "node" in `cwd`; rejects with its stderr. */
+function runAsNode(node: string, args: string[], cwd: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(node, args, {
+      cwd,
+      argv0: "node",
+      // Nothing of the release manager's environment (keys, tokens) near what a snapshot keeps.
+      env: Object.fromEntries(
+        ["PATH", "SystemRoot", "TEMP", "TMP", "TMPDIR"]
+          .filter((name) => process.env[name] !== undefined)
+          .map((name) => [name, process.env[name]]),
+      ),
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) =>
+      code === 0 ? resolve() : reject(Object.assign(new Error(`exit ${code}`), { stderr })),
+    );
+  });
+}
+
+/** A pinned Node.js this machine runs, to make the blobs of the other platforms with. */
+async function builderNode(toolsFolder: string): Promise<string> {
+  const host = hostPlatform();
+  if (nodeBinaries[host] === undefined) {
+    throw new Error(
+      `no pinned Node.js ${NODE_VERSION} runs on ${host} to build the single executables: ` +
+        `release from ${Object.keys(nodeBinaries).join(", ")}, or use --no-sea`,
+    );
+  }
+  return nodeBinary(host, toolsFolder);
 }
 
 export interface PluginArchive {
   platform: string;
   kind: ArchiveKind;
   file: string;
+  /** For a single executable: what was checked, and whether it carries a snapshot. */
+  executable?: SingleExecutable;
 }
 
 /**
- * Builds one archive per platform into `outDir`; the host platform gets the single executable
- * when `sea` is set (and is left out of `platforms` or not, it is built either way).
+ * Builds one archive per platform into `outDir`: single executables where archiveKind says so
+ * when `sea` is set, the bundle and a launcher otherwise. `toolsFolder` (default the per-user
+ * one) keeps the pinned Node.js binaries and the signer.
  */
 export async function buildPluginArchives(options: {
   outDir: string;
@@ -138,25 +245,36 @@ export async function buildPluginArchives(options: {
   sea: boolean;
   /** The time every archived file carries; default sourceDateEpoch(). */
   epochSeconds?: number;
+  toolsFolder?: string;
 }): Promise<PluginArchive[]> {
-  const host = hostPlatform();
   const epochSeconds = options.epochSeconds ?? (await sourceDateEpoch(REPO_ROOT));
   const platforms = [...new Set(options.platforms ?? releasePlatforms)];
   const stage = await mkdtemp(join(tmpdir(), "voiceplatform-plugin-archive-"));
   try {
-    const bundled = join(stage, "bundle");
-    await mkdir(bundled);
-    await bundlePlugin(bundled, PLUGIN_NAME, options.version);
+    const kinds = platforms.map((platform) => archiveKind(platform, options.sea));
+    const tools = kinds.includes("sea")
+      ? await privateToolsFolder(options.toolsFolder ?? defaultToolsFolder())
+      : "";
+    const bundles: Partial<Record<BundleEntry, string>> = {};
+    const bundled = async (entry: BundleEntry) => {
+      if (bundles[entry] === undefined) {
+        bundles[entry] = join(stage, `bundle-${entry}`);
+        await mkdir(bundles[entry]);
+        await bundlePlugin(bundles[entry], PLUGIN_NAME, options.version, entry);
+      }
+      return bundles[entry];
+    };
     await mkdir(options.outDir, { recursive: true });
     const archives: PluginArchive[] = [];
-    for (const platform of platforms) {
-      const kind: ArchiveKind = options.sea && platform === host ? "sea" : "node";
+    for (const [index, platform] of platforms.entries()) {
+      const kind = kinds[index]!;
       const dir = join(stage, platform);
       await mkdir(dir);
-      for (const file of await readdir(bundled))
-        await copyFile(join(bundled, file), join(dir, file));
+      const from = await bundled(kind === "sea" && hasSnapshot(platform) ? "snapshot" : "main");
+      for (const file of await readdir(from)) await copyFile(join(from, file), join(dir, file));
+      let executable: SingleExecutable | undefined;
       if (kind === "sea") {
-        await singleExecutable(dir);
+        executable = await singleExecutable(dir, platform, tools);
       } else {
         await writeFile(join(dir, PLUGIN_NAME), launcher, { mode: 0o755 });
         if (platform.startsWith("windows-")) {
@@ -165,7 +283,7 @@ export async function buildPluginArchives(options: {
       }
       const file = join(options.outDir, archiveName(options.version, platform));
       await writeReproducibleTarGz({ dir, file, epochSeconds });
-      archives.push({ platform, kind, file });
+      archives.push({ platform, kind, file, ...(executable === undefined ? {} : { executable }) });
     }
     return archives;
   } finally {

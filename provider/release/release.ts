@@ -11,8 +11,8 @@
  *
  * Options: `--plugin-download-url URL` (or VOICEPLATFORM_PLUGIN_DOWNLOAD_URL; https, or http on
  * loopback only), `--go-module-path` (default the committed one), `--out DIR` (only a new, empty
- * or earlier release's folder: release-folder.ts), `--no-sea` (the Node-launcher archive for this
- * platform too), `--platforms linux-amd64,...`. `--dry-run` builds everything and publishes
+ * or earlier release's folder: release-folder.ts), `--no-sea` (the Node-launcher archive for every
+ * platform), `--platforms linux-amd64,...`. `--dry-run` builds everything and publishes
  * nothing; without it the URL is required, since SDKs without one leave users to install the
  * plugin by hand. Publishing itself is not automated: the script prints what to upload where, and
  * for each plugin archive the command that checks its sha256 and installs it.
@@ -29,10 +29,10 @@ import { homedir, tmpdir } from "node:os";
 import { basename, join, relative, resolve } from "node:path";
 import { promisify } from "node:util";
 import { parseArgs } from "node:util";
-import { DEFAULT_GO_MODULE_PATH } from "../plugin/schema";
-import { generateSdks } from "../sdk/generate-sdks";
+import { DEFAULT_GO_MODULE_PATH } from "../codegen/schema";
+import { generateSdks } from "../codegen/generate-sdks";
 import { checkDownloadUrl } from "./download-url";
-import { buildPluginArchives, releasePlatforms } from "./plugin-archive";
+import { buildPluginArchives, releasePlatforms, type PluginArchive } from "./plugin-archive";
 import { prepareReleaseFolder, protectedFoldersHere } from "./release-folder";
 import { sourceDateEpoch } from "./reproducible-archive";
 import { buildPythonPackages, packGoModule, packNodeSdk } from "./sdk-packages";
@@ -66,6 +66,8 @@ export interface Release {
   goModuleDir: string;
   /** The time every archived file carries. */
   epochSeconds: number;
+  /** What each plugin archive holds, as checked. */
+  pluginArchives: PluginArchive[];
 }
 
 async function sha256(file: string): Promise<string> {
@@ -162,7 +164,7 @@ export async function buildRelease(options: ReleaseOptions): Promise<Release> {
     join(out, "SHA256SUMS"),
     artifacts.map((a) => `${a.sha256}  ${a.name}\n`).join(""),
   );
-  return { version, out, artifacts, goModuleDir: go.dir, epochSeconds };
+  return { version, out, artifacts, goModuleDir: go.dir, epochSeconds, pluginArchives: archives };
 }
 
 /** For each plugin archive, the command that checks its sha256 and installs it. */
@@ -176,6 +178,22 @@ function formatSize(bytes: number): string {
   return bytes >= 1024 * 1024
     ? `${(bytes / 1024 / 1024).toFixed(1)} MB`
     : `${(bytes / 1024).toFixed(1)} kB`;
+}
+
+/** One line on what an archive holds and what was checked of it. */
+export function describeArchive(archive: PluginArchive): string {
+  const executable = archive.executable;
+  if (executable === undefined) return "the bundle and a Node.js launcher (needs Node.js on PATH)";
+  return [
+    `single executable, Node.js ${executable.node}`,
+    `${executable.format} ${executable.architecture}`,
+    executable.snapshot ? "startup snapshot" : "no snapshot",
+    executable.signedAs === undefined
+      ? executable.format === "PE"
+        ? "unsigned (Node's Authenticode signature removed)"
+        : "unsigned"
+      : `ad-hoc signed as ${executable.signedAs}, every page verified`,
+  ].join(", ");
 }
 
 async function main(): Promise<void> {
@@ -216,6 +234,10 @@ async function main(): Promise<void> {
     process.stdout.write(
       `  ${a.name.padEnd(width)}  ${formatSize(a.size).padStart(9)}  ${a.sha256}\n`,
     );
+  }
+  process.stdout.write("plugin archives, each executable checked:\n");
+  for (const archive of release.pluginArchives) {
+    process.stdout.write(`  ${archive.platform.padEnd(14)} ${describeArchive(archive)}\n`);
   }
   process.stdout.write(
     `  SHA256SUMS written; Go module folder ${relative(release.out, release.goModuleDir)}/; ` +

@@ -1,9 +1,10 @@
-import { stateOfCreated } from "../core/created-object";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { checkedInputs, checkResource, onEveryObject } from "../core/check";
-import { diffInputs, sortedSet, type DiffPlan } from "../core/diff";
-import { containsUnknown, isUnknown } from "../core/engine-values";
+import { checkedInputs, onEveryObject } from "../core/check";
+import { stateOfCreated } from "../core/created-object";
+import { diffInputs } from "../core/diff";
+import { isUnknown } from "../core/engine-values";
+import { requestBody } from "../core/field-facts";
 import {
   absoluteUrl,
   headerName,
@@ -13,8 +14,13 @@ import {
   text,
 } from "../core/input-rules";
 import { warn } from "../core/provider-log";
+import {
+  defineResource,
+  storedState,
+  type Inputs,
+  type StateOf,
+} from "../core/resource-descriptor";
 import { namedSecretValues } from "../core/secret-paths";
-import type { Inputs, ResourceDescriptor } from "../core/resource-descriptor";
 import { callApi, pathSegment } from "../platform/http-client";
 
 /** The five event kinds of section 6. */
@@ -28,61 +34,79 @@ export const webhookEvents = [
 
 const WebhookHeader = z
   .strictObject({
-    name: headerName.describe("Name of the header or query parameter."),
-    value: headerValue.describe("Its value, kept secret: it can carry a token."),
+    name: headerName.meta({ description: "Name of the header.", wire: "name" }),
+    value: headerValue.meta({
+      description: "Its value; it can carry a token.",
+      wire: "value",
+      secret: true,
+    }),
   })
-  .describe("A header of the outgoing request.");
+  .meta({ typeName: "WebhookHeader", description: "A header of the outgoing request." });
 const WebhookParameter = z
   .strictObject({
-    name: text.describe("Name of the header or query parameter."),
-    value: z.string().describe("Its value, kept secret: it can carry a token."),
+    name: text.meta({ description: "Name of the query parameter.", wire: "name" }),
+    value: z
+      .string()
+      .meta({ description: "Its value; it can carry a token.", wire: "value", secret: true }),
   })
-  .describe("A query parameter of the outgoing request.");
+  .meta({
+    typeName: "WebhookParameter",
+    description: "A query parameter of the outgoing request.",
+  });
 
-const AdvancedWebhook = z.strictObject({
-  url: absoluteUrl.describe("Target URL, kept secret: it can carry a token."),
-  method: z
-    .string()
-    .regex(/^[A-Za-z]+$/, "must be an HTTP method such as GET")
-    .optional()
-    .describe("HTTP method of the outgoing request, e.g. GET."),
-  headers: z.array(WebhookHeader).optional().describe("Headers of the outgoing request."),
-  parameters: z
-    .array(WebhookParameter)
-    .optional()
-    .describe("Query parameters of the outgoing request."),
-  body: z.string().optional().describe("Body of the outgoing request, kept secret."),
-});
+/** Everything in an advanced webhook that can carry a token is secret: the URL, values, the body. */
+const AdvancedWebhook = z
+  .strictObject({
+    url: absoluteUrl.meta({
+      description: "Target URL; it can carry a token.",
+      wire: "url",
+      secret: true,
+    }),
+    method: z
+      .string()
+      .regex(/^[A-Za-z]+$/, "must be an HTTP method such as GET")
+      .optional()
+      .meta({ description: "HTTP method of the outgoing request, e.g. GET.", wire: "method" }),
+    headers: z
+      .array(WebhookHeader)
+      .optional()
+      .meta({ description: "Headers of the outgoing request.", wire: "headers" }),
+    parameters: z
+      .array(WebhookParameter)
+      .optional()
+      .meta({ description: "Query parameters of the outgoing request.", wire: "parameters" }),
+    body: z
+      .string()
+      .optional()
+      .meta({ description: "Body of the outgoing request.", wire: "body", secret: true }),
+  })
+  .meta({ typeName: "AdvancedWebhook" });
 
 /**
- * Everything in an advanced webhook that can carry a token: the target URL (tokens in its path
- * or query), header and parameter values, and the body.
+ * The inputs as the provider receives them, validated; the subscribe body (section 4.4) names
+ * them as they are. There is no update operation, so every input replaces the subscription.
  */
-const secretInputs = [
-  "advancedWebhook.url",
-  "advancedWebhook.headers[].value",
-  "advancedWebhook.parameters[].value",
-  "advancedWebhook.body",
-];
-
-/** The inputs as the provider receives them, validated. */
 export const CampaignWebhookInputs = z
   .strictObject({
     campaignId: objectId.describe("The campaign's ObjectId (24 hexadecimal characters)."),
-    url: absoluteUrl.describe("URL that is called."),
+    url: absoluteUrl.meta({ description: "URL that is called.", wire: "url" }),
     events: z
       .array(
-        z.enum(webhookEvents).describe("A post-processing outcome a webhook can subscribe to."),
+        z.enum(webhookEvents).meta({
+          typeName: "WebhookEvent",
+          description: "A post-processing outcome a webhook can subscribe to.",
+        }),
       )
       .optional()
-      .describe("Events to subscribe to; order does not matter."),
-    isAdvanced: z
-      .boolean()
-      .optional()
-      .describe("Whether advancedWebhook describes the outgoing request."),
-    advancedWebhook: AdvancedWebhook.optional().describe(
-      "The outgoing request, for an advanced webhook.",
-    ),
+      .meta({ description: "Events to subscribe to.", wire: "events", set: true }),
+    isAdvanced: z.boolean().optional().meta({
+      description: "Whether advancedWebhook describes the outgoing request.",
+      wire: "isAdvanced",
+    }),
+    advancedWebhook: AdvancedWebhook.optional().meta({
+      description: "The outgoing request, for an advanced webhook.",
+      wire: "advancedWebhook",
+    }),
     alreadySubscribed: z
       .boolean()
       .optional()
@@ -115,38 +139,34 @@ export const CampaignWebhookInputs = z
           "must be true when advancedWebhook is given, or the platform ignores the request description: set isAdvanced: true",
       });
     }
-  }, onEveryObject);
+  }, onEveryObject)
+  .meta({ replaceOnChange: true });
 export type CampaignWebhookInputs = z.infer<typeof CampaignWebhookInputs>;
 
-const inputKeys = Object.keys(CampaignWebhookInputs.shape);
+/** What the provider writes beside the inputs. */
+const CampaignWebhookOutputs = z.object({
+  status: z.string().optional().meta({
+    description: "What the subscribe answered; absent for a recorded subscription.",
+    writtenBy: "create",
+  }),
+  data: z.boolean().optional().meta({
+    description: "What the subscribe answered; absent for a recorded subscription.",
+    writtenBy: "create",
+  }),
+});
 
-/** There is no update operation, so every input replaces the subscription. */
-export const campaignWebhookDiffPlan: DiffPlan = {
-  keys: inputKeys,
-  replaceKeys: new Set(inputKeys),
-  setKeys: new Set(["events"]),
-};
-
-/**
- * What the resource stores. States carry no version: the only shape so far, with or without the
- * `stateVersion: 1` the first releases wrote; a later shape would add a hidden `__stateVersion`.
- */
-export interface CampaignWebhookState extends CampaignWebhookInputs {
-  /** What the subscribe answered; absent for a subscription recorded with alreadySubscribed. */
-  readonly status?: string;
-  readonly data?: boolean;
-}
+/** What the resource stores; status and data are absent for a subscription recorded with alreadySubscribed. */
+export type CampaignWebhookState = StateOf<
+  typeof CampaignWebhookInputs,
+  typeof CampaignWebhookOutputs
+>;
 
 /** The only answer that confirms a subscription. */
 const SubscribeAnswer = z.looseObject({ status: z.literal("success"), data: z.literal(true) });
 
-/** The subscribe body (section 4.4). */
+/** The subscribe body (section 4.4), named as the inputs' wire facts say. */
 export function toSubscribeBody(inputs: CampaignWebhookInputs): Record<string, unknown> {
-  const body: Record<string, unknown> = { url: inputs.url };
-  if (inputs.events !== undefined) body.events = inputs.events;
-  if (inputs.isAdvanced !== undefined) body.isAdvanced = inputs.isAdvanced;
-  if (inputs.advancedWebhook !== undefined) body.advancedWebhook = inputs.advancedWebhook;
-  return body;
+  return requestBody(CampaignWebhookInputs, inputs);
 }
 
 /**
@@ -168,15 +188,11 @@ export const WEBHOOK_ID =
  */
 export const DERIVED_WEBHOOK_ID = /^([0-9a-f]{24})\/[0-9a-f]{16}$/;
 
-/** Events as a set, the campaign id in lower case. */
-export function normalizeCampaignWebhookInputs(news: Inputs): Inputs {
-  const result: Inputs = { ...news };
-  if (Array.isArray(news.events) && !containsUnknown(news.events))
-    result.events = sortedSet(news.events);
-  if (typeof news.campaignId === "string" && /^[0-9a-fA-F]{24}$/.test(news.campaignId)) {
-    result.campaignId = news.campaignId.toLowerCase();
-  }
-  return result;
+/** The campaign id in lower case (events are a set: sorted by their fact). */
+function normalizeCampaignId(news: Inputs): Inputs {
+  return typeof news.campaignId === "string" && /^[0-9a-fA-F]{24}$/.test(news.campaignId)
+    ? { ...news, campaignId: news.campaignId.toLowerCase() }
+    : news;
 }
 
 /** Common webhook practice, not the spec: said, never enforced. */
@@ -207,12 +223,6 @@ function campaignWebhookWarnings(inputs: CampaignWebhookInputs): string[] {
   return warnings;
 }
 
-/** Reads any stored shape this package ever wrote. */
-export function readCampaignWebhookState(olds: Inputs): CampaignWebhookState {
-  const { stateVersion: _firstReleases, ...state } = olds;
-  return state as unknown as CampaignWebhookState;
-}
-
 /** A recorded subscription: no answer, so no status or data. */
 const stateAfterCreate = async (id: string, news: Inputs): Promise<CampaignWebhookState> => ({
   ...checkedInputs(CampaignWebhookInputs, news),
@@ -230,7 +240,7 @@ async function create(news: Inputs): Promise<{ id: string; state: CampaignWebhoo
     path: `/campaigns/${pathSegment(`subscribe to ${campaign}`, "campaignId", inputs.campaignId)}/webhook/subscribe`,
     json: toSubscribeBody(inputs),
     subOrganizationId: inputs.subOrganizationId,
-    secrets: namedSecretValues(inputs, secretInputs),
+    secrets: namedSecretValues(inputs, campaignWebhook.secretInputs),
     idempotent: false,
     unknownOutcomeHint:
       `The platform may have subscribed the webhook to ${campaign} although this call failed. ` +
@@ -322,55 +332,53 @@ function stillSubscribed(id: string, olds: Inputs, context: { replacing: boolean
         "stack and is still called for every event it selects; unsubscribe it in the platform's console if it should stop.";
 }
 
-export const campaignWebhook: ResourceDescriptor<CampaignWebhookState, "CampaignWebhook"> = {
+export const campaignWebhook = defineResource({
   type: "CampaignWebhook",
   summary:
-    "A webhook subscribed to a campaign's post-processing events: a simple URL or a full advanced request. The API has no update, so any change replaces it.",
+    "A webhook subscribed to a campaign's post-processing events: a simple URL or a full advanced request. The API has no update operation for subscriptions.",
   importId:
     'not the platform\'s (the API returns none), so any new one: `<campaignId>/<UUID in lower case>`, e.g. `pulumi import voiceplatform:index:CampaignWebhook crm-sync "65a1f0c2e4b0a1b2c3d4e5f6/$(uuidgen | tr A-Z a-z)"`; `pulumi-voice-platform preflight` prints one for an interrupted create',
-  inputSchema: CampaignWebhookInputs,
-  objectTypes: {
-    events: "WebhookEvent",
-    advancedWebhook: "AdvancedWebhook",
-    "advancedWebhook.headers": "WebhookHeader",
-    "advancedWebhook.parameters": "WebhookParameter",
+  example: {
+    title: "A webhook for the leads a campaign found interested",
+    typescript: `import * as voiceplatform from "pulumi-voice-platform-sdk";
+
+new voiceplatform.CampaignWebhook("interested-leads", {
+    campaignId: "65a1f0c2e4b0a1b2c3d4e5f6",
+    url: "https://hooks.example.com/voice/interested",
+    events: ["POST_PROCESSING_FINISHED:INTERESTED"],
+});`,
+    python: `import pulumi_voiceplatform as voiceplatform
+
+voiceplatform.CampaignWebhook("interested-leads",
+    campaign_id="65a1f0c2e4b0a1b2c3d4e5f6",
+    url="https://hooks.example.com/voice/interested",
+    events=["POST_PROCESSING_FINISHED:INTERESTED"])`,
+    go: `_, err := voiceplatform.NewCampaignWebhook(ctx, "interested-leads", &voiceplatform.CampaignWebhookArgs{
+	CampaignId: pulumi.String("65a1f0c2e4b0a1b2c3d4e5f6"),
+	Url:        pulumi.String("https://hooks.example.com/voice/interested"),
+	Events:     voiceplatform.WebhookEventArray{voiceplatform.WebhookEventPostProcessingFinishedInterested},
+})
+return err`,
+    yaml: `resources:
+  interested-leads:
+    type: voiceplatform:index:CampaignWebhook
+    properties:
+      campaignId: 65a1f0c2e4b0a1b2c3d4e5f6
+      url: https://hooks.example.com/voice/interested
+      events: [POST_PROCESSING_FINISHED:INTERESTED]`,
   },
-  outputs: [
-    {
-      name: "status",
-      description: "What the subscribe answered; absent for a recorded subscription.",
-      type: { type: "string" },
-      writtenBy: "create",
-    },
-    {
-      name: "data",
-      description: "What the subscribe answered; absent for a recorded subscription.",
-      type: { type: "boolean" },
-      writtenBy: "create",
-    },
-  ],
-  secretInputs,
-  secretWireFields: ["headers[].value", "parameters[].value"],
-  check: (_olds, news, context) =>
-    checkResource(
-      {
-        type: "CampaignWebhook",
-        schema: CampaignWebhookInputs,
-        secretPaths: secretInputs,
-        warnings: campaignWebhookWarnings,
-        normalize: normalizeCampaignWebhookInputs,
-      },
-      news,
-      context,
-    ),
-  diff: async (id, olds, news) => {
+  inputSchema: CampaignWebhookInputs,
+  outputSchema: CampaignWebhookOutputs,
+  warnings: campaignWebhookWarnings,
+  normalize: normalizeCampaignId,
+  diff: async (id, olds, news, plan) => {
     warnDerivedId(id);
-    return diffInputs(readCampaignWebhookState(olds), news, campaignWebhookDiffPlan);
+    return diffInputs(storedState(olds), news, plan);
   },
   create,
   // Only reached when nothing the platform holds changes; it records the new inputs.
   update: async (_id, olds, news) => ({
-    ...readCampaignWebhookState(olds),
+    ...(storedState(olds) as CampaignWebhookState),
     ...checkedInputs(CampaignWebhookInputs, news),
   }),
   delete: async (id, olds, context) => warn(stillSubscribed(id, olds, context)),
@@ -398,4 +406,4 @@ export const campaignWebhook: ResourceDescriptor<CampaignWebhookState, "Campaign
     staleId: (id) => DERIVED_WEBHOOK_ID.test(id),
     idProblem: webhookIdProblem,
   },
-};
+});

@@ -1,12 +1,16 @@
-import { stateOfCreated } from "../core/created-object";
 import { z } from "zod";
-import { checkedInputs, checkResource, describeValue, onEveryObject } from "../core/check";
-import { diffInputs, sortedSet, type DiffPlan } from "../core/diff";
-import { containsUnknown } from "../core/engine-values";
+import { checkedInputs, describeValue, onEveryObject } from "../core/check";
+import { stateOfCreated } from "../core/created-object";
+import { requestBody } from "../core/field-facts";
 import { hostOrIpv4, ipv4Address, pathId, subOrganizationId, text } from "../core/input-rules";
 import { warnStaysOnPlatform } from "../core/provider-log";
+import {
+  defineResource,
+  storedState,
+  type Inputs,
+  type StateOf,
+} from "../core/resource-descriptor";
 import { namedSecretValues } from "../core/secret-paths";
-import type { Inputs, ResourceDescriptor } from "../core/resource-descriptor";
 import { callApi } from "../platform/http-client";
 
 const port = z.number().int("must be a whole number").min(1).max(65535);
@@ -33,29 +37,41 @@ function requireOneOf<Item extends object>(
 
 const SipGateway = z
   .strictObject({
-    outbound: z.boolean().optional().describe("Used for outbound calls."),
-    inbound: z
+    outbound: z
       .boolean()
       .optional()
-      .describe("Used for inbound calls; an inbound gateway needs a literal IPv4 address."),
-    ipv4: hostOrIpv4
-      .optional()
-      .describe(
+      .meta({ description: "Used for outbound calls.", wire: "outbound" }),
+    inbound: z.boolean().optional().meta({
+      description: "Used for inbound calls; an inbound gateway needs a literal IPv4 address.",
+      wire: "inbound",
+    }),
+    ipv4: hostOrIpv4.optional().meta({
+      description:
         "IPv4 address (an outbound-only gateway may use a hostname); give it or sipGatewaySid.",
-      ),
-    netmask: netmask.optional().describe("Network mask length in bits, 0–32."),
-    port: port.optional().describe("SIP port, 1–65535."),
-    protocol: text.optional().describe("Transport protocol, e.g. udp."),
-    sendOptionsPing: z
-      .boolean()
+      wire: "ipv4",
+    }),
+    netmask: netmask
       .optional()
-      .describe("Whether to send SIP OPTIONS pings to the gateway."),
-    useSipsScheme: z
-      .boolean()
+      .meta({ description: "Network mask length in bits, 0–32.", wire: "netmask" }),
+    port: port.optional().meta({ description: "SIP port, 1–65535.", wire: "port" }),
+    protocol: text
       .optional()
-      .describe("Whether to use sips: URIs towards the gateway."),
-    padCrypto: z.boolean().optional().describe("Whether to pad SRTP crypto attributes."),
-    sipGatewaySid: text.optional().describe("Identifier of the gateway."),
+      .meta({ description: "Transport protocol, e.g. udp.", wire: "protocol" }),
+    sendOptionsPing: z.boolean().optional().meta({
+      description: "Whether to send SIP OPTIONS pings to the gateway.",
+      wire: "send_options_ping",
+    }),
+    useSipsScheme: z.boolean().optional().meta({
+      description: "Whether to use sips: URIs towards the gateway.",
+      wire: "use_sips_scheme",
+    }),
+    padCrypto: z.boolean().optional().meta({
+      description: "Whether to pad SRTP crypto attributes.",
+      wire: "pad_crypto",
+    }),
+    sipGatewaySid: text
+      .optional()
+      .meta({ description: "Identifier of the gateway.", wire: "sip_gateway_sid" }),
   })
   .superRefine((gateway, ctx) => {
     requireOneOf(ctx, gateway, "ipv4", "sipGatewaySid", "the gateway's address (ipv4)");
@@ -72,14 +88,20 @@ const SipGateway = z
       });
     }
   }, onEveryObject)
-  .describe("One SIP gateway of a carrier: where its calls go to or come from.");
+  .meta({
+    typeName: "SipGateway",
+    description: "One SIP gateway of a carrier: where its calls go to or come from.",
+  });
 
 const SipPhoneNumber = z
   .strictObject({
-    phoneNumber: text
+    phoneNumber: text.optional().meta({
+      description: "The number, preferably E.164 (+14155550100); give it or phoneNumberSid.",
+      wire: "phone_number",
+    }),
+    phoneNumberSid: text
       .optional()
-      .describe("The number, preferably E.164 (+14155550100); give it or phoneNumberSid."),
-    phoneNumberSid: text.optional().describe("Identifier of the number."),
+      .meta({ description: "Identifier of the number.", wire: "phone_number_sid" }),
   })
   .superRefine((number, ctx) => {
     requireOneOf(
@@ -90,133 +112,105 @@ const SipPhoneNumber = z
       "the number (phoneNumber, e.g. +14155550100)",
     );
   }, onEveryObject)
-  .describe("One phone number of a carrier.");
-
-/** The registration password: write-only on the platform, encrypted in state. */
-const secretInputs = ["registerPassword"];
-
-/** The inputs as the provider receives them, validated. */
-export const SipCarrierInputs = z.strictObject({
-  name: text.describe(
-    "Carrier name. Required here though the spec leaves it open: preflight finds an interrupted create on the platform by it.",
-  ),
-  registerUsername: z.string().optional().describe("Registration username."),
-  registerPassword: z
-    .string()
-    .optional()
-    .describe("Registration password; stored encrypted as a secret."),
-  requiresRegister: z.boolean().optional().describe("Whether the carrier needs SIP registration."),
-  registerSipRealm: z.string().optional().describe("SIP realm of the registration."),
-  registerFromUser: z
-    .string()
-    .optional()
-    .describe("User part of the From header of the registration."),
-  registerFromDomain: z
-    .string()
-    .optional()
-    .describe("Domain of the From header of the registration."),
-  registerPublicIpInContact: z
-    .boolean()
-    .optional()
-    .describe("Whether the registration's Contact carries the public IP address."),
-  techPrefix: z.string().optional().describe("Prefix dialled before outbound numbers."),
-  diversion: z.string().optional().describe("Diversion header value for outbound calls."),
-  e164LeadingPlus: z
-    .boolean()
-    .optional()
-    .describe("Whether outbound numbers get a leading plus (E.164)."),
-  gateways: z.array(SipGateway).optional().describe("Gateways; order does not matter."),
-  phoneNumbers: z
-    .array(SipPhoneNumber)
-    .optional()
-    .describe("Phone numbers; order does not matter."),
-  outboundSipProxy: z.string().optional().describe("SIP proxy for outbound calls."),
-  updatedBy: z
-    .string()
-    .optional()
-    .describe(
-      "The carrier's updatedBy field, sent as given (the spec does not say what the platform does with it).",
-    ),
-  existingCarrierId: pathId
-    .optional()
-    .describe(
-      "Record this existing carrier instead of creating one (no call is made: the API has no read).",
-    ),
-  subOrganizationId: subOrganizationId
-    .optional()
-    .describe("Sub-organization to act for; defaults to voiceplatform:subOrganizationId."),
-});
-export type SipCarrierInputs = z.infer<typeof SipCarrierInputs>;
-
-const inputKeys = Object.keys(SipCarrierInputs.shape);
-
-/** There is no update operation, so every input replaces the carrier. */
-export const sipCarrierDiffPlan: DiffPlan = {
-  keys: inputKeys,
-  replaceKeys: new Set(inputKeys),
-  setKeys: new Set(["gateways", "phoneNumbers"]),
-};
+  .meta({ typeName: "SipPhoneNumber", description: "One phone number of a carrier." });
 
 /**
- * What the resource stores. States carry no version: the only shape so far, with or without the
- * `stateVersion: 1` the first releases wrote; a later shape would add a hidden `__stateVersion`.
+ * The inputs as the provider receives them, validated. The create body (section 4.3) names them
+ * in snake_case, but `phoneNumbers` and `updatedBy` as the spec spells them. There is no update
+ * operation, so every input replaces the carrier.
  */
-export interface SipCarrierState extends SipCarrierInputs {
-  readonly carrierId: string;
-}
+export const SipCarrierInputs = z
+  .strictObject({
+    name: text.meta({
+      description:
+        "Carrier name. Required here though the spec leaves it open: preflight finds an interrupted create on the platform by it.",
+      wire: "name",
+    }),
+    registerUsername: z
+      .string()
+      .optional()
+      .meta({ description: "Registration username.", wire: "register_username" }),
+    registerPassword: z.string().optional().meta({
+      description: "Registration password; write-only on the platform.",
+      wire: "register_password",
+      secret: true,
+    }),
+    requiresRegister: z.boolean().optional().meta({
+      description: "Whether the carrier needs SIP registration.",
+      wire: "requires_register",
+    }),
+    registerSipRealm: z
+      .string()
+      .optional()
+      .meta({ description: "SIP realm of the registration.", wire: "register_sip_realm" }),
+    registerFromUser: z.string().optional().meta({
+      description: "User part of the From header of the registration.",
+      wire: "register_from_user",
+    }),
+    registerFromDomain: z.string().optional().meta({
+      description: "Domain of the From header of the registration.",
+      wire: "register_from_domain",
+    }),
+    registerPublicIpInContact: z.boolean().optional().meta({
+      description: "Whether the registration's Contact carries the public IP address.",
+      wire: "register_public_ip_in_contact",
+    }),
+    techPrefix: z
+      .string()
+      .optional()
+      .meta({ description: "Prefix dialled before outbound numbers.", wire: "tech_prefix" }),
+    diversion: z
+      .string()
+      .optional()
+      .meta({ description: "Diversion header value for outbound calls.", wire: "diversion" }),
+    e164LeadingPlus: z.boolean().optional().meta({
+      description: "Whether outbound numbers get a leading plus (E.164).",
+      wire: "e164_leading_plus",
+    }),
+    gateways: z
+      .array(SipGateway)
+      .optional()
+      .meta({ description: "Gateways.", wire: "gateways", set: true }),
+    phoneNumbers: z
+      .array(SipPhoneNumber)
+      .optional()
+      .meta({ description: "Phone numbers.", wire: "phoneNumbers", set: true }),
+    outboundSipProxy: z
+      .string()
+      .optional()
+      .meta({ description: "SIP proxy for outbound calls.", wire: "outbound_sip_proxy" }),
+    updatedBy: z.string().optional().meta({
+      description:
+        "The carrier's updatedBy field, sent as given (the spec does not say what the platform does with it).",
+      wire: "updatedBy",
+    }),
+    existingCarrierId: pathId
+      .optional()
+      .describe(
+        "Record this existing carrier instead of creating one (no call is made: the API has no read).",
+      ),
+    subOrganizationId: subOrganizationId
+      .optional()
+      .describe("Sub-organization to act for; defaults to voiceplatform:subOrganizationId."),
+  })
+  .meta({ replaceOnChange: true });
+export type SipCarrierInputs = z.infer<typeof SipCarrierInputs>;
+
+/** What the provider writes beside the inputs. */
+const SipCarrierOutputs = z.object({
+  carrierId: z
+    .string()
+    .meta({ description: "The carrier's id on the platform.", writtenBy: "create" }),
+});
+
+/** What the resource stores. */
+export type SipCarrierState = StateOf<typeof SipCarrierInputs, typeof SipCarrierOutputs>;
 
 const CreatedCarrier = z.looseObject({ id: z.string().min(1) });
 
-/** The create body (section 4.3): snake_case, but `phoneNumbers` and `updatedBy` as the spec spells them. */
+/** The create body (section 4.3), named as the inputs' wire facts say. */
 export function toCarrierBody(inputs: SipCarrierInputs): Record<string, unknown> {
-  return dropUndefined({
-    name: inputs.name,
-    register_username: inputs.registerUsername,
-    register_password: inputs.registerPassword,
-    requires_register: inputs.requiresRegister,
-    register_sip_realm: inputs.registerSipRealm,
-    register_from_user: inputs.registerFromUser,
-    register_from_domain: inputs.registerFromDomain,
-    register_public_ip_in_contact: inputs.registerPublicIpInContact,
-    tech_prefix: inputs.techPrefix,
-    diversion: inputs.diversion,
-    e164_leading_plus: inputs.e164LeadingPlus,
-    gateways: inputs.gateways?.map((gateway) =>
-      dropUndefined({
-        outbound: gateway.outbound,
-        inbound: gateway.inbound,
-        ipv4: gateway.ipv4,
-        netmask: gateway.netmask,
-        port: gateway.port,
-        protocol: gateway.protocol,
-        send_options_ping: gateway.sendOptionsPing,
-        use_sips_scheme: gateway.useSipsScheme,
-        pad_crypto: gateway.padCrypto,
-        sip_gateway_sid: gateway.sipGatewaySid,
-      }),
-    ),
-    phoneNumbers: inputs.phoneNumbers?.map((number) =>
-      dropUndefined({ phone_number_sid: number.phoneNumberSid, phone_number: number.phoneNumber }),
-    ),
-    outbound_sip_proxy: inputs.outboundSipProxy,
-    updatedBy: inputs.updatedBy,
-  });
-}
-
-function dropUndefined(record: Record<string, unknown>): Record<string, unknown> {
-  const kept: Record<string, unknown> = {};
-  for (const key in record) if (record[key] !== undefined) kept[key] = record[key];
-  return kept;
-}
-
-/** Gateways and numbers as sets. */
-export function normalizeSipCarrierInputs(news: Inputs): Inputs {
-  const result: Inputs = { ...news };
-  for (const key of ["gateways", "phoneNumbers"] as const) {
-    const list = news[key];
-    if (Array.isArray(list) && !containsUnknown(list)) result[key] = sortedSet(list);
-  }
-  return result;
+  return requestBody(SipCarrierInputs, inputs);
 }
 
 const knownProtocols = ["udp", "tcp", "tls", "tls/srtp"];
@@ -278,12 +272,6 @@ function sipCarrierWarnings(inputs: SipCarrierInputs): string[] {
   return warnings;
 }
 
-/** Reads any stored shape this package ever wrote. */
-export function readSipCarrierState(olds: Inputs): SipCarrierState {
-  const { stateVersion: _firstReleases, ...state } = olds;
-  return state as unknown as SipCarrierState;
-}
-
 function label(inputs: { name?: unknown }): string {
   return typeof inputs.name === "string" ? `SIP carrier "${inputs.name}"` : "SIP carrier";
 }
@@ -305,7 +293,7 @@ async function create(news: Inputs): Promise<{ id: string; state: SipCarrierStat
     path: "/organization/sip",
     json: toCarrierBody(inputs),
     subOrganizationId: inputs.subOrganizationId,
-    secrets: namedSecretValues(inputs, secretInputs),
+    secrets: namedSecretValues(inputs, sipCarrier.secretInputs),
     idempotent: false,
     unknownOutcomeHint:
       `The platform may have created ${label(inputs)} although this call failed. Look for it on the platform ` +
@@ -335,43 +323,84 @@ const showList =
   (list: unknown, show: (value: unknown) => string) =>
     Array.isArray(list) ? list.map((value) => item(value, show)).join(separator) : show(list);
 
-export const sipCarrier: ResourceDescriptor<SipCarrierState, "SipCarrier"> = {
+export const sipCarrier = defineResource({
   type: "SipCarrier",
   summary:
-    "A SIP carrier (trunk) with registration credentials, gateways and phone numbers. The API has no update, so changing any input replaces it.",
+    "A SIP carrier (trunk) with registration credentials, gateways and phone numbers. The API has no update operation for carriers.",
   importId:
     "the carrier's id as the create answered it: `pulumi import voiceplatform:index:SipCarrier main-trunk <id>`",
+  example: {
+    title: "A carrier that registers, with one gateway and one number",
+    typescript: `import * as pulumi from "@pulumi/pulumi";
+import * as voiceplatform from "pulumi-voice-platform-sdk";
+
+const config = new pulumi.Config();
+const trunk = new voiceplatform.SipCarrier("main-trunk", {
+    name: "main-trunk",
+    requiresRegister: true,
+    registerUsername: "acme-trunk",
+    registerPassword: config.requireSecret("sipPassword"),
+    gateways: [{ inbound: true, outbound: true, ipv4: "203.0.113.10", port: 5060, protocol: "udp" }],
+    phoneNumbers: [{ phoneNumber: "+14155550100" }],
+});
+export const carrierId = trunk.carrierId;`,
+    python: `import pulumi
+import pulumi_voiceplatform as voiceplatform
+
+config = pulumi.Config()
+trunk = voiceplatform.SipCarrier("main-trunk",
+    name="main-trunk",
+    requires_register=True,
+    register_username="acme-trunk",
+    register_password=config.require_secret("sipPassword"),
+    gateways=[voiceplatform.SipGatewayArgs(inbound=True, outbound=True, ipv4="203.0.113.10", port=5060, protocol="udp")],
+    phone_numbers=[voiceplatform.SipPhoneNumberArgs(phone_number="+14155550100")])
+pulumi.export("carrierId", trunk.carrier_id)`,
+    go: `cfg := config.New(ctx, "")
+trunk, err := voiceplatform.NewSipCarrier(ctx, "main-trunk", &voiceplatform.SipCarrierArgs{
+	Name:             pulumi.String("main-trunk"),
+	RequiresRegister: pulumi.Bool(true),
+	RegisterUsername: pulumi.String("acme-trunk"),
+	RegisterPassword: cfg.RequireSecret("sipPassword"),
+	Gateways: voiceplatform.SipGatewayArray{&voiceplatform.SipGatewayArgs{
+		Inbound: pulumi.Bool(true), Outbound: pulumi.Bool(true),
+		Ipv4: pulumi.String("203.0.113.10"), Port: pulumi.Int(5060), Protocol: pulumi.String("udp"),
+	}},
+	PhoneNumbers: voiceplatform.SipPhoneNumberArray{
+		&voiceplatform.SipPhoneNumberArgs{PhoneNumber: pulumi.String("+14155550100")},
+	},
+})
+if err != nil {
+	return err
+}
+ctx.Export("carrierId", trunk.CarrierId)
+return nil`,
+    yaml: `config:
+  sipPassword:
+    type: string
+    secret: true
+resources:
+  main-trunk:
+    type: voiceplatform:index:SipCarrier
+    properties:
+      name: main-trunk
+      requiresRegister: true
+      registerUsername: acme-trunk
+      registerPassword: \${sipPassword}
+      gateways:
+        - { inbound: true, outbound: true, ipv4: 203.0.113.10, port: 5060, protocol: udp }
+      phoneNumbers:
+        - phoneNumber: "+14155550100"
+outputs:
+  carrierId: \${main-trunk.carrierId}`,
+  },
   inputSchema: SipCarrierInputs,
-  objectTypes: { gateways: "SipGateway", phoneNumbers: "SipPhoneNumber" },
-  outputs: [
-    {
-      name: "carrierId",
-      description: "The carrier's id on the platform.",
-      type: { type: "string" },
-      always: true,
-      writtenBy: "create",
-    },
-  ],
-  secretInputs,
-  // The API's snake_case name, and the input's own should a complaint echo it.
-  secretWireFields: ["register_password", "registerPassword"],
-  check: (_olds, news, context) =>
-    checkResource(
-      {
-        type: "SipCarrier",
-        schema: SipCarrierInputs,
-        secretPaths: secretInputs,
-        warnings: sipCarrierWarnings,
-        normalize: normalizeSipCarrierInputs,
-      },
-      news,
-      context,
-    ),
-  diff: async (_id, olds, news) => diffInputs(readSipCarrierState(olds), news, sipCarrierDiffPlan),
+  outputSchema: SipCarrierOutputs,
+  warnings: sipCarrierWarnings,
   create,
   // Only reached when nothing the platform holds changes; it records the new inputs.
   update: async (id, olds, news) => ({
-    ...readSipCarrierState(olds),
+    ...(storedState(olds) as SipCarrierState),
     ...checkedInputs(SipCarrierInputs, news),
     carrierId: id,
   }),
@@ -408,4 +437,4 @@ export const sipCarrier: ResourceDescriptor<SipCarrierState, "SipCarrier"> = {
         : undefined;
     },
   },
-};
+});

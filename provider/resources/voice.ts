@@ -1,8 +1,9 @@
-import { stateOfCreated } from "../core/created-object";
 import { z } from "zod";
-import { checkedInputs, checkResource, onEveryObject } from "../core/check";
-import { diffInputs, sortedSet, type DiffPlan } from "../core/diff";
+import { checkedInputs, onEveryObject } from "../core/check";
+import { stateOfCreated } from "../core/created-object";
+import { diffInputs, type DiffPlan } from "../core/diff";
 import { containsUnknown, isAsset, isFileAsset, isUnknown } from "../core/engine-values";
+import { requestBody, wireName } from "../core/field-facts";
 import {
   finiteNumber,
   localeCode,
@@ -13,15 +14,16 @@ import {
 } from "../core/input-rules";
 import { parsePath, pathContains } from "../core/property-path";
 import { warnStaysOnPlatform } from "../core/provider-log";
-import type {
-  CallOptions,
-  CheckFailure,
-  DiffAnswer,
-  Inputs,
-  ResourceDescriptor,
-  ObjectTypeSpec,
+import {
+  defineResource,
+  storedState,
+  type CallOptions,
+  type CheckFailure,
+  type DiffAnswer,
+  type Inputs,
+  type StateOf,
 } from "../core/resource-descriptor";
-import { IncompleteCreateError } from "../platform/errors";
+import { IncompleteCreateError, InputError } from "../platform/errors";
 import { callApi, pathSegment } from "../platform/http-client";
 import { MultipartForm } from "../platform/multipart-form";
 import {
@@ -33,7 +35,6 @@ import {
   type SampleFacts,
   type SampleInput,
 } from "../platform/sample-files";
-import { InputError } from "../platform/errors";
 
 /** A user's value inside a message: whole when short, its start when it is long. */
 function shortened(value: string, max = 60): string {
@@ -54,154 +55,205 @@ const sampleInput = z.union([
   ),
 ]);
 
+/**
+ * The voice's inputs as the provider receives them. The clone form (section 4.1) and the update
+ * body (section 4.2) name the settings differently (camelCase, snake_case inside `settings`); a
+ * field that no update sends can only change with a new clone.
+ */
+const voiceFields = z.strictObject({
+  name: text.meta({
+    description:
+      "Display name. Required here though the spec leaves it open: the clone's answer is matched to the request by it.",
+    wire: "name",
+  }),
+  description: z
+    .string()
+    .optional()
+    .meta({
+      description: "Description sent with the clone.",
+      wire: { clone: "description" },
+      replaceOnChange: true,
+    }),
+  providerType: text.optional().meta({
+    description: "The third-party synthesis provider, e.g. ELEVENLABS.",
+    wire: { clone: "providerType" },
+    replaceOnChange: true,
+  }),
+  supportedLocales: z
+    .array(localeCode)
+    .optional()
+    .meta({ description: "Locale codes such as en-US.", wire: "supportedLocales", set: true }),
+  subAccounts: z
+    .boolean()
+    .optional()
+    .meta({
+      description:
+        "The clone form's subAccounts flag (the spec does not say what it means); sent with the clone.",
+      wire: { clone: "subAccounts" },
+      replaceOnChange: true,
+    }),
+  stability: finiteNumber.optional().meta({
+    description:
+      "Synthesis stability (the spec gives no range; outside 0–1, the range ElevenLabs documents, warns).",
+    wire: { clone: "stability", update: "settings.stability" },
+  }),
+  similarityBoost: finiteNumber.optional().meta({
+    description: "Synthesis similarity boost (the spec gives no range; outside 0–1 warns).",
+    wire: { clone: "similarityBoost", update: "settings.similarity_boost" },
+  }),
+  speed: finiteNumber.optional().meta({
+    description:
+      "Speech speed (the spec gives no range; outside 0.7–1.2, the range ElevenLabs documents, warns).",
+    wire: { clone: "speed", update: "settings.speed" },
+  }),
+  supportsAllLanguages: z
+    .boolean()
+    .optional()
+    .meta({
+      description:
+        "The clone form's supportsAllLanguages flag (the spec does not say what it means); sent with the clone.",
+      wire: { clone: "supportsAllLanguages" },
+      replaceOnChange: true,
+    }),
+  isMultilingual: z
+    .boolean()
+    .optional()
+    .meta({
+      description: "Whether the voice is multilingual; set with an update right after the clone.",
+      wire: { update: "isMultilingual" },
+    }),
+  files: z
+    .array(sampleInput)
+    .optional()
+    .meta({
+      description:
+        "Audio samples: paths (relative to the project) or FileAssets, compared by content. Required unless existingVoiceId is given: a clone needs at least one sample.",
+      wire: { clone: "files" },
+      replaceOnChange: true,
+    }),
+  existingVoiceId: pathId.optional().meta({
+    description: "Adopt this existing voice instead of cloning one.",
+    replaceOnChange: true,
+  }),
+  subOrganizationId: subOrganizationId.optional().meta({
+    description: "Sub-organization to act for; defaults to voiceplatform:subOrganizationId.",
+    replaceOnChange: true,
+  }),
+});
+
+/** Fields only the clone sends: an adopted voice cannot have them. */
+const cloneOnlyKeys = Object.keys(voiceFields.shape).filter((key) => {
+  const field = voiceFields.shape[key as keyof typeof voiceFields.shape];
+  return wireName(field, "clone") !== undefined && wireName(field, "update") === undefined;
+}) as (keyof typeof voiceFields.shape)[];
+
 /** The inputs as the provider receives them, validated. */
-export const VoiceInputs = z
-  .strictObject({
-    name: text.describe(
-      "Display name. Updates in place. Required here though the spec leaves it open: the clone's answer is matched to the request by it.",
-    ),
-    description: z
-      .string()
-      .optional()
-      .describe("Description sent with the clone. Changing it replaces the voice."),
-    providerType: text
-      .optional()
-      .describe(
-        "The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the voice.",
-      ),
-    supportedLocales: z
-      .array(localeCode)
-      .optional()
-      .describe("Locale codes such as en-US; order does not matter. Updates in place."),
-    subAccounts: z
-      .boolean()
-      .optional()
-      .describe(
-        "The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.",
-      ),
-    stability: finiteNumber
-      .optional()
-      .describe(
-        "Synthesis stability (the spec gives no range; outside 0–1, the range ElevenLabs documents, warns). Updates in place.",
-      ),
-    similarityBoost: finiteNumber
-      .optional()
-      .describe(
-        "Synthesis similarity boost (the spec gives no range; outside 0–1 warns). Updates in place.",
-      ),
-    speed: finiteNumber
-      .optional()
-      .describe(
-        "Speech speed (the spec gives no range; outside 0.7–1.2, the range ElevenLabs documents, warns). Updates in place.",
-      ),
-    supportsAllLanguages: z
-      .boolean()
-      .optional()
-      .describe(
-        "The clone form's supportsAllLanguages flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.",
-      ),
-    isMultilingual: z
-      .boolean()
-      .optional()
-      .describe(
-        "Whether the voice is multilingual; set with an update right after the clone. Updates in place.",
-      ),
-    files: z
-      .array(sampleInput)
-      .optional()
-      .describe(
-        "Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice. Required unless existingVoiceId is given: a clone needs at least one sample.",
-      ),
-    existingVoiceId: pathId
-      .optional()
-      .describe(
-        "Adopt this existing voice instead of cloning one. Changing it replaces the resource.",
-      ),
-    subOrganizationId: subOrganizationId
-      .optional()
-      .describe(
-        "Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces.",
-      ),
-  })
-  .superRefine((inputs, ctx) => {
-    // Unknown during preview, it may still turn out to be left out: nothing to say yet. Of the
-    // wrong type, its own failure says so.
-    if (isUnknown(inputs.existingVoiceId)) return;
-    if (inputs.existingVoiceId !== undefined && typeof inputs.existingVoiceId !== "string") return;
-    if (inputs.existingVoiceId === undefined) {
-      const files: unknown = inputs.files;
-      if (files === undefined || (Array.isArray(files) && files.length === 0)) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["files"],
-          message:
-            "is required to clone a voice: give at least one audio sample, or set existingVoiceId to adopt a voice",
-        });
-      }
-      return;
+export const VoiceInputs = voiceFields.superRefine((inputs, ctx) => {
+  // Unknown during preview, it may still turn out to be left out: nothing to say yet. Of the
+  // wrong type, its own failure says so.
+  if (isUnknown(inputs.existingVoiceId)) return;
+  if (inputs.existingVoiceId !== undefined && typeof inputs.existingVoiceId !== "string") return;
+  if (inputs.existingVoiceId === undefined) {
+    const files: unknown = inputs.files;
+    if (files === undefined || (Array.isArray(files) && files.length === 0)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["files"],
+        message:
+          "is required to clone a voice: give at least one audio sample, or set existingVoiceId to adopt a voice",
+      });
     }
-    for (const cloneOnly of cloneOnlyKeys) {
-      if (inputs[cloneOnly] !== undefined) {
-        ctx.addIssue({
-          code: "custom",
-          path: [cloneOnly],
-          message: `is only sent when cloning, so it cannot apply to the adopted voice ${shortened(inputs.existingVoiceId)}: remove it, or remove existingVoiceId to clone a new voice`,
-        });
-      }
+    return;
+  }
+  for (const cloneOnly of cloneOnlyKeys) {
+    if (inputs[cloneOnly] !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: [cloneOnly],
+        message: `is only sent when cloning, so it cannot apply to the adopted voice ${shortened(inputs.existingVoiceId)}: remove it, or remove existingVoiceId to clone a new voice`,
+      });
     }
-  }, onEveryObject);
+  }
+}, onEveryObject);
 export type VoiceInputs = z.infer<typeof VoiceInputs>;
 
-/** Fields the clone form carries and no update can change. */
-const cloneOnlyKeys = [
-  "description",
-  "providerType",
-  "subAccounts",
-  "supportsAllLanguages",
-  "files",
-] as const;
+/** The keys spec 2.1 shows in a Voice object's settings. */
+const VoiceSettings = z
+  .looseObject({
+    stability: z.number().optional().describe("Stability, as the platform answered it."),
+    style: z.number().optional().describe("Style, as the platform answered it."),
+  })
+  .meta({
+    typeName: "VoiceSettings",
+    description: "A voice's synthesis settings as the platform answered them.",
+  });
 
-export const voiceDiffPlan: DiffPlan = {
-  keys: Object.keys(VoiceInputs.shape),
-  replaceKeys: new Set([...cloneOnlyKeys, "existingVoiceId", "subOrganizationId"]),
-  setKeys: new Set(["supportedLocales"]),
-  // Leaving one of these out keeps what the platform has; it is not a change.
-  optionalInPlaceKeys: new Set([
-    "supportedLocales",
-    "isMultilingual",
-    "stability",
-    "similarityBoost",
-    "speed",
-  ]),
-};
+/** A Voice object of spec 2.1, as a clone answered it. */
+const ClonedVoice = z
+  .looseObject({
+    id: z.string().optional().describe("The voice record's id (the one updates take)."),
+    voiceId: z.string().optional().describe("The voice's id at the synthesis provider."),
+    name: z.string().optional().describe("Display name."),
+    organizationId: z.string().optional().describe("Organization that owns the voice."),
+    settings: VoiceSettings.optional().describe("Synthesis settings."),
+    isMultilingual: z.boolean().optional().describe("Whether the voice is multilingual."),
+    supportedLocales: z.array(z.string()).optional().describe("Locale codes, language-REGION."),
+    ttsClient: z.string().optional().describe("Synthesis client that serves the voice."),
+  })
+  .meta({
+    typeName: "ClonedVoice",
+    description: "A voice the clone answered with (every field optional: the answer may omit any).",
+  });
 
-/** The Voice object of the API (section 2.1); only `id` is relied on. */
-const ApiVoice = z.looseObject({
+/**
+ * The Voice object as the API answers it: only `id` is relied on, and settings are kept as given
+ * whatever their keys hold.
+ */
+const ApiVoice = ClonedVoice.extend({
   id: z.string().min(1),
-  voiceId: z.string().optional(),
-  name: z.string().optional(),
-  organizationId: z.string().optional(),
   settings: z.record(z.string(), z.unknown()).optional(),
-  isMultilingual: z.boolean().optional(),
-  supportedLocales: z.array(z.string()).optional(),
-  ttsClient: z.string().optional(),
 });
 type ApiVoice = z.infer<typeof ApiVoice>;
 
-/**
- * What the resource stores. States carry no version: the only shape so far, with or without the
- * `stateVersion: 1` the first releases wrote; a later shape would add a hidden `__stateVersion`.
- */
-export interface VoiceState extends VoiceInputs {
-  readonly voiceId: string | undefined;
-  readonly organizationId: string | undefined;
-  readonly settings: Record<string, unknown> | undefined;
-  readonly ttsClient: string | undefined;
-  /** Every voice the clone answered with, as the API gave them. */
-  readonly clonedVoices: ApiVoice[];
-  /** Name, sha256 and size of each uploaded sample, in upload order. */
-  readonly samples: SampleFacts[];
-}
+const VoiceSample = z
+  .object({
+    name: z.string().describe("The file's base name, as uploaded."),
+    sha256: z.string().describe("sha256 of the bytes sent."),
+    size: z.number().int().describe("Size in bytes."),
+  })
+  .meta({ typeName: "VoiceSample", description: "An uploaded audio sample." });
+
+/** What the provider writes beside the inputs. */
+const VoiceOutputs = z.object({
+  voiceId: z.string().optional().meta({
+    description: "The voice's id at the synthesis provider.",
+    writtenBy: "create",
+  }),
+  organizationId: z.string().optional().meta({
+    description: "Organization that owns the voice.",
+    writtenBy: "create and update",
+  }),
+  settings: VoiceSettings.optional().meta({
+    description:
+      "Synthesis settings as the platform answered them: the spec shows `stability` and `style`. Other keys the platform answers are kept in state and shown by the TypeScript SDK.",
+    writtenBy: "create and update",
+  }),
+  ttsClient: z.string().optional().meta({
+    description: "Synthesis client the platform uses for the voice.",
+    writtenBy: "create and update",
+  }),
+  clonedVoices: z.array(ClonedVoice).meta({
+    description: "Every voice the clone answered with, as the API gave them.",
+    writtenBy: "create",
+  }),
+  samples: z.array(VoiceSample).meta({
+    description: "Name, sha256 and size of each uploaded sample, in upload order.",
+    writtenBy: "create",
+  }),
+});
+
+/** What the resource stores. */
+export type VoiceState = StateOf<typeof VoiceInputs, typeof VoiceOutputs>;
 
 const knownVoiceWarnings = {
   providerTypes: ["ELEVENLABS", "CARTESIA"],
@@ -238,39 +290,31 @@ function voiceWarnings(inputs: VoiceInputs): string[] {
   return warnings;
 }
 
-/** Locale case fixed, locales treated as a set. */
-export function normalizeVoiceInputs(news: Inputs): Inputs {
-  const result: Inputs = { ...news };
+/** Locale case fixed (locales are a set: sorted by their fact). */
+function normalizeLocales(news: Inputs): Inputs {
   const locales = news.supportedLocales;
-  if (
-    Array.isArray(locales) &&
+  return Array.isArray(locales) &&
     !containsUnknown(locales) &&
     locales.every((l) => typeof l === "string")
-  ) {
-    result.supportedLocales = sortedSet((locales as string[]).map(normalizeLocale));
-  }
-  return result;
+    ? { ...news, supportedLocales: locales.map(normalizeLocale) }
+    : news;
 }
 
 /**
- * The clone form (section 4.1): camelCase settings, locales as one JSON-encoded field, then the
- * samples, read from disk only while the form is sent.
+ * The clone form (section 4.1), fields named and ordered as the inputs' wire facts say: values
+ * as text (locales as one JSON-encoded field), then the samples, read from disk only while the
+ * form is sent.
  */
 export function toCloneForm(inputs: VoiceInputs, samples: readonly SampleUpload[]): MultipartForm {
   const form = new MultipartForm();
-  form.append("name", inputs.name);
-  if (inputs.description !== undefined) form.append("description", inputs.description);
-  if (inputs.providerType !== undefined) form.append("providerType", inputs.providerType);
-  if (inputs.supportedLocales !== undefined)
-    form.append("supportedLocales", JSON.stringify(inputs.supportedLocales));
-  if (inputs.subAccounts !== undefined) form.append("subAccounts", String(inputs.subAccounts));
-  if (inputs.stability !== undefined) form.append("stability", String(inputs.stability));
-  if (inputs.similarityBoost !== undefined)
-    form.append("similarityBoost", String(inputs.similarityBoost));
-  if (inputs.speed !== undefined) form.append("speed", String(inputs.speed));
-  if (inputs.supportsAllLanguages !== undefined)
-    form.append("supportsAllLanguages", String(inputs.supportsAllLanguages));
-  for (const sample of samples) form.append("files", sample);
+  const values = inputs as Record<string, unknown>;
+  for (const [key, field] of Object.entries(voiceFields.shape)) {
+    const name = wireName(field, "clone");
+    const value = values[key];
+    if (name === undefined || value === undefined) continue;
+    if (key === "files") for (const sample of samples) form.append(name, sample);
+    else form.append(name, typeof value === "string" ? value : JSON.stringify(value));
+  }
   return form;
 }
 
@@ -283,18 +327,10 @@ export function toUpdateBody(
   ignoreChanges: readonly string[] = [],
 ): Record<string, unknown> {
   const ignored = ignoreChanges.map(parsePath).filter((path) => path !== undefined);
-  const kept = (key: keyof VoiceInputs) =>
-    inputs[key] !== undefined && !ignored.some((pattern) => pathContains(pattern, [key]));
-  const body: Record<string, unknown> = {};
-  if (kept("name")) body.name = inputs.name;
-  if (kept("isMultilingual")) body.isMultilingual = inputs.isMultilingual;
-  if (kept("supportedLocales")) body.supportedLocales = inputs.supportedLocales;
-  const settings: Record<string, number> = {};
-  if (kept("stability")) settings.stability = inputs.stability!;
-  if (kept("similarityBoost")) settings.similarity_boost = inputs.similarityBoost!;
-  if (kept("speed")) settings.speed = inputs.speed!;
-  if (Object.keys(settings).length > 0) body.settings = settings;
-  return body;
+  return requestBody(voiceFields, inputs, {
+    call: "update",
+    keep: (key) => !ignored.some((pattern) => pathContains(pattern, [key])),
+  });
 }
 
 /**
@@ -309,7 +345,7 @@ export function pickCreatedVoice(voices: readonly ApiVoice[], name: string): Api
 export function toVoiceState(
   inputs: VoiceInputs,
   voice: ApiVoice,
-  clonedVoices: ApiVoice[],
+  clonedVoices: readonly ApiVoice[] | VoiceState["clonedVoices"],
   samples: SampleFacts[],
 ): VoiceState {
   const settings = voice.settings;
@@ -326,17 +362,17 @@ export function toVoiceState(
     speed: inputs.speed ?? setting("speed"),
     voiceId: voice.voiceId,
     organizationId: voice.organizationId,
-    settings,
+    // The platform's answers as it gave them; the output schema types the keys the spec shows.
+    settings: settings as VoiceState["settings"],
     ttsClient: voice.ttsClient,
-    clonedVoices,
+    clonedVoices: clonedVoices as VoiceState["clonedVoices"],
     samples,
   };
 }
 
 /** Reads any stored shape this package ever wrote. */
-export function readVoiceState(olds: Inputs): VoiceState {
-  const { stateVersion: _firstReleases, ...state } = olds;
-  return { clonedVoices: [], samples: [], ...state } as unknown as VoiceState;
+function readVoiceState(olds: Inputs): VoiceState {
+  return { clonedVoices: [], samples: [], ...storedState(olds) } as unknown as VoiceState;
 }
 
 function label(inputs: { name?: unknown }): string {
@@ -400,7 +436,7 @@ async function sampleFailures(news: Inputs): Promise<CheckFailure[]> {
   return failures;
 }
 
-async function diff(_id: string, olds: Inputs, news: Inputs): Promise<DiffAnswer> {
+async function diff(_id: string, olds: Inputs, news: Inputs, plan: DiffPlan): Promise<DiffAnswer> {
   const stored = readVoiceState(olds);
   const files = news.files;
   // Samples compare by content, as a set: the same path with new audio is a new voice, the same
@@ -413,27 +449,49 @@ async function diff(_id: string, olds: Inputs, news: Inputs): Promise<DiffAnswer
     stored.samples.length > 0 || stored.files !== undefined
       ? stored.samples.map((sample) => sample.sha256).sort()
       : undefined;
-  return diffInputs({ ...stored, files: oldFiles }, { ...news, files: newFiles }, voiceDiffPlan);
+  return diffInputs({ ...stored, files: oldFiles }, { ...news, files: newFiles }, plan);
 }
 
+/** A clone, or the adoption of the voice `existingVoiceId` names. */
 async function create(
   news: Inputs,
   options: CallOptions = {},
 ): Promise<{ id: string; state: VoiceState }> {
   const inputs = VoiceInputs.parse(news);
-  const existing = inputs.existingVoiceId;
-  if (existing !== undefined) {
-    // Adopting sets what the program declares and does not ignore; with nothing left, no call.
-    const body = toUpdateBody(inputs, options.ignoreChanges);
-    if (Object.keys(body).length === 0) {
-      return { id: existing, state: toVoiceState(inputs, { id: existing }, [], []) };
-    }
-    const voice = await putVoice(existing, inputs, `adopt ${label(inputs)} (${existing})`, body);
-    return { id: voice.id, state: toVoiceState(inputs, voice, [], []) };
+  if (inputs.existingVoiceId !== undefined) {
+    return adoptVoice(inputs, inputs.existingVoiceId, options);
   }
-  const samples = await Promise.all((inputs.files ?? []).map(SampleUpload.open)).catch(
+  const samples = await openSamples(inputs);
+  const voices = await cloneVoice(inputs, samples);
+  const voice = pickCreatedVoice(voices, inputs.name)!;
+  const state = await stateOfCreated(
+    voice.id,
+    { ...inputs, voiceId: voice.voiceId, clonedVoices: voices },
+    async () =>
+      toVoiceState(inputs, voice, voices, await Promise.all(samples.map((s) => s.facts()))),
+  );
+  if (inputs.isMultilingual === undefined) return { id: voice.id, state };
+  return { id: voice.id, state: await setMultilingual(inputs, voice, state) };
+}
+
+/** Adopting sets what the program declares and does not ignore; with nothing left, no call. */
+async function adoptVoice(
+  inputs: VoiceInputs,
+  existing: string,
+  options: CallOptions,
+): Promise<{ id: string; state: VoiceState }> {
+  const body = toUpdateBody(inputs, options.ignoreChanges);
+  if (Object.keys(body).length === 0) {
+    return { id: existing, state: toVoiceState(inputs, { id: existing }, [], []) };
+  }
+  const voice = await putVoice(existing, inputs, `adopt ${label(inputs)} (${existing})`, body);
+  return { id: voice.id, state: toVoiceState(inputs, voice, [], []) };
+}
+
+/** The samples, opened before anything is sent: one gone or unreadable since check says so. */
+function openSamples(inputs: VoiceInputs): Promise<SampleUpload[]> {
+  return Promise.all((inputs.files ?? []).map(SampleUpload.open)).catch(
     (error: NodeJS.ErrnoException) => {
-      // Gone or unreadable since check: say so before anything is sent.
       throw new InputError(
         `clone ${label(inputs)}: a sample cannot be read (${error.code ?? error.message}${error.path ? `: ${error.path}` : ""}), ` +
           "so nothing was sent. Fix the file and run `pulumi up` again",
@@ -441,6 +499,10 @@ async function create(
       );
     },
   );
+}
+
+/** The clone call (section 4.1): every voice its answer holds. */
+async function cloneVoice(inputs: VoiceInputs, samples: SampleUpload[]): Promise<ApiVoice[]> {
   const totalBytes = samples.reduce((sum, sample) => sum + sample.size, 0);
   const response = await callApi({
     operation: `clone ${label(inputs)}`,
@@ -459,27 +521,27 @@ async function create(
         `the platform answered ${Array.isArray(body) && body.length === 0 ? "an empty list" : "something other than a list of voices"}, so no voice id is known`,
     },
   });
-  const voices = response.body;
-  const voice = pickCreatedVoice(voices, inputs.name)!;
-  const state = await stateOfCreated(
-    voice.id,
-    { ...inputs, voiceId: voice.voiceId, clonedVoices: voices },
-    async () =>
-      toVoiceState(inputs, voice, voices, await Promise.all(samples.map((s) => s.facts()))),
-  );
-  if (inputs.isMultilingual === undefined) return { id: voice.id, state };
+  return response.body;
+}
+
+/** The clone form has no isMultilingual: the new voice gets it with an update right after. */
+async function setMultilingual(
+  inputs: VoiceInputs,
+  voice: ApiVoice,
+  cloned: VoiceState,
+): Promise<VoiceState> {
   try {
     const updated = await putVoice(
       voice.id,
       inputs,
       `set isMultilingual on the new ${label(inputs)} (${voice.id})`,
     );
-    return { id: voice.id, state: toVoiceState(inputs, updated, voices, state.samples) };
+    return toVoiceState(inputs, updated, cloned.clonedVoices, cloned.samples);
   } catch (error) {
     // Record what the platform has, so the next update retries the PUT instead of cloning again.
     throw new IncompleteCreateError(
       voice.id,
-      { ...state, isMultilingual: voice.isMultilingual },
+      { ...cloned, isMultilingual: voice.isMultilingual },
       error as Error,
     );
   }
@@ -511,118 +573,61 @@ async function stateAfterCreate(id: string, news: Inputs): Promise<VoiceState> {
   return toVoiceState(inputs, { id }, [], samples);
 }
 
-const sampleType: ObjectTypeSpec = {
-  type: "object",
-  description: "An uploaded audio sample.",
-  properties: {
-    name: { type: "string", description: "The file's base name, as uploaded." },
-    sha256: { type: "string", description: "sha256 of the bytes sent." },
-    size: { type: "integer", description: "Size in bytes." },
-  },
-  required: ["name", "sha256", "size"],
-};
-
-/** The keys spec 2.1 shows in a Voice object's settings. */
-const settingsType: ObjectTypeSpec = {
-  type: "object",
-  description: "A voice's synthesis settings as the platform answered them.",
-  properties: {
-    stability: { type: "number", description: "Stability, as the platform answered it." },
-    style: { type: "number", description: "Style, as the platform answered it." },
-  },
-};
-
-/** A Voice object of spec 2.1, as a clone answered it. */
-const clonedVoiceType: ObjectTypeSpec = {
-  type: "object",
-  description: "A voice the clone answered with (every field optional: the answer may omit any).",
-  properties: {
-    id: { type: "string", description: "The voice record's id (the one updates take)." },
-    voiceId: { type: "string", description: "The voice's id at the synthesis provider." },
-    name: { type: "string", description: "Display name." },
-    organizationId: { type: "string", description: "Organization that owns the voice." },
-    settings: {
-      $ref: "#/types/voiceplatform:index:VoiceSettings",
-      description: "Synthesis settings.",
-    },
-    isMultilingual: { type: "boolean", description: "Whether the voice is multilingual." },
-    supportedLocales: {
-      type: "array",
-      items: { type: "string" },
-      description: "Locale codes, language-REGION.",
-    },
-    ttsClient: { type: "string", description: "Synthesis client that serves the voice." },
-  },
-};
-
-export const voice: ResourceDescriptor<VoiceState, "Voice"> = {
+export const voice = defineResource({
   type: "Voice",
   summary: "A voice cloned from audio samples, or an existing voice adopted with existingVoiceId.",
   importId:
     "the voice record's `id` (the one the update path takes): `pulumi import voiceplatform:index:Voice support-voice <id>`",
-  inputSchema: VoiceInputs,
-  objectTypes: {},
-  outputs: [
-    {
-      name: "voiceId",
-      description: "The voice's id at the synthesis provider.",
-      type: { type: "string" },
-      writtenBy: "create",
-    },
-    {
-      name: "organizationId",
-      description: "Organization that owns the voice.",
-      type: { type: "string" },
-      writtenBy: "create and update",
-    },
-    {
-      name: "settings",
-      description:
-        "Synthesis settings as the platform answered them: the spec shows `stability` and `style`. Other keys the platform answers are kept in state and shown by the TypeScript SDK.",
-      type: { $ref: "#/types/voiceplatform:index:VoiceSettings" },
-      writtenBy: "create and update",
-    },
-    {
-      name: "ttsClient",
-      description: "Synthesis client the platform uses for the voice.",
-      type: { type: "string" },
-      writtenBy: "create and update",
-    },
-    {
-      name: "clonedVoices",
-      description: "Every voice the clone answered with, as the API gave them.",
-      type: { type: "array", items: { $ref: "#/types/voiceplatform:index:ClonedVoice" } },
-      always: true,
-      writtenBy: "create",
-    },
-    {
-      name: "samples",
-      description: "Name, sha256 and size of each uploaded sample, in upload order.",
-      type: { type: "array", items: { $ref: "#/types/voiceplatform:index:VoiceSample" } },
-      always: true,
-      writtenBy: "create",
-    },
-  ],
-  outputTypes: {
-    VoiceSample: sampleType,
-    VoiceSettings: settingsType,
-    ClonedVoice: clonedVoiceType,
+  example: {
+    title: "A voice cloned from two samples",
+    typescript: `import * as pulumi from "@pulumi/pulumi";
+import * as voiceplatform from "pulumi-voice-platform-sdk";
+
+const voice = new voiceplatform.Voice("support-voice", {
+    name: "Support agent",
+    supportedLocales: ["en-US", "es-ES"],
+    stability: 0.5,
+    files: ["samples/greeting.wav", new pulumi.asset.FileAsset("samples/closing.wav")],
+});
+export const voiceId = voice.voiceId;`,
+    python: `import pulumi
+import pulumi_voiceplatform as voiceplatform
+
+voice = voiceplatform.Voice("support-voice",
+    name="Support agent",
+    supported_locales=["en-US", "es-ES"],
+    stability=0.5,
+    files=["samples/greeting.wav", pulumi.FileAsset("samples/closing.wav")])
+pulumi.export("voiceId", voice.voice_id)`,
+    go: `voice, err := voiceplatform.NewVoice(ctx, "support-voice", &voiceplatform.VoiceArgs{
+	Name:             pulumi.String("Support agent"),
+	SupportedLocales: pulumi.StringArray{pulumi.String("en-US"), pulumi.String("es-ES")},
+	Stability:        pulumi.Float64(0.5),
+	Files:            pulumi.Array{pulumi.String("samples/greeting.wav"), pulumi.NewFileAsset("samples/closing.wav")},
+})
+if err != nil {
+	return err
+}
+ctx.Export("voiceId", voice.VoiceId)
+return nil`,
+    yaml: `resources:
+  support-voice:
+    type: voiceplatform:index:Voice
+    properties:
+      name: Support agent
+      supportedLocales: [en-US, es-ES]
+      stability: 0.5
+      files:
+        - samples/greeting.wav
+        - fn::fileAsset: samples/closing.wav
+outputs:
+  voiceId: \${support-voice.voiceId}`,
   },
-  secretInputs: [],
-  secretWireFields: [],
-  check: (_olds, news, context) =>
-    checkResource(
-      {
-        type: "Voice",
-        schema: VoiceInputs,
-        secretPaths: [],
-        moreFailures: sampleFailures,
-        warnings: voiceWarnings,
-        normalize: normalizeVoiceInputs,
-      },
-      news,
-      context,
-    ),
+  inputSchema: VoiceInputs,
+  outputSchema: VoiceOutputs,
+  warnings: voiceWarnings,
+  moreFailures: sampleFailures,
+  normalize: normalizeLocales,
   diff,
   create,
   update,
@@ -643,4 +648,4 @@ export const voice: ResourceDescriptor<VoiceState, "Voice"> = {
     interruptedUpdate:
       "The update (one PUT of the declared name, locales and settings) may or may not have reached the platform. The stack still holds the voice with its previous outputs, so the next `pulumi up` sends the same PUT again, which is safe to repeat.",
   },
-};
+});

@@ -38,6 +38,8 @@ export function layerOf(functionName: string, url: string): string {
     if (functionName === "writev" || functionName === "writeBuffer") return "socket writes";
     return "native functions";
   }
+  // A single executable's snapshot script: the whole bundle, by the name Node gives it.
+  if (url === "__node_anonymous_main") return "the bundle (gRPC, messages, zod, this package)";
   if (url.startsWith("node:internal/modules/")) return "node core: module loading";
   if (url.startsWith("node:")) return "node core: other (http2, streams, timers, ...)";
   const ours = /\/pulumi-voice-platform\/dist\/provider\/([^/]+)\//.exec(url);

@@ -6,7 +6,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { packageVersion } from "../../provider/plugin/schema";
+import { packageVersion } from "../../provider/codegen/schema";
 import {
   buildPluginArchives,
   hostPlatform,
@@ -51,13 +51,14 @@ export interface PluginWrapper {
 
 /**
  * A `pulumi-resource-voiceplatform` in `dir` that notes each start and runs `real`; with
- * `cpuProfileDir`, a node script `real` runs under `node --cpu-prof` and writes a V8 CPU profile
+ * `cpuProfileDir`, a node script `real` runs under `node --cpu-prof` (a single executable `real`,
+ * with `singleExecutable`, under the same flags in NODE_OPTIONS) and writes a V8 CPU profile
  * there when it exits or is signalled (the plugin alone, not the engine's other node processes).
  */
 export async function wrapPlugin(
   dir: string,
   real: string,
-  options: { cpuProfileDir?: string } = {},
+  options: { cpuProfileDir?: string; singleExecutable?: boolean } = {},
 ): Promise<PluginWrapper> {
   await mkdir(dir, { recursive: true });
   const log = join(dir, "starts.log");
@@ -69,19 +70,23 @@ export async function wrapPlugin(
     exitOnSignal,
     'for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exit(0));\n',
   );
+  // A single executable (Node 22) takes the flags from NODE_OPTIONS.
+  const nodeOptions = `--cpu-prof --cpu-prof-dir=${options.cpuProfileDir} --require ${exitOnSignal}`;
   const run =
     options.cpuProfileDir === undefined
       ? JSON.stringify(real)
-      : [
-          process.execPath,
-          "--cpu-prof",
-          `--cpu-prof-dir=${options.cpuProfileDir}`,
-          "--require",
-          exitOnSignal,
-          real,
-        ]
-          .map((arg) => JSON.stringify(arg))
-          .join(" ");
+      : options.singleExecutable
+        ? `env NODE_OPTIONS=${JSON.stringify(nodeOptions)} ${JSON.stringify(real)}`
+        : [
+            process.execPath,
+            "--cpu-prof",
+            `--cpu-prof-dir=${options.cpuProfileDir}`,
+            "--require",
+            exitOnSignal,
+            real,
+          ]
+            .map((arg) => JSON.stringify(arg))
+            .join(" ");
   const script = join(dir, PLUGIN_NAME);
   await writeFile(script, `#!/bin/sh\necho "$$" >> ${JSON.stringify(log)}\nexec ${run} "$@"\n`);
   await chmod(script, 0o755);

@@ -5,13 +5,17 @@
  * providers, so only the number of providers changes. The engine starts one plugin process per
  * provider; a wrapper on PATH counts them. Each plugin binary is measured: the plugin JS from the
  * package (node_modules/.bin, as section 4's plugin arm runs it) and, unless `--no-archive`, this
- * platform's release archive (the Node.js single executable). Interleaved rounds, medians, with
- * the plugin's spawn-to-port-line time from the same rounds for context. Plain preview: the
- * platform is never called. `--profile` adds one preview with the most providers and the plugin
- * JS under `--cpu-prof` (not in the medians) and prints the plugins' self time by layer.
+ * platform's release archive (the Node.js single executable), and the Go floor (go-floor.ts: a
+ * do-nothing provider on Pulumi's provider.Main answering the same schema), so each figure also
+ * reads as "× the Go floor" at the same number of providers. `--plugin NAME=EXECUTABLE` (repeated)
+ * adds another build, e.g. the one before a change. Interleaved rounds, medians, with the
+ * plugin's spawn-to-port-line time from the same rounds for context. Plain preview: the
+ * platform is never called. `--profile` adds, per plugin but the floor, one preview with the most
+ * providers and every plugin process under `--cpu-prof` (not in the medians), and prints their
+ * self time by layer (a single executable's bundle is one layer: its snapshot's script).
  */
 import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { parseArgs } from "node:util";
 import { PLUGIN_NAME } from "../../provider/release/plugin-archive";
@@ -19,6 +23,7 @@ import { locatePulumi } from "../pulumi-cli/locate";
 import { formatSummary, profilesIn, summarizeProfiles } from "./cpu-profile";
 import { startEmulatorProcess, type EmulatorProcess } from "./emulator-process";
 import { benchProject, pluginEnv, resourceModules, type BenchProject } from "./fixture";
+import { goFloorProvider } from "./go-floor";
 import {
   timeToFirstLine,
   unpackedArchive,
@@ -35,9 +40,12 @@ const { values } = parseArgs({
     providers: { type: "string", default: "1,20" },
     resources: { type: "string", default: "20" },
     "no-archive": { type: "boolean", default: false },
+    "no-floor": { type: "boolean", default: false },
+    plugin: { type: "string", multiple: true, default: [] },
     profile: { type: "boolean", default: false },
   },
 });
+const FLOOR = "Go floor";
 const ROUNDS = Number(values.rounds);
 const COUNTS = values.providers.split(",").map(Number);
 const RESOURCES = Number(values.resources);
@@ -121,18 +129,48 @@ async function main(): Promise<void> {
         wrapper: await wrapPlugin(join(scratch, "sea"), sea),
       });
     }
-    if (values.profile) {
-      const most = Math.max(...COUNTS);
-      const profiles = join(scratch, "profiles");
-      const wrapper = await wrapPlugin(join(scratch, "profiled"), jsPlugin, {
-        cpuProfileDir: profiles,
+    for (const extra of values.plugin) {
+      const [name, real] = extra.split("=");
+      if (!name || !real) throw new Error(`--plugin ${extra}: give NAME=EXECUTABLE`);
+      binaries.push({
+        name,
+        real,
+        wrapper: await wrapPlugin(join(scratch, `extra-${binaries.length}`), real),
       });
-      const profiled: Binary = { name: "plugin JS, profiled", real: jsPlugin, wrapper };
-      const result = await preview(project, emulator, profiled, most);
-      process.stdout.write(
-        `profiled preview, ${most} providers: ${round_(result.seconds)} s, ` +
-          `${result.pluginStarts} plugin processes\n${formatSummary(summarizeProfiles(profilesIn(profiles)))}\n`,
-      );
+    }
+    if (!values["no-floor"]) {
+      const floor = await goFloorProvider();
+      binaries.push({
+        name: FLOOR,
+        real: floor,
+        wrapper: await wrapPlugin(join(scratch, "floor"), floor),
+      });
+    }
+    if (values.profile) {
+      // One more preview with the most providers per plugin kind, each plugin under --cpu-prof.
+      const most = Math.max(...COUNTS);
+      for (const binary of binaries.filter((b) => b.name !== FLOOR)) {
+        const profiles = join(scratch, `profiles-${binaries.indexOf(binary)}`);
+        const singleExecutable = binary.real !== jsPlugin;
+        const wrapper = await wrapPlugin(
+          join(scratch, `profiled-${binaries.indexOf(binary)}`),
+          binary.real,
+          {
+            cpuProfileDir: profiles,
+            singleExecutable,
+          },
+        );
+        const result = await preview(
+          project,
+          emulator,
+          { name: `${binary.name}, profiled`, real: binary.real, wrapper },
+          most,
+        );
+        process.stdout.write(
+          `profiled preview, ${binary.name}, ${most} providers: ${round_(result.seconds)} s, ` +
+            `${result.pluginStarts} plugin processes\n${formatSummary(summarizeProfiles(profilesIn(profiles)))}\n`,
+        );
+      }
     }
     const runs: Record<string, Preview[]> = {};
     const starts: Record<string, number[]> = { 'node -e ""': [] };
@@ -170,6 +208,16 @@ async function main(): Promise<void> {
           pluginStarts: of(providers).map((run) => run.pluginStarts),
         })),
         ratio: round(seconds(many) / seconds(few), 2),
+        overFloor: COUNTS.map((providers) => ({
+          providers,
+          ratio: runs[key({ name: FLOOR } as Binary, providers)]
+            ? round(
+                seconds(providers) /
+                  median(runs[key({ name: FLOOR } as Binary, providers)]!.map((r) => r.seconds)),
+                2,
+              )
+            : undefined,
+        })),
       };
     });
     process.stdout.write(
@@ -187,11 +235,12 @@ async function main(): Promise<void> {
         );
       }
       process.stdout.write(
-        `  ${row.binary}: ${COUNTS[COUNTS.length - 1]} providers / ${COUNTS[0]} = ${row.ratio}× (target ≤ 2×: ${row.ratio <= 2 ? "met" : "not met"})\n`,
+        `  ${row.binary}: ${COUNTS[COUNTS.length - 1]} providers / ${COUNTS[0]} = ${row.ratio}× (target ≤ 1.5×: ${row.ratio <= 1.5 ? "met" : "not met"}); ` +
+          `× the Go floor: ${row.overFloor.map((f) => `${f.ratio ?? "n/a"} with ${f.providers}`).join(", ")} (target ≤ 1.25× with ${COUNTS[COUNTS.length - 1]})\n`,
       );
     }
     process.stdout.write(
-      `${JSON.stringify({ cliVersion: cli.version, resources: RESOURCES, rounds: ROUNDS, bareNodeMs: round(bare, 0), summary })}\n`,
+      `${JSON.stringify({ cliVersion: cli.version, resources: RESOURCES, rounds: ROUNDS, bareNodeMs: round(bare, 0), loadAverage: loadavg().map((l) => round(l, 1)), summary })}\n`,
     );
   } finally {
     await emulator.close();

@@ -23,7 +23,7 @@ const advancedWebhookSchema: z.ZodType<AdvancedWebhook> = z.strictObject({
   body: z.string().optional(),
 });
 
-const subscribeSchema = z.strictObject({
+export const subscribeSchema = z.strictObject({
   url: z.string().min(1),
   events: z.array(z.enum(CAMPAIGN_EVENTS)).optional(),
   isAdvanced: z.boolean().optional(),

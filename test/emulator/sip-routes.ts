@@ -23,7 +23,7 @@ const phoneNumberSchema = z.strictObject({
 });
 
 /** Types only: the contract gives no ranges or required fields beyond a carrier needing a name. */
-const carrierSchema: z.ZodType<SipCarrierFields> = z.strictObject({
+export const carrierSchema: z.ZodType<SipCarrierFields> = z.strictObject({
   name: z.string().min(1),
   register_username: z.string().optional(),
   register_password: z.string().optional(),

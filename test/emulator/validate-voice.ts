@@ -25,7 +25,7 @@ export interface CloneVoiceInput {
 
 type FormFieldKind = "string" | "number" | "boolean" | "locales";
 
-const CLONE_FORM_FIELDS: Readonly<Record<string, FormFieldKind>> = {
+export const CLONE_FORM_FIELDS: Readonly<Record<string, FormFieldKind>> = {
   name: "string",
   description: "string",
   providerType: "string",
@@ -117,7 +117,7 @@ function invalidFormField(name: string, requirement: string, raw: string): ApiEr
   );
 }
 
-const voiceUpdateSchema = z.strictObject({
+export const voiceUpdateSchema = z.strictObject({
   name: z.string().min(1).optional(),
   isMultilingual: z.boolean().optional(),
   supportedLocales: z.array(z.string()).optional(),

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime";
 import { startEmulator, type RunningEmulator } from "../emulator";
-import { packageSchema } from "../../provider/plugin/schema";
+import { packageSchema } from "../../provider/codegen/schema";
 import { createFixtureProject, removeFixtureProject } from "../support/packed-package";
 import {
   ProviderCallError,
@@ -414,7 +414,7 @@ describe("a provider without a key", () => {
 });
 
 describe("what the plugin process loads", () => {
-  it("nothing of @pulumi/pulumi's program runtime (closure serializer, TypeScript shim), through a create", async () => {
+  it("the bundle alone: no package found through node_modules, through a create", async () => {
     const dir = await mkdtemp(join(tmpdir(), "plugin-modules-"));
     const listed = join(dir, "modules.json");
     const preload = join(dir, "list-modules.js");
@@ -432,13 +432,36 @@ describe("what the plugin process loads", () => {
     }
     const loaded = JSON.parse(await readFile(listed, "utf8")) as string[];
     await rm(dir, { recursive: true, force: true });
-    expect(loaded.filter((path) => path.includes("@grpc/grpc-js")).length).toBeGreaterThan(0);
-    expect(loaded.filter((path) => path.includes("undici")).length).toBeGreaterThan(0);
+    // The bin, the code cache's loader and the preload; the bundle runs from V8's code cache.
     expect(
-      loaded.filter((path) =>
-        /@pulumi[\\/]pulumi[\\/](index\.js|runtime[\\/]|cmd[\\/])|[\\/](typescript|ts-node)[\\/]/.test(
-          path,
-        ),
+      loaded.filter(
+        (path) => /[\\/]node_modules[\\/]/.test(path) && !path.includes("pulumi-voice-platform"),
+      ),
+    ).toEqual([]);
+    expect(loaded.some((path) => path.endsWith("code-cache.js"))).toBe(true);
+  });
+
+  it("the bundle holds gRPC, the protocol messages and undici, and nothing of @pulumi/pulumi's program runtime", async () => {
+    const bundle = await readFile(
+      join(
+        project,
+        "node_modules",
+        "pulumi-voice-platform",
+        "dist",
+        "provider",
+        "plugin",
+        "pulumi-resource-voiceplatform.js",
+      ),
+      "utf8",
+    );
+    // esbuild names each CommonJS module it wraps by its path.
+    const modules = [...bundle.matchAll(/"(node_modules\/[^"]+\.js)"/g)].map((match) => match[1]!);
+    expect(modules.some((path) => path.startsWith("node_modules/@grpc/grpc-js/"))).toBe(true);
+    expect(modules).toContain("node_modules/@pulumi/pulumi/proto/provider_pb.js");
+    expect(modules.some((path) => path.startsWith("node_modules/undici/"))).toBe(true);
+    expect(
+      modules.filter((path) =>
+        /@pulumi\/pulumi\/(index\.js|runtime\/|cmd\/)|\/(typescript|ts-node)\//.test(path),
       ),
     ).toEqual([]);
   });

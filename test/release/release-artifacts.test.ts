@@ -30,13 +30,16 @@ import { promisify } from "node:util";
 import { extract, list } from "tar";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { cli, describeE2E } from "../e2e/harness";
-import { packageVersion } from "../../provider/plugin/schema";
+import { packageVersion } from "../../provider/codegen/schema";
 import {
   archiveName,
   hostPlatform,
   PLUGIN_NAME,
   releasePlatforms,
 } from "../../provider/release/plugin-archive";
+import { checkedFormat } from "../../provider/release/executable-format";
+import { nodeBinaries } from "../../provider/release/node-binaries";
+import { defaultToolsFolder } from "../../provider/release/tools-folder";
 import { REPO_ROOT } from "../support/packed-package";
 import {
   API_KEY,
@@ -52,6 +55,19 @@ const run = promisify(execFile);
 
 /** Not the committed module path: the release sets it. */
 const GO_MODULE_PATH = "example.com/voiceplatform/sdk/go";
+
+/** What each single executable is, as the format check reads it. */
+const expectedFacts: Record<string, object> = {
+  "linux-amd64": { format: "ELF", architecture: "x86-64", fuse: true },
+  "linux-arm64": { format: "ELF", architecture: "AArch64", fuse: true },
+  "darwin-amd64": {
+    format: "Mach-O",
+    architecture: "x86_64",
+    fuse: true,
+    signedAs: PLUGIN_NAME,
+  },
+  "windows-amd64": { format: "PE", architecture: "AMD64", fuse: true, authenticode: false },
+};
 
 /** Runs `npm run release -- --dry-run` into `out` with TMPDIR `temporary`; returns what it printed. */
 async function release(out: string, url: string, temporary: string): Promise<string> {
@@ -148,20 +164,39 @@ describeE2E("npm run release -- --dry-run", () => {
     }
   });
 
-  test("each plugin archive has the executable at its root; the host's is a single executable", async () => {
+  test("each plugin archive has the executable at its root: a checked single executable where Node.js 22 is pinned", async () => {
     for (const platform of releasePlatforms) {
       const archive = join(out, "plugin", archiveName(version, platform));
       const { stdout } = await run("tar", ["-tzvf", archive]);
       const entries = stdout.trim().split("\n");
-      const executable = entries.find((line) => line.endsWith(` ${PLUGIN_NAME}`));
+      const pin = nodeBinaries[platform];
+      const name = pin?.executable ?? PLUGIN_NAME;
+      const executable = entries.find((line) => line.endsWith(` ${name}`));
       expect([platform, executable?.slice(0, 10)]).toEqual([platform, "-rwxr-xr-x"]);
       const bundled = entries.some((line) => line.endsWith(` ${PLUGIN_NAME}.js`));
-      // The host's archive holds the bundle inside the executable; the others run it with node.
-      expect([platform, bundled]).toEqual([platform, platform !== hostPlatform()]);
+      // A single executable holds the bundle; darwin-arm64 runs it with the node on PATH.
+      expect([platform, bundled]).toEqual([platform, pin === undefined]);
       expect(entries.some((line) => line.endsWith(`${PLUGIN_NAME}.cmd`))).toBe(
-        platform.startsWith("windows-"),
+        platform === "windows-amd64" && pin === undefined,
       );
+      if (pin === undefined) continue;
+      const files = await unpacked(archive, join(root, "formats", platform));
+      const file = files.get(name)!;
+      // Format and architecture; the fuse set; darwin's ad-hoc signature verified page by page.
+      expect([platform, checkedFormat(file, platform)]).toEqual([
+        platform,
+        expectedFacts[platform],
+      ]);
     }
+    // What the release says it built and checked, per platform.
+    expect(printed).toMatch(
+      /linux-amd64 +single executable, Node\.js 22\.\d+\.\d+, ELF x86-64, startup snapshot, unsigned\n/,
+    );
+    expect(printed).toMatch(
+      /darwin-amd64 +single executable, Node\.js 22\.\d+\.\d+, Mach-O x86_64, no snapshot, ad-hoc signed as pulumi-resource-voiceplatform, every page verified\n/,
+    );
+    expect(printed).toMatch(/windows-amd64 +single executable, .*Authenticode signature removed/);
+    expect(printed).toMatch(/darwin-arm64 +the bundle and a Node\.js launcher/);
   });
 
   test("a python planted in the old fixed tools folder under the temporary folder never ran", () => {
@@ -170,7 +205,7 @@ describeE2E("npm run release -- --dry-run", () => {
 
   test("no archive holds a source map or a path of the machine that built it", async () => {
     // Paths of this build: the repository, the release's own and temporary folders, the stage.
-    const buildPaths = [REPO_ROOT, root, "voiceplatform-plugin-archive-"];
+    const buildPaths = [REPO_ROOT, root, "voiceplatform-plugin-archive-", defaultToolsFolder()];
     for (const platform of releasePlatforms) {
       const archive = join(out, "plugin", archiveName(version, platform));
       const names: string[] = [];

@@ -19,6 +19,8 @@ import fc from "fast-check";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { z } from "zod";
+import { resources, resourceKinds, type ResourceKind } from "../../provider/resources";
 import * as runtime from "../../provider/runtime";
 import {
   allPaths,
@@ -37,7 +39,7 @@ import {
   valueAtProperty,
 } from "../support/hostile-values";
 
-type Kind = "Voice" | "SipCarrier" | "CampaignWebhook";
+type Kind = ResourceKind;
 type Inputs = Record<string, unknown>;
 
 const FULL = process.env.RELIABILITY_FULL === "1";
@@ -284,7 +286,7 @@ function carrierViolations(input: Inputs): string[] {
   );
   v.list("phoneNumbers", input.phoneNumbers, (item, at) =>
     v.object(at, item, (number) => {
-      v.keys(at, number, ["phoneNumber", "phoneNumberSid"]);
+      v.keys(at, number, phoneNumberKeys);
       v.type(`${at}.phoneNumber`, number.phoneNumber, "text", number.phoneNumberSid === undefined);
       v.type(`${at}.phoneNumberSid`, number.phoneNumberSid, "text");
     }),
@@ -292,14 +294,19 @@ function carrierViolations(input: Inputs): string[] {
   return v.found;
 }
 
+const phoneNumberKeys = ["phoneNumber", "phoneNumberSid"];
+
 const webhookKeys = [
   "campaignId",
   "url",
   "events",
   "isAdvanced",
   "advancedWebhook",
+  "alreadySubscribed",
   "subOrganizationId",
 ];
+const advancedWebhookKeys = ["url", "method", "headers", "parameters", "body"];
+const nameValueKeys = ["name", "value"];
 
 function webhookViolations(input: Inputs): string[] {
   const v = new Violations();
@@ -324,10 +331,11 @@ function webhookViolations(input: Inputs): string[] {
       v.add(`${at}: not one of the five events`);
   });
   v.type("isAdvanced", input.isAdvanced, "boolean");
+  v.type("alreadySubscribed", input.alreadySubscribed, "boolean");
   v.type("subOrganizationId", input.subOrganizationId, "text");
   v.headerValue("subOrganizationId", input.subOrganizationId);
   v.object("advancedWebhook", input.advancedWebhook, (advanced) => {
-    v.keys("advancedWebhook", advanced, ["url", "method", "headers", "parameters", "body"]);
+    v.keys("advancedWebhook", advanced, advancedWebhookKeys);
     url("advancedWebhook.url", advanced.url);
     v.type("advancedWebhook.method", advanced.method, "text");
     if (
@@ -340,7 +348,7 @@ function webhookViolations(input: Inputs): string[] {
     v.type("advancedWebhook.body", advanced.body, "string");
     v.list("advancedWebhook.headers", advanced.headers, (item, at) =>
       v.object(at, item, (header) => {
-        v.keys(at, header, ["name", "value"]);
+        v.keys(at, header, nameValueKeys);
         v.type(`${at}.name`, header.name, "string", true);
         v.type(`${at}.value`, header.value, "string", true);
         if (typeof header.name === "string" && known(header.name) && !isHeaderToken(header.name)) {
@@ -357,7 +365,7 @@ function webhookViolations(input: Inputs): string[] {
     );
     v.list("advancedWebhook.parameters", advanced.parameters, (item, at) =>
       v.object(at, item, (parameter) => {
-        v.keys(at, parameter, ["name", "value"]);
+        v.keys(at, parameter, nameValueKeys);
         v.type(`${at}.name`, parameter.name, "text", true);
         v.type(`${at}.value`, parameter.value, "string", true);
       }),
@@ -540,6 +548,7 @@ const validWebhook: fc.Arbitrary<Inputs> = fc
         campaignId: fc.stringMatching(/^[0-9a-fA-F]{24}$/),
         url: validUrl,
         events: fc.array(fc.constantFrom(...webhookEvents), { maxLength: 6 }),
+        alreadySubscribed: fc.boolean(),
         subOrganizationId: headerText,
       },
       { requiredKeys: ["campaignId", "url"] },
@@ -663,7 +672,50 @@ async function assertChecked(kind: Kind, input: Inputs): Promise<void> {
   }
 }
 
-const kinds: Kind[] = ["Voice", "SipCarrier", "CampaignWebhook"];
+const kinds = resourceKinds;
+
+/**
+ * The oracles' key lists by where they apply, held against every input of every descriptor at
+ * every depth: an input the oracles do not know (a new one) fails here until they do.
+ */
+const oracleKeys: Record<string, readonly string[]> = {
+  Voice: voiceKeys,
+  SipCarrier: carrierKeys,
+  "SipCarrier.gateways[]": gatewayKeys,
+  "SipCarrier.phoneNumbers[]": phoneNumberKeys,
+  CampaignWebhook: webhookKeys,
+  "CampaignWebhook.advancedWebhook": advancedWebhookKeys,
+  "CampaignWebhook.advancedWebhook.headers[]": nameValueKeys,
+  "CampaignWebhook.advancedWebhook.parameters[]": nameValueKeys,
+};
+
+/** Every object's keys below a schema, by where they stand (`SipCarrier.gateways[]`). */
+function schemaKeys(schema: z.ZodType, at: string, found: Record<string, string[]> = {}) {
+  let inner = schema;
+  let where = at;
+  for (;;) {
+    if (inner instanceof z.ZodOptional) inner = inner.unwrap() as z.ZodType;
+    else if (inner instanceof z.ZodArray) {
+      inner = inner.element as z.ZodType;
+      where += "[]";
+    } else break;
+  }
+  if (!(inner instanceof z.ZodObject)) return found;
+  const shape = inner.shape as Record<string, z.ZodType>;
+  found[where] = Object.keys(shape);
+  for (const [key, field] of Object.entries(shape)) schemaKeys(field, `${where}.${key}`, found);
+  return found;
+}
+
+test("the oracles know every input of every resource, at every depth", () => {
+  const inputs = Object.assign(
+    {},
+    ...resources.map((descriptor) => schemaKeys(descriptor.inputSchema, descriptor.type)),
+  );
+  const sorted = (keys: Record<string, readonly string[]>) =>
+    Object.fromEntries(Object.entries(keys).map(([at, list]) => [at, [...list].sort()]));
+  expect(sorted(oracleKeys)).toEqual(sorted(inputs));
+});
 
 describe.each(kinds)("%s check", (kind) => {
   it("accepts every valid input, and its normalized inputs check the same", async () => {

@@ -1,55 +1,61 @@
 /**
  * The resource descriptors are what every front end adapts: they take plain inputs (no
  * `__provider`), name their secret inputs, and build the state a create stores from the id alone,
- * which a diff against the same inputs finds unchanged.
+ * which a diff against the same inputs finds unchanged. Every descriptor of the list is walked.
  */
 import { NO_CHANGES } from "../../provider/core/diff";
-import type { Inputs, ResourceDescriptor } from "../../provider/core/resource-descriptor";
+import type { Inputs } from "../../provider/core/resource-descriptor";
 import { secretValues } from "../../provider/core/secret-paths";
+import { resources } from "../../provider/resources";
 import { campaignWebhook } from "../../provider/resources/campaign-webhook";
 import { sipCarrier } from "../../provider/resources/sip-carrier";
 import { voice } from "../../provider/resources/voice";
 import * as runtime from "../../provider/runtime";
 import { resetProcessState } from "../../provider/settings/process-state";
-import { advancedWebhook, carrierInputs, voiceInputs, webhookInputs } from "../support/builders";
+import { advancedWebhook, carrierInputs, everyKind, webhookInputs } from "../support/builders";
 
 afterEach(resetProcessState);
 
-const cases: Array<[string, ResourceDescriptor<object>, () => Inputs, string]> = [
-  ["Voice", voice, () => voiceInputs(), "v-recovered"],
-  ["SipCarrier", sipCarrier, () => carrierInputs(), "c-recovered"],
-  [
-    "CampaignWebhook",
-    campaignWebhook,
-    () => webhookInputs(),
-    "65a1f0c2e4b0a1b2c3d4e5f6/0123456789abcdef",
-  ],
-];
+describe.each(resources.map((descriptor) => [descriptor.type, descriptor] as const))(
+  "%s",
+  (type, definition) => {
+    const fixture = everyKind[type];
 
-describe.each(cases)("%s", (type, definition, inputs, id) => {
-  test("knows nothing of __provider: the dynamic runtime takes it off", async () => {
-    const news = { ...inputs(), __provider: "serialized stub text" };
-    expect((await definition.check({}, news)).failures).toEqual([
-      expect.objectContaining({ property: "__provider" }),
-    ]);
-    const checked = await runtime[type as "Voice"].check({}, news);
-    expect(checked.failures).toEqual([]);
-    expect(checked.inputs).not.toHaveProperty("__provider");
-  });
+    test("has valid inputs and an id in test/support/builders.ts (everyKind)", () => {
+      expect(fixture).toEqual({ inputs: expect.any(Function), id: expect.any(String) });
+    });
 
-  test("the state after create, from the id alone, diffs as unchanged", async () => {
-    const { inputs: checked, failures } = await definition.check({}, inputs());
-    expect(failures).toEqual([]);
-    const state = await definition.stateAfterCreate(id, checked);
-    expect(state).not.toHaveProperty("stateVersion");
-    expect(await definition.diff(id, state as Inputs, checked)).toEqual(NO_CHANGES);
-  });
+    test("knows nothing of __provider: the dynamic runtime takes it off", async () => {
+      const news = { ...fixture.inputs(), __provider: "serialized stub text" };
+      expect((await definition.check({}, news)).failures).toEqual([
+        expect.objectContaining({ property: "__provider" }),
+      ]);
+      const checked = await runtime[type].check({}, news);
+      expect(checked.failures).toEqual([]);
+      expect(checked.inputs).not.toHaveProperty("__provider");
+    });
 
-  test("its type and schema describe it", () => {
-    expect(definition.type).toBe(type);
-    expect(Object.keys(definition.inputSchema.shape)).toContain("subOrganizationId");
-  });
-});
+    test("the state after create, from the id alone, diffs as unchanged", async () => {
+      const { inputs: checked, failures } = await definition.check({}, fixture.inputs());
+      expect(failures).toEqual([]);
+      const state = await definition.stateAfterCreate(fixture.id, checked);
+      expect(state).not.toHaveProperty("stateVersion");
+      expect(await definition.diff(fixture.id, state as Inputs, checked)).toEqual(NO_CHANGES);
+    });
+
+    test("its type and schema describe it", () => {
+      expect(definition.type).toBe(type);
+      expect(Object.keys(definition.inputSchema.shape)).toContain("subOrganizationId");
+    });
+
+    test("a state of the first releases (stateVersion: 1) diffs as unchanged", async () => {
+      const { inputs: checked } = await definition.check({}, fixture.inputs());
+      const state = await definition.stateAfterCreate(fixture.id, checked);
+      const firstRelease = { ...(state as Inputs), stateVersion: 1 };
+      expect(await definition.diff(fixture.id, firstRelease, checked)).toEqual(NO_CHANGES);
+    });
+  },
+);
 
 test("secret inputs are named by path, items of lists included", () => {
   expect(sipCarrier.secretInputs).toEqual(["registerPassword"]);

@@ -8,7 +8,7 @@ import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
- * A webhook subscribed to a campaign's post-processing events: a simple URL or a full advanced request. The API has no update, so any change replaces it.
+ * A webhook subscribed to a campaign's post-processing events: a simple URL or a full advanced request. The API has no update operation for subscriptions. Changing any input replaces it.
  *
  * ## Example Usage
  * ### A webhook for the leads a campaign found interested
@@ -73,7 +73,7 @@ export class CampaignWebhook extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly data: pulumi.Output<boolean | undefined>;
     /**
-     * Events to subscribe to; order does not matter.
+     * Events to subscribe to. Order does not matter, and repeated items count once.
      */
     declare public readonly events: pulumi.Output<enums.WebhookEvent[] | undefined>;
     /**
@@ -152,7 +152,7 @@ export interface CampaignWebhookArgs {
      */
     campaignId: pulumi.Input<string>;
     /**
-     * Events to subscribe to; order does not matter.
+     * Events to subscribe to. Order does not matter, and repeated items count once.
      */
     events?: pulumi.Input<pulumi.Input<enums.WebhookEvent>[] | undefined>;
     /**

@@ -8,7 +8,7 @@ import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
- * A SIP carrier (trunk) with registration credentials, gateways and phone numbers. The API has no update, so changing any input replaces it.
+ * A SIP carrier (trunk) with registration credentials, gateways and phone numbers. The API has no update operation for carriers. Changing any input replaces it.
  *
  * ## Example Usage
  * ### A carrier that registers, with one gateway and one number
@@ -79,7 +79,7 @@ export class SipCarrier extends pulumi.CustomResource {
      */
     declare public readonly existingCarrierId: pulumi.Output<string | undefined>;
     /**
-     * Gateways; order does not matter.
+     * Gateways. Order does not matter, and repeated items count once.
      */
     declare public readonly gateways: pulumi.Output<outputs.SipGateway[] | undefined>;
     /**
@@ -91,7 +91,7 @@ export class SipCarrier extends pulumi.CustomResource {
      */
     declare public readonly outboundSipProxy: pulumi.Output<string | undefined>;
     /**
-     * Phone numbers; order does not matter.
+     * Phone numbers. Order does not matter, and repeated items count once.
      */
     declare public readonly phoneNumbers: pulumi.Output<outputs.SipPhoneNumber[] | undefined>;
     /**
@@ -103,7 +103,7 @@ export class SipCarrier extends pulumi.CustomResource {
      */
     declare public readonly registerFromUser: pulumi.Output<string | undefined>;
     /**
-     * Registration password; stored encrypted as a secret.
+     * Registration password; write-only on the platform. Secret: encrypted in state, never shown in messages.
      */
     declare public readonly registerPassword: pulumi.Output<string | undefined>;
     /**
@@ -211,7 +211,7 @@ export interface SipCarrierArgs {
      */
     existingCarrierId?: pulumi.Input<string | undefined>;
     /**
-     * Gateways; order does not matter.
+     * Gateways. Order does not matter, and repeated items count once.
      */
     gateways?: pulumi.Input<pulumi.Input<inputs.SipGatewayArgs>[] | undefined>;
     /**
@@ -223,7 +223,7 @@ export interface SipCarrierArgs {
      */
     outboundSipProxy?: pulumi.Input<string | undefined>;
     /**
-     * Phone numbers; order does not matter.
+     * Phone numbers. Order does not matter, and repeated items count once.
      */
     phoneNumbers?: pulumi.Input<pulumi.Input<inputs.SipPhoneNumberArgs>[] | undefined>;
     /**
@@ -235,7 +235,7 @@ export interface SipCarrierArgs {
      */
     registerFromUser?: pulumi.Input<string | undefined>;
     /**
-     * Registration password; stored encrypted as a secret.
+     * Registration password; write-only on the platform. Secret: encrypted in state, never shown in messages.
      */
     registerPassword?: pulumi.Input<string | undefined>;
     /**

@@ -64,7 +64,7 @@ export class Voice extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly clonedVoices: pulumi.Output<outputs.ClonedVoice[]>;
     /**
-     * Description sent with the clone. Changing it replaces the voice.
+     * Description sent with the clone. Changing it replaces the resource.
      */
     declare public readonly description: pulumi.Output<string | undefined>;
     /**
@@ -72,7 +72,7 @@ export class Voice extends pulumi.CustomResource {
      */
     declare public readonly existingVoiceId: pulumi.Output<string | undefined>;
     /**
-     * Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice. Required unless existingVoiceId is given: a clone needs at least one sample.
+     * Audio samples: paths (relative to the project) or FileAssets, compared by content. Required unless existingVoiceId is given: a clone needs at least one sample. Changing it replaces the resource.
      */
     declare public readonly files: pulumi.Output<(string | pulumi.asset.Asset | pulumi.asset.Archive)[] | undefined>;
     /**
@@ -80,7 +80,7 @@ export class Voice extends pulumi.CustomResource {
      */
     declare public readonly isMultilingual: pulumi.Output<boolean | undefined>;
     /**
-     * Display name. Updates in place. Required here though the spec leaves it open: the clone's answer is matched to the request by it.
+     * Display name. Required here though the spec leaves it open: the clone's answer is matched to the request by it. Updates in place.
      */
     declare public readonly name: pulumi.Output<string>;
     /**
@@ -88,7 +88,7 @@ export class Voice extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly organizationId: pulumi.Output<string | undefined>;
     /**
-     * The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the voice.
+     * The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the resource.
      */
     declare public readonly providerType: pulumi.Output<string | undefined>;
     /**
@@ -112,19 +112,19 @@ export class Voice extends pulumi.CustomResource {
      */
     declare public readonly stability: pulumi.Output<number | undefined>;
     /**
-     * The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
+     * The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the resource.
      */
     declare public readonly subAccounts: pulumi.Output<boolean | undefined>;
     /**
-     * Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces.
+     * Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces the resource.
      */
     declare public readonly subOrganizationId: pulumi.Output<string | undefined>;
     /**
-     * Locale codes such as en-US; order does not matter. Updates in place.
+     * Locale codes such as en-US. Order does not matter, and repeated items count once. Updates in place.
      */
     declare public readonly supportedLocales: pulumi.Output<string[] | undefined>;
     /**
-     * The clone form's supportsAllLanguages flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
+     * The clone form's supportsAllLanguages flag (the spec does not say what it means); sent with the clone. Changing it replaces the resource.
      */
     declare public readonly supportsAllLanguages: pulumi.Output<boolean | undefined>;
     /**
@@ -200,7 +200,7 @@ export class Voice extends pulumi.CustomResource {
  */
 export interface VoiceArgs {
     /**
-     * Description sent with the clone. Changing it replaces the voice.
+     * Description sent with the clone. Changing it replaces the resource.
      */
     description?: pulumi.Input<string | undefined>;
     /**
@@ -208,7 +208,7 @@ export interface VoiceArgs {
      */
     existingVoiceId?: pulumi.Input<string | undefined>;
     /**
-     * Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice. Required unless existingVoiceId is given: a clone needs at least one sample.
+     * Audio samples: paths (relative to the project) or FileAssets, compared by content. Required unless existingVoiceId is given: a clone needs at least one sample. Changing it replaces the resource.
      */
     files?: pulumi.Input<pulumi.Input<string | pulumi.asset.Asset | pulumi.asset.Archive>[] | undefined>;
     /**
@@ -216,11 +216,11 @@ export interface VoiceArgs {
      */
     isMultilingual?: pulumi.Input<boolean | undefined>;
     /**
-     * Display name. Updates in place. Required here though the spec leaves it open: the clone's answer is matched to the request by it.
+     * Display name. Required here though the spec leaves it open: the clone's answer is matched to the request by it. Updates in place.
      */
     name: pulumi.Input<string>;
     /**
-     * The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the voice.
+     * The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the resource.
      */
     providerType?: pulumi.Input<string | undefined>;
     /**
@@ -236,19 +236,19 @@ export interface VoiceArgs {
      */
     stability?: pulumi.Input<number | undefined>;
     /**
-     * The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
+     * The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the resource.
      */
     subAccounts?: pulumi.Input<boolean | undefined>;
     /**
-     * Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces.
+     * Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces the resource.
      */
     subOrganizationId?: pulumi.Input<string | undefined>;
     /**
-     * Locale codes such as en-US; order does not matter. Updates in place.
+     * Locale codes such as en-US. Order does not matter, and repeated items count once. Updates in place.
      */
     supportedLocales?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
-     * The clone form's supportsAllLanguages flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
+     * The clone form's supportsAllLanguages flag (the spec does not say what it means); sent with the clone. Changing it replaces the resource.
      */
     supportsAllLanguages?: pulumi.Input<boolean | undefined>;
 }

@@ -12,7 +12,7 @@ import (
 	"pulumi-voice-platform/sdk/go/voiceplatform/internal"
 )
 
-// A webhook subscribed to a campaign's post-processing events: a simple URL or a full advanced request. The API has no update, so any change replaces it.
+// A webhook subscribed to a campaign's post-processing events: a simple URL or a full advanced request. The API has no update operation for subscriptions. Changing any input replaces it.
 //
 // ## Example Usage
 // ### A webhook for the leads a campaign found interested
@@ -55,7 +55,7 @@ type CampaignWebhook struct {
 	CampaignId pulumi.StringOutput `pulumi:"campaignId"`
 	// What the subscribe answered; absent for a recorded subscription.
 	Data pulumi.BoolPtrOutput `pulumi:"data"`
-	// Events to subscribe to; order does not matter.
+	// Events to subscribe to. Order does not matter, and repeated items count once.
 	Events WebhookEventArrayOutput `pulumi:"events"`
 	// Whether advancedWebhook describes the outgoing request.
 	IsAdvanced pulumi.BoolPtrOutput `pulumi:"isAdvanced"`
@@ -119,7 +119,7 @@ type campaignWebhookArgs struct {
 	AlreadySubscribed *bool `pulumi:"alreadySubscribed"`
 	// The campaign's ObjectId (24 hexadecimal characters).
 	CampaignId string `pulumi:"campaignId"`
-	// Events to subscribe to; order does not matter.
+	// Events to subscribe to. Order does not matter, and repeated items count once.
 	Events []WebhookEvent `pulumi:"events"`
 	// Whether advancedWebhook describes the outgoing request.
 	IsAdvanced *bool `pulumi:"isAdvanced"`
@@ -137,7 +137,7 @@ type CampaignWebhookArgs struct {
 	AlreadySubscribed pulumi.BoolPtrInput
 	// The campaign's ObjectId (24 hexadecimal characters).
 	CampaignId pulumi.StringInput
-	// Events to subscribe to; order does not matter.
+	// Events to subscribe to. Order does not matter, and repeated items count once.
 	Events WebhookEventArrayInput
 	// Whether advancedWebhook describes the outgoing request.
 	IsAdvanced pulumi.BoolPtrInput
@@ -204,7 +204,7 @@ func (o CampaignWebhookOutput) Data() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *CampaignWebhook) pulumi.BoolPtrOutput { return v.Data }).(pulumi.BoolPtrOutput)
 }
 
-// Events to subscribe to; order does not matter.
+// Events to subscribe to. Order does not matter, and repeated items count once.
 func (o CampaignWebhookOutput) Events() WebhookEventArrayOutput {
 	return o.ApplyT(func(v *CampaignWebhook) WebhookEventArrayOutput { return v.Events }).(WebhookEventArrayOutput)
 }

@@ -15,7 +15,7 @@ var _ = internal.GetEnvOrDefault
 
 // The outgoing request, for an advanced webhook.
 type AdvancedWebhook struct {
-	// Body of the outgoing request, kept secret.
+	// Body of the outgoing request. Secret: encrypted in state, never shown in messages.
 	Body *string `pulumi:"body"`
 	// Headers of the outgoing request.
 	Headers []WebhookHeader `pulumi:"headers"`
@@ -23,7 +23,7 @@ type AdvancedWebhook struct {
 	Method *string `pulumi:"method"`
 	// Query parameters of the outgoing request.
 	Parameters []WebhookParameter `pulumi:"parameters"`
-	// Target URL, kept secret: it can carry a token.
+	// Target URL; it can carry a token. Secret: encrypted in state, never shown in messages.
 	Url string `pulumi:"url"`
 }
 
@@ -40,7 +40,7 @@ type AdvancedWebhookInput interface {
 
 // The outgoing request, for an advanced webhook.
 type AdvancedWebhookArgs struct {
-	// Body of the outgoing request, kept secret.
+	// Body of the outgoing request. Secret: encrypted in state, never shown in messages.
 	Body pulumi.StringPtrInput `pulumi:"body"`
 	// Headers of the outgoing request.
 	Headers WebhookHeaderArrayInput `pulumi:"headers"`
@@ -48,7 +48,7 @@ type AdvancedWebhookArgs struct {
 	Method pulumi.StringPtrInput `pulumi:"method"`
 	// Query parameters of the outgoing request.
 	Parameters WebhookParameterArrayInput `pulumi:"parameters"`
-	// Target URL, kept secret: it can carry a token.
+	// Target URL; it can carry a token. Secret: encrypted in state, never shown in messages.
 	Url pulumi.StringInput `pulumi:"url"`
 }
 
@@ -130,7 +130,7 @@ func (o AdvancedWebhookOutput) ToAdvancedWebhookPtrOutputWithContext(ctx context
 	}).(AdvancedWebhookPtrOutput)
 }
 
-// Body of the outgoing request, kept secret.
+// Body of the outgoing request. Secret: encrypted in state, never shown in messages.
 func (o AdvancedWebhookOutput) Body() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v AdvancedWebhook) *string { return v.Body }).(pulumi.StringPtrOutput)
 }
@@ -150,7 +150,7 @@ func (o AdvancedWebhookOutput) Parameters() WebhookParameterArrayOutput {
 	return o.ApplyT(func(v AdvancedWebhook) []WebhookParameter { return v.Parameters }).(WebhookParameterArrayOutput)
 }
 
-// Target URL, kept secret: it can carry a token.
+// Target URL; it can carry a token. Secret: encrypted in state, never shown in messages.
 func (o AdvancedWebhookOutput) Url() pulumi.StringOutput {
 	return o.ApplyT(func(v AdvancedWebhook) string { return v.Url }).(pulumi.StringOutput)
 }
@@ -179,7 +179,7 @@ func (o AdvancedWebhookPtrOutput) Elem() AdvancedWebhookOutput {
 	}).(AdvancedWebhookOutput)
 }
 
-// Body of the outgoing request, kept secret.
+// Body of the outgoing request. Secret: encrypted in state, never shown in messages.
 func (o AdvancedWebhookPtrOutput) Body() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *AdvancedWebhook) *string {
 		if v == nil {
@@ -219,7 +219,7 @@ func (o AdvancedWebhookPtrOutput) Parameters() WebhookParameterArrayOutput {
 	}).(WebhookParameterArrayOutput)
 }
 
-// Target URL, kept secret: it can carry a token.
+// Target URL; it can carry a token. Secret: encrypted in state, never shown in messages.
 func (o AdvancedWebhookPtrOutput) Url() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *AdvancedWebhook) *string {
 		if v == nil {
@@ -753,9 +753,9 @@ func (o VoiceSettingsPtrOutput) Style() pulumi.Float64PtrOutput {
 
 // A header of the outgoing request.
 type WebhookHeader struct {
-	// Name of the header or query parameter.
+	// Name of the header.
 	Name string `pulumi:"name"`
-	// Its value, kept secret: it can carry a token.
+	// Its value; it can carry a token. Secret: encrypted in state, never shown in messages.
 	Value string `pulumi:"value"`
 }
 
@@ -772,9 +772,9 @@ type WebhookHeaderInput interface {
 
 // A header of the outgoing request.
 type WebhookHeaderArgs struct {
-	// Name of the header or query parameter.
+	// Name of the header.
 	Name pulumi.StringInput `pulumi:"name"`
-	// Its value, kept secret: it can carry a token.
+	// Its value; it can carry a token. Secret: encrypted in state, never shown in messages.
 	Value pulumi.StringInput `pulumi:"value"`
 }
 
@@ -830,12 +830,12 @@ func (o WebhookHeaderOutput) ToWebhookHeaderOutputWithContext(ctx context.Contex
 	return o
 }
 
-// Name of the header or query parameter.
+// Name of the header.
 func (o WebhookHeaderOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v WebhookHeader) string { return v.Name }).(pulumi.StringOutput)
 }
 
-// Its value, kept secret: it can carry a token.
+// Its value; it can carry a token. Secret: encrypted in state, never shown in messages.
 func (o WebhookHeaderOutput) Value() pulumi.StringOutput {
 	return o.ApplyT(func(v WebhookHeader) string { return v.Value }).(pulumi.StringOutput)
 }
@@ -862,9 +862,9 @@ func (o WebhookHeaderArrayOutput) Index(i pulumi.IntInput) WebhookHeaderOutput {
 
 // A query parameter of the outgoing request.
 type WebhookParameter struct {
-	// Name of the header or query parameter.
+	// Name of the query parameter.
 	Name string `pulumi:"name"`
-	// Its value, kept secret: it can carry a token.
+	// Its value; it can carry a token. Secret: encrypted in state, never shown in messages.
 	Value string `pulumi:"value"`
 }
 
@@ -881,9 +881,9 @@ type WebhookParameterInput interface {
 
 // A query parameter of the outgoing request.
 type WebhookParameterArgs struct {
-	// Name of the header or query parameter.
+	// Name of the query parameter.
 	Name pulumi.StringInput `pulumi:"name"`
-	// Its value, kept secret: it can carry a token.
+	// Its value; it can carry a token. Secret: encrypted in state, never shown in messages.
 	Value pulumi.StringInput `pulumi:"value"`
 }
 
@@ -939,12 +939,12 @@ func (o WebhookParameterOutput) ToWebhookParameterOutputWithContext(ctx context.
 	return o
 }
 
-// Name of the header or query parameter.
+// Name of the query parameter.
 func (o WebhookParameterOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v WebhookParameter) string { return v.Name }).(pulumi.StringOutput)
 }
 
-// Its value, kept secret: it can carry a token.
+// Its value; it can carry a token. Secret: encrypted in state, never shown in messages.
 func (o WebhookParameterOutput) Value() pulumi.StringOutput {
 	return o.ApplyT(func(v WebhookParameter) string { return v.Value }).(pulumi.StringOutput)
 }

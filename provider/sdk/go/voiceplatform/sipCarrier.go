@@ -12,7 +12,7 @@ import (
 	"pulumi-voice-platform/sdk/go/voiceplatform/internal"
 )
 
-// A SIP carrier (trunk) with registration credentials, gateways and phone numbers. The API has no update, so changing any input replaces it.
+// A SIP carrier (trunk) with registration credentials, gateways and phone numbers. The API has no update operation for carriers. Changing any input replaces it.
 //
 // ## Example Usage
 // ### A carrier that registers, with one gateway and one number
@@ -69,19 +69,19 @@ type SipCarrier struct {
 	E164LeadingPlus pulumi.BoolPtrOutput `pulumi:"e164LeadingPlus"`
 	// Record this existing carrier instead of creating one (no call is made: the API has no read).
 	ExistingCarrierId pulumi.StringPtrOutput `pulumi:"existingCarrierId"`
-	// Gateways; order does not matter.
+	// Gateways. Order does not matter, and repeated items count once.
 	Gateways SipGatewayArrayOutput `pulumi:"gateways"`
 	// Carrier name. Required here though the spec leaves it open: preflight finds an interrupted create on the platform by it.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// SIP proxy for outbound calls.
 	OutboundSipProxy pulumi.StringPtrOutput `pulumi:"outboundSipProxy"`
-	// Phone numbers; order does not matter.
+	// Phone numbers. Order does not matter, and repeated items count once.
 	PhoneNumbers SipPhoneNumberArrayOutput `pulumi:"phoneNumbers"`
 	// Domain of the From header of the registration.
 	RegisterFromDomain pulumi.StringPtrOutput `pulumi:"registerFromDomain"`
 	// User part of the From header of the registration.
 	RegisterFromUser pulumi.StringPtrOutput `pulumi:"registerFromUser"`
-	// Registration password; stored encrypted as a secret.
+	// Registration password; write-only on the platform. Secret: encrypted in state, never shown in messages.
 	RegisterPassword pulumi.StringPtrOutput `pulumi:"registerPassword"`
 	// Whether the registration's Contact carries the public IP address.
 	RegisterPublicIpInContact pulumi.BoolPtrOutput `pulumi:"registerPublicIpInContact"`
@@ -155,19 +155,19 @@ type sipCarrierArgs struct {
 	E164LeadingPlus *bool `pulumi:"e164LeadingPlus"`
 	// Record this existing carrier instead of creating one (no call is made: the API has no read).
 	ExistingCarrierId *string `pulumi:"existingCarrierId"`
-	// Gateways; order does not matter.
+	// Gateways. Order does not matter, and repeated items count once.
 	Gateways []SipGateway `pulumi:"gateways"`
 	// Carrier name. Required here though the spec leaves it open: preflight finds an interrupted create on the platform by it.
 	Name string `pulumi:"name"`
 	// SIP proxy for outbound calls.
 	OutboundSipProxy *string `pulumi:"outboundSipProxy"`
-	// Phone numbers; order does not matter.
+	// Phone numbers. Order does not matter, and repeated items count once.
 	PhoneNumbers []SipPhoneNumber `pulumi:"phoneNumbers"`
 	// Domain of the From header of the registration.
 	RegisterFromDomain *string `pulumi:"registerFromDomain"`
 	// User part of the From header of the registration.
 	RegisterFromUser *string `pulumi:"registerFromUser"`
-	// Registration password; stored encrypted as a secret.
+	// Registration password; write-only on the platform. Secret: encrypted in state, never shown in messages.
 	RegisterPassword *string `pulumi:"registerPassword"`
 	// Whether the registration's Contact carries the public IP address.
 	RegisterPublicIpInContact *bool `pulumi:"registerPublicIpInContact"`
@@ -193,19 +193,19 @@ type SipCarrierArgs struct {
 	E164LeadingPlus pulumi.BoolPtrInput
 	// Record this existing carrier instead of creating one (no call is made: the API has no read).
 	ExistingCarrierId pulumi.StringPtrInput
-	// Gateways; order does not matter.
+	// Gateways. Order does not matter, and repeated items count once.
 	Gateways SipGatewayArrayInput
 	// Carrier name. Required here though the spec leaves it open: preflight finds an interrupted create on the platform by it.
 	Name pulumi.StringInput
 	// SIP proxy for outbound calls.
 	OutboundSipProxy pulumi.StringPtrInput
-	// Phone numbers; order does not matter.
+	// Phone numbers. Order does not matter, and repeated items count once.
 	PhoneNumbers SipPhoneNumberArrayInput
 	// Domain of the From header of the registration.
 	RegisterFromDomain pulumi.StringPtrInput
 	// User part of the From header of the registration.
 	RegisterFromUser pulumi.StringPtrInput
-	// Registration password; stored encrypted as a secret.
+	// Registration password; write-only on the platform. Secret: encrypted in state, never shown in messages.
 	RegisterPassword pulumi.StringPtrInput
 	// Whether the registration's Contact carries the public IP address.
 	RegisterPublicIpInContact pulumi.BoolPtrInput
@@ -280,7 +280,7 @@ func (o SipCarrierOutput) ExistingCarrierId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *SipCarrier) pulumi.StringPtrOutput { return v.ExistingCarrierId }).(pulumi.StringPtrOutput)
 }
 
-// Gateways; order does not matter.
+// Gateways. Order does not matter, and repeated items count once.
 func (o SipCarrierOutput) Gateways() SipGatewayArrayOutput {
 	return o.ApplyT(func(v *SipCarrier) SipGatewayArrayOutput { return v.Gateways }).(SipGatewayArrayOutput)
 }
@@ -295,7 +295,7 @@ func (o SipCarrierOutput) OutboundSipProxy() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *SipCarrier) pulumi.StringPtrOutput { return v.OutboundSipProxy }).(pulumi.StringPtrOutput)
 }
 
-// Phone numbers; order does not matter.
+// Phone numbers. Order does not matter, and repeated items count once.
 func (o SipCarrierOutput) PhoneNumbers() SipPhoneNumberArrayOutput {
 	return o.ApplyT(func(v *SipCarrier) SipPhoneNumberArrayOutput { return v.PhoneNumbers }).(SipPhoneNumberArrayOutput)
 }
@@ -310,7 +310,7 @@ func (o SipCarrierOutput) RegisterFromUser() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *SipCarrier) pulumi.StringPtrOutput { return v.RegisterFromUser }).(pulumi.StringPtrOutput)
 }
 
-// Registration password; stored encrypted as a secret.
+// Registration password; write-only on the platform. Secret: encrypted in state, never shown in messages.
 func (o SipCarrierOutput) RegisterPassword() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *SipCarrier) pulumi.StringPtrOutput { return v.RegisterPassword }).(pulumi.StringPtrOutput)
 }

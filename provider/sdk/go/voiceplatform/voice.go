@@ -54,19 +54,19 @@ type Voice struct {
 
 	// Every voice the clone answered with, as the API gave them.
 	ClonedVoices ClonedVoiceArrayOutput `pulumi:"clonedVoices"`
-	// Description sent with the clone. Changing it replaces the voice.
+	// Description sent with the clone. Changing it replaces the resource.
 	Description pulumi.StringPtrOutput `pulumi:"description"`
 	// Adopt this existing voice instead of cloning one. Changing it replaces the resource.
 	ExistingVoiceId pulumi.StringPtrOutput `pulumi:"existingVoiceId"`
-	// Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice. Required unless existingVoiceId is given: a clone needs at least one sample.
+	// Audio samples: paths (relative to the project) or FileAssets, compared by content. Required unless existingVoiceId is given: a clone needs at least one sample. Changing it replaces the resource.
 	Files pulumi.ArrayOutput `pulumi:"files"`
 	// Whether the voice is multilingual; set with an update right after the clone. Updates in place.
 	IsMultilingual pulumi.BoolPtrOutput `pulumi:"isMultilingual"`
-	// Display name. Updates in place. Required here though the spec leaves it open: the clone's answer is matched to the request by it.
+	// Display name. Required here though the spec leaves it open: the clone's answer is matched to the request by it. Updates in place.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// Organization that owns the voice.
 	OrganizationId pulumi.StringPtrOutput `pulumi:"organizationId"`
-	// The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the voice.
+	// The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the resource.
 	ProviderType pulumi.StringPtrOutput `pulumi:"providerType"`
 	// Name, sha256 and size of each uploaded sample, in upload order.
 	Samples VoiceSampleArrayOutput `pulumi:"samples"`
@@ -78,13 +78,13 @@ type Voice struct {
 	Speed pulumi.Float64PtrOutput `pulumi:"speed"`
 	// Synthesis stability (the spec gives no range; outside 0–1, the range ElevenLabs documents, warns). Updates in place.
 	Stability pulumi.Float64PtrOutput `pulumi:"stability"`
-	// The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
+	// The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the resource.
 	SubAccounts pulumi.BoolPtrOutput `pulumi:"subAccounts"`
-	// Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces.
+	// Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces the resource.
 	SubOrganizationId pulumi.StringPtrOutput `pulumi:"subOrganizationId"`
-	// Locale codes such as en-US; order does not matter. Updates in place.
+	// Locale codes such as en-US. Order does not matter, and repeated items count once. Updates in place.
 	SupportedLocales pulumi.StringArrayOutput `pulumi:"supportedLocales"`
-	// The clone form's supportsAllLanguages flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
+	// The clone form's supportsAllLanguages flag (the spec does not say what it means); sent with the clone. Changing it replaces the resource.
 	SupportsAllLanguages pulumi.BoolPtrOutput `pulumi:"supportsAllLanguages"`
 	// Synthesis client the platform uses for the voice.
 	TtsClient pulumi.StringPtrOutput `pulumi:"ttsClient"`
@@ -135,17 +135,17 @@ func (VoiceState) ElementType() reflect.Type {
 }
 
 type voiceArgs struct {
-	// Description sent with the clone. Changing it replaces the voice.
+	// Description sent with the clone. Changing it replaces the resource.
 	Description *string `pulumi:"description"`
 	// Adopt this existing voice instead of cloning one. Changing it replaces the resource.
 	ExistingVoiceId *string `pulumi:"existingVoiceId"`
-	// Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice. Required unless existingVoiceId is given: a clone needs at least one sample.
+	// Audio samples: paths (relative to the project) or FileAssets, compared by content. Required unless existingVoiceId is given: a clone needs at least one sample. Changing it replaces the resource.
 	Files []interface{} `pulumi:"files"`
 	// Whether the voice is multilingual; set with an update right after the clone. Updates in place.
 	IsMultilingual *bool `pulumi:"isMultilingual"`
-	// Display name. Updates in place. Required here though the spec leaves it open: the clone's answer is matched to the request by it.
+	// Display name. Required here though the spec leaves it open: the clone's answer is matched to the request by it. Updates in place.
 	Name string `pulumi:"name"`
-	// The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the voice.
+	// The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the resource.
 	ProviderType *string `pulumi:"providerType"`
 	// Synthesis similarity boost (the spec gives no range; outside 0–1 warns). Updates in place.
 	SimilarityBoost *float64 `pulumi:"similarityBoost"`
@@ -153,29 +153,29 @@ type voiceArgs struct {
 	Speed *float64 `pulumi:"speed"`
 	// Synthesis stability (the spec gives no range; outside 0–1, the range ElevenLabs documents, warns). Updates in place.
 	Stability *float64 `pulumi:"stability"`
-	// The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
+	// The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the resource.
 	SubAccounts *bool `pulumi:"subAccounts"`
-	// Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces.
+	// Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces the resource.
 	SubOrganizationId *string `pulumi:"subOrganizationId"`
-	// Locale codes such as en-US; order does not matter. Updates in place.
+	// Locale codes such as en-US. Order does not matter, and repeated items count once. Updates in place.
 	SupportedLocales []string `pulumi:"supportedLocales"`
-	// The clone form's supportsAllLanguages flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
+	// The clone form's supportsAllLanguages flag (the spec does not say what it means); sent with the clone. Changing it replaces the resource.
 	SupportsAllLanguages *bool `pulumi:"supportsAllLanguages"`
 }
 
 // The set of arguments for constructing a Voice resource.
 type VoiceArgs struct {
-	// Description sent with the clone. Changing it replaces the voice.
+	// Description sent with the clone. Changing it replaces the resource.
 	Description pulumi.StringPtrInput
 	// Adopt this existing voice instead of cloning one. Changing it replaces the resource.
 	ExistingVoiceId pulumi.StringPtrInput
-	// Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice. Required unless existingVoiceId is given: a clone needs at least one sample.
+	// Audio samples: paths (relative to the project) or FileAssets, compared by content. Required unless existingVoiceId is given: a clone needs at least one sample. Changing it replaces the resource.
 	Files pulumi.ArrayInput
 	// Whether the voice is multilingual; set with an update right after the clone. Updates in place.
 	IsMultilingual pulumi.BoolPtrInput
-	// Display name. Updates in place. Required here though the spec leaves it open: the clone's answer is matched to the request by it.
+	// Display name. Required here though the spec leaves it open: the clone's answer is matched to the request by it. Updates in place.
 	Name pulumi.StringInput
-	// The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the voice.
+	// The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the resource.
 	ProviderType pulumi.StringPtrInput
 	// Synthesis similarity boost (the spec gives no range; outside 0–1 warns). Updates in place.
 	SimilarityBoost pulumi.Float64PtrInput
@@ -183,13 +183,13 @@ type VoiceArgs struct {
 	Speed pulumi.Float64PtrInput
 	// Synthesis stability (the spec gives no range; outside 0–1, the range ElevenLabs documents, warns). Updates in place.
 	Stability pulumi.Float64PtrInput
-	// The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
+	// The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the resource.
 	SubAccounts pulumi.BoolPtrInput
-	// Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces.
+	// Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces the resource.
 	SubOrganizationId pulumi.StringPtrInput
-	// Locale codes such as en-US; order does not matter. Updates in place.
+	// Locale codes such as en-US. Order does not matter, and repeated items count once. Updates in place.
 	SupportedLocales pulumi.StringArrayInput
-	// The clone form's supportsAllLanguages flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
+	// The clone form's supportsAllLanguages flag (the spec does not say what it means); sent with the clone. Changing it replaces the resource.
 	SupportsAllLanguages pulumi.BoolPtrInput
 }
 
@@ -235,7 +235,7 @@ func (o VoiceOutput) ClonedVoices() ClonedVoiceArrayOutput {
 	return o.ApplyT(func(v *Voice) ClonedVoiceArrayOutput { return v.ClonedVoices }).(ClonedVoiceArrayOutput)
 }
 
-// Description sent with the clone. Changing it replaces the voice.
+// Description sent with the clone. Changing it replaces the resource.
 func (o VoiceOutput) Description() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Voice) pulumi.StringPtrOutput { return v.Description }).(pulumi.StringPtrOutput)
 }
@@ -245,7 +245,7 @@ func (o VoiceOutput) ExistingVoiceId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Voice) pulumi.StringPtrOutput { return v.ExistingVoiceId }).(pulumi.StringPtrOutput)
 }
 
-// Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice. Required unless existingVoiceId is given: a clone needs at least one sample.
+// Audio samples: paths (relative to the project) or FileAssets, compared by content. Required unless existingVoiceId is given: a clone needs at least one sample. Changing it replaces the resource.
 func (o VoiceOutput) Files() pulumi.ArrayOutput {
 	return o.ApplyT(func(v *Voice) pulumi.ArrayOutput { return v.Files }).(pulumi.ArrayOutput)
 }
@@ -255,7 +255,7 @@ func (o VoiceOutput) IsMultilingual() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Voice) pulumi.BoolPtrOutput { return v.IsMultilingual }).(pulumi.BoolPtrOutput)
 }
 
-// Display name. Updates in place. Required here though the spec leaves it open: the clone's answer is matched to the request by it.
+// Display name. Required here though the spec leaves it open: the clone's answer is matched to the request by it. Updates in place.
 func (o VoiceOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Voice) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
@@ -265,7 +265,7 @@ func (o VoiceOutput) OrganizationId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Voice) pulumi.StringPtrOutput { return v.OrganizationId }).(pulumi.StringPtrOutput)
 }
 
-// The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the voice.
+// The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the resource.
 func (o VoiceOutput) ProviderType() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Voice) pulumi.StringPtrOutput { return v.ProviderType }).(pulumi.StringPtrOutput)
 }
@@ -295,22 +295,22 @@ func (o VoiceOutput) Stability() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *Voice) pulumi.Float64PtrOutput { return v.Stability }).(pulumi.Float64PtrOutput)
 }
 
-// The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
+// The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the resource.
 func (o VoiceOutput) SubAccounts() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Voice) pulumi.BoolPtrOutput { return v.SubAccounts }).(pulumi.BoolPtrOutput)
 }
 
-// Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces.
+// Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces the resource.
 func (o VoiceOutput) SubOrganizationId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Voice) pulumi.StringPtrOutput { return v.SubOrganizationId }).(pulumi.StringPtrOutput)
 }
 
-// Locale codes such as en-US; order does not matter. Updates in place.
+// Locale codes such as en-US. Order does not matter, and repeated items count once. Updates in place.
 func (o VoiceOutput) SupportedLocales() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Voice) pulumi.StringArrayOutput { return v.SupportedLocales }).(pulumi.StringArrayOutput)
 }
 
-// The clone form's supportsAllLanguages flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
+// The clone form's supportsAllLanguages flag (the spec does not say what it means); sent with the clone. Changing it replaces the resource.
 func (o VoiceOutput) SupportsAllLanguages() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Voice) pulumi.BoolPtrOutput { return v.SupportsAllLanguages }).(pulumi.BoolPtrOutput)
 }

@@ -11,7 +11,7 @@ import * as enums from "../types/enums";
  */
 export interface AdvancedWebhookArgs {
     /**
-     * Body of the outgoing request, kept secret.
+     * Body of the outgoing request. Secret: encrypted in state, never shown in messages.
      */
     body?: pulumi.Input<string | undefined>;
     /**
@@ -27,7 +27,7 @@ export interface AdvancedWebhookArgs {
      */
     parameters?: pulumi.Input<pulumi.Input<inputs.WebhookParameterArgs>[] | undefined>;
     /**
-     * Target URL, kept secret: it can carry a token.
+     * Target URL; it can carry a token. Secret: encrypted in state, never shown in messages.
      */
     url: pulumi.Input<string>;
 }
@@ -97,11 +97,11 @@ export interface SipPhoneNumberArgs {
  */
 export interface WebhookHeaderArgs {
     /**
-     * Name of the header or query parameter.
+     * Name of the header.
      */
     name: pulumi.Input<string>;
     /**
-     * Its value, kept secret: it can carry a token.
+     * Its value; it can carry a token. Secret: encrypted in state, never shown in messages.
      */
     value: pulumi.Input<string>;
 }
@@ -111,11 +111,11 @@ export interface WebhookHeaderArgs {
  */
 export interface WebhookParameterArgs {
     /**
-     * Name of the header or query parameter.
+     * Name of the query parameter.
      */
     name: pulumi.Input<string>;
     /**
-     * Its value, kept secret: it can carry a token.
+     * Its value; it can carry a token. Secret: encrypted in state, never shown in messages.
      */
     value: pulumi.Input<string>;
 }

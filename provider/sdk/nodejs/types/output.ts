@@ -11,7 +11,7 @@ import * as enums from "../types/enums";
  */
 export interface AdvancedWebhook {
     /**
-     * Body of the outgoing request, kept secret.
+     * Body of the outgoing request. Secret: encrypted in state, never shown in messages.
      */
     body?: string;
     /**
@@ -27,7 +27,7 @@ export interface AdvancedWebhook {
      */
     parameters?: outputs.WebhookParameter[];
     /**
-     * Target URL, kept secret: it can carry a token.
+     * Target URL; it can carry a token. Secret: encrypted in state, never shown in messages.
      */
     url: string;
 }
@@ -167,11 +167,11 @@ export interface VoiceSettings {
  */
 export interface WebhookHeader {
     /**
-     * Name of the header or query parameter.
+     * Name of the header.
      */
     name: string;
     /**
-     * Its value, kept secret: it can carry a token.
+     * Its value; it can carry a token. Secret: encrypted in state, never shown in messages.
      */
     value: string;
 }
@@ -181,11 +181,11 @@ export interface WebhookHeader {
  */
 export interface WebhookParameter {
     /**
-     * Name of the header or query parameter.
+     * Name of the query parameter.
      */
     name: string;
     /**
-     * Its value, kept secret: it can carry a token.
+     * Its value; it can carry a token. Secret: encrypted in state, never shown in messages.
      */
     value: string;
 }

@@ -34,11 +34,11 @@ class AdvancedWebhookArgsDict(TypedDict):
     """
     url: pulumi.Input[_builtins.str]
     """
-    Target URL, kept secret: it can carry a token.
+    Target URL; it can carry a token. Secret: encrypted in state, never shown in messages.
     """
     body: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Body of the outgoing request, kept secret.
+    Body of the outgoing request. Secret: encrypted in state, never shown in messages.
     """
     headers: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['WebhookHeaderArgsDict']]]]]
     """
@@ -64,8 +64,8 @@ class AdvancedWebhookArgs:
         """
         The outgoing request, for an advanced webhook.
 
-        :param pulumi.Input[_builtins.str] url: Target URL, kept secret: it can carry a token.
-        :param pulumi.Input[_builtins.str] body: Body of the outgoing request, kept secret.
+        :param pulumi.Input[_builtins.str] url: Target URL; it can carry a token. Secret: encrypted in state, never shown in messages.
+        :param pulumi.Input[_builtins.str] body: Body of the outgoing request. Secret: encrypted in state, never shown in messages.
         :param pulumi.Input[Sequence[pulumi.Input['WebhookHeaderArgs']]] headers: Headers of the outgoing request.
         :param pulumi.Input[_builtins.str] method: HTTP method of the outgoing request, e.g. GET.
         :param pulumi.Input[Sequence[pulumi.Input['WebhookParameterArgs']]] parameters: Query parameters of the outgoing request.
@@ -84,7 +84,7 @@ class AdvancedWebhookArgs:
     @pulumi.getter
     def url(self) -> pulumi.Input[_builtins.str]:
         """
-        Target URL, kept secret: it can carry a token.
+        Target URL; it can carry a token. Secret: encrypted in state, never shown in messages.
         """
         return pulumi.get(self, "url")
 
@@ -96,7 +96,7 @@ class AdvancedWebhookArgs:
     @pulumi.getter
     def body(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Body of the outgoing request, kept secret.
+        Body of the outgoing request. Secret: encrypted in state, never shown in messages.
         """
         return pulumi.get(self, "body")
 
@@ -415,11 +415,11 @@ class WebhookHeaderArgsDict(TypedDict):
     """
     name: pulumi.Input[_builtins.str]
     """
-    Name of the header or query parameter.
+    Name of the header.
     """
     value: pulumi.Input[_builtins.str]
     """
-    Its value, kept secret: it can carry a token.
+    Its value; it can carry a token. Secret: encrypted in state, never shown in messages.
     """
 
 @pulumi.input_type
@@ -430,8 +430,8 @@ class WebhookHeaderArgs:
         """
         A header of the outgoing request.
 
-        :param pulumi.Input[_builtins.str] name: Name of the header or query parameter.
-        :param pulumi.Input[_builtins.str] value: Its value, kept secret: it can carry a token.
+        :param pulumi.Input[_builtins.str] name: Name of the header.
+        :param pulumi.Input[_builtins.str] value: Its value; it can carry a token. Secret: encrypted in state, never shown in messages.
         """
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "value", value)
@@ -440,7 +440,7 @@ class WebhookHeaderArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[_builtins.str]:
         """
-        Name of the header or query parameter.
+        Name of the header.
         """
         return pulumi.get(self, "name")
 
@@ -452,7 +452,7 @@ class WebhookHeaderArgs:
     @pulumi.getter
     def value(self) -> pulumi.Input[_builtins.str]:
         """
-        Its value, kept secret: it can carry a token.
+        Its value; it can carry a token. Secret: encrypted in state, never shown in messages.
         """
         return pulumi.get(self, "value")
 
@@ -467,11 +467,11 @@ class WebhookParameterArgsDict(TypedDict):
     """
     name: pulumi.Input[_builtins.str]
     """
-    Name of the header or query parameter.
+    Name of the query parameter.
     """
     value: pulumi.Input[_builtins.str]
     """
-    Its value, kept secret: it can carry a token.
+    Its value; it can carry a token. Secret: encrypted in state, never shown in messages.
     """
 
 @pulumi.input_type
@@ -482,8 +482,8 @@ class WebhookParameterArgs:
         """
         A query parameter of the outgoing request.
 
-        :param pulumi.Input[_builtins.str] name: Name of the header or query parameter.
-        :param pulumi.Input[_builtins.str] value: Its value, kept secret: it can carry a token.
+        :param pulumi.Input[_builtins.str] name: Name of the query parameter.
+        :param pulumi.Input[_builtins.str] value: Its value; it can carry a token. Secret: encrypted in state, never shown in messages.
         """
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "value", value)
@@ -492,7 +492,7 @@ class WebhookParameterArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[_builtins.str]:
         """
-        Name of the header or query parameter.
+        Name of the query parameter.
         """
         return pulumi.get(self, "name")
 
@@ -504,7 +504,7 @@ class WebhookParameterArgs:
     @pulumi.getter
     def value(self) -> pulumi.Input[_builtins.str]:
         """
-        Its value, kept secret: it can carry a token.
+        Its value; it can carry a token. Secret: encrypted in state, never shown in messages.
         """
         return pulumi.get(self, "value")
 

@@ -36,7 +36,7 @@ class CampaignWebhookArgs:
         :param pulumi.Input[_builtins.str] url: URL that is called.
         :param pulumi.Input['AdvancedWebhookArgs'] advanced_webhook: The outgoing request, for an advanced webhook.
         :param pulumi.Input[_builtins.bool] already_subscribed: Record an existing subscription without calling the API (the API can neither read nor list one).
-        :param pulumi.Input[Sequence[pulumi.Input['WebhookEvent']]] events: Events to subscribe to; order does not matter.
+        :param pulumi.Input[Sequence[pulumi.Input['WebhookEvent']]] events: Events to subscribe to. Order does not matter, and repeated items count once.
         :param pulumi.Input[_builtins.bool] is_advanced: Whether advancedWebhook describes the outgoing request.
         :param pulumi.Input[_builtins.str] sub_organization_id: Sub-organization to act for; defaults to voiceplatform:subOrganizationId.
         """
@@ -105,7 +105,7 @@ class CampaignWebhookArgs:
     @pulumi.getter
     def events(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['WebhookEvent']]]]:
         """
-        Events to subscribe to; order does not matter.
+        Events to subscribe to. Order does not matter, and repeated items count once.
         """
         return pulumi.get(self, "events")
 
@@ -153,7 +153,7 @@ class CampaignWebhook(pulumi.CustomResource):
                  url: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A webhook subscribed to a campaign's post-processing events: a simple URL or a full advanced request. The API has no update, so any change replaces it.
+        A webhook subscribed to a campaign's post-processing events: a simple URL or a full advanced request. The API has no update operation for subscriptions. Changing any input replaces it.
 
         ## Example Usage
         ### A webhook for the leads a campaign found interested
@@ -177,7 +177,7 @@ class CampaignWebhook(pulumi.CustomResource):
         :param pulumi.Input[Union['AdvancedWebhookArgs', 'AdvancedWebhookArgsDict']] advanced_webhook: The outgoing request, for an advanced webhook.
         :param pulumi.Input[_builtins.bool] already_subscribed: Record an existing subscription without calling the API (the API can neither read nor list one).
         :param pulumi.Input[_builtins.str] campaign_id: The campaign's ObjectId (24 hexadecimal characters).
-        :param pulumi.Input[Sequence[pulumi.Input['WebhookEvent']]] events: Events to subscribe to; order does not matter.
+        :param pulumi.Input[Sequence[pulumi.Input['WebhookEvent']]] events: Events to subscribe to. Order does not matter, and repeated items count once.
         :param pulumi.Input[_builtins.bool] is_advanced: Whether advancedWebhook describes the outgoing request.
         :param pulumi.Input[_builtins.str] sub_organization_id: Sub-organization to act for; defaults to voiceplatform:subOrganizationId.
         :param pulumi.Input[_builtins.str] url: URL that is called.
@@ -189,7 +189,7 @@ class CampaignWebhook(pulumi.CustomResource):
                  args: CampaignWebhookArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A webhook subscribed to a campaign's post-processing events: a simple URL or a full advanced request. The API has no update, so any change replaces it.
+        A webhook subscribed to a campaign's post-processing events: a simple URL or a full advanced request. The API has no update operation for subscriptions. Changing any input replaces it.
 
         ## Example Usage
         ### A webhook for the leads a campaign found interested
@@ -321,7 +321,7 @@ class CampaignWebhook(pulumi.CustomResource):
     @pulumi.getter
     def events(self) -> pulumi.Output[Optional[Sequence['WebhookEvent']]]:
         """
-        Events to subscribe to; order does not matter.
+        Events to subscribe to. Order does not matter, and repeated items count once.
         """
         return pulumi.get(self, "events")
 

@@ -41,8 +41,8 @@ class AdvancedWebhook(dict):
         """
         The outgoing request, for an advanced webhook.
 
-        :param _builtins.str url: Target URL, kept secret: it can carry a token.
-        :param _builtins.str body: Body of the outgoing request, kept secret.
+        :param _builtins.str url: Target URL; it can carry a token. Secret: encrypted in state, never shown in messages.
+        :param _builtins.str body: Body of the outgoing request. Secret: encrypted in state, never shown in messages.
         :param Sequence['WebhookHeader'] headers: Headers of the outgoing request.
         :param _builtins.str method: HTTP method of the outgoing request, e.g. GET.
         :param Sequence['WebhookParameter'] parameters: Query parameters of the outgoing request.
@@ -61,7 +61,7 @@ class AdvancedWebhook(dict):
     @pulumi.getter
     def url(self) -> _builtins.str:
         """
-        Target URL, kept secret: it can carry a token.
+        Target URL; it can carry a token. Secret: encrypted in state, never shown in messages.
         """
         return pulumi.get(self, "url")
 
@@ -69,7 +69,7 @@ class AdvancedWebhook(dict):
     @pulumi.getter
     def body(self) -> Optional[_builtins.str]:
         """
-        Body of the outgoing request, kept secret.
+        Body of the outgoing request. Secret: encrypted in state, never shown in messages.
         """
         return pulumi.get(self, "body")
 
@@ -533,8 +533,8 @@ class WebhookHeader(dict):
         """
         A header of the outgoing request.
 
-        :param _builtins.str name: Name of the header or query parameter.
-        :param _builtins.str value: Its value, kept secret: it can carry a token.
+        :param _builtins.str name: Name of the header.
+        :param _builtins.str value: Its value; it can carry a token. Secret: encrypted in state, never shown in messages.
         """
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "value", value)
@@ -543,7 +543,7 @@ class WebhookHeader(dict):
     @pulumi.getter
     def name(self) -> _builtins.str:
         """
-        Name of the header or query parameter.
+        Name of the header.
         """
         return pulumi.get(self, "name")
 
@@ -551,7 +551,7 @@ class WebhookHeader(dict):
     @pulumi.getter
     def value(self) -> _builtins.str:
         """
-        Its value, kept secret: it can carry a token.
+        Its value; it can carry a token. Secret: encrypted in state, never shown in messages.
         """
         return pulumi.get(self, "value")
 
@@ -567,8 +567,8 @@ class WebhookParameter(dict):
         """
         A query parameter of the outgoing request.
 
-        :param _builtins.str name: Name of the header or query parameter.
-        :param _builtins.str value: Its value, kept secret: it can carry a token.
+        :param _builtins.str name: Name of the query parameter.
+        :param _builtins.str value: Its value; it can carry a token. Secret: encrypted in state, never shown in messages.
         """
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "value", value)
@@ -577,7 +577,7 @@ class WebhookParameter(dict):
     @pulumi.getter
     def name(self) -> _builtins.str:
         """
-        Name of the header or query parameter.
+        Name of the query parameter.
         """
         return pulumi.get(self, "name")
 
@@ -585,7 +585,7 @@ class WebhookParameter(dict):
     @pulumi.getter
     def value(self) -> _builtins.str:
         """
-        Its value, kept secret: it can carry a token.
+        Its value; it can carry a token. Secret: encrypted in state, never shown in messages.
         """
         return pulumi.get(self, "value")
 

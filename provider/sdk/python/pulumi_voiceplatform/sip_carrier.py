@@ -45,12 +45,12 @@ class SipCarrierArgs:
         :param pulumi.Input[_builtins.str] diversion: Diversion header value for outbound calls.
         :param pulumi.Input[_builtins.bool] e164_leading_plus: Whether outbound numbers get a leading plus (E.164).
         :param pulumi.Input[_builtins.str] existing_carrier_id: Record this existing carrier instead of creating one (no call is made: the API has no read).
-        :param pulumi.Input[Sequence[pulumi.Input['SipGatewayArgs']]] gateways: Gateways; order does not matter.
+        :param pulumi.Input[Sequence[pulumi.Input['SipGatewayArgs']]] gateways: Gateways. Order does not matter, and repeated items count once.
         :param pulumi.Input[_builtins.str] outbound_sip_proxy: SIP proxy for outbound calls.
-        :param pulumi.Input[Sequence[pulumi.Input['SipPhoneNumberArgs']]] phone_numbers: Phone numbers; order does not matter.
+        :param pulumi.Input[Sequence[pulumi.Input['SipPhoneNumberArgs']]] phone_numbers: Phone numbers. Order does not matter, and repeated items count once.
         :param pulumi.Input[_builtins.str] register_from_domain: Domain of the From header of the registration.
         :param pulumi.Input[_builtins.str] register_from_user: User part of the From header of the registration.
-        :param pulumi.Input[_builtins.str] register_password: Registration password; stored encrypted as a secret.
+        :param pulumi.Input[_builtins.str] register_password: Registration password; write-only on the platform. Secret: encrypted in state, never shown in messages.
         :param pulumi.Input[_builtins.bool] register_public_ip_in_contact: Whether the registration's Contact carries the public IP address.
         :param pulumi.Input[_builtins.str] register_sip_realm: SIP realm of the registration.
         :param pulumi.Input[_builtins.str] register_username: Registration username.
@@ -145,7 +145,7 @@ class SipCarrierArgs:
     @pulumi.getter
     def gateways(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['SipGatewayArgs']]]]:
         """
-        Gateways; order does not matter.
+        Gateways. Order does not matter, and repeated items count once.
         """
         return pulumi.get(self, "gateways")
 
@@ -169,7 +169,7 @@ class SipCarrierArgs:
     @pulumi.getter(name="phoneNumbers")
     def phone_numbers(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['SipPhoneNumberArgs']]]]:
         """
-        Phone numbers; order does not matter.
+        Phone numbers. Order does not matter, and repeated items count once.
         """
         return pulumi.get(self, "phone_numbers")
 
@@ -205,7 +205,7 @@ class SipCarrierArgs:
     @pulumi.getter(name="registerPassword")
     def register_password(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Registration password; stored encrypted as a secret.
+        Registration password; write-only on the platform. Secret: encrypted in state, never shown in messages.
         """
         return pulumi.get(self, "register_password")
 
@@ -323,7 +323,7 @@ class SipCarrier(pulumi.CustomResource):
                  updated_by: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A SIP carrier (trunk) with registration credentials, gateways and phone numbers. The API has no update, so changing any input replaces it.
+        A SIP carrier (trunk) with registration credentials, gateways and phone numbers. The API has no update operation for carriers. Changing any input replaces it.
 
         ## Example Usage
         ### A carrier that registers, with one gateway and one number
@@ -353,13 +353,13 @@ class SipCarrier(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] diversion: Diversion header value for outbound calls.
         :param pulumi.Input[_builtins.bool] e164_leading_plus: Whether outbound numbers get a leading plus (E.164).
         :param pulumi.Input[_builtins.str] existing_carrier_id: Record this existing carrier instead of creating one (no call is made: the API has no read).
-        :param pulumi.Input[Sequence[pulumi.Input[Union['SipGatewayArgs', 'SipGatewayArgsDict']]]] gateways: Gateways; order does not matter.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['SipGatewayArgs', 'SipGatewayArgsDict']]]] gateways: Gateways. Order does not matter, and repeated items count once.
         :param pulumi.Input[_builtins.str] name: Carrier name. Required here though the spec leaves it open: preflight finds an interrupted create on the platform by it.
         :param pulumi.Input[_builtins.str] outbound_sip_proxy: SIP proxy for outbound calls.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['SipPhoneNumberArgs', 'SipPhoneNumberArgsDict']]]] phone_numbers: Phone numbers; order does not matter.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['SipPhoneNumberArgs', 'SipPhoneNumberArgsDict']]]] phone_numbers: Phone numbers. Order does not matter, and repeated items count once.
         :param pulumi.Input[_builtins.str] register_from_domain: Domain of the From header of the registration.
         :param pulumi.Input[_builtins.str] register_from_user: User part of the From header of the registration.
-        :param pulumi.Input[_builtins.str] register_password: Registration password; stored encrypted as a secret.
+        :param pulumi.Input[_builtins.str] register_password: Registration password; write-only on the platform. Secret: encrypted in state, never shown in messages.
         :param pulumi.Input[_builtins.bool] register_public_ip_in_contact: Whether the registration's Contact carries the public IP address.
         :param pulumi.Input[_builtins.str] register_sip_realm: SIP realm of the registration.
         :param pulumi.Input[_builtins.str] register_username: Registration username.
@@ -375,7 +375,7 @@ class SipCarrier(pulumi.CustomResource):
                  args: SipCarrierArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A SIP carrier (trunk) with registration credentials, gateways and phone numbers. The API has no update, so changing any input replaces it.
+        A SIP carrier (trunk) with registration credentials, gateways and phone numbers. The API has no update operation for carriers. Changing any input replaces it.
 
         ## Example Usage
         ### A carrier that registers, with one gateway and one number
@@ -541,7 +541,7 @@ class SipCarrier(pulumi.CustomResource):
     @pulumi.getter
     def gateways(self) -> pulumi.Output[Optional[Sequence['outputs.SipGateway']]]:
         """
-        Gateways; order does not matter.
+        Gateways. Order does not matter, and repeated items count once.
         """
         return pulumi.get(self, "gateways")
 
@@ -565,7 +565,7 @@ class SipCarrier(pulumi.CustomResource):
     @pulumi.getter(name="phoneNumbers")
     def phone_numbers(self) -> pulumi.Output[Optional[Sequence['outputs.SipPhoneNumber']]]:
         """
-        Phone numbers; order does not matter.
+        Phone numbers. Order does not matter, and repeated items count once.
         """
         return pulumi.get(self, "phone_numbers")
 
@@ -589,7 +589,7 @@ class SipCarrier(pulumi.CustomResource):
     @pulumi.getter(name="registerPassword")
     def register_password(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Registration password; stored encrypted as a secret.
+        Registration password; write-only on the platform. Secret: encrypted in state, never shown in messages.
         """
         return pulumi.get(self, "register_password")
 

@@ -36,19 +36,19 @@ class VoiceArgs:
         """
         The set of arguments for constructing a Voice resource.
 
-        :param pulumi.Input[_builtins.str] name: Display name. Updates in place. Required here though the spec leaves it open: the clone's answer is matched to the request by it.
-        :param pulumi.Input[_builtins.str] description: Description sent with the clone. Changing it replaces the voice.
+        :param pulumi.Input[_builtins.str] name: Display name. Required here though the spec leaves it open: the clone's answer is matched to the request by it. Updates in place.
+        :param pulumi.Input[_builtins.str] description: Description sent with the clone. Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] existing_voice_id: Adopt this existing voice instead of cloning one. Changing it replaces the resource.
-        :param pulumi.Input[Sequence[pulumi.Input[Union[_builtins.str, Union[pulumi.Asset, pulumi.Archive]]]]] files: Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice. Required unless existingVoiceId is given: a clone needs at least one sample.
+        :param pulumi.Input[Sequence[pulumi.Input[Union[_builtins.str, Union[pulumi.Asset, pulumi.Archive]]]]] files: Audio samples: paths (relative to the project) or FileAssets, compared by content. Required unless existingVoiceId is given: a clone needs at least one sample. Changing it replaces the resource.
         :param pulumi.Input[_builtins.bool] is_multilingual: Whether the voice is multilingual; set with an update right after the clone. Updates in place.
-        :param pulumi.Input[_builtins.str] provider_type: The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the voice.
+        :param pulumi.Input[_builtins.str] provider_type: The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the resource.
         :param pulumi.Input[_builtins.float] similarity_boost: Synthesis similarity boost (the spec gives no range; outside 0–1 warns). Updates in place.
         :param pulumi.Input[_builtins.float] speed: Speech speed (the spec gives no range; outside 0.7–1.2, the range ElevenLabs documents, warns). Updates in place.
         :param pulumi.Input[_builtins.float] stability: Synthesis stability (the spec gives no range; outside 0–1, the range ElevenLabs documents, warns). Updates in place.
-        :param pulumi.Input[_builtins.bool] sub_accounts: The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
-        :param pulumi.Input[_builtins.str] sub_organization_id: Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] supported_locales: Locale codes such as en-US; order does not matter. Updates in place.
-        :param pulumi.Input[_builtins.bool] supports_all_languages: The clone form's supportsAllLanguages flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
+        :param pulumi.Input[_builtins.bool] sub_accounts: The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the resource.
+        :param pulumi.Input[_builtins.str] sub_organization_id: Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces the resource.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] supported_locales: Locale codes such as en-US. Order does not matter, and repeated items count once. Updates in place.
+        :param pulumi.Input[_builtins.bool] supports_all_languages: The clone form's supportsAllLanguages flag (the spec does not say what it means); sent with the clone. Changing it replaces the resource.
         """
         pulumi.set(__self__, "name", name)
         if description is not None:
@@ -80,7 +80,7 @@ class VoiceArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[_builtins.str]:
         """
-        Display name. Updates in place. Required here though the spec leaves it open: the clone's answer is matched to the request by it.
+        Display name. Required here though the spec leaves it open: the clone's answer is matched to the request by it. Updates in place.
         """
         return pulumi.get(self, "name")
 
@@ -92,7 +92,7 @@ class VoiceArgs:
     @pulumi.getter
     def description(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Description sent with the clone. Changing it replaces the voice.
+        Description sent with the clone. Changing it replaces the resource.
         """
         return pulumi.get(self, "description")
 
@@ -116,7 +116,7 @@ class VoiceArgs:
     @pulumi.getter
     def files(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[Union[_builtins.str, Union[pulumi.Asset, pulumi.Archive]]]]]]:
         """
-        Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice. Required unless existingVoiceId is given: a clone needs at least one sample.
+        Audio samples: paths (relative to the project) or FileAssets, compared by content. Required unless existingVoiceId is given: a clone needs at least one sample. Changing it replaces the resource.
         """
         return pulumi.get(self, "files")
 
@@ -140,7 +140,7 @@ class VoiceArgs:
     @pulumi.getter(name="providerType")
     def provider_type(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the voice.
+        The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the resource.
         """
         return pulumi.get(self, "provider_type")
 
@@ -188,7 +188,7 @@ class VoiceArgs:
     @pulumi.getter(name="subAccounts")
     def sub_accounts(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
+        The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the resource.
         """
         return pulumi.get(self, "sub_accounts")
 
@@ -200,7 +200,7 @@ class VoiceArgs:
     @pulumi.getter(name="subOrganizationId")
     def sub_organization_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces.
+        Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces the resource.
         """
         return pulumi.get(self, "sub_organization_id")
 
@@ -212,7 +212,7 @@ class VoiceArgs:
     @pulumi.getter(name="supportedLocales")
     def supported_locales(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Locale codes such as en-US; order does not matter. Updates in place.
+        Locale codes such as en-US. Order does not matter, and repeated items count once. Updates in place.
         """
         return pulumi.get(self, "supported_locales")
 
@@ -224,7 +224,7 @@ class VoiceArgs:
     @pulumi.getter(name="supportsAllLanguages")
     def supports_all_languages(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        The clone form's supportsAllLanguages flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
+        The clone form's supportsAllLanguages flag (the spec does not say what it means); sent with the clone. Changing it replaces the resource.
         """
         return pulumi.get(self, "supports_all_languages")
 
@@ -278,19 +278,19 @@ class Voice(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] description: Description sent with the clone. Changing it replaces the voice.
+        :param pulumi.Input[_builtins.str] description: Description sent with the clone. Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] existing_voice_id: Adopt this existing voice instead of cloning one. Changing it replaces the resource.
-        :param pulumi.Input[Sequence[pulumi.Input[Union[_builtins.str, Union[pulumi.Asset, pulumi.Archive]]]]] files: Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice. Required unless existingVoiceId is given: a clone needs at least one sample.
+        :param pulumi.Input[Sequence[pulumi.Input[Union[_builtins.str, Union[pulumi.Asset, pulumi.Archive]]]]] files: Audio samples: paths (relative to the project) or FileAssets, compared by content. Required unless existingVoiceId is given: a clone needs at least one sample. Changing it replaces the resource.
         :param pulumi.Input[_builtins.bool] is_multilingual: Whether the voice is multilingual; set with an update right after the clone. Updates in place.
-        :param pulumi.Input[_builtins.str] name: Display name. Updates in place. Required here though the spec leaves it open: the clone's answer is matched to the request by it.
-        :param pulumi.Input[_builtins.str] provider_type: The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the voice.
+        :param pulumi.Input[_builtins.str] name: Display name. Required here though the spec leaves it open: the clone's answer is matched to the request by it. Updates in place.
+        :param pulumi.Input[_builtins.str] provider_type: The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the resource.
         :param pulumi.Input[_builtins.float] similarity_boost: Synthesis similarity boost (the spec gives no range; outside 0–1 warns). Updates in place.
         :param pulumi.Input[_builtins.float] speed: Speech speed (the spec gives no range; outside 0.7–1.2, the range ElevenLabs documents, warns). Updates in place.
         :param pulumi.Input[_builtins.float] stability: Synthesis stability (the spec gives no range; outside 0–1, the range ElevenLabs documents, warns). Updates in place.
-        :param pulumi.Input[_builtins.bool] sub_accounts: The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
-        :param pulumi.Input[_builtins.str] sub_organization_id: Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] supported_locales: Locale codes such as en-US; order does not matter. Updates in place.
-        :param pulumi.Input[_builtins.bool] supports_all_languages: The clone form's supportsAllLanguages flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
+        :param pulumi.Input[_builtins.bool] sub_accounts: The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the resource.
+        :param pulumi.Input[_builtins.str] sub_organization_id: Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces the resource.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] supported_locales: Locale codes such as en-US. Order does not matter, and repeated items count once. Updates in place.
+        :param pulumi.Input[_builtins.bool] supports_all_languages: The clone form's supportsAllLanguages flag (the spec does not say what it means); sent with the clone. Changing it replaces the resource.
         """
         ...
     @overload
@@ -434,7 +434,7 @@ class Voice(pulumi.CustomResource):
     @pulumi.getter
     def description(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Description sent with the clone. Changing it replaces the voice.
+        Description sent with the clone. Changing it replaces the resource.
         """
         return pulumi.get(self, "description")
 
@@ -450,7 +450,7 @@ class Voice(pulumi.CustomResource):
     @pulumi.getter
     def files(self) -> pulumi.Output[Optional[Sequence[Any]]]:
         """
-        Audio samples: paths (relative to the project) or FileAssets. New content replaces the voice. Required unless existingVoiceId is given: a clone needs at least one sample.
+        Audio samples: paths (relative to the project) or FileAssets, compared by content. Required unless existingVoiceId is given: a clone needs at least one sample. Changing it replaces the resource.
         """
         return pulumi.get(self, "files")
 
@@ -466,7 +466,7 @@ class Voice(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[_builtins.str]:
         """
-        Display name. Updates in place. Required here though the spec leaves it open: the clone's answer is matched to the request by it.
+        Display name. Required here though the spec leaves it open: the clone's answer is matched to the request by it. Updates in place.
         """
         return pulumi.get(self, "name")
 
@@ -482,7 +482,7 @@ class Voice(pulumi.CustomResource):
     @pulumi.getter(name="providerType")
     def provider_type(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the voice.
+        The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the resource.
         """
         return pulumi.get(self, "provider_type")
 
@@ -530,7 +530,7 @@ class Voice(pulumi.CustomResource):
     @pulumi.getter(name="subAccounts")
     def sub_accounts(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
+        The clone form's subAccounts flag (the spec does not say what it means); sent with the clone. Changing it replaces the resource.
         """
         return pulumi.get(self, "sub_accounts")
 
@@ -538,7 +538,7 @@ class Voice(pulumi.CustomResource):
     @pulumi.getter(name="subOrganizationId")
     def sub_organization_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces.
+        Sub-organization to act for; defaults to voiceplatform:subOrganizationId. Changing it replaces the resource.
         """
         return pulumi.get(self, "sub_organization_id")
 
@@ -546,7 +546,7 @@ class Voice(pulumi.CustomResource):
     @pulumi.getter(name="supportedLocales")
     def supported_locales(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        Locale codes such as en-US; order does not matter. Updates in place.
+        Locale codes such as en-US. Order does not matter, and repeated items count once. Updates in place.
         """
         return pulumi.get(self, "supported_locales")
 
@@ -554,7 +554,7 @@ class Voice(pulumi.CustomResource):
     @pulumi.getter(name="supportsAllLanguages")
     def supports_all_languages(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        The clone form's supportsAllLanguages flag (the spec does not say what it means); sent with the clone. Changing it replaces the voice.
+        The clone form's supportsAllLanguages flag (the spec does not say what it means); sent with the clone. Changing it replaces the resource.
         """
         return pulumi.get(self, "supports_all_languages")
 

@@ -1,23 +1,22 @@
 /**
- * The Pulumi package schema of the `voiceplatform` plugin, derived from the zod schemas the
- * resources validate their inputs with: names, types, required inputs and one-line descriptions
- * come from there, secrets and outputs from the resource descriptors. GetSchema serves it, and SDKs are
- * generated from it (`npm run schema -- <file>` writes it).
+ * The Pulumi package schema of the `voiceplatform` plugin, derived from the resource descriptors'
+ * zod schemas: names, types, required fields and descriptions of inputs and outputs, and what the
+ * fields' facts say (secret, nested type names; replace rules and sets, said once here in the
+ * descriptions). GetSchema serves it, and SDKs are generated from it (`npm run schema -- <file>`
+ * writes it).
  */
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { z } from "zod";
 import type { ResourceDescriptor } from "../core/resource-descriptor";
 import { resources } from "../resources";
-import { secretSettings, settingSources, type SettingName } from "../settings/config";
-import { ProviderInputs } from "./provider-config";
 import {
-  campaignWebhookExample,
-  examplesSection,
-  sipCarrierExample,
-  voiceExample,
-  type ResourceExample,
-} from "./resource-examples";
+  secretSettings,
+  settingSources,
+  SettingsSchema,
+  type SettingName,
+} from "../settings/config";
+import { examplesSection } from "./examples";
 
 export const PACKAGE_NAME = "voiceplatform";
 
@@ -30,8 +29,13 @@ export interface PropertySpec extends TypeSpec {
   defaultInfo?: { environment: string[] };
 }
 
-export type { ObjectTypeSpec } from "../core/resource-descriptor";
-import type { ObjectTypeSpec } from "../core/resource-descriptor";
+/** An object type of the schema. */
+export interface ObjectTypeSpec {
+  readonly type: "object";
+  readonly description?: string;
+  readonly properties: Record<string, PropertySpec>;
+  readonly required?: string[];
+}
 
 export interface EnumTypeSpec {
   type: "string";
@@ -100,6 +104,7 @@ export function resourceToken(name: string): string {
   return `${PACKAGE_NAME}:index:${name}`;
 }
 
+/** A JSON Schema node as zod writes it, with the fields' facts (field-facts.ts) beside. */
 type JsonSchema = Record<string, unknown> & {
   type?: string;
   properties?: Record<string, JsonSchema>;
@@ -109,35 +114,42 @@ type JsonSchema = Record<string, unknown> & {
   enum?: unknown[];
   description?: string;
   pulumiType?: string;
+  typeName?: string;
+  /** The description of the type itself, where a field's own description covers it. */
+  typeDescription?: string;
+  secret?: boolean;
+  set?: boolean;
+  replaceOnChange?: boolean;
 };
 
-/** The zod schema as JSON Schema; a zod custom check (a FileAsset) becomes Pulumi's Asset. */
-export function inputJsonSchema(schema: z.ZodType): JsonSchema {
+/**
+ * The zod schema as JSON Schema; a zod custom check (a FileAsset) becomes Pulumi's Asset, and a
+ * named type keeps its own description beside the one a field gives it.
+ */
+function jsonSchemaOf(schema: z.ZodType, io: "input" | "output" = "input"): JsonSchema {
   return z.toJSONSchema(schema, {
-    io: "input",
+    io,
     unrepresentable: "any",
     override: ({ zodSchema, jsonSchema }) => {
       if (zodSchema._zod.def.type === "custom") jsonSchema.pulumiType = "asset";
+      const meta = z.globalRegistry.get(zodSchema);
+      if (meta?.typeName !== undefined && meta.description !== undefined) {
+        jsonSchema.typeDescription = meta.description;
+      }
     },
   }) as JsonSchema;
 }
 
 /** Turns one JSON Schema node into a Pulumi type spec, naming nested objects and enums. */
-function toTypeSpec(
-  node: JsonSchema,
-  path: string,
-  names: Readonly<Record<string, string>>,
-  types: PackageSchema["types"],
-): TypeSpec {
+function toTypeSpec(node: JsonSchema, path: string, types: PackageSchema["types"]): TypeSpec {
   if (node.pulumiType === "asset") return { $ref: "pulumi.json#/Asset" };
   if (node.pulumiType === "integer" || node.pulumiType === "number")
     return { type: node.pulumiType };
   if (node.anyOf !== undefined) {
-    const branches = node.anyOf.map((branch) => toTypeSpec(branch, path, names, types));
-    return { oneOf: branches };
+    return { oneOf: node.anyOf.map((branch) => toTypeSpec(branch, path, types)) };
   }
   if (node.enum !== undefined) {
-    const token = resourceToken(typeName(names, path));
+    const token = resourceToken(typeNameAt(node, path));
     types[token] = {
       type: "string",
       enum: node.enum.map((value) => ({ value: String(value), name: enumName(String(value)) })),
@@ -151,13 +163,14 @@ function toTypeSpec(
     case "boolean":
       return { type: node.type };
     case "array":
-      return { type: "array", items: toTypeSpec(node.items ?? {}, path, names, types) };
+      return { type: "array", items: toTypeSpec(node.items ?? {}, path, types) };
     case "object": {
-      const token = resourceToken(typeName(names, path));
+      const token = resourceToken(typeNameAt(node, path));
+      const description = node.typeDescription ?? node.description;
       types[token] = {
         type: "object",
-        ...(node.description ? { description: node.description } : {}),
-        properties: propertiesOf(node, path, names, types),
+        ...(description ? { description } : {}),
+        properties: propertiesOf(node, path, types),
         ...(node.required?.length ? { required: [...node.required] } : {}),
       };
       return { $ref: `#/types/${token}` };
@@ -167,12 +180,13 @@ function toTypeSpec(
   }
 }
 
-function typeName(names: Readonly<Record<string, string>>, path: string): string {
-  const name = names[path];
-  if (name === undefined) {
-    throw new Error(`schema: the nested type at "${path}" has no name; add it to objectTypes`);
+function typeNameAt(node: JsonSchema, path: string): string {
+  if (node.typeName === undefined) {
+    throw new Error(
+      `schema: the nested type at "${path}" has no name; give it .meta({ typeName: "..." })`,
+    );
   }
-  return name;
+  return node.typeName;
 }
 
 /** POST_PROCESSING_FINISHED:NOT_INTERESTED → PostProcessingFinishedNotInterested */
@@ -184,56 +198,55 @@ function enumName(value: string): string {
     .join("");
 }
 
+/** The sentences a replace rule adds to a top-level input's description. */
+export const REPLACES = "Changing it replaces the resource.";
+export const UPDATES_IN_PLACE = "Updates in place.";
+/** Added to a resource's summary when no input can change in place. */
+export const EVERY_INPUT_REPLACES = "Changing any input replaces it.";
+export const IS_SET = "Order does not matter, and repeated items count once.";
+export const IS_SECRET = "Secret: encrypted in state, never shown in messages.";
+
+/** A field's description and what its facts say, each said once, here. */
+function describeField(node: JsonSchema, replace?: boolean): string | undefined {
+  const sentences = [
+    node.description,
+    node.set ? IS_SET : undefined,
+    node.secret ? IS_SECRET : undefined,
+    replace === undefined ? undefined : replace ? REPLACES : UPDATES_IN_PLACE,
+  ].filter((sentence) => sentence !== undefined);
+  return sentences.length === 0 ? undefined : sentences.join(" ");
+}
+
+/**
+ * The properties of an object node. `replaces` names the top-level inputs whose change replaces
+ * the resource, for a resource some of whose inputs change in place.
+ */
 function propertiesOf(
   node: JsonSchema,
   prefix: string,
-  names: Readonly<Record<string, string>>,
   types: PackageSchema["types"],
+  replaces?: ReadonlySet<string>,
 ): Record<string, PropertySpec> {
   const properties: Record<string, PropertySpec> = {};
   for (const [name, child] of Object.entries(node.properties ?? {})) {
     const path = prefix === "" ? name : `${prefix}.${name}`;
+    const description = describeField(child, replaces?.has(name));
     properties[name] = {
-      ...toTypeSpec(child, path, names, types),
-      ...(child.description ? { description: child.description } : {}),
+      ...toTypeSpec(child, path, types),
+      ...(description ? { description } : {}),
+      ...(child.secret ? { secret: true } : {}),
     };
   }
   return properties;
 }
 
-/**
- * Marks a secret input path secret: a top-level input on the resource, a nested one
- * (`advancedWebhook.headers[].value`) on the property of the nested type that holds it.
- */
-function markSecret(
-  path: string,
-  inputs: Record<string, PropertySpec>,
-  names: Readonly<Record<string, string>>,
-  types: PackageSchema["types"],
-): void {
-  const segments = path.replace(/\[\]/g, "").split(".");
-  const leaf = segments.pop()!;
-  if (segments.length === 0) {
-    inputs[leaf] = { ...inputs[leaf], secret: true };
-    return;
-  }
-  const holder = types[resourceToken(typeName(names, segments.join(".")))] as ObjectTypeSpec;
-  holder.properties[leaf] = { ...holder.properties[leaf], secret: true };
-}
-
-/** Each SDK's docstring shows an example in its own language (Pulumi's examples shortcodes). */
-const examples: Readonly<Record<string, ResourceExample>> = {
-  Voice: voiceExample,
-  SipCarrier: sipCarrierExample,
-  CampaignWebhook: campaignWebhookExample,
-};
-
 /** A resource's description: what it is, an example in each SDK's language, how to import it. */
 function describeResource(descriptor: ResourceDescriptor<object>): string {
+  const everyInputReplaces = z.globalRegistry.get(descriptor.inputSchema)?.replaceOnChange;
   return [
-    descriptor.summary,
+    everyInputReplaces ? `${descriptor.summary} ${EVERY_INPUT_REPLACES}` : descriptor.summary,
     "",
-    examplesSection(examples[descriptor.type]!),
+    examplesSection(descriptor.example),
     "",
     "## Import",
     "",
@@ -247,37 +260,31 @@ function resourceSpec(
   descriptor: ResourceDescriptor<object>,
   types: PackageSchema["types"],
 ): ResourceSpec {
-  const json = inputJsonSchema(descriptor.inputSchema);
-  const inputs = propertiesOf(json, "", descriptor.objectTypes, types);
-  for (const path of descriptor.secretInputs)
-    markSecret(path, inputs, descriptor.objectTypes, types);
-  const outputs: Record<string, PropertySpec> = { ...inputs };
-  for (const output of descriptor.outputs) {
-    outputs[output.name] = { ...output.type, description: output.description };
-  }
-  for (const [name, spec] of Object.entries(descriptor.outputTypes ?? {})) {
-    types[resourceToken(name)] = spec;
-  }
+  const json = jsonSchemaOf(descriptor.inputSchema);
+  const { keys, replaceKeys } = descriptor.diffPlan;
+  // Said once for the resource when every input replaces it, else on each input.
+  const perInput = json.replaceOnChange === true || keys.length === 0 ? undefined : replaceKeys;
+  const inputs = propertiesOf(json, "", types, perInput);
+  const written = jsonSchemaOf(descriptor.outputSchema, "output");
+  const outputs: Record<string, PropertySpec> = { ...inputs, ...propertiesOf(written, "", types) };
   const requiredInputs = [...(json.required ?? [])];
   return {
     description: describeResource(descriptor),
     inputProperties: inputs,
     requiredInputs,
     properties: outputs,
-    required: [
-      ...requiredInputs,
-      ...descriptor.outputs.filter((output) => output.always).map((output) => output.name),
-    ],
+    required: [...requiredInputs, ...(written.required ?? [])],
   };
 }
 
 function providerProperties(): Record<string, PropertySpec> {
-  const json = inputJsonSchema(ProviderInputs);
+  // The provider's inputs are the settings (plugin/provider-config.ts).
+  const json = jsonSchemaOf(SettingsSchema);
   const properties: Record<string, PropertySpec> = {};
   for (const [name, node] of Object.entries(json.properties ?? {})) {
     const source = settingSources[name as keyof typeof settingSources];
     properties[name] = {
-      ...toTypeSpec(node, name, {}, {}),
+      ...toTypeSpec(node, name, {}),
       ...(node.description ? { description: node.description } : {}),
       defaultInfo: { environment: [source.env] },
       ...(secretSettings.includes(name as SettingName) ? { secret: true } : {}),
@@ -307,6 +314,14 @@ export function packageVersion(): string {
     if (parent === dir) throw new Error("pulumi-voice-platform's package.json was not found");
     dir = parent;
   }
+}
+
+let servedSchema: string | undefined;
+
+/** GetSchema's answer, built once per process (the single executable's snapshot holds it built). */
+export function servedSchemaText(): string {
+  servedSchema ??= JSON.stringify(packageSchema());
+  return servedSchema;
 }
 
 /** What a release changes in the schema; the committed schema and SDKs use neither. */

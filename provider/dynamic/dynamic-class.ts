@@ -1,0 +1,109 @@
+/**
+ * What the generated resource classes (resources.ts, written by `npm run args`) share: dynamic
+ * resources, served by Pulumi's Node.js dynamic-provider process, whose `__provider` is a one-line
+ * stub (provider-stubs.ts) that loads the runtime entry. Inputs named secret by a descriptor are
+ * made secret here, so the engine encrypts them (and the outputs of the same name) in state.
+ *
+ * The classes extend `CustomResource` and register what `pulumi.dynamic.Resource` would (its type
+ * token and a `__provider` input), because that class serializes any provider through the closure
+ * serializer's ~250-byte wrapper and adds a stack frame of its own, which would make every
+ * resource's recorded source position this package instead of the program's line.
+ *
+ * The dynamic provider protocol carries none of a resource's options, and the provider does not
+ * learn which resource a call is for. The classes see both, so they pass them in a hidden input
+ * (`__resource`, see dynamic-adapter.ts): the URN, so messages land on the resource, and the
+ * `ignoreChanges` and `replaceOnChanges` the provider's diff and calls honour. An id given to
+ * adopt an object (`import`, `id`, `get`) cannot work, the protocol having no read: refused here,
+ * pointing at the input that adopts it instead.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { ResourceDescriptor } from "../core/resource-descriptor";
+import { topLevelOf } from "../core/secret-paths";
+import { InputError } from "../platform/errors";
+import { descriptorOf, type ResourceKind, type resources } from "../resources";
+import { PROVIDER_KEY, RESOURCE_KEY, type ResourceFacts } from "./dynamic-adapter";
+import { providerText } from "./provider-stubs";
+
+/** The type token's module: `pulumi-nodejs:dynamic/voiceplatform:<type>`. Fixed: it is in every URN. */
+const MODULE = "voiceplatform";
+
+/** What a resource of a kind stores: its inputs and outputs, as its descriptor types them. */
+export type StateOfKind<Kind extends ResourceKind> =
+  Extract<(typeof resources)[number], { readonly type: Kind }> extends ResourceDescriptor<
+    infer State,
+    Kind
+  >
+    ? State
+    : never;
+
+/**
+ * The arguments of `CustomResource` for one resource: the dynamic type token; the declared
+ * inputs with `__provider` and the descriptor's outputs left undefined; each given input holding
+ * a secret at any depth made secret whole, as is the output of the same name.
+ */
+export function dynamicArgs(
+  kind: ResourceKind,
+  name: string,
+  args: object,
+  opts: pulumi.CustomResourceOptions | undefined,
+): ConstructorParameters<typeof pulumi.CustomResource> {
+  const descriptor = descriptorOf(kind);
+  for (const reserved of [PROVIDER_KEY, RESOURCE_KEY]) {
+    if (reserved in args) {
+      throw new InputError(
+        `${kind} "${name}": ${reserved} is not an input; it is reserved for the dynamic provider. Remove it`,
+      );
+    }
+  }
+  const adoptedId = opts?.import ?? opts?.id;
+  if (adoptedId !== undefined) throw adoptionByIdRefused(descriptor, name, adoptedId);
+  const type = `pulumi-nodejs:dynamic/${MODULE}:${kind}`;
+  const props: Record<string, unknown> = { ...args };
+  for (const { name: key } of descriptor.outputs) props[key] = undefined;
+  const secrets = topLevelOf(descriptor.secretInputs).filter((key) => props[key] !== undefined);
+  for (const key of secrets) props[key] = pulumi.secret(props[key]);
+  props[PROVIDER_KEY] = providerText(kind);
+  props[RESOURCE_KEY] = resourceFacts(type, name, opts);
+  const options =
+    secrets.length === 0
+      ? opts
+      : {
+          ...opts,
+          additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secrets],
+        };
+  return [type, name, props, options];
+}
+
+/** What the provider learns of the resource beside its inputs (see dynamic-adapter.ts). */
+function resourceFacts(
+  type: string,
+  name: string,
+  opts: pulumi.CustomResourceOptions | undefined,
+): pulumi.Output<ResourceFacts> {
+  const { ignoreChanges, replaceOnChanges } = opts ?? {};
+  return pulumi.createUrn(name, type, opts?.parent).apply((urn) => ({
+    urn,
+    ...(ignoreChanges?.length ? { ignoreChanges } : {}),
+    ...(replaceOnChanges?.length ? { replaceOnChanges } : {}),
+  }));
+}
+
+/** Why an id cannot adopt an object here, and the input that can. */
+function adoptionByIdRefused(
+  descriptor: ResourceDescriptor<object>,
+  name: string,
+  id: pulumi.Input<string>,
+): InputError {
+  const shown = typeof id === "string" ? id : "<id>";
+  return new InputError(
+    `${descriptor.type} "${name}": the dynamic resources cannot adopt an object by id (the \`import\` or \`id\` ` +
+      "option, `get()`, `pulumi import`): Pulumi's dynamic provider protocol has no read. Declare the resource " +
+      `with ${descriptor.adoptWith(shown)}, or use the plugin's resources (voiceplatform:index:${descriptor.type}), ` +
+      "which import by id",
+  );
+}
+
+/** `get()`, refused the same way: nothing can be read from the platform. */
+export function refuseGet(kind: ResourceKind, name: string, id: pulumi.Input<string>): never {
+  throw adoptionByIdRefused(descriptorOf(kind), name, id);
+}

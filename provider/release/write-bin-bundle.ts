@@ -1,0 +1,18 @@
+/**
+ * `npm run build`'s last step: the plugin bundled by esbuild into one file,
+ * dist/provider/plugin/pulumi-resource-voiceplatform.js (and its licenses), which the package's
+ * bin and its `./plugin` export run. One file instead of ~200 found through node_modules at every
+ * start, with its own copies of gRPC and Pulumi's protocol messages (the ones it was built and
+ * tested with). Run from dist/ by node: `node dist/provider/release/write-bin-bundle.js`.
+ */
+import { join } from "node:path";
+import { packageVersion } from "../codegen/schema";
+import { PLUGIN_NAME } from "./plugin-archive";
+import { bundlePlugin } from "./plugin-bundle";
+
+const PLUGIN_DIST = join(__dirname, "..", "plugin");
+
+bundlePlugin(PLUGIN_DIST, PLUGIN_NAME, packageVersion()).catch((error: unknown) => {
+  process.stderr.write(`bundling the plugin failed: ${String(error)}\n`);
+  process.exitCode = 1;
+});
