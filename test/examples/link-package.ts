@@ -9,7 +9,12 @@ import { join } from "node:path";
 export function linkPackageIntoNodeModules(repoRoot: string): void {
   const link = join(repoRoot, "node_modules", "pulumi-voice-platform");
   if (existsSync(link) || isSymlink(link)) return;
-  symlinkSync("..", link, "dir");
+  try {
+    symlinkSync("..", link, "dir");
+  } catch (error) {
+    // Another jest worker made the same link in the meantime.
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
 }
 
 function isSymlink(path: string): boolean {

@@ -4,10 +4,10 @@
  * nothing), then destroyed. The Python, Go and TypeScript examples go through the whole scenario
  * under test/languages (up, update, replacement, import, refresh, destroy).
  */
-import { rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runExample } from "./run-example";
-import { REPO_ROOT } from "../pulumi-cli/locate";
 import { requirePulumiCli } from "../support/require-pulumi-cli";
 
 const { describe: withYaml } = requirePulumiCli({
@@ -18,12 +18,16 @@ const { describe: withYaml } = requirePulumiCli({
 withYaml("examples/yaml through the plugin", () => {
   jest.setTimeout(600_000);
 
-  beforeAll(() => rmSync(join(REPO_ROOT, ".demo", "yaml"), { recursive: true, force: true }));
+  // Its own folder for what runs keep (backend, stack file, emulator state), not the repository's
+  // .demo/, which `npm run demo -- --reset` in examples.test.ts removes, maybe meanwhile.
+  let demoRoot: string;
+  beforeAll(() => (demoRoot = mkdtempSync(join(tmpdir(), "voiceplatform-example-runs-"))));
+  afterAll(() => rmSync(demoRoot, { recursive: true, force: true }));
 
   test("npm run example -- yaml creates the three resources; a second run changes nothing", async () => {
     let text = "";
     const output = (chunk: string) => (text += chunk);
-    const outputs = await runExample("yaml", { output });
+    const outputs = await runExample("yaml", { output, demoRoot });
     expect(text).toMatch(/\+ 4 created/);
     // Nothing during the preview; one create per object (voice, carrier, webhook) after it.
     expect(text).toContain("The preview sent 0 requests");
@@ -33,13 +37,13 @@ withYaml("examples/yaml through the plugin", () => {
     expect(text).not.toContain("example-sip-password");
 
     text = "";
-    await runExample("yaml", { output });
+    await runExample("yaml", { output, demoRoot });
     expect(text).toMatch(/4 unchanged/);
     expect(text).toContain("The preview sent 0 requests");
     expect(text).toContain("The update sent 0 requests");
 
     text = "";
-    await runExample("yaml", { destroy: true, output });
+    await runExample("yaml", { destroy: true, output, demoRoot });
     expect(text).toMatch(/4 deleted/);
   });
 });

@@ -2,7 +2,8 @@
  * `npm run example -- <name> [--destroy]`: runs one example against the platform emulator the
  * way a user runs a copy of it (example-copy.ts: copied out of the repository, the packed package
  * and the generated SDK installed as its README says), then removes the copy. The backend, the
- * stack's config file and the emulator's objects stay in .demo/<name>/ (git-ignored), so a
+ * stack's config file and the emulator's objects stay in .demo/<name>/ (git-ignored;
+ * the tests give a folder of their own as `demoRoot`), so a
  * second run reports no changes. `npm run demo` does the same for examples/basic in place.
  */
 import { copyFileSync, existsSync, mkdirSync } from "node:fs";
@@ -31,12 +32,12 @@ function say(line: string): void {
 
 export async function runExample(
   example: RunnableExample,
-  options: { destroy?: boolean; output?: (text: string) => void } = {},
+  options: { destroy?: boolean; output?: (text: string) => void; demoRoot?: string } = {},
 ): Promise<Record<string, unknown>> {
   const output = options.output ?? ((text: string) => process.stdout.write(text));
   const cli = locatePulumi();
   if (!cli) throw new Error("No Pulumi CLI found: run `npm run pulumi:install`.");
-  const demoDir = join(REPO_ROOT, ".demo", example);
+  const demoDir = join(options.demoRoot ?? join(REPO_ROOT, ".demo"), example);
   mkdirSync(join(demoDir, "backend"), { recursive: true });
   const stackFile = `Pulumi.${STACK}.yaml`;
 

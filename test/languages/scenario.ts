@@ -34,6 +34,11 @@ export interface LanguageProgram {
   language: string;
   /** The example folder under examples/, copied out and installed by copyExampleOut. */
   example: "python" | "go" | "plugin-typescript";
+  /**
+   * The answer shapes to run the scenario against (default: "spec" only). The plugin reads the
+   * answers, not the language's SDK, so one language runs "extended" as well.
+   */
+  answers?: readonly AnswerShape[];
 }
 
 const requestLine = (r: RequestLogEntry) => `${r.method} ${r.path} ${r.status}`;
@@ -53,7 +58,7 @@ function expectChanges(
 
 /** Registers the scenario's tests, in order, on one stack. */
 export function describeScenario(program: LanguageProgram): void {
-  for (const answers of ["spec", "extended"] as const) describeScenarioWith(program, answers);
+  for (const answers of program.answers ?? ["spec"]) describeScenarioWith(program, answers);
 }
 
 /** The scenario against answers shaped as the spec shows them, or richer. */

@@ -1,8 +1,13 @@
 /**
  * examples/plugin-typescript through the plugin, under Pulumi's Node.js language host: the shared
  * scenario (scenario.ts). The copied program runs in a project where the packed package (which
- * carries the plugin) and the generated Node.js SDK's tarball are installed.
+ * carries the plugin) and the generated Node.js SDK's tarball are installed. The one language that
+ * also runs it against answers richer than the spec's: the plugin reads them, not the SDK.
  */
 import { describeScenario } from "./scenario";
 
-describeScenario({ language: "TypeScript", example: "plugin-typescript" });
+describeScenario({
+  language: "TypeScript",
+  example: "plugin-typescript",
+  answers: ["spec", "extended"],
+});
