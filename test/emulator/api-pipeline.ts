@@ -70,7 +70,9 @@ export async function handleApiRequest(
         req.socket.destroy();
         return;
       }
-      if (action.kind === "latency") await waitUnlessAbandoned(action.ms, signal);
+      if (action.kind === "latency") {
+        await waitUnlessCleared(action.ms, signal, runtime.faults.clearedSignal);
+      }
     }
 
     const caller = authenticate(req, runtime.organizations);
@@ -162,4 +164,21 @@ function abandonedSignal(runtime: EmulatorRuntime, res: ServerResponse): AbortSi
 
 async function waitUnlessAbandoned(ms: number, signal: AbortSignal): Promise<void> {
   if (ms > 0) await delay(ms, undefined, { signal });
+}
+
+/**
+ * A latency fault's wait, which clearing the faults ends early: a test holds requests for as long
+ * as its checks take, then releases them, instead of guessing how long the checks need.
+ */
+async function waitUnlessCleared(
+  ms: number,
+  abandoned: AbortSignal,
+  cleared: AbortSignal,
+): Promise<void> {
+  if (ms <= 0 || cleared.aborted) return;
+  try {
+    await delay(ms, undefined, { signal: AbortSignal.any([abandoned, cleared]) });
+  } catch (error) {
+    if (abandoned.aborted || !cleared.aborted) throw error;
+  }
 }

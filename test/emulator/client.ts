@@ -45,6 +45,7 @@ export class EmulatorClient {
     return this.call("GET", "faults");
   }
 
+  /** Removes every rule, and ends the latencies rules hold requests in (they then go on). */
   async clearFaults(): Promise<void> {
     await this.call("DELETE", "faults");
   }

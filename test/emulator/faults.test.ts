@@ -1,3 +1,4 @@
+import { setTimeout as delay } from "node:timers/promises";
 import { call, callJson, cloneForm, errorOf, sampleFiles, type SampleFiles } from "./api-calls";
 import type { FaultRule, Voice } from "./control-types";
 import { startEmulator, type RunningEmulator } from "./index";
@@ -87,6 +88,18 @@ test("latency delays the answer and then processes normally", async () => {
   });
   expect(status).toBe(201);
   expect(elapsed).toBeGreaterThanOrEqual(290);
+  expect(await stored()).toMatchObject({ carriers: 1 });
+});
+
+test("clearing the faults ends a latency early; the held request then processes normally", async () => {
+  await fault({ times: 1, action: { kind: "latency", ms: 600_000 } });
+  const held = createCarrier();
+  while ((await emulator.client.requests()).length === 0) await delay(20);
+  expect(await stored()).toMatchObject({ carriers: 0 });
+  // The rule is spent (times: 1) and gone from the list; its wait still ends.
+  expect(await emulator.client.faults()).toEqual([]);
+  await emulator.client.clearFaults();
+  expect((await held).status).toBe(201);
   expect(await stored()).toMatchObject({ carriers: 1 });
 });
 

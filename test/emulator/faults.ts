@@ -82,6 +82,7 @@ export interface FaultTarget {
 export class FaultRegistry {
   private rules: ActiveFaultRule[] = [];
   private random: () => number;
+  private cleared = new AbortController();
 
   constructor(seed: number) {
     this.random = seededRandom(seed);
@@ -101,9 +102,16 @@ export class FaultRegistry {
     return this.rules;
   }
 
+  /** Aborted by the next clear(): the latencies rules imposed end then, spent rules' too. */
+  get clearedSignal(): AbortSignal {
+    return this.cleared.signal;
+  }
+
   clear(): number {
     const count = this.rules.length;
     this.rules = [];
+    this.cleared.abort();
+    this.cleared = new AbortController();
     return count;
   }
 
