@@ -101,9 +101,11 @@ async function main(): Promise<number> {
   const code = await new Promise<number>((resolve, reject) => {
     // The interrupted-deployment tests kill the CLI, and the backend suites drive state backends,
     // whose behaviour no Node version changes; they are long, and CI runs them once already.
+    // Two workers, as the engine tier runs: its files wait on the CLI and the emulator much of
+    // the time.
     const args = [
       "test/e2e",
-      "--runInBand",
+      "--maxWorkers=2",
       "--testPathIgnorePatterns",
       "/(interrupted-|postgres-|backend-|gitops-)",
     ];
