@@ -37,11 +37,14 @@ async function startPlugin(cacheHome: string, env: NodeJS.ProcessEnv = {}) {
 
 const folderIn = (cacheHome: string) => join(cacheHome, "pulumi-voice-platform", "code-cache");
 
-/** The files in `folder` once there is one (waiting as long as a loaded machine needs). */
+/**
+ * The files in `folder` once there is one and none is still being written (the plugin writes
+ * `<file>.<pid>` and renames it), waiting as long as a loaded machine needs.
+ */
 async function writtenIn(folder: string): Promise<string[]> {
   for (;;) {
     const files = await readdir(folder).catch(() => [] as string[]);
-    if (files.length > 0) return files;
+    if (files.length > 0 && !files.some((file) => /\.\d+$/.test(file))) return files;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
