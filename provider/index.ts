@@ -13,8 +13,8 @@ export type {
   WebhookHeaderArgs as WebhookPairArgs,
 } from "./dynamic/args";
 export { webhookEvents } from "./resources/campaign-webhook";
+export { VoicePlatformError, ConfigurationError } from "./settings/errors";
 export {
-  VoicePlatformError,
   ApiError,
   ApiStatusError,
   BadRequestError,
@@ -28,9 +28,8 @@ export {
   ApiTimeoutError,
   ApiResponseError,
   RequestNotSentError,
-  IncompleteCreateError,
-  ConfigurationError,
   InputError,
-  StackCommandError,
   UnsafePathError,
 } from "./platform/errors";
+export { IncompleteCreateError } from "./core/created-object";
+export { StackCommandError } from "./cli/errors";

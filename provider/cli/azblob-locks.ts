@@ -12,7 +12,7 @@
  * here only, so the provider never pays for it.
  */
 import type { ContainerClient, StoragePipelineOptions } from "@azure/storage-blob";
-import { BackendReadError } from "../platform/errors";
+import { BackendReadError } from "./errors";
 import { isLockKey, LOCK_READ_TIMEOUTS, lockRecordOf, withinSeconds } from "./lock-objects";
 
 export function isAzureBlobBackend(url: string): boolean {

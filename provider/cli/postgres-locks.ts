@@ -19,7 +19,7 @@ import { connect as tcpConnect, type Socket } from "node:net";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { connect as tlsConnect, type ConnectionOptions, type TLSSocket } from "node:tls";
-import { BackendReadError } from "../platform/errors";
+import { BackendReadError } from "./errors";
 import { isLockKey, LOCK_READ_TIMEOUTS, lockRecordOf, withinSeconds } from "./lock-objects";
 
 export { lockKeyPrefixes } from "./lock-objects";

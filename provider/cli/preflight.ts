@@ -5,11 +5,12 @@
  * operations are that update's creates in flight, not a stopped run's.
  */
 import type { Inputs } from "../core/resource-descriptor";
+import { EXIT, type CommandResult } from "./command-result";
 import { knownId } from "./recovered-resource";
 import { pendingOperations, stackOfUrn, type PendingOfPackage } from "./exported-state";
 import { lockedByUpdateReport, preflightReport } from "./pending-report";
 import { cliStackAccess, targetFlags, type StackTarget } from "./pulumi-stack";
-import { projectDirectory } from "./recover";
+import { projectDirectory } from "./project-folder";
 import {
   describeLock,
   findStackLocks,
@@ -19,27 +20,6 @@ import {
   type LocalMachine,
   type StackAccess,
 } from "./stack-lock";
-
-export interface CommandResult {
-  readonly exitCode: number;
-  readonly text: string;
-}
-
-/**
- * The exit statuses of both commands, one meaning each, so a pipeline can act on them: 0 done or
- * nothing pending; 1 pending operations of a stopped run (preflight) or a refusal, nothing changed
- * (recover); 2 a bad command line; 3 locked by an update that may still be running; 4 the stack does
- * not exist; 5 the backend (state or locks) could not be read, or the Pulumi CLI could not run.
- */
-export const EXIT = {
-  clean: 0,
-  pending: 1,
-  refused: 1,
-  usage: 2,
-  lockedByUpdate: 3,
-  stackNotFound: 4,
-  backendUnreadable: 5,
-} as const;
 
 /** preflight's own statuses (the others come from main). */
 export const PREFLIGHT_EXIT = {

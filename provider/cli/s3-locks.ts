@@ -9,7 +9,7 @@
  * The SDK is loaded here only, so the provider never pays for it.
  */
 import type { S3ClientConfig } from "@aws-sdk/client-s3";
-import { BackendReadError } from "../platform/errors";
+import { BackendReadError } from "./errors";
 import { isLockKey, LOCK_READ_TIMEOUTS, lockRecordOf, withinSeconds } from "./lock-objects";
 
 export function isS3Backend(url: string): boolean {

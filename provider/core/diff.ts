@@ -7,7 +7,7 @@
  */
 import { containsUnknown } from "./engine-values";
 import { formatPath, parsePath, pathContains, type PathSegment } from "./property-path";
-import type { Inputs } from "./resource-descriptor";
+import type { Inputs } from "./property-bag";
 
 export type DiffKind = "add" | "update" | "delete";
 

@@ -6,24 +6,13 @@
  * structs, secrets in plaintext (the front end keeps them secret using `secretInputs`).
  */
 import type { z } from "zod";
+import type { CheckAnswer, CheckContext } from "./check";
 import type { DiffAnswer } from "./diff";
-import type { CheckContext } from "./check";
+import type { Inputs } from "./property-bag";
 
+export type { CheckAnswer, CheckContext, CheckFailure } from "./check";
 export type { DiffAnswer } from "./diff";
-export type { CheckContext } from "./check";
-
-export type Inputs = Record<string, unknown>;
-
-export interface CheckFailure {
-  readonly property: string;
-  readonly reason: string;
-}
-
-/** What check answers: the inputs to use from now on, and every problem found. */
-export interface CheckAnswer {
-  readonly inputs: Inputs;
-  readonly failures: CheckFailure[];
-}
+export type { Inputs } from "./property-bag";
 
 /**
  * Resource options a call is made under, where the front end knows them: the paths of the

@@ -4,7 +4,7 @@
  * values, wrapping them as the engine's secrets, and the top-level inputs that hold them.
  */
 import { UNKNOWN } from "./engine-values";
-import type { Inputs } from "./resource-descriptor";
+import type { Inputs } from "./property-bag";
 
 /**
  * Calls `visit(holder, key)` for every field a path names in a property bag. Fields missing,

@@ -1,5 +1,6 @@
 import { EventEmitter } from "node:events";
 import type { Readable } from "node:stream";
+import { sharedAgent, sharedLimit, sharedPacer, undici } from "./connection-pool";
 import { encodeMultipart, PartSourceError, type MultipartForm } from "./multipart-form";
 import type { z } from "zod";
 import {
@@ -10,9 +11,8 @@ import {
   type ApiErrorDetails,
 } from "./errors";
 import { isFindable, MIN_FINDABLE_LENGTH, redactSecrets, rememberSecret } from "./redaction";
-import { pathSegmentProblem } from "../core/path-segment";
+import { pathSegmentProblem } from "./path-segment";
 import { missingSetting, readSettings, type Settings } from "../settings/config";
-import { processState, sharedAgent, sharedLimit, undici } from "../settings/process-state";
 import {
   cappedRetryAfter,
   certainlyNotProcessed,
@@ -154,7 +154,7 @@ async function callWithRetries(call: ApiCall, random: () => number): Promise<Api
   if (call.json !== undefined) headers["content-type"] = "application/json";
   const deadlineMs = settings.timeoutSeconds * 1000 + (call.extraTimeoutMs ?? 0);
 
-  const calls = processState().pacer;
+  const calls = sharedPacer();
   calls.enter(Date.now());
   try {
     for (let retriesSoFar = 0; ; retriesSoFar++) {

@@ -1,4 +1,4 @@
-import { stateOfCreated } from "../core/created-object";
+import { IncompleteCreateError, stateOfCreated } from "../core/created-object";
 import { z } from "zod";
 import { checkedInputs, checkResource, onEveryObject } from "../core/check";
 import { diffInputs, sortedSet, type DiffPlan } from "../core/diff";
@@ -21,7 +21,6 @@ import type {
   ResourceDescriptor,
   ObjectTypeSpec,
 } from "../core/resource-descriptor";
-import { IncompleteCreateError } from "../platform/errors";
 import { callApi, pathSegment } from "../platform/http-client";
 import { MultipartForm } from "../platform/multipart-form";
 import {
