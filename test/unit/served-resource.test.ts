@@ -271,3 +271,9 @@ test("every call remembers the secrets of its inputs, so whatever leaves is reda
     "the platform said: [redacted] is wrong",
   );
 });
+
+test("a secret not known yet (a preview's unknown) is not remembered: the marker is no secret", async () => {
+  const preview = await carrier.create(carrierInputs({ registerPassword: UNKNOWN }), true);
+  expect(preview.state).toMatchObject({ registerPassword: UNKNOWN });
+  expect(redactSecrets(`planned: ${UNKNOWN}`)).toBe(`planned: ${UNKNOWN}`);
+});
