@@ -76,29 +76,49 @@ export async function recover(
     ...stored,
     deployment: editedDeployment(stored.deployment, recorded),
   };
+  if (await importReleasingStaleLock(access, edited, { locksNow, machine, cancelStaleLock, now }))
+    lines.push("Released the lock the interrupted run left on the stack (pulumi cancel --yes).");
+  await verifyImported(access, recorded, backup);
+  lines.push(...summary(plan));
+  return { exitCode: 0, text: lines.join("\n") };
+}
+
+/**
+ * Imports the edited state. `pulumi stack import` refuses a locked stack: the lock it names (a
+ * stale one --cancel-stale-lock let through, or one preflight cannot see) is refused as any lock
+ * is, or, when allowed, released once before the import is tried again. Whether one was released.
+ */
+async function importReleasingStaleLock(
+  access: StackAccess,
+  edited: ExportedStack,
+  context: {
+    readonly locksNow: () => Promise<HeldLock[]>;
+    readonly machine: LocalMachine;
+    readonly cancelStaleLock: boolean;
+    readonly now: Date;
+  },
+): Promise<boolean> {
   try {
     await access.importStack(edited);
+    return false;
   } catch (error) {
     if (!(error instanceof PulumiCliError && error.isLocked)) throw error;
     const named = error.lockHolders.map((holder) => ({
       holder,
-      liveness: livenessOf(holder, machine),
+      liveness: livenessOf(holder, context.machine),
     }));
-    const found = await locksNow();
+    const found = await context.locksNow();
     refuseLocked(
       named.length > 0 || found.length > 0
         ? [...named, ...found]
         : [{ holder: {}, liveness: "unknown" }],
-      cancelStaleLock,
-      now,
+      context.cancelStaleLock,
+      context.now,
     );
     await access.cancelUpdate();
-    lines.push("Released the lock the interrupted run left on the stack (pulumi cancel --yes).");
     await access.importStack(edited);
+    return true;
   }
-  await verifyImported(access, recorded, backup);
-  lines.push(...summary(plan));
-  return { exitCode: 0, text: lines.join("\n") };
 }
 
 /**
