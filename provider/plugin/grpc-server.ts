@@ -21,7 +21,7 @@ import { resources } from "../resources";
 import { checkProviderConfig, configureProvider, diffProviderConfig } from "./provider-config";
 import { withResource } from "../core/provider-log";
 import { secretSettings } from "../settings/config";
-import { packageSchema, packageVersion, resourceToken } from "./schema";
+import { packageSchema, packageVersion, resourceToken } from "../codegen/schema";
 import {
   anyPb,
   emptyPb,

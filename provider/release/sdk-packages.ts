@@ -1,7 +1,7 @@
 /**
  * The generated SDKs as packages users install: the Python wheel and sdist, the npm tarball of
  * the Node.js SDK, and the Go module as a folder (and a tarball of it). Each is built from a
- * generated SDK folder (provider/sdk/generate-sdks.ts), never from hand-edited files.
+ * generated SDK folder (provider/codegen/generate-sdks.ts), never from hand-edited files.
  */
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";

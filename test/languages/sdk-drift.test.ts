@@ -7,7 +7,7 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { generateSdks, listFiles, sdkLanguages } from "../../provider/sdk/generate-sdks";
+import { generateSdks, listFiles, sdkLanguages } from "../../provider/codegen/generate-sdks";
 import { pulumiEnv } from "../pulumi-cli/locate";
 import { cli, describeE2E } from "../e2e/harness";
 import { runTool, SDK_DIR } from "./toolchains";

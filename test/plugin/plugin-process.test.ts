@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime";
 import { startEmulator, type RunningEmulator } from "../emulator";
-import { packageSchema } from "../../provider/plugin/schema";
+import { packageSchema } from "../../provider/codegen/schema";
 import { createFixtureProject, removeFixtureProject } from "../support/packed-package";
 import {
   ProviderCallError,

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { cli, describeE2E } from "../e2e/harness";
 import { pulumiEnv } from "../pulumi-cli/locate";
-import { packageVersion } from "../../provider/plugin/schema";
+import { packageVersion } from "../../provider/codegen/schema";
 import {
   archiveName,
   buildPluginArchives,
@@ -21,7 +21,7 @@ import {
 import { sourceDateEpoch } from "../../provider/release/reproducible-archive";
 import { buildPythonPackages } from "../../provider/release/sdk-packages";
 import { REPO_ROOT } from "../support/packed-package";
-import { generateSdks } from "../../provider/sdk/generate-sdks";
+import { generateSdks } from "../../provider/codegen/generate-sdks";
 import { API_KEY, installedPlugin, prepareProgram, runOneCarrier } from "./one-carrier";
 import { servePluginFolder, type PluginServer } from "./plugin-server";
 

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import ts from "typescript";
 import { z } from "zod";
-import { ARGS_FILE, formattedArgsText } from "../../provider/dynamic/write-args";
+import { ARGS_FILE, formattedArgsText } from "../../provider/codegen/write-args";
 import { resources } from "../../provider/resources";
 
 /** Every object field below a schema, by dotted path, with its description. */

@@ -12,7 +12,7 @@ import {
   type ObjectTypeSpec,
   type PackageSchema,
   type TypeSpec,
-} from "../../provider/plugin/schema";
+} from "../../provider/codegen/schema";
 
 const schema = packageSchema();
 

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { schemaText } from "../../provider/sdk/generate-sdks";
+import { schemaText } from "../../provider/codegen/generate-sdks";
 
 test("provider/sdk/schema.json is the plugin's schema", () => {
   const committed = readFileSync(join(__dirname, "../../provider/sdk/schema.json"), "utf8");

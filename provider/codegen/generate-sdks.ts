@@ -13,11 +13,11 @@ import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
 import { promisify } from "node:util";
-import { packageSchema, type ReleaseSchemaOptions } from "../plugin/schema";
+import { packageSchema, type ReleaseSchemaOptions } from "./schema";
 
 const run = promisify(execFile);
 
-export const SDK_ROOT = __dirname;
+export const SDK_ROOT = join(__dirname, "..", "sdk");
 
 /**
  * The languages generated and committed. C# is not among them: its generator lives only in

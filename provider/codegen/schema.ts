@@ -9,8 +9,12 @@ import { dirname, join } from "node:path";
 import { z } from "zod";
 import type { ResourceDescriptor } from "../core/resource-descriptor";
 import { resources } from "../resources";
-import { secretSettings, settingSources, type SettingName } from "../settings/config";
-import { ProviderInputs } from "./provider-config";
+import {
+  secretSettings,
+  settingSources,
+  SettingsSchema,
+  type SettingName,
+} from "../settings/config";
 import {
   campaignWebhookExample,
   examplesSection,
@@ -272,7 +276,8 @@ function resourceSpec(
 }
 
 function providerProperties(): Record<string, PropertySpec> {
-  const json = inputJsonSchema(ProviderInputs);
+  // The provider's inputs are the settings (plugin/provider-config.ts).
+  const json = inputJsonSchema(SettingsSchema);
   const properties: Record<string, PropertySpec> = {};
   for (const [name, node] of Object.entries(json.properties ?? {})) {
     const source = settingSources[name as keyof typeof settingSources];
