@@ -68,7 +68,10 @@ export interface ApiResponse<Answer = unknown> {
 
 /**
  * Calls one platform operation with retries, the process-wide limit and an exact deadline. Every
- * way it can fail is an `ApiError` (or a `ConfigurationError` before anything is sent).
+ * way the call itself can fail is an `ApiError`. Refused before anything is sent: a missing or
+ * malformed setting (`ConfigurationError`), a path that would change the address
+ * (`UnsafePathError`). A form part that cannot give what it announced (a sample that changed while
+ * it was sent) cuts the request short with its own error, a `PartSourceError`.
  */
 export async function callApi<Answer = unknown>(
   call: ApiCall<Answer>,
