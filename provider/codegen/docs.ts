@@ -139,7 +139,7 @@ function propertiesTable(
       typeText(spec),
       yes(required.includes(name)),
       yes(spec.secret === true),
-      `${spec.description ?? ""}${spec.replaceOnChanges === true ? " Changing it replaces the resource." : ""}`,
+      spec.description ?? "",
     ]),
   );
 }
