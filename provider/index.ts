@@ -7,8 +7,8 @@ export type {
   WebhookHeaderArgs as WebhookPairArgs,
 } from "./dynamic/args";
 export { webhookEvents } from "./resources/campaign-webhook";
+export { VoicePlatformError, ConfigurationError } from "./settings/errors";
 export {
-  VoicePlatformError,
   ApiError,
   ApiStatusError,
   BadRequestError,
@@ -22,9 +22,8 @@ export {
   ApiTimeoutError,
   ApiResponseError,
   RequestNotSentError,
-  IncompleteCreateError,
-  ConfigurationError,
   InputError,
-  StackCommandError,
   UnsafePathError,
 } from "./platform/errors";
+export { IncompleteCreateError } from "./core/created-object";
+export { StackCommandError } from "./cli/errors";

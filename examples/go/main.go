@@ -1,5 +1,5 @@
 // One cloned voice, one SIP carrier and one campaign webhook, declared with the generated Go SDK.
-// The plugin pulumi-resource-voiceplatform must be on PATH (README, "Use it from any language").
+// The plugin pulumi-resource-voiceplatform must be on PATH (docs/installation-configuration.md).
 // The same stack config as examples/python: voiceName, carrierPort, adoptCarrierId, sipPassword.
 package main
 

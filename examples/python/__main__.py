@@ -1,6 +1,6 @@
 """One cloned voice, one SIP carrier and one campaign webhook, declared with the generated
-Python SDK. The plugin pulumi-resource-voiceplatform must be on PATH (README, "Use it from any
-language"). Stack config:
+Python SDK. The plugin pulumi-resource-voiceplatform must be on PATH
+(docs/installation-configuration.md). Stack config:
 
   voiceplatform:apiKey   the platform's API key (secret); VOICEPLATFORM_BASE_URL and friends
                          give the addresses

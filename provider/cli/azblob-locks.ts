@@ -12,8 +12,8 @@
  * here only, so the provider never pays for it.
  */
 import type { ContainerClient, StoragePipelineOptions } from "@azure/storage-blob";
-import { BackendReadError } from "../platform/errors";
-import { isLockKey, LOCK_READ_TIMEOUTS, lockRecordOf, withinSeconds } from "./lock-objects";
+import { BackendReadError } from "./errors";
+import { isLockKey, LOCK_READ_TIMEOUTS, lockRecordOf, readWithinDeadline } from "./lock-objects";
 
 export function isAzureBlobBackend(url: string): boolean {
   return /^azblob:\/\//i.test(url);
@@ -128,17 +128,15 @@ export async function azureBlobLockRecords(
   prefixes: readonly string[],
 ): Promise<Record<string, unknown>[]> {
   const settings = azureBlobSettings(url);
-  const deadline = LOCK_READ_TIMEOUTS.connectSeconds + LOCK_READ_TIMEOUTS.requestSeconds * 3;
-  const abort = new AbortController();
-  const read = async () => {
+  const read = async (abortSignal: AbortSignal) => {
     const container = await containerClient(settings);
     const records: Record<string, unknown>[] = [];
     for (const prefix of prefixes) {
-      for await (const item of container.listBlobsFlat({ prefix, abortSignal: abort.signal })) {
+      for await (const item of container.listBlobsFlat({ prefix, abortSignal })) {
         if (!isLockKey(item.name)) continue;
         const bytes = await container
           .getBlobClient(item.name)
-          .downloadToBuffer(undefined, undefined, { abortSignal: abort.signal })
+          .downloadToBuffer(undefined, undefined, { abortSignal })
           .catch((error: { statusCode?: number }) => {
             // A lock released while listing: the CLI ignores it too.
             if (error.statusCode === 404) return undefined;
@@ -150,10 +148,7 @@ export async function azureBlobLockRecords(
     return records;
   };
   try {
-    return await withinSeconds(deadline, read(), () => {
-      abort.abort();
-      return new Error(`no answer within ${deadline} s`);
-    });
+    return await readWithinDeadline(read);
   } catch (error) {
     if (error instanceof BackendReadError) throw error;
     const { name, message } = error as Error;

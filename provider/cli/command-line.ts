@@ -58,75 +58,86 @@ export class UsageError extends Error {
   override readonly name = "UsageError";
 }
 
+const options = {
+  stack: { type: "string", short: "s" },
+  cwd: { type: "string", short: "C" },
+  forget: { type: "string", multiple: true },
+  "cancel-stale-lock": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+type Flags = ReturnType<typeof parseArgs<{ options: typeof options }>>["values"];
+
+/** What every command takes: the stack and the project folder, passed on to `pulumi`. */
+interface Common {
+  readonly stack?: string;
+  readonly cwd?: string;
+}
+
 export function parseCommandLine(argv: readonly string[]): CommandLine {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        stack: { type: "string", short: "s" },
-        cwd: { type: "string", short: "C" },
-        forget: { type: "string", multiple: true },
-        "cancel-stale-lock": { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
+    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
   const { values, positionals } = parsed;
   const [command, ...rest] = positionals;
   if (values.help === true || command === "help") return { command: "help" };
-  const common = {
+  const common: Common = {
     ...(values.stack === undefined ? {} : { stack: nonEmpty("--stack", values.stack) }),
     ...(values.cwd === undefined ? {} : { cwd: nonEmpty("--cwd", values.cwd) }),
   };
-  if (command === "preflight") {
-    if (rest.length > 0)
-      throw new UsageError(`preflight takes no arguments, got ${JSON.stringify(rest[0])}`);
-    if (values.forget !== undefined)
-      throw new UsageError("--forget belongs to recover, not preflight");
-    if (values["cancel-stale-lock"] !== undefined)
-      throw new UsageError("--cancel-stale-lock belongs to recover, not preflight");
-    return { command: "preflight", ...common };
-  }
-  if (command === "rekey") {
-    if (rest.length > 0)
-      throw new UsageError(`rekey takes no arguments, got ${JSON.stringify(rest[0])}`);
-    if (values.forget !== undefined || values["cancel-stale-lock"] !== undefined)
-      throw new UsageError("--forget and --cancel-stale-lock belong to recover, not rekey");
-    return { command: "rekey", ...common };
-  }
-  if (command === "recover") {
-    const forget = (values.forget ?? []).map((urn) => urnArgument("--forget", urn));
-    for (const assignment of rest) {
-      urnArgument("recover", assignment);
-      if (!assignment.includes("=")) {
-        throw new UsageError(
-          `recover: ${JSON.stringify(assignment)} has no "=ID": write URN=ID with the id the platform shows, or use --forget URN if nothing was created`,
-        );
-      }
-    }
-    if (rest.length === 0 && forget.length === 0) {
-      throw new UsageError(
-        "recover needs at least one URN=ID or --forget URN: run `pulumi-voice-platform preflight` to list them",
-      );
-    }
-    return {
-      command: "recover",
-      ...common,
-      assignments: rest,
-      forget,
-      ...(values["cancel-stale-lock"] === true ? { cancelStaleLock: true as const } : {}),
-    };
-  }
+  if (command === "preflight") return preflightCommand(rest, values, common);
+  if (command === "rekey") return rekeyCommand(rest, values, common);
+  if (command === "recover") return recoverCommand(rest, values, common);
   throw new UsageError(
     command === undefined
       ? "no command given: use preflight, recover or rekey"
       : `unknown command ${JSON.stringify(command)}: use preflight, recover or rekey`,
   );
+}
+
+function preflightCommand(rest: string[], values: Flags, common: Common): CommandLine {
+  if (rest.length > 0)
+    throw new UsageError(`preflight takes no arguments, got ${JSON.stringify(rest[0])}`);
+  if (values.forget !== undefined)
+    throw new UsageError("--forget belongs to recover, not preflight");
+  if (values["cancel-stale-lock"] !== undefined)
+    throw new UsageError("--cancel-stale-lock belongs to recover, not preflight");
+  return { command: "preflight", ...common };
+}
+
+function rekeyCommand(rest: string[], values: Flags, common: Common): CommandLine {
+  if (rest.length > 0)
+    throw new UsageError(`rekey takes no arguments, got ${JSON.stringify(rest[0])}`);
+  if (values.forget !== undefined || values["cancel-stale-lock"] !== undefined)
+    throw new UsageError("--forget and --cancel-stale-lock belong to recover, not rekey");
+  return { command: "rekey", ...common };
+}
+
+function recoverCommand(assignments: string[], values: Flags, common: Common): CommandLine {
+  const forget = (values.forget ?? []).map((urn) => urnArgument("--forget", urn));
+  for (const assignment of assignments) {
+    urnArgument("recover", assignment);
+    if (!assignment.includes("=")) {
+      throw new UsageError(
+        `recover: ${JSON.stringify(assignment)} has no "=ID": write URN=ID with the id the platform shows, or use --forget URN if nothing was created`,
+      );
+    }
+  }
+  if (assignments.length === 0 && forget.length === 0) {
+    throw new UsageError(
+      "recover needs at least one URN=ID or --forget URN: run `pulumi-voice-platform preflight` to list them",
+    );
+  }
+  return {
+    command: "recover",
+    ...common,
+    assignments,
+    forget,
+    ...(values["cancel-stale-lock"] === true ? { cancelStaleLock: true as const } : {}),
+  };
 }
 
 function nonEmpty(flag: string, value: string): string {

@@ -5,7 +5,7 @@
  */
 
 import { SECRET_SIG, SIG_KEY } from "../core/engine-values";
-import { StackCommandError } from "../platform/errors";
+import { StackCommandError } from "./errors";
 import { resourceKinds, type ResourceKind } from "../resources";
 
 /**

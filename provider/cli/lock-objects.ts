@@ -13,6 +13,22 @@ export const LOCK_READ_TIMEOUTS = {
   requestSeconds: 10,
 } as const;
 
+/** What a bucket's lock reader may take: connecting, and a listing and reads after it. */
+const BUCKET_READ_SECONDS =
+  LOCK_READ_TIMEOUTS.connectSeconds + LOCK_READ_TIMEOUTS.requestSeconds * 3;
+
+/**
+ * Reads a bucket's locks with an abort signal for every request: past the deadline the read
+ * fails, saying so, and what it still has in flight is aborted.
+ */
+export function readWithinDeadline<T>(read: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const abort = new AbortController();
+  return withinSeconds(BUCKET_READ_SECONDS, read(abort.signal), () => {
+    abort.abort();
+    return new Error(`no answer within ${BUCKET_READ_SECONDS} s`);
+  });
+}
+
 /**
  * Where a stack's locks live: the project layout (3.248's default) and the older flat one, under
  * the URL's path as the backend puts it before every key.

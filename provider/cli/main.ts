@@ -4,12 +4,13 @@
  * `pulumi up` left with interrupted creates, `rekey` for ids an earlier version wrote.
  */
 import { parseCommandLine, USAGE, UsageError } from "./command-line";
-import { EXIT, preflight } from "./preflight";
+import { EXIT } from "./command-result";
+import { preflight } from "./preflight";
 import { PulumiCliError } from "./pulumi-stack";
 import { recover } from "./recover";
 import { rekey } from "./rekey";
 import { LockedRefusal, RecoveryRefused } from "./recovery-plan";
-import { BackendReadError, StackNotFoundError } from "../platform/errors";
+import { BackendReadError, StackNotFoundError } from "./errors";
 
 export async function main(argv: readonly string[]): Promise<number> {
   try {

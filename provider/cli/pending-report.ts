@@ -93,49 +93,69 @@ export interface ReportOptions {
 }
 
 export function preflightReport(pending: PendingOperations, options: ReportOptions): string {
-  const lines: string[] = [];
   const { ours, others } = pending;
-  if (ours.length === 0) {
-    lines.push(`${options.stackLabel}: no pending operation on pulumi-voice-platform resources.`);
-    if (others.length > 0) {
-      lines.push(
-        `(${others.length} pending operation(s) on other packages' resources, not checked here: ${others.map((o) => `${o.operation} ${o.urn}`).join("; ")})`,
-      );
-    }
-    return lines.join("\n");
-  }
+  if (ours.length === 0) return nothingPendingReport(options.stackLabel, others);
   const creates = ours.filter((op) => op.operation === "creating");
-  lines.push(
+  const lines = [
     `${options.stackLabel}: ${ours.length} interrupted operation(s) on pulumi-voice-platform resources, ${creates.length} of them create(s).`,
     "A `pulumi up` stopped (killed, cancelled or out of memory) before it recorded them. The platform may hold",
     "objects that the stack does not know about, and a plain `pulumi up` would create each of them a second time.",
     "",
-  );
-  ours.forEach((op, index) => {
-    const frontEnd = op.frontEnd === "dynamic" ? "dynamic resource" : "provider plugin";
+    ...ours.flatMap((op, index) => [...operationLines(op, index, options.knownIds), ""]),
+    ...settleLines(ours, options),
+  ];
+  if (others.length > 0) {
     lines.push(
-      `${index + 1}. ${operationNames[op.operation] ?? op.operation} of ${op.kind} "${declaredName(op.urn)}" (${frontEnd})`,
+      "",
+      `Also pending, on other packages' resources (importing the state drops these too, as the next \`pulumi up\` would): ${listed(others)}`,
     );
-    lines.push(`   ${op.urn}`);
-    if (op.operation === "creating") {
-      const { recovery } = descriptorOf(op.kind);
-      lines.push(`   Look for ${recovery.lookFor}:`);
-      for (const [label, value] of identifyingFields(op)) lines.push(`     ${label}: ${value}`);
-      const known = options.knownIds.get(op.urn);
-      if (known !== undefined)
-        lines.push(
-          `   Its id would be ${known} (${recovery.knownIdSays ?? "the provider derives it from the inputs"}).`,
-        );
-      lines.push(
-        `   Found: record it with ${shellQuote(`${op.urn}=${known ?? `<${recovery.idLabel}>`}`)}`,
-        `   Not there: --forget ${shellQuote(op.urn)} (the next \`pulumi up\` creates it)`,
-      );
-      if (recovery.afterRecording !== undefined) lines.push(`   ${recovery.afterRecording}`);
-    } else {
-      lines.push(`   ${otherOperationNote(op)} Clear it with --forget ${shellQuote(op.urn)}.`);
-    }
-    lines.push("");
-  });
+  }
+  return lines.join("\n");
+}
+
+function listed(ops: PendingOperations["others"]): string {
+  return ops.map((o) => `${o.operation} ${o.urn}`).join("; ");
+}
+
+function nothingPendingReport(stackLabel: string, others: PendingOperations["others"]): string {
+  const lines = [`${stackLabel}: no pending operation on pulumi-voice-platform resources.`];
+  if (others.length > 0) {
+    lines.push(
+      `(${others.length} pending operation(s) on other packages' resources, not checked here: ${listed(others)})`,
+    );
+  }
+  return lines.join("\n");
+}
+
+/** One interrupted operation: what it was, and for a create what to look for and how to settle it. */
+function operationLines(op: PendingOfPackage, index: number, knownIds: KnownIds): string[] {
+  const frontEnd = op.frontEnd === "dynamic" ? "dynamic resource" : "provider plugin";
+  const lines = [
+    `${index + 1}. ${operationNames[op.operation] ?? op.operation} of ${op.kind} "${declaredName(op.urn)}" (${frontEnd})`,
+    `   ${op.urn}`,
+  ];
+  if (op.operation !== "creating") {
+    lines.push(`   ${otherOperationNote(op)} Clear it with --forget ${shellQuote(op.urn)}.`);
+    return lines;
+  }
+  const { recovery } = descriptorOf(op.kind);
+  lines.push(`   Look for ${recovery.lookFor}:`);
+  for (const [label, value] of identifyingFields(op)) lines.push(`     ${label}: ${value}`);
+  const known = knownIds.get(op.urn);
+  if (known !== undefined)
+    lines.push(
+      `   Its id would be ${known} (${recovery.knownIdSays ?? "the provider derives it from the inputs"}).`,
+    );
+  lines.push(
+    `   Found: record it with ${shellQuote(`${op.urn}=${known ?? `<${recovery.idLabel}>`}`)}`,
+    `   Not there: --forget ${shellQuote(op.urn)} (the next \`pulumi up\` creates it)`,
+  );
+  if (recovery.afterRecording !== undefined) lines.push(`   ${recovery.afterRecording}`);
+  return lines;
+}
+
+/** The one recover command that settles every operation, and what it does about the lock. */
+function settleLines(ours: readonly PendingOfPackage[], options: ReportOptions): string[] {
   const parts = ours.map((op) =>
     op.operation === "creating"
       ? shellQuote(
@@ -147,7 +167,7 @@ export function preflightReport(pending: PendingOperations, options: ReportOptio
   const flags = [options.flags, stale.length > 0 ? "--cancel-stale-lock" : ""]
     .filter((flag) => flag !== "")
     .join(" ");
-  lines.push(
+  const lines = [
     "Settle them all with one command (replace each <...> by the id the platform shows, and write",
     "--forget URN instead for an object that is not on the platform):",
     "",
@@ -155,7 +175,7 @@ export function preflightReport(pending: PendingOperations, options: ReportOptio
     "",
     "recover records each object with the state a finished create writes, so the next `pulumi up` changes",
     "nothing.",
-  );
+  ];
   if (stale.length > 0) {
     lines.push(
       "The stopped run left its lock on the stack; --cancel-stale-lock lets recover release it (pulumi cancel):",
@@ -167,13 +187,7 @@ export function preflightReport(pending: PendingOperations, options: ReportOptio
       "process still running on this machine.",
     );
   }
-  if (others.length > 0) {
-    lines.push(
-      "",
-      `Also pending, on other packages' resources (importing the state drops these too, as the next \`pulumi up\` would): ${others.map((o) => `${o.operation} ${o.urn}`).join("; ")}`,
-    );
-  }
-  return lines.join("\n");
+  return lines;
 }
 
 /**

@@ -19,7 +19,8 @@ import { connect as tcpConnect, type Socket } from "node:net";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { connect as tlsConnect, type ConnectionOptions, type TLSSocket } from "node:tls";
-import { BackendReadError } from "../platform/errors";
+import type { Sql } from "postgres";
+import { BackendReadError } from "./errors";
 import { isLockKey, LOCK_READ_TIMEOUTS, lockRecordOf, withinSeconds } from "./lock-objects";
 
 export { lockKeyPrefixes } from "./lock-objects";
@@ -299,26 +300,65 @@ async function readRows(
     refuse = reject;
   });
   refused.catch(() => {});
-  const onCleartextRequest = () => {
-    cleartextRequested = true;
-    refuse(cleartextRefusal(target));
-  };
-  const postgres = (await import("postgres")).default;
   const socketError: { error?: unknown } = {};
-  const options = {
+  const postgres = (await import("postgres")).default;
+  const options = clientOptions(target, plan, {
+    cleartextRequested: () => cleartextRequested,
+    onCleartextRequest: () => {
+      cleartextRequested = true;
+      refuse(cleartextRefusal(target));
+    },
+    onSocketError: (error) => (socketError.error = error),
+  });
+  // `socket` (a connected socket of the caller's) is part of postgres.js but not of its types.
+  const sql = postgres(options as Parameters<typeof postgres>[0] & typeof options);
+  try {
+    return await withinSeconds(
+      target.connectSeconds + target.statementSeconds * prefixes.length + 5,
+      Promise.race([lockRowsUnder(sql, table, prefixes), refused]),
+      () =>
+        new BackendReadError(
+          `the PostgreSQL server at ${where(target)} did not answer within ${target.connectSeconds} s to connect and ${target.statementSeconds} s per statement`,
+        ),
+    );
+  } catch (error) {
+    if (cleartextRequested) throw cleartextRefusal(target);
+    // postgres.js's own: the server took the connection and never finished the startup.
+    if ((error as { code?: string }).code === "CONNECT_TIMEOUT") throw connectTimeout(target);
+    throw socketError.error ?? error;
+  } finally {
+    await sql.end({ timeout: 0 });
+  }
+}
+
+interface ConnectionHooks {
+  cleartextRequested(): boolean;
+  onCleartextRequest(): void;
+  onSocketError(error: unknown): void;
+}
+
+/** One read-only connection on the socket negotiatedSocket made, within the target's limits. */
+function clientOptions(
+  target: PostgresTarget,
+  plan: ReturnType<typeof tlsPlan>,
+  hooks: ConnectionHooks,
+) {
+  return {
     host: target.host,
     port: target.port,
     database: target.database,
     user: target.user,
     // Asked for only by the client's authentication; empty once the server asked for it in clear.
-    password: () => (cleartextRequested ? "" : target.password),
+    password: () => (hooks.cleartextRequested() ? "" : target.password),
     // TLS is negotiated by negotiatedSocket, before the client sees the socket.
     ssl: false,
     socket: () =>
-      withinSeconds(target.connectSeconds, negotiatedSocket(target, plan, onCleartextRequest), () =>
-        connectTimeout(target),
+      withinSeconds(
+        target.connectSeconds,
+        negotiatedSocket(target, plan, hooks.onCleartextRequest),
+        () => connectTimeout(target),
       ).catch((error: unknown) => {
-        socketError.error = error;
+        hooks.onSocketError(error);
         throw error;
       }),
     max: 1,
@@ -332,38 +372,24 @@ async function readRows(
       default_transaction_read_only: "on",
     },
   };
-  // `socket` (a connected socket of the caller's) is part of postgres.js but not of its types.
-  const sql = postgres(options as Parameters<typeof postgres>[0] & typeof options);
-  try {
-    const rows: LockRow[] = [];
-    const statements = async () => {
-      for (const prefix of prefixes) {
-        // left() rather than LIKE: stack names may hold `_`, a LIKE wildcard.
-        rows.push(
-          ...(await sql.unsafe<LockRow[]>(
-            `SELECT key, data->>'data' AS data FROM ${table} WHERE left(key, length($1)) = $1`,
-            [prefix],
-          )),
-        );
-      }
-    };
-    await withinSeconds(
-      target.connectSeconds + target.statementSeconds * prefixes.length + 5,
-      Promise.race([statements(), refused]),
-      () =>
-        new BackendReadError(
-          `the PostgreSQL server at ${where(target)} did not answer within ${target.connectSeconds} s to connect and ${target.statementSeconds} s per statement`,
-        ),
+}
+
+async function lockRowsUnder(
+  sql: Sql,
+  table: string,
+  prefixes: readonly string[],
+): Promise<LockRow[]> {
+  const rows: LockRow[] = [];
+  for (const prefix of prefixes) {
+    // left() rather than LIKE: stack names may hold `_`, a LIKE wildcard.
+    rows.push(
+      ...(await sql.unsafe<LockRow[]>(
+        `SELECT key, data->>'data' AS data FROM ${table} WHERE left(key, length($1)) = $1`,
+        [prefix],
+      )),
     );
-    return rows;
-  } catch (error) {
-    if (cleartextRequested) throw cleartextRefusal(target);
-    // postgres.js's own: the server took the connection and never finished the startup.
-    if ((error as { code?: string }).code === "CONNECT_TIMEOUT") throw connectTimeout(target);
-    throw socketError.error ?? error;
-  } finally {
-    await sql.end({ timeout: 0 });
   }
+  return rows;
 }
 
 function cleartextRefusal(target: PostgresTarget): BackendReadError {

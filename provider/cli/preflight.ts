@@ -5,41 +5,27 @@
  * operations are that update's creates in flight, not a stopped run's.
  */
 import type { Inputs } from "../core/resource-descriptor";
+import { EXIT, type CommandResult } from "./command-result";
 import { knownId } from "./recovered-resource";
-import { pendingOperations, stackOfUrn, type PendingOfPackage } from "./exported-state";
+import {
+  pendingOperations,
+  stackOfUrn,
+  type PendingOfPackage,
+  type PendingOperations,
+} from "./exported-state";
 import { lockedByUpdateReport, preflightReport } from "./pending-report";
 import { cliStackAccess, targetFlags, type StackTarget } from "./pulumi-stack";
-import { projectDirectory } from "./recover";
+import { projectDirectory } from "./project-folder";
 import {
   describeLock,
   findStackLocks,
   mayBeRunning,
   thisMachine,
   unseenLocksNote,
+  type HeldLock,
   type LocalMachine,
   type StackAccess,
 } from "./stack-lock";
-
-export interface CommandResult {
-  readonly exitCode: number;
-  readonly text: string;
-}
-
-/**
- * The exit statuses of both commands, one meaning each, so a pipeline can act on them: 0 done or
- * nothing pending; 1 pending operations of a stopped run (preflight) or a refusal, nothing changed
- * (recover); 2 a bad command line; 3 locked by an update that may still be running; 4 the stack does
- * not exist; 5 the backend (state or locks) could not be read, or the Pulumi CLI could not run.
- */
-export const EXIT = {
-  clean: 0,
-  pending: 1,
-  refused: 1,
-  usage: 2,
-  lockedByUpdate: 3,
-  stackNotFound: 4,
-  backendUnreadable: 5,
-} as const;
 
 /** preflight's own statuses (the others come from main). */
 export const PREFLIGHT_EXIT = {
@@ -68,36 +54,13 @@ export async function preflight(
   const anyUrnAtAll = pending.ours[0]?.urn ?? exported.deployment.resources?.[0]?.urn;
   const label = stackLabelOf(target, anyUrnAtAll);
   const running = mayBeRunning(locks);
-  if (running.length > 0) {
-    const described = running.map((lock) => describeLock(lock, now));
-    let text = lockedByUpdateReport(
-      label,
-      described,
-      pending,
-      running.some((lock) => lock.liveness === "unknown"),
-    );
-    // A holder on another machine cannot be checked: if it is known to be gone (a killed CI
-    // runner), the one who knows needs what it left and the command that settles it.
-    if (running.every((lock) => lock.liveness === "unknown") && pending.ours.length > 0) {
-      text += `\n\nOnly if that update is known to be gone, this is what it left:\n${preflightReport(
-        pending,
-        {
-          stackLabel: label,
-          flags: targetFlags(target),
-          knownIds: knownIdsOf(pending.ours),
-          staleLocks: described,
-        },
-      )}`;
-    }
-    return { exitCode: PREFLIGHT_EXIT.lockedByUpdate, text };
-  }
-  const knownIds = knownIdsOf(pending.ours);
+  if (running.length > 0) return lockedByUpdate(target, label, running, pending, now);
   const unseen = unseenLocksNote(await access.backendUrl());
   const staleLocks = locks.map((lock) => describeLock(lock, now));
   const text = preflightReport(pending, {
     stackLabel: label,
     flags: targetFlags(target),
-    knownIds,
+    knownIds: knownIdsOf(pending.ours),
     ...(staleLocks.length === 0 ? {} : { staleLocks }),
   });
   const unseenNote = unseen === undefined ? "" : `\n${unseen}`;
@@ -108,6 +71,37 @@ export async function preflight(
       ? ""
       : `\nThe stack still carries the lock of a stopped run (${staleLocks.join("; ")}): \`pulumi cancel\` releases it.`;
   return { exitCode: PREFLIGHT_EXIT.clean, text: `${text}${note}${unseenNote}` };
+}
+
+/** Locked by an update that may still run: wait, and no recover command unless it may be gone. */
+function lockedByUpdate(
+  target: StackTarget,
+  label: string,
+  running: readonly HeldLock[],
+  pending: PendingOperations,
+  now: Date,
+): CommandResult {
+  const described = running.map((lock) => describeLock(lock, now));
+  let text = lockedByUpdateReport(
+    label,
+    described,
+    pending,
+    running.some((lock) => lock.liveness === "unknown"),
+  );
+  // A holder on another machine cannot be checked: if it is known to be gone (a killed CI
+  // runner), the one who knows needs what it left and the command that settles it.
+  if (running.every((lock) => lock.liveness === "unknown") && pending.ours.length > 0) {
+    text += `\n\nOnly if that update is known to be gone, this is what it left:\n${preflightReport(
+      pending,
+      {
+        stackLabel: label,
+        flags: targetFlags(target),
+        knownIds: knownIdsOf(pending.ours),
+        staleLocks: described,
+      },
+    )}`;
+  }
+  return { exitCode: PREFLIGHT_EXIT.lockedByUpdate, text };
 }
 
 /**

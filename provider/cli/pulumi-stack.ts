@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import type { ExportedStack } from "./exported-state";
 import { holdersInLockedError, type LockHolder, type StackAccess } from "./stack-lock";
-import { BackendReadError, StackCommandError, StackNotFoundError } from "../platform/errors";
+import { BackendReadError, StackCommandError, StackNotFoundError } from "./errors";
 
 export interface StackTarget {
   readonly stack?: string;

@@ -2,20 +2,17 @@
  * `recover`: records interrupted creates as the objects the platform holds, drops the ones named
  * with --forget, and imports the result, after saving the state it replaces.
  */
-import { constants, existsSync } from "node:fs";
-import { lstat, mkdir, open } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
 import type { Inputs } from "../core/resource-descriptor";
 import {
   declaredName,
   pendingOperations,
   revealed,
   sameApartFromTimestamps,
-  stackOfUrn,
   type ExportedStack,
   type StateResource,
 } from "./exported-state";
-import type { CommandResult } from "./preflight";
+import type { CommandResult } from "./command-result";
+import { projectDirectory, saveBackup } from "./project-folder";
 import { idProblem, outputsAfterCreate, recordedResource, sealOutputs } from "./recovered-resource";
 import {
   editedDeployment,
@@ -35,21 +32,13 @@ import {
   type LocalMachine,
   type StackAccess,
 } from "./stack-lock";
-import { StackCommandError } from "../platform/errors";
+import { StackCommandError } from "./errors";
 
 export interface RecoverOptions extends StackTarget {
   readonly assignments: readonly string[];
   readonly forget: readonly string[];
   /** Release a lock whose holder is not running on this machine (a stopped run's). */
   readonly cancelStaleLock?: boolean;
-}
-
-/** The folder holding Pulumi.yaml, where the engine runs the provider: sample paths resolve here. */
-export function projectDirectory(start: string): string {
-  for (let dir = resolve(start); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, "Pulumi.yaml")) || existsSync(join(dir, "Pulumi.yml"))) return dir;
-    if (dirname(dir) === dir) return resolve(start);
-  }
 }
 
 export async function recover(
@@ -87,29 +76,49 @@ export async function recover(
     ...stored,
     deployment: editedDeployment(stored.deployment, recorded),
   };
+  if (await importReleasingStaleLock(access, edited, { locksNow, machine, cancelStaleLock, now }))
+    lines.push("Released the lock the interrupted run left on the stack (pulumi cancel --yes).");
+  await verifyImported(access, recorded, backup);
+  lines.push(...summary(plan));
+  return { exitCode: 0, text: lines.join("\n") };
+}
+
+/**
+ * Imports the edited state. `pulumi stack import` refuses a locked stack: the lock it names (a
+ * stale one --cancel-stale-lock let through, or one preflight cannot see) is refused as any lock
+ * is, or, when allowed, released once before the import is tried again. Whether one was released.
+ */
+async function importReleasingStaleLock(
+  access: StackAccess,
+  edited: ExportedStack,
+  context: {
+    readonly locksNow: () => Promise<HeldLock[]>;
+    readonly machine: LocalMachine;
+    readonly cancelStaleLock: boolean;
+    readonly now: Date;
+  },
+): Promise<boolean> {
   try {
     await access.importStack(edited);
+    return false;
   } catch (error) {
     if (!(error instanceof PulumiCliError && error.isLocked)) throw error;
     const named = error.lockHolders.map((holder) => ({
       holder,
-      liveness: livenessOf(holder, machine),
+      liveness: livenessOf(holder, context.machine),
     }));
-    const found = await locksNow();
+    const found = await context.locksNow();
     refuseLocked(
       named.length > 0 || found.length > 0
         ? [...named, ...found]
         : [{ holder: {}, liveness: "unknown" }],
-      cancelStaleLock,
-      now,
+      context.cancelStaleLock,
+      context.now,
     );
     await access.cancelUpdate();
-    lines.push("Released the lock the interrupted run left on the stack (pulumi cancel --yes).");
     await access.importStack(edited);
+    return true;
   }
-  await verifyImported(access, recorded, backup);
-  lines.push(...summary(plan));
-  return { exitCode: 0, text: lines.join("\n") };
 }
 
 /**
@@ -171,70 +180,6 @@ async function recordedResources(
     recorded.push(recordedResource(pending, id, sealed, now));
   }
   return recorded;
-}
-
-/**
- * Writes the export being replaced (made without --show-secrets: ciphertext) beside the project;
- * the stack's name comes from `--stack` or else from a URN of the stack.
- */
-export async function saveBackup(
-  stored: ExportedStack,
-  someUrn: string | undefined,
-  stack: string | undefined,
-  projectDir: string,
-  now: Date,
-): Promise<string> {
-  const anyUrn = someUrn ?? stored.deployment.resources?.[0]?.urn;
-  const stackName = stack ?? (anyUrn === undefined ? "stack" : (stackOfUrn(anyUrn) ?? "stack"));
-  const ownDir = join(projectDir, ".pulumi-voice-platform");
-  const backups = join(ownDir, "backups");
-  await realFolder(ownDir);
-  await realFolder(backups);
-  // Keeps the backups out of git without touching the project's own .gitignore; one already
-  // there (whatever it is, a link included) is left alone.
-  await writeNewFile(join(ownDir, ".gitignore"), "*\n").catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== "EEXIST") throw error;
-  });
-  const base = `${stackName.replace(/[^\w.-]/g, "_")}-${now.toISOString().replace(/[:.]/g, "-")}`;
-  // A backup of the same millisecond is kept: the next free name takes this one.
-  for (let copy = 1; ; copy++) {
-    const backup = join(backups, copy === 1 ? `${base}.json` : `${base}-${copy}.json`);
-    const written = await writeNewFile(backup, `${JSON.stringify(stored, null, 2)}\n`).then(
-      () => true,
-      (error: NodeJS.ErrnoException) => {
-        if (error.code !== "EEXIST" || copy >= 100) throw error;
-        return false;
-      },
-    );
-    if (written) return backup;
-  }
-}
-
-/** A folder of recover's own, made when missing; a symbolic link or a file in its place is refused. */
-async function realFolder(path: string): Promise<void> {
-  await mkdir(path, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== "EEXIST") throw error;
-  });
-  if (!(await lstat(path)).isDirectory()) {
-    throw new RecoveryRefused(
-      `${path} is a symbolic link or not a folder: recover writes its backups only into a folder of its own, never through a link. Remove it and run recover again`,
-    );
-  }
-}
-
-/**
- * Creates a file that did not exist, owner-only, never through a symbolic link: O_EXCL fails on
- * any existing name, a dangling link included, and O_NOFOLLOW on a link.
- */
-async function writeNewFile(path: string, text: string): Promise<void> {
-  const flags =
-    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
-  const file = await open(path, flags, 0o600);
-  try {
-    await file.writeFile(text);
-  } finally {
-    await file.close();
-  }
 }
 
 /** The imported state holds every recorded resource and no pending operation, or says how to undo it. */

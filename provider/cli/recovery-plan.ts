@@ -2,7 +2,7 @@
  * What `recover` will do, decided from the command line and the exported state before anything is
  * written, and the edit of the deployment itself. Pure: the command runs the CLI around it.
  */
-import { pathSegmentProblem } from "../core/path-segment";
+import { pathSegmentProblem } from "../platform/path-segment";
 import {
   pendingOperations,
   resourceKindOf,
@@ -52,58 +52,70 @@ export function planRecovery(
       problems.push(`${urn} is named twice (${before} and ${as}): name it once`);
     named.set(urn, as);
   };
-
   const record: Recovery[] = [];
   for (const assignment of assignments) {
-    const pending = ours
-      .filter((op) => assignment.startsWith(`${op.urn}=`))
-      .sort((a, b) => b.urn.length - a.urn.length)[0];
-    if (pending === undefined) {
-      problems.push(notPendingCreate(deployment, assignment));
-      continue;
+    const found = recoveryOf(deployment, ours, assignment);
+    if (typeof found === "string") problems.push(found);
+    else {
+      name(found.pending.urn, "URN=ID");
+      const unsafe = unsafeIdProblem(found);
+      if (unsafe === undefined) record.push(found);
+      else problems.push(unsafe);
     }
-    if (pending.operation !== "creating") {
-      problems.push(
-        `${pending.urn} is a pending ${pending.operation}, not a create: nothing to record; use --forget ${pending.urn} to clear it`,
-      );
-      continue;
-    }
-    name(pending.urn, "URN=ID");
-    const id = assignment.slice(pending.urn.length + 1);
-    // The id becomes a path segment of later calls (PUT /voices/{id}).
-    const unsafe = pathSegmentProblem(id);
-    if (unsafe !== undefined) {
-      problems.push(
-        `the id ${JSON.stringify(id)} given for ${pending.urn} ${unsafe}: give the id the platform answered`,
-      );
-      continue;
-    }
-    record.push({ pending, id });
   }
-
   const forgotten: PendingOfPackage[] = [];
   for (const urn of forget) {
     const pending = ours.find((op) => op.urn === urn);
-    if (pending === undefined) {
-      problems.push(notPendingCreate(deployment, urn));
-      continue;
+    if (pending === undefined) problems.push(notPendingCreate(deployment, urn));
+    else {
+      name(urn, "--forget");
+      forgotten.push(pending);
     }
-    name(urn, "--forget");
-    forgotten.push(pending);
   }
-
-  const missing = ours.filter((op) => op.operation === "creating" && !named.has(op.urn));
-  for (const op of missing) {
-    problems.push(
-      `${op.urn} is an interrupted create not named on the command line: importing the state drops every pending ` +
-        `operation, so the next \`pulumi up\` would create it again. Add ${op.urn}=<id> if the platform has it, or --forget ${op.urn} if not`,
-    );
-  }
+  problems.push(...unnamedCreates(ours, named));
   if (problems.length > 0) throw new RecoveryRefused(problems.join("\n"));
   const unnamed = ours
     .filter((op) => op.operation !== "creating" && !named.has(op.urn))
     .map((op) => ({ urn: op.urn, operation: op.operation, type: op.resource.type }));
   return { record, forget: forgotten, alsoDropped: [...unnamed, ...others] };
+}
+
+/** The pending create a `URN=ID` names (the longest URN it starts with), or why it names none. */
+function recoveryOf(
+  deployment: Deployment,
+  ours: readonly PendingOfPackage[],
+  assignment: string,
+): Recovery | string {
+  const pending = ours
+    .filter((op) => assignment.startsWith(`${op.urn}=`))
+    .sort((a, b) => b.urn.length - a.urn.length)[0];
+  if (pending === undefined) return notPendingCreate(deployment, assignment);
+  if (pending.operation !== "creating") {
+    return `${pending.urn} is a pending ${pending.operation}, not a create: nothing to record; use --forget ${pending.urn} to clear it`;
+  }
+  return { pending, id: assignment.slice(pending.urn.length + 1) };
+}
+
+/** The id becomes a path segment of later calls (PUT /voices/{id}). */
+function unsafeIdProblem({ pending, id }: Recovery): string | undefined {
+  const unsafe = pathSegmentProblem(id);
+  return unsafe === undefined
+    ? undefined
+    : `the id ${JSON.stringify(id)} given for ${pending.urn} ${unsafe}: give the id the platform answered`;
+}
+
+/** Every interrupted create the command line leaves out: the next `up` would create it again. */
+function unnamedCreates(
+  ours: readonly PendingOfPackage[],
+  named: ReadonlyMap<string, string>,
+): string[] {
+  return ours
+    .filter((op) => op.operation === "creating" && !named.has(op.urn))
+    .map(
+      (op) =>
+        `${op.urn} is an interrupted create not named on the command line: importing the state drops every pending ` +
+        `operation, so the next \`pulumi up\` would create it again. Add ${op.urn}=<id> if the platform has it, or --forget ${op.urn} if not`,
+    );
 }
 
 function notPendingCreate(deployment: Deployment, argument: string): string {

@@ -14,9 +14,9 @@ import {
   type ExportedStack,
   type StateResource,
 } from "./exported-state";
-import type { CommandResult } from "./preflight";
+import type { CommandResult } from "./command-result";
 import { cliStackAccess, type StackTarget } from "./pulumi-stack";
-import { projectDirectory, saveBackup } from "./recover";
+import { projectDirectory, saveBackup } from "./project-folder";
 import { RecoveryRefused } from "./recovery-plan";
 import { knownId } from "./recovered-resource";
 import {
@@ -26,7 +26,7 @@ import {
   type LocalMachine,
   type StackAccess,
 } from "./stack-lock";
-import { StackCommandError } from "../platform/errors";
+import { StackCommandError } from "./errors";
 
 /** A resource to give a new id. */
 interface Rekeyed {

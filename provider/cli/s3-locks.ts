@@ -9,8 +9,8 @@
  * The SDK is loaded here only, so the provider never pays for it.
  */
 import type { S3ClientConfig } from "@aws-sdk/client-s3";
-import { BackendReadError } from "../platform/errors";
-import { isLockKey, LOCK_READ_TIMEOUTS, lockRecordOf, withinSeconds } from "./lock-objects";
+import { BackendReadError } from "./errors";
+import { isLockKey, LOCK_READ_TIMEOUTS, lockRecordOf, readWithinDeadline } from "./lock-objects";
 
 export function isS3Backend(url: string): boolean {
   return /^s3:\/\//i.test(url);
@@ -95,23 +95,19 @@ export async function s3LockRecords(
   const { bucket, config } = s3ClientSettings(url);
   const { S3Client, ListObjectsV2Command, GetObjectCommand } = await import("@aws-sdk/client-s3");
   const client = new S3Client(config);
-  const deadline = LOCK_READ_TIMEOUTS.connectSeconds + LOCK_READ_TIMEOUTS.requestSeconds * 3;
-  const abort = new AbortController();
-  const read = async () => {
+  const read = async (abortSignal: AbortSignal) => {
     const records: Record<string, unknown>[] = [];
     for (const prefix of prefixes) {
       let token: string | undefined;
       do {
         const page = await client.send(
           new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
-          { abortSignal: abort.signal },
+          { abortSignal },
         );
         for (const object of page.Contents ?? []) {
           if (object.Key === undefined || !isLockKey(object.Key)) continue;
           const got = await client
-            .send(new GetObjectCommand({ Bucket: bucket, Key: object.Key }), {
-              abortSignal: abort.signal,
-            })
+            .send(new GetObjectCommand({ Bucket: bucket, Key: object.Key }), { abortSignal })
             .catch((error: { name?: string }) => {
               // A lock released while listing: the CLI ignores it too.
               if (error.name === "NoSuchKey") return undefined;
@@ -126,10 +122,7 @@ export async function s3LockRecords(
     return records;
   };
   try {
-    return await withinSeconds(deadline, read(), () => {
-      abort.abort();
-      return new Error(`no answer within ${deadline} s`);
-    });
+    return await readWithinDeadline(read);
   } catch (error) {
     const { name, message } = error as Error;
     const unknown = unknownS3Parameters(url);

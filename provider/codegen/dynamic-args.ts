@@ -35,7 +35,7 @@ function typeOf(spec: PropertySpec, schema: PackageSchema): string {
     case "array":
       return `pulumi.Input<${typeOf(spec.items as PropertySpec, schema)}>[]`;
     default:
-      throw new Error(`write-args: no TypeScript type for ${JSON.stringify(spec)}`);
+      throw new Error(`dynamic-args: no TypeScript type for ${JSON.stringify(spec)}`);
   }
 }
 

@@ -9,10 +9,11 @@
  */
 import { z } from "zod";
 import { redactSecrets } from "../platform/redaction";
-import { withDefaultSubOrganization } from "../settings/config";
-import { containsUnknown, UNKNOWN, type Inputs } from "./engine-values";
+import { readSettings } from "../settings/config";
+import { containsUnknown, UNKNOWN } from "./engine-values";
 import { formatPath, touchesSecretPath, parsePath, type PathSegment } from "./property-path";
 import { warn } from "./provider-log";
+import type { Inputs } from "./property-bag";
 import { topLevelOf } from "./secret-paths";
 
 export interface CheckFailure {
@@ -77,6 +78,16 @@ export async function checkResource<Valid>(
       if (!saidBefore.has(warning)) warn(warning);
   }
   return { inputs: withDefaultSubOrganization(rules.normalize(news)), failures };
+}
+
+/**
+ * A resource without its own subOrganizationId acts for the stack's default one, and the state
+ * records which: moving the default later replaces what lives in the old sub-organization.
+ */
+function withDefaultSubOrganization(inputs: Inputs): Inputs {
+  if (inputs.subOrganizationId !== undefined) return inputs;
+  const fallback = readSettings().subOrganizationId;
+  return fallback === undefined ? inputs : { ...inputs, subOrganizationId: fallback };
 }
 
 /** A top-level input that is not there at all: a required input an adopted object may lack. */

@@ -5,7 +5,8 @@
  * shows the user why a resource changes. Paths name properties, never values: a changed secret is
  * shown by its name.
  */
-import { containsUnknown, type Inputs } from "./engine-values";
+import { containsUnknown } from "./engine-values";
+import type { Inputs } from "./property-bag";
 import { formatPath, parsePath, pathContains, type PathSegment } from "./property-path";
 
 export type DiffKind = "add" | "update" | "delete";

@@ -7,9 +7,6 @@
  * SDK's.
  */
 
-/** A property bag: inputs or state as the engine carries them, secrets in plaintext. */
-export type Inputs = Record<string, unknown>;
-
 /** What the engine sends for a value not known yet during preview. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 

@@ -20,7 +20,8 @@
  */
 import { z } from "zod";
 import { sortedSet, type DiffPlan } from "./diff";
-import { containsUnknown, type Inputs } from "./engine-values";
+import { containsUnknown } from "./engine-values";
+import type { Inputs } from "./property-bag";
 
 declare module "zod" {
   interface GlobalMeta {

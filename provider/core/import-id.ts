@@ -6,7 +6,7 @@
  * id the inputs decide, checks the rest itself (`recovery.idProblem`), with the same words
  * wherever the id comes from.
  */
-import { pathSegmentProblem } from "./path-segment";
+import { pathSegmentProblem } from "../platform/path-segment";
 import type { Inputs, ResourceDescriptor } from "./resource-descriptor";
 
 export function importIdProblem(

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { headerValueProblem } from "../settings/setting-rules";
-import { pathSegmentProblem } from "./path-segment";
+import { pathSegmentProblem } from "../platform/path-segment";
+import { headerValueProblem, parseHttpUrl } from "../settings/setting-rules";
 
 /** Field rules shared by the resources' schemas, each with a message that says how to fix it. */
 
@@ -23,19 +23,6 @@ export const subOrganizationId = text.superRefine((value, context) => {
 });
 
 export const finiteNumber = z.number().refine(Number.isFinite, "must be a finite number");
-
-/**
- * The one parse of an http(s) address every check starts from (webhook targets, the API's base
- * URLs, a release's download URL): the URL, or undefined for anything else.
- */
-export function parseHttpUrl(value: string): URL | undefined {
-  try {
-    const url = new URL(value);
-    return url.protocol === "https:" || url.protocol === "http:" ? url : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 export const absoluteUrl = z.string().refine(
   // The URL parser forgives what the platform may not: "https:host" without "//", and spaces

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { processState } from "../settings/process-state";
+import { registerReset } from "../settings/process-state";
 
 /**
  * The URN of the resource whose call is running, set by the front ends, which know it: what the
@@ -20,6 +20,19 @@ export function currentResource(): string {
   return currentCall?.getStore() ?? "";
 }
 
+/** What this process has said already: each warning and notice is said once per process. */
+let said = new Set<string>();
+
+registerReset(() => {
+  said = new Set();
+});
+
+function sayOnce(message: string, print: (text: string) => void): void {
+  if (said.has(message)) return;
+  said.add(message);
+  print(message);
+}
+
 /**
  * Prints a warning from inside the provider process. `pulumi.log` does not work there, but the
  * engine shows the process's console output. Each warning is said once per process, because
@@ -27,10 +40,7 @@ export function currentResource(): string {
  * quotes a secret one: only text from the platform or other code goes through redaction.
  */
 export function warn(message: string): void {
-  const said = processState().warningsSaid;
-  if (said.has(message)) return;
-  said.add(message);
-  console.warn(`warning: ${message}`);
+  sayOnce(message, (text) => console.warn(`warning: ${text}`));
 }
 
 /**
@@ -38,10 +48,7 @@ export function warn(message: string): void {
  * once per process, as `warn` does.
  */
 export function inform(message: string): void {
-  const said = processState().warningsSaid;
-  if (said.has(message)) return;
-  said.add(message);
-  console.log(message);
+  sayOnce(message, (text) => console.log(text));
 }
 
 /**

@@ -11,7 +11,7 @@
 import type { z } from "zod";
 import { checkResource, type CheckAnswer, type CheckContext, type CheckFailure } from "./check";
 import { diffInputs, type DiffAnswer, type DiffPlan } from "./diff";
-import type { Inputs } from "./engine-values";
+import type { Inputs } from "./property-bag";
 import {
   diffPlanOf,
   outputFieldsOf,
@@ -21,9 +21,9 @@ import {
   type OutputField,
 } from "./field-facts";
 
-export type { DiffAnswer } from "./diff";
 export type { CheckAnswer, CheckContext, CheckFailure } from "./check";
-export type { Inputs } from "./engine-values";
+export type { DiffAnswer } from "./diff";
+export type { Inputs } from "./property-bag";
 
 /**
  * Resource options a call is made under, where the front end knows them: the paths of the

@@ -3,7 +3,8 @@
  * for field `value` of every item of list `headers`. One walker serves every use: remembering the
  * values, wrapping them as the engine's secrets, and the top-level inputs that hold them.
  */
-import { UNKNOWN, type Inputs } from "./engine-values";
+import { UNKNOWN } from "./engine-values";
+import type { Inputs } from "./property-bag";
 
 /**
  * Calls `visit(holder, key)` for every field a path names in a property bag. Fields missing,

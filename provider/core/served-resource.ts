@@ -10,12 +10,12 @@ import { forEngine, type EngineFailureContext } from "./check";
 import { diffAnswer, withoutIgnored, withReplaceOnChanges, type DiffAnswer } from "./diff";
 import { importIdProblem } from "./import-id";
 import { plannedCreateState, plannedUpdateState } from "./planned-state";
+import { endsReplacement, rememberCreated, rememberReplacing } from "./replacements";
 import { currentResource, inform, warn } from "./provider-log";
 import { secretValues } from "./secret-paths";
 import type { CallOptions, CheckAnswer, Inputs, ResourceDescriptor } from "./resource-descriptor";
 import { InputError, rethrowRedacted } from "../platform/errors";
 import { rememberSecret, rememberSecretWireFields } from "../platform/redaction";
-import { processState } from "../settings/process-state";
 
 /**
  * Marks the inputs of an object adopted by id without a read (import), for as long as the stack
@@ -88,7 +88,6 @@ export function servedResource(descriptor: ResourceDescriptor<object>): ServedRe
     inputNames: Object.keys(descriptor.inputSchema.shape),
     secretPaths: descriptor.secretInputs,
   };
-  const replacing = (id: string) => `${descriptor.type}\u0000${id}`;
   const label = (id: string) => `${descriptor.type} ${JSON.stringify(id)}`;
   return Object.freeze({
     descriptor,
@@ -114,7 +113,7 @@ export function servedResource(descriptor: ResourceDescriptor<object>): ServedRe
       let answer = await descriptor.diff(id, unmarked(olds), declared).catch(rethrowRedacted);
       answer = withoutIgnored(answer, options.ignoreChanges ?? []);
       answer = withReplaceOnChanges(answer, options.replaceOnChanges ?? []);
-      if (answer.replaces.length > 0) processState().replacing.add(replacing(id));
+      if (answer.replaces.length > 0) rememberReplacing(descriptor.type, id);
       return answer;
     },
     async create(news: Inputs, preview = false, options: CallOptions = {}) {
@@ -122,7 +121,7 @@ export function servedResource(descriptor: ResourceDescriptor<object>): ServedRe
       remember(declared);
       if (preview) return { state: plannedCreateState(descriptor, declared) };
       const created = await descriptor.create(declared, options).catch(rethrowRedacted);
-      if (currentResource() !== "") processState().created.add(currentResource());
+      if (currentResource() !== "") rememberCreated(currentResource());
       return created;
     },
     async update(id: string, olds: Inputs, news: Inputs, preview = false, options = {}) {
@@ -138,12 +137,7 @@ export function servedResource(descriptor: ResourceDescriptor<object>): ServedRe
     },
     async delete(id: string, olds: Inputs) {
       remember(olds);
-      // A replacement creates first (the new object of the same resource), unless it deletes
-      // first, which only a diff that asked for the replacement can tell.
-      const state = processState();
-      const context = {
-        replacing: state.replacing.has(replacing(id)) || state.created.has(currentResource()),
-      };
+      const context = { replacing: endsReplacement(descriptor.type, id, currentResource()) };
       return descriptor.delete(id, unmarked(olds), context).catch(rethrowRedacted);
     },
     read(id: string, state: Inputs): ReadAnswer {

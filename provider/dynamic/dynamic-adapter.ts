@@ -22,9 +22,9 @@ import type { Inputs, ResourceDescriptor } from "../core/resource-descriptor";
 import { canonical } from "../core/diff";
 import { servedResource } from "../core/served-resource";
 import { withoutUndefined } from "../core/serializable";
-import { IncompleteCreateError } from "../platform/errors";
+import { IncompleteCreateError } from "../core/created-object";
 import { readSettings } from "../settings/config";
-import { processState } from "../settings/process-state";
+import { inputChangesShown } from "./input-changes-shown";
 import { withResource } from "../core/provider-log";
 import { forwardConsoleToEngine } from "../plugin/engine-log";
 
@@ -71,7 +71,7 @@ function resourceOf(bag: Inputs): Inputs {
  * (the engine would show those).
  */
 function recordInputChanges(urn: string, olds: Inputs, news: Inputs, checked: Inputs): void {
-  const shown = processState().inputChangesShown;
+  const shown = inputChangesShown();
   if (canonical(hidden(olds)) !== canonical(hidden(news))) {
     shown.delete(urn);
     return;
@@ -133,8 +133,7 @@ export function dynamicHandlers<State extends object>(descriptor: ResourceDescri
           ignoreChanges: facts?.ignoreChanges,
           replaceOnChanges: facts?.replaceOnChanges,
         });
-        const shown =
-          facts === undefined ? undefined : processState().inputChangesShown.get(facts.urn);
+        const shown = facts === undefined ? undefined : inputChangesShown().get(facts.urn);
         // The engine shows its own comparison only when it finds every change this diff found.
         const showable = shown !== undefined && answer.diffs.every((key) => shown.has(key));
         return {

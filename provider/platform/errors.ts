@@ -1,19 +1,14 @@
 /**
- * One hierarchy for everything the provider throws at a program, openai-node style: a base
- * class, `ApiError` for every way a platform call can end badly (a subclass per kind and per
- * status a program would catch, chosen by one factory, `apiErrorFor`), and `ConfigurationError`
- * for a setting that is missing or malformed. Every message is built here.
+ * The platform floor's errors, in the package's one hierarchy (rooted in settings/errors.ts),
+ * openai-node style: `ApiError` for every way a platform call can end badly, a subclass per kind
+ * and per status a program would catch, chosen by one factory, `apiErrorFor`; and the errors of a
+ * request or an input refused before anything is sent. Their messages are built here.
  */
-import { withoutUndefined } from "../core/serializable";
+import { VoicePlatformError } from "../settings/errors";
 import { redactBody, redactedPrefix, redactSecrets } from "./redaction";
 import type { AttemptOutcome } from "./retry-policy";
 
 const MAX_BODY_CHARS = 2048;
-
-/** The base of every error this package throws on purpose. */
-export class VoicePlatformError extends Error {
-  override readonly name: string = "VoicePlatformError";
-}
 
 export interface ApiErrorDetails {
   /** What the provider was doing, e.g. `create SIP carrier "main-trunk"`. */
@@ -171,34 +166,6 @@ export function apiErrorFor(outcome: AttemptOutcome, details: ApiErrorDetails): 
   }
 }
 
-/**
- * Thrown when the platform created an object but a later step failed (the follow-up PUT). The
- * engine reads `id`, `properties` and `reasons` from a create error and records the resource as
- * created, so the object is neither lost nor created again.
- */
-export class IncompleteCreateError extends ApiError {
-  override readonly name: string = "IncompleteCreateError";
-  readonly id: string;
-  readonly properties: Record<string, unknown>;
-  readonly reasons: string[];
-
-  constructor(id: string, properties: Record<string, unknown>, cause: Error) {
-    const reason =
-      `created ${id} on the platform, then: ${cause.message}. The resource is recorded in the ` +
-      `stack; the next \`pulumi up\` finishes it`;
-    const details: ApiErrorDetails =
-      cause instanceof ApiError
-        ? { ...cause, body: undefined, cause }
-        : { operation: "create", method: "", url: "", cause };
-    super(details, reason);
-    if (cause instanceof ApiError)
-      Object.assign(this, { body: cause.body, apiMessage: cause.apiMessage });
-    this.id = id;
-    this.properties = withoutUndefined(properties);
-    this.reasons = [reason];
-  }
-}
-
 /** An id that would change the address of the request it is a path segment of. */
 export class UnsafePathError extends VoicePlatformError {
   override readonly name = "UnsafePathError";
@@ -214,86 +181,6 @@ export class InputError extends VoicePlatformError {
   override readonly name: string = "InputError";
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
-  }
-}
-
-/**
- * The `pulumi-voice-platform` command could not do what it was asked: the Pulumi CLI is missing,
- * or the stack is not what it expects. Its message says what to do.
- */
-export class StackCommandError extends VoicePlatformError {
-  override readonly name: string = "StackCommandError";
-}
-
-/** The stack named to the `pulumi-voice-platform` command does not exist on the backend. */
-export class StackNotFoundError extends StackCommandError {
-  override readonly name: string = "StackNotFoundError";
-}
-
-/**
- * The `pulumi-voice-platform` command could not read the stack's state or locks from the backend
- * (or run the Pulumi CLI that reads them); nothing was changed. Its message names what to check.
- */
-export class BackendReadError extends StackCommandError {
-  override readonly name: string = "BackendReadError";
-}
-
-/** Where a setting comes from: its stack config key and its environment variable. */
-export interface SettingSource {
-  readonly setting: string;
-  readonly key: string;
-  readonly env: string;
-}
-
-/** A setting that a call needs is missing, or its value cannot be used. */
-export class ConfigurationError extends VoicePlatformError {
-  override readonly name = "ConfigurationError";
-  readonly setting: string;
-  readonly key: string;
-  readonly env: string;
-
-  private constructor(source: SettingSource, message: string) {
-    super(message);
-    this.setting = source.setting;
-    this.key = source.key;
-    this.env = source.env;
-  }
-
-  /** Nobody set it, and `neededFor` needs it: every way to set it. */
-  static missing(
-    source: SettingSource & { secret?: boolean },
-    neededFor: string,
-  ): ConfigurationError {
-    const secret = source.secret ? " --secret" : "";
-    return new ConfigurationError(
-      source,
-      `${source.key} is not set, and ${neededFor} needs it. Set it with ` +
-        `\`pulumi config set${secret} ${source.key} <value>\` (an explicit provider: its ` +
-        `\`${source.setting}\` input), or export ${source.env}.`,
-    );
-  }
-
-  /** A value that breaks `rule` (which says how to fix it); a secret's value is not shown. */
-  static breaks(
-    source: SettingSource & { secret?: boolean },
-    raw: string,
-    rule: string,
-  ): ConfigurationError {
-    const shown = source.secret ? "" : ` is "${raw}", which`;
-    return new ConfigurationError(source, `${source.key} (or ${source.env})${shown} ${rule}.`);
-  }
-
-  /** Set to `raw`, which is not `what`: `fix` says what to set instead. */
-  static invalid(
-    source: SettingSource,
-    raw: string,
-    what: string,
-    fix: string,
-  ): ConfigurationError {
-    return new ConfigurationError(
-      source,
-      `${source.key} (or ${source.env}) is "${raw}", which is not ${what}: ${fix}.`,
-    );
   }
 }
 

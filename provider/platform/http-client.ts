@@ -1,5 +1,7 @@
 import { EventEmitter } from "node:events";
 import type { Readable } from "node:stream";
+import { sharedAgent, sharedLimit, sharedPacer, undici } from "./connection-pool";
+import type { Pacer } from "./rate-pacer";
 import { encodeMultipart, PartSourceError, type MultipartForm } from "./multipart-form";
 import type { z } from "zod";
 import {
@@ -10,9 +12,8 @@ import {
   type ApiErrorDetails,
 } from "./errors";
 import { isFindable, MIN_FINDABLE_LENGTH, redactSecrets, rememberSecret } from "./redaction";
-import { pathSegmentProblem } from "../core/path-segment";
+import { pathSegmentProblem } from "./path-segment";
 import { missingSetting, readSettings, type Settings } from "../settings/config";
-import { processState, sharedAgent, sharedLimit, undici } from "../settings/process-state";
 import {
   cappedRetryAfter,
   certainlyNotProcessed,
@@ -67,7 +68,10 @@ export interface ApiResponse<Answer = unknown> {
 
 /**
  * Calls one platform operation with retries, the process-wide limit and an exact deadline. Every
- * way it can fail is an `ApiError` (or a `ConfigurationError` before anything is sent).
+ * way the call itself can fail is an `ApiError`. Refused before anything is sent: a missing or
+ * malformed setting (`ConfigurationError`), a path that would change the address
+ * (`UnsafePathError`). A form part that cannot give what it announced (a sample that changed while
+ * it was sent) cuts the request short with its own error, a `PartSourceError`.
  */
 export async function callApi<Answer = unknown>(
   call: ApiCall<Answer>,
@@ -143,43 +147,18 @@ async function callWithRetries(call: ApiCall, random: () => number): Promise<Api
   rememberSecret(settings.apiKey);
   const limits: RetryLimits = { ...defaultRetryLimits, maxRetries: settings.maxRetries };
   const subOrganizationId = call.subOrganizationId ?? settings.subOrganizationId;
-  const headers: Record<string, string> = {
-    authorization: settings.authScheme
-      ? `${settings.authScheme} ${settings.apiKey}`
-      : settings.apiKey,
-    accept: "application/json",
-    "user-agent": "pulumi-voice-platform",
-  };
-  if (subOrganizationId !== undefined) headers["x-sub-organization-id"] = subOrganizationId;
-  if (call.json !== undefined) headers["content-type"] = "application/json";
+  const headers = requestHeaders(call, settings.apiKey, settings.authScheme, subOrganizationId);
   const deadlineMs = settings.timeoutSeconds * 1000 + (call.extraTimeoutMs ?? 0);
-
-  const calls = processState().pacer;
-  calls.enter(Date.now());
+  const pacer = sharedPacer();
+  pacer.enter(Date.now());
   try {
     for (let retriesSoFar = 0; ; retriesSoFar++) {
-      // Most calls are admitted at once; awaiting nothing would still cost a turn of the loop.
-      const admitted = calls.admit(Date.now());
-      if (admitted) await admitted;
-      const startedAt = Date.now();
-      const attempt = await sharedLimit(settings.maxConcurrency).run(() =>
+      const attempt = await pacedAttempt(pacer, settings.maxConcurrency, () =>
         attemptOnce(call, url, headers, deadlineMs, settings),
       );
-      const status =
-        attempt.kind === "success" ? attempt.response.status : attempt.response?.status;
-      if (status !== undefined) calls.answered(startedAt, status === 429, Date.now());
       if (attempt.kind === "success") return attempt.response;
       const { outcome, response } = attempt;
-      // A wait the platform asks for holds every call of the process, unless it is longer than
-      // the provider waits: then only this call fails, and the others carry on.
-      if (
-        outcome.kind === "status" &&
-        outcome.status === 429 &&
-        outcome.retryAfterMs !== undefined &&
-        !retryAfterBeyondCap(outcome, limits)
-      ) {
-        calls.holdUntil(Date.now() + cappedRetryAfter(outcome.retryAfterMs, limits));
-      }
+      holdForRetryAfter(pacer, outcome, limits);
       if (!shouldRetry(outcome, { idempotent: call.idempotent, retriesSoFar }, limits)) {
         throw toApiError(call, url, outcome, response, {
           retriesSoFar,
@@ -193,18 +172,69 @@ async function callWithRetries(call: ApiCall, random: () => number): Promise<Api
       await sleep(retryDelay(retriesSoFar, retryAfterMs, limits, random));
     }
   } finally {
-    calls.leave(Date.now());
+    pacer.leave(Date.now());
+  }
+}
+
+function requestHeaders(
+  call: ApiCall,
+  apiKey: string,
+  authScheme: string | undefined,
+  subOrganizationId: string | undefined,
+): Record<string, string> {
+  const headers: Record<string, string> = {
+    authorization: authScheme ? `${authScheme} ${apiKey}` : apiKey,
+    accept: "application/json",
+    "user-agent": "pulumi-voice-platform",
+  };
+  if (subOrganizationId !== undefined) headers["x-sub-organization-id"] = subOrganizationId;
+  if (call.json !== undefined) headers["content-type"] = "application/json";
+  return headers;
+}
+
+/**
+ * One attempt, started when the pacing admits it and run within the process's limit of calls in
+ * flight; the pacing learns from what the platform answered.
+ */
+async function pacedAttempt(
+  pacer: Pacer,
+  maxConcurrency: number,
+  attempt: () => Promise<Attempt>,
+): Promise<Attempt> {
+  // Most calls are admitted at once; awaiting nothing would still cost a turn of the loop.
+  const admitted = pacer.admit(Date.now());
+  if (admitted) await admitted;
+  const startedAt = Date.now();
+  const result = await sharedLimit(maxConcurrency).run(attempt);
+  const status = result.kind === "success" ? result.response.status : result.response?.status;
+  if (status !== undefined) pacer.answered(startedAt, status === 429, Date.now());
+  return result;
+}
+
+/**
+ * A wait the platform asks for holds every call of the process, unless it is longer than the
+ * provider waits: then only this call fails, and the others carry on.
+ */
+function holdForRetryAfter(pacer: Pacer, outcome: AttemptOutcome, limits: RetryLimits): void {
+  if (
+    outcome.kind === "status" &&
+    outcome.status === 429 &&
+    outcome.retryAfterMs !== undefined &&
+    !retryAfterBeyondCap(outcome, limits)
+  ) {
+    pacer.holdUntil(Date.now() + cappedRetryAfter(outcome.retryAfterMs, limits));
   }
 }
 
 type Attempt =
   | { kind: "success"; response: ApiResponse }
-  | {
-      kind: "failure";
-      outcome: AttemptOutcome;
-      response?: { status: number; text: string; requestId: string | undefined };
-      cause?: unknown;
-    };
+  | { kind: "failure"; outcome: AttemptOutcome; response?: AnswerFacts; cause?: unknown };
+
+interface AnswerFacts {
+  readonly status: number;
+  readonly text: string;
+  readonly requestId: string | undefined;
+}
 
 async function attemptOnce(
   call: ApiCall,
@@ -229,32 +259,12 @@ async function attemptOnce(
       signal,
     });
     const { text, tooLarge } = await readBounded(res.body, MAX_RESPONSE_BYTES);
-    const requestId = headerValue(res.headers["x-request-id"] ?? res.headers["request-id"]);
-    if (res.statusCode >= 200 && res.statusCode < 300) {
-      if (tooLarge) {
-        return {
-          kind: "failure",
-          outcome: {
-            kind: "unreadable",
-            reason: `the answer was larger than ${MAX_RESPONSE_BYTES} bytes (1 MiB), so it was not read`,
-          },
-          response: { status: res.statusCode, text: "", requestId },
-        };
-      }
-      try {
-        return {
-          kind: "success",
-          response: { status: res.statusCode, body: JSON.parse(text), requestId },
-        };
-      } catch (cause) {
-        return {
-          kind: "failure",
-          outcome: { kind: "unreadable" },
-          response: { status: res.statusCode, text, requestId },
-          cause,
-        };
-      }
-    }
+    const answer = {
+      status: res.statusCode,
+      text,
+      requestId: headerValue(res.headers["x-request-id"] ?? res.headers["request-id"]),
+    };
+    if (res.statusCode >= 200 && res.statusCode < 300) return successAttempt(answer, tooLarge);
     const retryAfterMs = parseRetryAfter(headerValue(res.headers["retry-after"]));
     return {
       kind: "failure",
@@ -263,19 +273,47 @@ async function attemptOnce(
         status: res.statusCode,
         ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
       },
-      response: { status: res.statusCode, text, requestId },
+      response: answer,
     };
   } catch (cause) {
-    // Cut short by the provider itself: the platform never got a whole request to act on.
-    if (cause instanceof PartSourceError) throw cause;
-    if (signal.aborted) return { kind: "failure", outcome: { kind: "timeout" }, cause };
-    const refused = refusedBeforeSending(cause);
-    if (refused !== undefined)
-      return { kind: "failure", outcome: { kind: "unsent", reason: refused }, cause };
-    return { kind: "failure", outcome: { kind: "network", code: errorCode(cause) }, cause };
+    return failedAttempt(cause, signal);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** A success status: the answer as JSON, or why it could not be read. */
+function successAttempt(answer: AnswerFacts, tooLarge: boolean): Attempt {
+  if (tooLarge) {
+    return {
+      kind: "failure",
+      outcome: {
+        kind: "unreadable",
+        reason: `the answer was larger than ${MAX_RESPONSE_BYTES} bytes (1 MiB), so it was not read`,
+      },
+      response: { ...answer, text: "" },
+    };
+  }
+  try {
+    const body: unknown = JSON.parse(answer.text);
+    return {
+      kind: "success",
+      response: { status: answer.status, body, requestId: answer.requestId },
+    };
+  } catch (cause) {
+    return { kind: "failure", outcome: { kind: "unreadable" }, response: answer, cause };
+  }
+}
+
+/** No answer: what kept it from coming, as the retry policy tells outcomes apart. */
+function failedAttempt(cause: unknown, signal: DeadlineSignal): Attempt {
+  // Cut short by the provider itself: the platform never got a whole request to act on.
+  if (cause instanceof PartSourceError) throw cause;
+  if (signal.aborted) return { kind: "failure", outcome: { kind: "timeout" }, cause };
+  const refused = refusedBeforeSending(cause);
+  if (refused !== undefined)
+    return { kind: "failure", outcome: { kind: "unsent", reason: refused }, cause };
+  return { kind: "failure", outcome: { kind: "network", code: errorCode(cause) }, cause };
 }
 
 /**
@@ -338,52 +376,14 @@ function toApiError(
   call: ApiCall,
   url: string,
   outcome: AttemptOutcome,
-  response: { status: number; text: string; requestId: string | undefined } | undefined,
+  response: AnswerFacts | undefined,
   facts: FailureFacts,
 ): ApiError {
-  const afterRetries = facts.retriesSoFar > 0 ? ` after ${facts.retriesSoFar + 1} attempts` : "";
-  let problem: string | undefined;
-  let hint: string | undefined;
-  switch (outcome.kind) {
-    case "timeout":
-      problem = `no complete answer within the deadline${afterRetries}`;
-      hint = call.idempotent
-        ? "Raise voiceplatform:timeoutSeconds if the platform is slow"
-        : call.unknownOutcomeHint;
-      break;
-    case "network":
-      problem = `connection failed (${outcome.code})${afterRetries}`;
-      if (certainlyNotProcessed(outcome))
-        hint = facts.retriesSoFar > 0 ? KEPT_FAILING : NOT_REACHED;
-      else if (!call.idempotent) hint = call.unknownOutcomeHint;
-      else if (facts.retriesSoFar > 0) hint = KEPT_FAILING;
-      break;
-    case "unreadable":
-      problem = `${outcome.reason ?? "the answer was not the JSON the API describes"}${afterRetries}`;
-      // A success status with an unreadable body: the platform did process a create.
-      hint = call.idempotent ? KEPT_FAILING : call.unknownOutcomeHint;
-      break;
-    case "unsent":
-      problem = `the request was refused before it was sent (${redactSecrets(outcome.reason)})`;
-      hint =
-        "Nothing was sent, so nothing was created or changed on the platform. A value given to the " +
-        "provider cannot be carried in the request: fix it (check the sub-organization id and the " +
-        "ids of the resource) and run `pulumi up` again";
-      break;
-    case "status":
-      if (retryAfterBeyondCap(outcome, facts.limits)) {
-        problem = `the platform asked to wait ${Math.ceil(outcome.retryAfterMs / 1000)} s before trying again (Retry-After), longer than the ${facts.limits.maxRetryAfterMs / 1000} s this provider waits${afterRetries}`;
-        hint = certainlyNotProcessed(outcome)
-          ? "The platform did not take the request: run `pulumi up` again once that time has passed"
-          : (call.unknownOutcomeHint ?? "Run `pulumi up` again once that time has passed");
-        break;
-      }
-      problem = afterRetries ? `still failing${afterRetries}` : undefined;
-      hint = statusHint(outcome.status, facts.subOrganizationId, call);
-      break;
-  }
-  if (facts.withheld !== undefined)
-    problem = problem ? `${problem}; ${facts.withheld}` : facts.withheld;
+  const explained = explainFailure(call, outcome, facts);
+  const problem =
+    facts.withheld === undefined
+      ? explained.problem
+      : [explained.problem, facts.withheld].filter(Boolean).join("; ");
   const answer = facts.withheld === undefined ? response : undefined;
   const details: ApiErrorDetails = {
     ...requestFacts(call, url),
@@ -391,10 +391,70 @@ function toApiError(
     requestId: answer?.requestId,
     body: outcome.kind === "unreadable" ? undefined : answer?.text,
     problem,
-    hint,
+    hint: explained.hint,
     cause: facts.cause,
   };
   return apiErrorFor(outcome, details);
+}
+
+/** What went wrong, for the message, and what the user can do about it. */
+function explainFailure(
+  call: ApiCall,
+  outcome: AttemptOutcome,
+  facts: FailureFacts,
+): { problem?: string; hint?: string } {
+  const afterRetries = facts.retriesSoFar > 0 ? ` after ${facts.retriesSoFar + 1} attempts` : "";
+  switch (outcome.kind) {
+    case "timeout":
+      return {
+        problem: `no complete answer within the deadline${afterRetries}`,
+        hint: call.idempotent
+          ? "Raise voiceplatform:timeoutSeconds if the platform is slow"
+          : call.unknownOutcomeHint,
+      };
+    case "network":
+      return {
+        problem: `connection failed (${outcome.code})${afterRetries}`,
+        hint: connectionHint(call, outcome, facts.retriesSoFar),
+      };
+    case "unreadable":
+      return {
+        problem: `${outcome.reason ?? "the answer was not the JSON the API describes"}${afterRetries}`,
+        // A success status with an unreadable body: the platform did process a create.
+        hint: call.idempotent ? KEPT_FAILING : call.unknownOutcomeHint,
+      };
+    case "unsent":
+      return {
+        problem: `the request was refused before it was sent (${redactSecrets(outcome.reason)})`,
+        hint:
+          "Nothing was sent, so nothing was created or changed on the platform. A value given to the " +
+          "provider cannot be carried in the request: fix it (check the sub-organization id and the " +
+          "ids of the resource) and run `pulumi up` again",
+      };
+    case "status":
+      if (retryAfterBeyondCap(outcome, facts.limits)) {
+        return {
+          problem: `the platform asked to wait ${Math.ceil(outcome.retryAfterMs / 1000)} s before trying again (Retry-After), longer than the ${facts.limits.maxRetryAfterMs / 1000} s this provider waits${afterRetries}`,
+          hint: certainlyNotProcessed(outcome)
+            ? "The platform did not take the request: run `pulumi up` again once that time has passed"
+            : (call.unknownOutcomeHint ?? "Run `pulumi up` again once that time has passed"),
+        };
+      }
+      return {
+        problem: afterRetries ? `still failing${afterRetries}` : undefined,
+        hint: statusHint(outcome.status, facts.subOrganizationId, call),
+      };
+  }
+}
+
+function connectionHint(
+  call: ApiCall,
+  outcome: AttemptOutcome,
+  retriesSoFar: number,
+): string | undefined {
+  if (certainlyNotProcessed(outcome)) return retriesSoFar > 0 ? KEPT_FAILING : NOT_REACHED;
+  if (!call.idempotent) return call.unknownOutcomeHint;
+  return retriesSoFar > 0 ? KEPT_FAILING : undefined;
 }
 
 function statusHint(

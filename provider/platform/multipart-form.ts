@@ -4,7 +4,7 @@ import {
   type FormDataEntryValue,
   type FormDataLike,
 } from "form-data-encoder";
-import { VoicePlatformError } from "./errors";
+import { VoicePlatformError } from "../settings/errors";
 
 /**
  * A part could not produce the content it announced, so the body was cut short before the

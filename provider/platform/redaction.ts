@@ -19,8 +19,6 @@
  *   own messages never hold any secret value to begin with.
  */
 
-import { UNKNOWN } from "../core/engine-values";
-import { processState } from "../settings/process-state";
 import {
   decodedLayers,
   foldCase,
@@ -28,6 +26,7 @@ import {
   originalSpan,
   type DecodedLayer,
 } from "./echo-decoding";
+import { secretMemory } from "./secret-memory";
 
 const REDACTED = "[redacted]";
 
@@ -55,13 +54,10 @@ export function isFindable(secret: string): boolean {
   return codePoints(secret) >= MIN_FINDABLE_LENGTH;
 }
 
-/**
- * Remembers a secret value, in every form it is searched for. The engine's marker for a value
- * not known during preview stands in for a secret that is not known yet, and is no secret itself.
- */
+/** Remembers a secret value, in every form it is searched for. */
 export function rememberSecret(value: unknown): void {
-  if (typeof value !== "string" || value === "" || value === UNKNOWN) return;
-  const state = processState();
+  if (typeof value !== "string" || value === "") return;
+  const state = secretMemory();
   if (state.secrets.has(value)) return;
   state.secrets.add(value);
   for (const form of searchedForms(value)) {
@@ -119,7 +115,7 @@ function secretUrlParts(value: string): { whole: string[]; pieces: string[] } {
 
 /** The folded secrets by their first four UTF-16 units, for one pass over a text. */
 function secretsByPrefix(): Map<string, string[]> {
-  const state = processState();
+  const state = secretMemory();
   if (state.secretsByPrefix === undefined) {
     const index = new Map<string, string[]>();
     for (const folded of state.foldedSecrets) {
@@ -185,7 +181,7 @@ function blanked(text: string, spans: readonly [number, number][], upTo = text.l
  * and each decoding alone applied until it changes nothing, all folded.
  */
 function showsSecret(text: string): boolean {
-  if (processState().foldedSecrets.size === 0) return false;
+  if (secretMemory().foldedSecrets.size === 0) return false;
   const index = secretsByPrefix();
   return viewsOf(text).some((view) => occurrences(foldCase(view), index).length > 0);
 }
@@ -263,7 +259,7 @@ function verified(text: string): string {
 
 /** `text` with every remembered secret blanked in every form; withheld if one still shows. */
 export function redactSecrets(text: string): string {
-  if (text === "" || processState().foldedSecrets.size === 0) return text;
+  if (text === "" || secretMemory().foldedSecrets.size === 0) return text;
   const spans = secretSpans(text, decodedLayers(text));
   return verified(blanked(text, spans));
 }
@@ -277,11 +273,11 @@ export function redactedPrefix(text: string, limit: number): string {
   // An encoded secret can be this long in the text; an occurrence cut at `limit + slack` lies
   // wholly after `limit`, and is dropped.
   let longest = 0;
-  for (const folded of processState().foldedSecrets) longest = Math.max(longest, folded.length);
+  for (const folded of secretMemory().foldedSecrets) longest = Math.max(longest, folded.length);
   const slack = 32 * longest;
   const window = text.slice(0, limit + slack);
   const spans =
-    processState().foldedSecrets.size === 0 ? [] : secretSpans(window, decodedLayers(window));
+    secretMemory().foldedSecrets.size === 0 ? [] : secretSpans(window, decodedLayers(window));
   const kept = blanked(window, spans, limit);
   return verified(`${kept}… (truncated)`);
 }
@@ -294,7 +290,7 @@ const alwaysSecretFields = ["apiKey", "password"];
  * secret wherever it appears in a body, `list[].field` in every item of such a list.
  */
 export function rememberSecretWireFields(paths: readonly string[]): void {
-  for (const path of paths) processState().secretWireFields.add(path);
+  for (const path of paths) secretMemory().secretWireFields.add(path);
 }
 
 /**
@@ -304,7 +300,7 @@ export function rememberSecretWireFields(paths: readonly string[]): void {
 export function redactBody(value: unknown): unknown {
   const fields = new Set(alwaysSecretFields);
   const inLists = new Map<string, string>();
-  for (const path of processState().secretWireFields) {
+  for (const path of secretMemory().secretWireFields) {
     const [list, field] = path.split("[].");
     if (field === undefined) fields.add(path);
     else inLists.set(list!, field);

@@ -2,9 +2,9 @@ import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, extname, resolve } from "node:path";
-import { processState, type SampleHashEntry } from "../settings/process-state";
 import { PartSourceError } from "./multipart-form";
 import { InputError } from "./errors";
+import { sampleHashes, type SampleHashEntry } from "./sample-hash-cache";
 
 /** A sample as it reaches the provider: a path string or a FileAsset's plain-object form. */
 export type SampleInput = string | { readonly path: string };
@@ -43,7 +43,7 @@ export async function describeSample(input: SampleInput): Promise<SampleFacts> {
   if (engineHash !== undefined)
     return { name: basename(path), sha256: engineHash, size: info.size };
   const stamp = stampOf(info);
-  const hashCache = processState().sampleHashes;
+  const hashCache = sampleHashes();
   const cached = hashCache.get(path);
   if (cached?.stamp === stamp) return cached.facts;
   const entry: SampleHashEntry = {
@@ -92,7 +92,7 @@ export class SampleUpload {
     const path = samplePath(input);
     const info = await stat(path);
     const stamp = stampOf(info);
-    const cached = processState().sampleHashes.get(path);
+    const cached = sampleHashes().get(path);
     const knownHash = engineHashOf(input) ?? (cached?.stamp === stamp ? cached.sha256 : undefined);
     return new SampleUpload(path, basename(path), info.size, stamp, knownHash, info.mtimeMs);
   }
@@ -126,7 +126,7 @@ export class SampleUpload {
     const sha256 = hash?.digest("hex") ?? this.knownHash!;
     this.lastSent = { name: this.name, sha256, size: this.size };
     const facts = Promise.resolve(this.lastSent);
-    processState().sampleHashes.set(this.path, { stamp: this.stamp, facts, sha256 });
+    sampleHashes().set(this.path, { stamp: this.stamp, facts, sha256 });
   }
 
   /** Name, sha256 and size of what the last complete upload sent (read from disk if none did). */

@@ -15,6 +15,7 @@ import type { DiffAnswer, DiffKind } from "../core/diff";
 import { SECRET_SIG, SIG_KEY, UNKNOWN } from "../core/engine-values";
 import type { Inputs } from "../core/resource-descriptor";
 import { wrapAtPaths } from "../core/secret-paths";
+import { IncompleteCreateError } from "../core/created-object";
 import { servedResource, type ServedResource } from "../core/served-resource";
 import { resources } from "../resources";
 import { checkProviderConfig, configureProvider, diffProviderConfig } from "./provider-config";
@@ -62,14 +63,21 @@ function toStruct(bag: unknown, secretPaths: readonly string[] = []): StructPb.S
   return structPb.Struct.fromJavaScript(plain as Record<string, StructPb.JavaScriptValue>);
 }
 
+/** The resource type a call is for: the request's type, else the last type of its URN. */
+function tokenOf(type: string, urn: string): string {
+  return type || (urn.split("::")[2]?.split("$").pop() ?? "");
+}
+
+function unknownType(token: string): Error {
+  return new Error(
+    `unknown resource type ${JSON.stringify(token)}: this provider serves ${[...servedByToken.keys()].join(", ")}`,
+  );
+}
+
 function servedOf(type: string, urn: string): ServedResource {
-  const token = type || (urn.split("::")[2]?.split("$").pop() ?? "");
+  const token = tokenOf(type, urn);
   const served = servedByToken.get(token);
-  if (served === undefined) {
-    throw new Error(
-      `unknown resource type ${JSON.stringify(token)}: this provider serves ${[...servedByToken.keys()].join(", ")}`,
-    );
-  }
+  if (served === undefined) throw unknownType(token);
   return served;
 }
 
@@ -79,22 +87,17 @@ function failed(error: unknown): Partial<Grpc.StatusObject> {
 }
 
 /**
- * An error carrying `id` says the object exists although the operation failed: the engine records
- * it with these properties (pulumirpc.ErrorResourceInitFailed) instead of losing it.
+ * A create that made the object before it failed: the engine records it with its state
+ * (pulumirpc.ErrorResourceInitFailed) instead of losing it, as the dynamic provider does with the
+ * same error's `id`, `properties` and `reasons`.
  */
 function failedWithState(error: unknown, secrets: readonly string[]): Partial<Grpc.StatusObject> {
-  const partial = error as {
-    id?: unknown;
-    properties?: unknown;
-    reasons?: unknown;
-    message?: string;
-  };
   const answer = failed(error);
-  if (typeof partial.id !== "string" || partial.id === "") return answer;
+  if (!(error instanceof IncompleteCreateError)) return answer;
   const detail = new providerPb.ErrorResourceInitFailed();
-  detail.setId(partial.id);
-  detail.setProperties(toStruct(partial.properties, secrets));
-  detail.setReasonsList(Array.isArray(partial.reasons) ? partial.reasons.map(String) : []);
+  detail.setId(error.id);
+  detail.setProperties(toStruct(error.properties, secrets));
+  detail.setReasonsList(error.reasons);
   const packed = new anyPb.Any();
   packed.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
   const status = new statusPb.Status();
@@ -131,15 +134,17 @@ function answerWithState<Res>(
   done: Done<Res>,
   work: (served: ServedResource, secrets: readonly string[]) => Promise<Res>,
 ): void {
-  let secrets: readonly string[] = [];
+  const token = tokenOf(call.request.getType(), call.request.getUrn());
+  const served = servedByToken.get(token);
+  if (served === undefined) {
+    done(failed(unknownType(token)));
+    return;
+  }
+  const secrets = served.descriptor.secretInputs;
   answer(
     call,
     done,
-    async () => {
-      const served = servedOf(call.request.getType(), call.request.getUrn());
-      secrets = served.descriptor.secretInputs;
-      return work(served, secrets);
-    },
+    () => work(served, secrets),
     (error) => failedWithState(error, secrets),
   );
 }

@@ -31,60 +31,65 @@ export function checkProviderConfig(
   env: NodeJS.ProcessEnv,
   isUnknown: (value: unknown) => boolean,
 ): { inputs: Inputs; failures: CheckFailure[]; warnings: string[] } {
-  const failures: CheckFailure[] = [];
-  const warnings: string[] = [];
+  const failures = unknownInputs(news);
   const inputs: Inputs = {};
-  const shape = ProviderInputs.shape;
-  for (const [name, value] of Object.entries(news)) {
-    if (engineKeys.has(name)) {
-      inputs[name] = value;
-      continue;
-    }
-    if (!Object.hasOwn(shape, name)) {
-      failures.push({
-        property: name,
-        reason: `is not an input of the voiceplatform provider${suggestion(name, Object.keys(shape))}; remove it or fix its name`,
-      });
-    }
-  }
-  for (const name of Object.keys(shape) as (keyof typeof shape)[]) {
+  for (const [name, value] of Object.entries(news)) if (engineKeys.has(name)) inputs[name] = value;
+  for (const name of Object.keys(ProviderInputs.shape) as SettingName[]) {
     const given = news[name];
     if (given === undefined || given === null) {
-      const { env: variable } = settingSources[name];
-      const fallback = env[variable];
-      if (fallback === undefined || fallback.trim() === "") continue;
-      const parsed = shape[name].safeParse(fallback);
-      if (!parsed.success) {
-        failures.push({
-          property: name,
-          reason: `is not set, and its fallback ${variable} is "${name === "apiKey" ? "[redacted]" : fallback}", which ${parsed.error.issues[0]?.message ?? "is not valid"}: fix or unset ${variable}`,
-        });
-      }
-      continue;
-    }
-    if (isUnknown(given)) {
+      const failure = fallbackFailure(name, env);
+      if (failure !== undefined) failures.push(failure);
+    } else if (isUnknown(given)) {
       inputs[name] = given;
-      continue;
-    }
-    const parsed = shape[name].safeParse(given);
-    if (parsed.success) inputs[name] = parsed.data;
-    else {
-      const shown = name === "apiKey" ? "" : ` (${JSON.stringify(given)})`;
-      failures.push({
-        property: name,
-        reason: `${parsed.error.issues[0]?.message ?? "is not valid"}${shown}`,
-      });
+    } else {
+      const parsed = ProviderInputs.shape[name].safeParse(given);
+      if (parsed.success) inputs[name] = parsed.data;
+      else {
+        const shown = name === "apiKey" ? "" : ` (${JSON.stringify(given)})`;
+        failures.push({ property: name, reason: `${firstIssue(parsed.error)}${shown}` });
+      }
     }
   }
+  return { inputs, failures, warnings: missingKeyWarnings(news, env) };
+}
+
+function firstIssue(error: z.ZodError): string {
+  return error.issues[0]?.message ?? "is not valid";
+}
+
+/** Names no input of the provider has: each named, with the one it probably meant. */
+function unknownInputs(news: Inputs): CheckFailure[] {
+  const known = Object.keys(ProviderInputs.shape);
+  return Object.keys(news)
+    .filter((name) => !engineKeys.has(name) && !known.includes(name))
+    .map((name) => ({
+      property: name,
+      reason: `is not an input of the voiceplatform provider${suggestion(name, known)}; remove it or fix its name`,
+    }));
+}
+
+/** An input left out whose environment variable holds a value that cannot be used. */
+function fallbackFailure(name: SettingName, env: NodeJS.ProcessEnv): CheckFailure | undefined {
+  const { env: variable } = settingSources[name];
+  const fallback = env[variable];
+  if (fallback === undefined || fallback.trim() === "") return undefined;
+  const parsed = ProviderInputs.shape[name].safeParse(fallback);
+  if (parsed.success) return undefined;
+  const shown = name === "apiKey" ? "[redacted]" : fallback;
+  return {
+    property: name,
+    reason: `is not set, and its fallback ${variable} is "${shown}", which ${firstIssue(parsed.error)}: fix or unset ${variable}`,
+  };
+}
+
+/** Not a failure: a stack whose resources need no call (destroy, refresh) works without a key. */
+function missingKeyWarnings(news: Inputs, env: NodeJS.ProcessEnv): string[] {
   const keyVariable = settingSources.apiKey.env;
-  if ((news.apiKey === undefined || news.apiKey === null) && !env[keyVariable]?.trim()) {
-    // Not a failure: a stack whose resources need no call (destroy, refresh) works without one.
-    warnings.push(
-      `the voiceplatform provider has no apiKey and ${keyVariable} is not set, so every call to the platform will fail: ` +
-        `give the provider an apiKey input (the default provider: \`pulumi config set --secret voiceplatform:apiKey <key>\`), or export ${keyVariable}`,
-    );
-  }
-  return { inputs, failures, warnings };
+  if ((news.apiKey !== undefined && news.apiKey !== null) || env[keyVariable]?.trim()) return [];
+  return [
+    `the voiceplatform provider has no apiKey and ${keyVariable} is not set, so every call to the platform will fail: ` +
+      `give the provider an apiKey input (the default provider: \`pulumi config set --secret voiceplatform:apiKey <key>\`), or export ${keyVariable}`,
+  ];
 }
 
 /**

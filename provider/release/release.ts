@@ -101,9 +101,8 @@ export async function buildRelease(options: ReleaseOptions): Promise<Release> {
   if (options.pluginDownloadURL !== undefined) checkDownloadUrl(options.pluginDownloadURL);
   checkPlatforms(options.platforms);
   const epochSeconds = await sourceDateEpoch(REPO_ROOT);
-  const tools = await privateToolsFolder(defaultToolsFolder());
+  const toolsFolder = await privateToolsFolder(defaultToolsFolder());
   await prepareReleaseFolder(out, protectedFoldersHere(REPO_ROOT, homedir(), tmpdir()));
-  const files: string[] = [];
 
   const archives = await buildPluginArchives({
     outDir: join(out, "plugin"),
@@ -112,8 +111,6 @@ export async function buildRelease(options: ReleaseOptions): Promise<Release> {
     sea: options.sea,
     epochSeconds,
   });
-  files.push(...archives.map((a) => a.file));
-
   const sdk = join(out, "sdk");
   await generateSdks({
     out: sdk,
@@ -124,34 +121,37 @@ export async function buildRelease(options: ReleaseOptions): Promise<Release> {
       goModulePath: options.goModulePath,
     },
   });
+  const python = await buildPythonPackages(join(sdk, "python"), join(out, "python"), {
+    epochSeconds,
+    toolsFolder,
+  });
+  const npm = await packNpmPackages(join(sdk, "nodejs"), join(out, "npm"));
+  const go = await packGoModule(join(sdk, "go"), out, version, epochSeconds);
+  const files = [...archives.map((a) => a.file), ...python, ...npm, go.tarball];
+  const artifacts = await writeChecksums(out, files);
+  return { version, out, artifacts, goModuleDir: go.dir, epochSeconds, pluginArchives: archives };
+}
 
-  files.push(
-    ...(await buildPythonPackages(join(sdk, "python"), join(out, "python"), {
-      epochSeconds,
-      toolsFolder: tools,
-    })),
-  );
-
+/** The Node.js SDK's tarball and this package's own, packed into `outDir`. */
+async function packNpmPackages(nodeSdk: string, outDir: string): Promise<string[]> {
   const work = await mkdtemp(join(tmpdir(), "voiceplatform-release-npm-"));
+  let sdkTarball: string;
   try {
-    files.push(await packNodeSdk(join(sdk, "nodejs"), work, join(out, "npm")));
+    sdkTarball = await packNodeSdk(nodeSdk, work, outDir);
   } finally {
     await rm(work, { recursive: true, force: true });
   }
   const packed = await run(
     "npm",
-    ["pack", "--pack-destination", join(out, "npm"), "--json", "--loglevel=error"],
-    {
-      cwd: REPO_ROOT,
-      maxBuffer: 64 * 1024 * 1024,
-    },
+    ["pack", "--pack-destination", outDir, "--json", "--loglevel=error"],
+    { cwd: REPO_ROOT, maxBuffer: 64 * 1024 * 1024 },
   );
   const [{ filename }] = JSON.parse(packed.stdout) as [{ filename: string }];
-  files.push(join(out, "npm", filename));
+  return [sdkTarball, join(outDir, filename)];
+}
 
-  const go = await packGoModule(join(sdk, "go"), out, version, epochSeconds);
-  files.push(go.tarball);
-
+/** Each file's name, size and sha256, also written to the release's SHA256SUMS. */
+async function writeChecksums(out: string, files: readonly string[]): Promise<Artifact[]> {
   const artifacts: Artifact[] = [];
   for (const file of files) {
     artifacts.push({
@@ -164,7 +164,7 @@ export async function buildRelease(options: ReleaseOptions): Promise<Release> {
     join(out, "SHA256SUMS"),
     artifacts.map((a) => `${a.sha256}  ${a.name}\n`).join(""),
   );
-  return { version, out, artifacts, goModuleDir: go.dir, epochSeconds, pluginArchives: archives };
+  return artifacts;
 }
 
 /** For each plugin archive, the command that checks its sha256 and installs it. */

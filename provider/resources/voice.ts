@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { checkedInputs, onEveryObject } from "../core/check";
-import { stateOfCreated } from "../core/created-object";
+import { IncompleteCreateError, stateOfCreated } from "../core/created-object";
 import { diffInputs, type DiffPlan } from "../core/diff";
 import { containsUnknown, isAsset, isFileAsset, isUnknown } from "../core/engine-values";
 import { requestBody, wireName } from "../core/field-facts";
@@ -23,7 +23,7 @@ import {
   type Inputs,
   type StateOf,
 } from "../core/resource-descriptor";
-import { IncompleteCreateError, InputError } from "../platform/errors";
+import { InputError } from "../platform/errors";
 import { callApi, pathSegment } from "../platform/http-client";
 import { MultipartForm } from "../platform/multipart-form";
 import {

@@ -5,9 +5,8 @@
  */
 
 import { z } from "zod";
-import type { Inputs } from "../core/resource-descriptor";
-import { ConfigurationError } from "../platform/errors";
-import { processState } from "./process-state";
+import { ConfigurationError } from "./errors";
+import { settingsState } from "./settings-state";
 import {
   authSchemeProblem,
   baseUrlProblem,
@@ -166,7 +165,7 @@ export interface Settings {
 export function rememberEngineConfig(config: { get(key: string): string | undefined }): void {
   const kept: Record<string, string | undefined> = {};
   for (const { key } of Object.values(settingSources)) kept[key] = config.get(key);
-  const state = processState();
+  const state = settingsState();
   state.engineConfig = kept;
   state.givenSettings = {};
 }
@@ -178,17 +177,17 @@ export function rememberEngineConfig(config: { get(key: string): string | undefi
 export function rememberProviderSettings(
   given: Readonly<Partial<Record<SettingName, string | number>>>,
 ): void {
-  const state = processState();
+  const state = settingsState();
   state.engineConfig = {};
   state.givenSettings = given;
   state.lastSettings = undefined;
 }
 
 function readRaw(name: SettingName, env: NodeJS.ProcessEnv): string | undefined {
-  const given = processState().givenSettings[name];
+  const given = settingsState().givenSettings[name];
   if (given !== undefined) return String(given);
   const { key, env: variable } = settingSources[name];
-  const value = processState().engineConfig[key] ?? env[variable];
+  const value = settingsState().engineConfig[key] ?? env[variable];
   return value === undefined || value.trim() === "" ? undefined : value.trim();
 }
 
@@ -216,7 +215,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     .map((name) => readRaw(name, env) ?? "\u0000")
     .join("\u0001");
   // The settings parsed from the last raw values seen: parsing is skipped while they stay the same.
-  const last = processState().lastSettings;
+  const last = settingsState().lastSettings;
   if (last?.raw === raw) return last.settings as Settings;
   const settings: Settings = {
     apiKey: readSetting("apiKey", env),
@@ -228,21 +227,11 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     maxRetries: readSetting("maxRetries", env) ?? settingDefaults.maxRetries,
     maxConcurrency: readSetting("maxConcurrency", env) ?? settingDefaults.maxConcurrency,
   };
-  processState().lastSettings = { raw, settings };
+  settingsState().lastSettings = { raw, settings };
   return settings;
 }
 
 /** The error for a setting that a call needs and nobody set, naming both ways to set it. */
 export function missingSetting(name: SettingName, neededFor: string): ConfigurationError {
   return ConfigurationError.missing(sourceOf(name), neededFor);
-}
-
-/**
- * A resource without its own subOrganizationId acts for the stack's default one, and the state
- * records which: moving the default later replaces what lives in the old sub-organization.
- */
-export function withDefaultSubOrganization(inputs: Inputs): Inputs {
-  if (inputs.subOrganizationId !== undefined) return inputs;
-  const fallback = readSettings().subOrganizationId;
-  return fallback === undefined ? inputs : { ...inputs, subOrganizationId: fallback };
 }

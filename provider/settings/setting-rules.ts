@@ -4,7 +4,6 @@
  * provider-config.ts, and both ask these functions. Each answers a problem that says how to fix
  * it, or undefined.
  */
-import { parseHttpUrl } from "../core/input-rules";
 
 /** Bounds of the counts: a deadline or a retry count without one can stall an update for hours. */
 export const settingBounds = {
@@ -24,6 +23,19 @@ export function countProblem(name: CountSetting, value: number): string | undefi
   const { min, max, whole } = settingBounds[name];
   const fits = Number.isFinite(value) && value >= min && value <= max;
   return fits && (!whole || Number.isInteger(value)) ? undefined : countRule(name);
+}
+
+/**
+ * The one parse of an http(s) address that the checks of addresses start from (the API's base
+ * URLs here, webhook targets in core/input-rules): the URL, or undefined for anything else.
+ */
+export function parseHttpUrl(value: string): URL | undefined {
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" || url.protocol === "http:" ? url : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;

@@ -29,7 +29,7 @@ export interface EngineScaleOptions {
   readonly latencyMs: number;
   /**
    * PULUMI_SKIP_CHECKPOINTS: the engine no longer rewrites the whole state after every step.
-   * Measured to show what that costs, not recommended: see the README on large stacks.
+   * Measured to show what that costs, not recommended: see docs/operations.md, "Large stacks".
    */
   readonly skipCheckpoints: boolean;
   /** How many times each arm runs. */

@@ -1,6 +1,6 @@
 /**
  * Independent clients of the schema agree with it: `pulumi schema check` passes, and every YAML
- * program users are shown (README, examples/yaml) converts with `pulumi convert` to Python,
+ * program users are shown (docs/, examples/yaml) converts with `pulumi convert` to Python,
  * TypeScript and Go without an error or an undefined name, the schema coming from the plugin on
  * PATH as a user's would; the converted Python of examples/yaml then previews on the emulator
  * with the generated SDK, sending nothing.
@@ -31,7 +31,7 @@ const { describe: describeConvert } = requirePulumiCli({
         "pulumi-converter-yaml is not beside the Pulumi CLI: run `npm run pulumi:install`, which builds it",
     },
   ],
-  purpose: "`pulumi convert` of the programs the README and examples show",
+  purpose: "`pulumi convert` of the programs the docs and examples show",
 });
 
 const languages = ["python", "typescript", "go"] as const;

@@ -1,6 +1,6 @@
 /**
  * Moving a TypeScript stack from the dynamic resources to the plugin's, with nothing created on
- * the platform (README, "Moving a stack from the dynamic resources to the plugin"):
+ * the platform (docs/languages.md, "Moving a TypeScript stack from the dynamic resources to the plugin"):
  *
  * 1. `pulumi state delete` each dynamic resource: the state forgets it and no handler runs.
  * 2. Declare the plugin resource with the same inputs and `import: <id>`, and `pulumi up`: the

@@ -7,7 +7,7 @@
 import * as runtime from "../../provider/runtime";
 import { callApi } from "../../provider/platform/http-client";
 import { ApiError, RateLimitError } from "../../provider/platform/errors";
-import { processState } from "../../provider/settings/process-state";
+import { sharedPacer } from "../../provider/platform/connection-pool";
 import { ECHO_MARKER } from "../emulator/echo-fault";
 import { advancedWebhook, carrierInputs, webhookInputs } from "../support/builders";
 import { useEmulator } from "./emulator-harness";
@@ -47,7 +47,7 @@ describe("a Retry-After longer than the provider waits", () => {
     );
     expect(error.message).not.toMatch(/maxRetries|maxConcurrency|may have created/);
     // Nothing holds the next call: the pacer admits it without a wait.
-    expect(processState().pacer.admit(Date.now())).toBeUndefined();
+    expect(sharedPacer().admit(Date.now())).toBeUndefined();
     const { id } = await runtime.SipCarrier.create(inputs);
     expect((await requests()).map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
       "POST /organization/sip 429",

@@ -1,10 +1,8 @@
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
-import {
-  ApiError,
-  IncompleteCreateError,
-  VoicePlatformError,
-} from "../../provider/platform/errors";
+import { ApiError } from "../../provider/platform/errors";
+import { IncompleteCreateError } from "../../provider/core/created-object";
+import { VoicePlatformError } from "../../provider/settings/errors";
 import * as runtime from "../../provider/runtime";
 import { SampleChangedError, SampleUpload } from "../../provider/platform/sample-files";
 import {

@@ -13,8 +13,8 @@ import {
   ApiResponseError,
   ApiStatusError,
   ApiTimeoutError,
-  IncompleteCreateError,
 } from "../../provider/platform/errors";
+import { IncompleteCreateError } from "../../provider/core/created-object";
 import { configureAgainst } from "../provider/emulator-harness";
 import { resetProcessState } from "../../provider/settings/process-state";
 import * as runtime from "../../provider/runtime";
@@ -310,14 +310,17 @@ function assertMessage(cell: Cell, observed: Observed): void {
   for (const pattern of cell.says) expect(message).toMatch(pattern);
 }
 
-/** The class each fault ends in: `instanceof ApiError` catches all of them. */
+/**
+ * The class each fault ends in: `instanceof ApiError` catches all of them, or their `cause` when
+ * the object was created and a later call failed.
+ */
 function assertErrorKind(fault: FaultKey, observed: Observed): void {
   const error = observed.error;
-  expect(error).toBeInstanceOf(ApiError);
   if (error instanceof IncompleteCreateError) {
     expect(error.cause).toBeInstanceOf(ApiStatusError);
     return;
   }
+  expect(error).toBeInstanceOf(ApiError);
   const kind = faults[fault].action.kind;
   const expected =
     kind === "status"

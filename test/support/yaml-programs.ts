@@ -1,25 +1,37 @@
 /**
- * Every Pulumi YAML program users are shown: each ```yaml block of the README that declares
- * `resources:`, and examples/yaml. The unit tier checks that each is a whole program whose
- * interpolations are all declared; the engine tier converts each with `pulumi convert`.
+ * Every Pulumi YAML program users are shown: each ```yaml block that declares `resources:` in the
+ * README and the hand-written pages of docs/, and examples/yaml. The unit tier checks that each
+ * is a whole program whose interpolations are all declared; the engine tier converts each with
+ * `pulumi convert`. (The resource pages of docs/api-docs show the schema's examples, fragments
+ * that every SDK's docstring carries too.)
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 const REPO_ROOT = join(__dirname, "..", "..");
 
 export interface ShownProgram {
-  /** Where users see it: `README.md#2` (the second YAML program there), `examples/yaml`. */
+  /** Where users see it: `docs/languages.md#2` (the second YAML program there), `examples/yaml`. */
   readonly where: string;
   readonly text: string;
 }
 
+/** The pages users read: the README and docs/*.md. */
+function pages(): string[] {
+  const docs = readdirSync(join(REPO_ROOT, "docs")).filter((name) => name.endsWith(".md"));
+  return ["README.md", ...docs.sort().map((name) => `docs/${name}`)];
+}
+
 export function shownYamlPrograms(): ShownProgram[] {
-  const readme = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
-  const blocks = [...readme.matchAll(/^```yaml\n([\s\S]*?)^```/gm)].map((match) => match[1]!);
-  const programs = blocks.filter((block) => /^resources:/m.test(block));
+  const programs = pages().flatMap((page) => {
+    const text = readFileSync(join(REPO_ROOT, page), "utf8");
+    const blocks = [...text.matchAll(/^```yaml\n([\s\S]*?)^```/gm)].map((match) => match[1]!);
+    return blocks
+      .filter((block) => /^resources:/m.test(block))
+      .map((block, index) => ({ where: `${page}#${index + 1}`, text: block }));
+  });
   return [
-    ...programs.map((text, index) => ({ where: `README.md#${index + 1}`, text })),
+    ...programs,
     {
       where: "examples/yaml",
       text: readFileSync(join(REPO_ROOT, "examples", "yaml", "Pulumi.yaml"), "utf8"),

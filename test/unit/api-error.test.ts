@@ -7,7 +7,6 @@ import {
   apiErrorFor,
   AuthenticationError,
   BadRequestError,
-  ConfigurationError,
   ConflictError,
   extractApiMessage,
   InputError,
@@ -15,9 +14,9 @@ import {
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,
-  StackCommandError,
-  VoicePlatformError,
 } from "../../provider/platform/errors";
+import { StackCommandError } from "../../provider/cli/errors";
+import { ConfigurationError, VoicePlatformError } from "../../provider/settings/errors";
 import {
   redactBody,
   redactSecrets,

@@ -1,4 +1,4 @@
-import { ConfigurationError } from "../../provider/platform/errors";
+import { ConfigurationError } from "../../provider/settings/errors";
 import {
   missingSetting,
   readSettings,

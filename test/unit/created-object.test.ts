@@ -1,6 +1,5 @@
-import { stateOfCreated } from "../../provider/core/created-object";
+import { IncompleteCreateError, stateOfCreated } from "../../provider/core/created-object";
 import { withoutUndefined } from "../../provider/core/serializable";
-import { IncompleteCreateError } from "../../provider/platform/errors";
 
 describe("after the platform answered a create", () => {
   it("a failure while building the state still hands back the id and what is known", async () => {

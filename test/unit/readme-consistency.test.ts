@@ -1,12 +1,27 @@
 /**
- * Statements the README once made in two contradicting ways. Each check names the one the
- * package stands by, so a sentence that brings the other back fails here.
+ * Statements the README (and now the pages under docs/ it links to) once made in two
+ * contradicting ways. Each check names the one the package stands by, so a sentence that brings
+ * the other back fails here.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
-const readme = readFileSync(join(__dirname, "..", "..", "README.md"), "utf8");
-const sentences = readme
+const REPO_ROOT = join(__dirname, "..", "..");
+
+function markdownUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory()
+      ? markdownUnder(join(dir, entry.name))
+      : entry.name.endsWith(".md")
+        ? [join(dir, entry.name)]
+        : [],
+  );
+}
+
+const docs = [join(REPO_ROOT, "README.md"), ...markdownUnder(join(REPO_ROOT, "docs"))]
+  .map((file) => readFileSync(file, "utf8"))
+  .join("\n\n");
+const sentences = docs
   .replace(/```[\s\S]*?```/g, "")
   .split(/(?<=[.!?])\s+|\n\s*\n/)
   .map((sentence) => sentence.replace(/\s+/g, " ").trim());

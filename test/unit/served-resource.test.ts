@@ -256,8 +256,8 @@ describe("delete", () => {
     expect(said.join("\n")).toMatch(/stays subscribed to campaign .*only removed from the stack/);
     said.length = 0;
     await resetProcessState();
-    const { processState } = await import("../../provider/settings/process-state");
-    processState().created.add(urn);
+    const { rememberCreated } = await import("../../provider/core/replacements");
+    rememberCreated(urn);
     await withResource(urn, () => served.delete(webhookId, olds));
     expect(said.join("\n")).toMatch(
       /is replaced, and stays subscribed to campaign 65a1f0c2e4b0a1b2c3d4e5f6: .*holds 2 subscriptions/,
@@ -270,4 +270,10 @@ test("every call remembers the secrets of its inputs, so whatever leaves is reda
   expect(redactSecrets("the platform said: a-password-to-hide is wrong")).toBe(
     "the platform said: [redacted] is wrong",
   );
+});
+
+test("a secret not known yet (a preview's unknown) is not remembered: the marker is no secret", async () => {
+  const preview = await carrier.create(carrierInputs({ registerPassword: UNKNOWN }), true);
+  expect(preview.state).toMatchObject({ registerPassword: UNKNOWN });
+  expect(redactSecrets(`planned: ${UNKNOWN}`)).toBe(`planned: ${UNKNOWN}`);
 });

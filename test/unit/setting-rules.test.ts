@@ -1,4 +1,4 @@
-import { pathSegmentProblem } from "../../provider/core/path-segment";
+import { pathSegmentProblem } from "../../provider/platform/path-segment";
 import { cappedRetryAfter, defaultRetryLimits } from "../../provider/platform/retry-policy";
 import { readSettings } from "../../provider/settings/config";
 import { resetProcessState } from "../../provider/settings/process-state";

@@ -1,5 +1,5 @@
 /**
- * The YAML programs users are shown (README and examples/yaml) are whole programs that declare
+ * The YAML programs users are shown (README, docs/ and examples/yaml) are whole programs that declare
  * every name they interpolate: `pulumi convert` turns an undeclared `${sipPassword}` into a Python
  * program with an undefined name. test/languages/convert.test.ts converts each under the real CLI.
  */
@@ -7,9 +7,9 @@ import { interpolatedNames, sectionKeys, shownYamlPrograms } from "../support/ya
 
 const programs = shownYamlPrograms();
 
-test("the README's programs and examples/yaml are all found", () => {
+test("the programs of the docs and examples/yaml are all found", () => {
   expect(programs.map((program) => program.where)).toEqual(
-    expect.arrayContaining(["README.md#1", "README.md#2", "examples/yaml"]),
+    expect.arrayContaining(["docs/languages.md#1", "docs/languages.md#2", "examples/yaml"]),
   );
 });
 

@@ -4,10 +4,10 @@
  */
 import { UsageError, USAGE } from "../../../provider/cli/command-line";
 import { failure } from "../../../provider/cli/main";
-import { EXIT } from "../../../provider/cli/preflight";
+import { EXIT } from "../../../provider/cli/command-result";
 import { PulumiCliError, readFailure } from "../../../provider/cli/pulumi-stack";
 import { LockedRefusal, RecoveryRefused } from "../../../provider/cli/recovery-plan";
-import { BackendReadError, StackNotFoundError } from "../../../provider/platform/errors";
+import { BackendReadError, StackNotFoundError } from "../../../provider/cli/errors";
 
 /** What CLI 3.248 prints for `pulumi stack export --stack prod` on a backend without the stack (exit 6). */
 const NO_STACK = "error: no stack named 'organization/voice/prod' found\n";

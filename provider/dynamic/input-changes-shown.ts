@@ -1,0 +1,16 @@
+/**
+ * By URN, the declared inputs the last check of a dynamic resource found changed from the stored
+ * ones, when its hidden inputs did not change: what the engine's own comparison of inputs, which
+ * a diff can leave the details to, would show (dynamic-adapter.ts).
+ */
+import { registerReset } from "../settings/process-state";
+
+let shown = new Map<string, ReadonlySet<string>>();
+
+export function inputChangesShown(): Map<string, ReadonlySet<string>> {
+  return shown;
+}
+
+registerReset(() => {
+  shown = new Map();
+});

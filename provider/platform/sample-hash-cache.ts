@@ -1,0 +1,27 @@
+/**
+ * The sample hashes this process computed, by path: check, diff and create of one `pulumi up`
+ * run in the same process and look at the same files (sample-files.ts).
+ */
+import { registerReset } from "../settings/process-state";
+
+export interface SampleHashEntry {
+  /** Size, modification time and inode of the file the entry is for. */
+  readonly stamp: string;
+  readonly facts: Promise<{
+    readonly name: string;
+    readonly sha256: string;
+    readonly size: number;
+  }>;
+  /** Set once the hash is known, for callers that cannot wait for it. */
+  sha256?: string;
+}
+
+let hashes = new Map<string, SampleHashEntry>();
+
+export function sampleHashes(): Map<string, SampleHashEntry> {
+  return hashes;
+}
+
+registerReset(() => {
+  hashes = new Map();
+});

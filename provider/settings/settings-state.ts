@@ -1,0 +1,28 @@
+/**
+ * What this process was given to read settings from, and the settings last parsed from it
+ * (config.ts reads them, at call time).
+ */
+import { registerReset } from "./process-state";
+
+interface SettingsState {
+  /** What the engine passed to `configure`: stack config with secrets already decrypted. */
+  engineConfig: Readonly<Record<string, string | undefined>>;
+  /** What the plugin's Configure was given, already checked: these settings are used as they are. */
+  givenSettings: Readonly<Record<string, string | number | undefined>>;
+  /** The settings last parsed, with the raw values they came from. */
+  lastSettings: { readonly raw: string; readonly settings: object } | undefined;
+}
+
+function fresh(): SettingsState {
+  return { engineConfig: {}, givenSettings: {}, lastSettings: undefined };
+}
+
+let state = fresh();
+
+export function settingsState(): SettingsState {
+  return state;
+}
+
+registerReset(() => {
+  state = fresh();
+});
