@@ -49,6 +49,8 @@ export interface CheckContext {
    * were never known, so a required input may be missing.
    */
   readonly adopted?: boolean;
+  /** Top-level inputs the user marked secret (CallOptions.markedSecret): never quoted. */
+  readonly markedSecret?: readonly string[];
 }
 
 /** The property of a failure of the inputs as a whole. */
@@ -63,13 +65,10 @@ export async function checkResource<Valid>(
   context: CheckContext = {},
 ): Promise<CheckAnswer> {
   // Validated in the user's order, so every index in a message points at what they wrote.
-  const found = checkInputs(
-    rules.schema,
-    news,
-    rules.type,
-    fieldNames(rules.schema),
-    rules.secretPaths,
-  );
+  const found = checkInputs(rules.schema, news, rules.type, fieldNames(rules.schema), [
+    ...rules.secretPaths,
+    ...(context.markedSecret ?? []),
+  ]);
   if (rules.moreFailures) found.push(...(await rules.moreFailures(news)));
   const failures = context.adopted ? found.filter((f) => !isMissingInput(f, news)) : found;
   if (failures.length === 0 && !containsUnknown(news)) {

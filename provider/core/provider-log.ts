@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { withoutMarkedSecrets } from "../platform/marked-secrets";
 import { registerReset } from "../settings/process-state";
 
 /**
@@ -36,11 +37,12 @@ function sayOnce(message: string, print: (text: string) => void): void {
 /**
  * Prints a warning from inside the provider process. `pulumi.log` does not work there, but the
  * engine shows the process's console output. Each warning is said once per process, because
- * check runs for every preview and update of every resource. A warning names inputs, never
- * quotes a secret one: only text from the platform or other code goes through redaction.
+ * check runs for every preview and update of every resource. A warning never quotes an input
+ * the package calls secret, so only the values the user marked secret are blanked here (text
+ * from the platform or other code goes through redaction).
  */
 export function warn(message: string): void {
-  sayOnce(message, (text) => console.warn(`warning: ${text}`));
+  sayOnce(withoutMarkedSecrets(message), (text) => console.warn(`warning: ${text}`));
 }
 
 /**
@@ -48,7 +50,7 @@ export function warn(message: string): void {
  * once per process, as `warn` does.
  */
 export function inform(message: string): void {
-  sayOnce(message, (text) => console.log(text));
+  sayOnce(withoutMarkedSecrets(message), (text) => console.log(text));
 }
 
 /**

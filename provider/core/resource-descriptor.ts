@@ -33,6 +33,12 @@ export type { Inputs } from "./property-bag";
 export interface CallOptions {
   readonly ignoreChanges?: readonly string[];
   readonly replaceOnChanges?: readonly string[];
+  /**
+   * Top-level inputs the user marked secret that the package does not treat as secret
+   * (`name: pulumi.secret(...)`): kept out of messages and returned secret. The plugin learns
+   * them from the engine; a dynamic provider is never told (the engine strips the markers).
+   */
+  readonly markedSecret?: readonly string[];
 }
 
 /** Why delete is called: a destroy (or removal from the program), or the end of a replacement. */

@@ -45,6 +45,26 @@ export function namedSecretValues(
   return paths.flatMap((path) => secretValues(bag, [path]).map((value) => ({ name: path, value })));
 }
 
+/**
+ * Every text a top-level input the user marked secret holds (strings, and numbers as written),
+ * named by the input: what redaction must find, however deep in the value.
+ */
+export function markedSecretValues(
+  bag: Inputs,
+  names: readonly string[],
+): { name: string; value: string }[] {
+  const found: { name: string; value: string }[] = [];
+  const walk = (name: string, node: unknown): void => {
+    if (Array.isArray(node)) node.forEach((item) => walk(name, item));
+    else if (node !== null && typeof node === "object")
+      Object.values(node).forEach((item) => walk(name, item));
+    else if ((typeof node === "string" && node !== UNKNOWN) || typeof node === "number")
+      found.push({ name, value: String(node) });
+  };
+  for (const name of names) walk(name, bag[name]);
+  return found;
+}
+
 /** Replaces, in place, every value at the given paths by what `wrap` makes of it. */
 export function wrapAtPaths(
   bag: Inputs,

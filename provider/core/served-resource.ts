@@ -12,9 +12,10 @@ import { importIdProblem } from "./import-id";
 import { plannedCreateState, plannedUpdateState } from "./planned-state";
 import { endsReplacement, rememberCreated, rememberReplacing } from "./replacements";
 import { currentResource, inform, warn } from "./provider-log";
-import { secretValues } from "./secret-paths";
+import { markedSecretValues, secretValues } from "./secret-paths";
 import type { CallOptions, CheckAnswer, Inputs, ResourceDescriptor } from "./resource-descriptor";
 import { InputError, rethrowRedacted } from "../platform/errors";
+import { withMarkedSecrets } from "../platform/marked-secrets";
 import { rememberSecret, rememberSecretWireFields } from "../platform/redaction";
 
 /**
@@ -55,7 +56,7 @@ export interface ReadAnswer {
 export interface ServedResource {
   readonly descriptor: ResourceDescriptor<object>;
   /** Failures come in the engine's form (see `forEngine`). */
-  check(olds: Inputs, news: Inputs): Promise<CheckAnswer>;
+  check(olds: Inputs, news: Inputs, options?: CallOptions): Promise<CheckAnswer>;
   diff(id: string, olds: Inputs, news: Inputs, options?: CallOptions): Promise<DiffAnswer>;
   /** A preview gets the planned state and no id: nothing is sent. */
   create(
@@ -70,7 +71,7 @@ export interface ServedResource {
     preview?: boolean,
     options?: CallOptions,
   ): Promise<object>;
-  delete(id: string, olds: Inputs): Promise<void>;
+  delete(id: string, olds: Inputs, options?: CallOptions): Promise<void>;
   /**
    * The API has no read. A refresh gets back what state holds, and says so; an import or a `get`
    * (an id and no state) gets what the id alone tells and the markers, so the update that follows
@@ -80,65 +81,79 @@ export interface ServedResource {
 }
 
 export function servedResource(descriptor: ResourceDescriptor<object>): ServedResource {
-  const remember = (...bags: Inputs[]) => {
+  /** The secrets of a call's bags remembered, and the call run with the ones the user marked. */
+  const withSecrets = <T>(options: CallOptions, bags: Inputs[], work: () => T): T => {
     rememberSecretWireFields(descriptor.secretWireFields);
+    const marked = bags.flatMap((bag) =>
+      markedSecretValues(bag, options.markedSecret ?? []).map(({ name, value }) => ({
+        name: `${name} (marked secret)`,
+        value,
+      })),
+    );
     bags.forEach((bag) => secretValues(bag, descriptor.secretInputs).forEach(rememberSecret));
+    marked.forEach(({ value }) => rememberSecret(value));
+    return withMarkedSecrets(marked, work);
   };
-  const failureContext: EngineFailureContext = {
+  const failureContextOf = (options: CallOptions): EngineFailureContext => ({
     inputNames: Object.keys(descriptor.inputSchema.shape),
-    secretPaths: descriptor.secretInputs,
-  };
+    secretPaths: [...descriptor.secretInputs, ...(options.markedSecret ?? [])],
+  });
   const label = (id: string) => `${descriptor.type} ${JSON.stringify(id)}`;
   return Object.freeze({
     descriptor,
-    async check(olds: Inputs, news: Inputs) {
+    check(olds: Inputs, news: Inputs, options: CallOptions = {}) {
       const adopted = olds[ADOPTED] === true || news[ADOPTED] === true;
       const [before, after] = [unmarked(olds), unmarked(news)];
-      remember(before, after);
-      const result = await descriptor
-        .check(before, after, { olds: before, adopted })
-        .catch(rethrowRedacted);
-      return {
-        inputs: adopted ? { ...result.inputs, [ADOPTED]: true } : result.inputs,
-        failures: result.failures.map((f) =>
-          // Reasons quote no secret: check shows "[secret]" for their values (core/check).
-          forEngine(f, after, failureContext),
-        ),
-      };
+      return withSecrets(options, [before, after], async () => {
+        const result = await descriptor
+          .check(before, after, { olds: before, adopted, markedSecret: options.markedSecret })
+          .catch(rethrowRedacted);
+        return {
+          inputs: adopted ? { ...result.inputs, [ADOPTED]: true } : result.inputs,
+          failures: result.failures.map((f) =>
+            // Reasons quote no secret: check shows "[secret]" for their values (core/check).
+            forEngine(f, after, failureContextOf(options)),
+          ),
+        };
+      });
     },
-    async diff(id: string, olds: Inputs, news: Inputs, options: CallOptions = {}) {
+    diff(id: string, olds: Inputs, news: Inputs, options: CallOptions = {}) {
       const declared = unmarked(news);
-      remember(olds, declared);
-      if (importedWithoutRead(olds)) return adoptionDiff(id, declared);
-      let answer = await descriptor.diff(id, unmarked(olds), declared).catch(rethrowRedacted);
-      answer = withoutIgnored(answer, options.ignoreChanges ?? []);
-      answer = withReplaceOnChanges(answer, options.replaceOnChanges ?? []);
-      if (answer.replaces.length > 0) rememberReplacing(descriptor.type, id);
-      return answer;
+      return withSecrets(options, [olds, declared], async () => {
+        if (importedWithoutRead(olds)) return adoptionDiff(id, declared);
+        let answer = await descriptor.diff(id, unmarked(olds), declared).catch(rethrowRedacted);
+        answer = withoutIgnored(answer, options.ignoreChanges ?? []);
+        answer = withReplaceOnChanges(answer, options.replaceOnChanges ?? []);
+        if (answer.replaces.length > 0) rememberReplacing(descriptor.type, id);
+        return answer;
+      });
     },
-    async create(news: Inputs, preview = false, options: CallOptions = {}) {
+    create(news: Inputs, preview = false, options: CallOptions = {}) {
       const declared = unmarked(news);
-      remember(declared);
-      if (preview) return { state: plannedCreateState(descriptor, declared) };
-      const created = await descriptor.create(declared, options).catch(rethrowRedacted);
-      if (currentResource() !== "") rememberCreated(currentResource());
-      return created;
+      return withSecrets(options, [declared], async () => {
+        if (preview) return { state: plannedCreateState(descriptor, declared) };
+        const created = await descriptor.create(declared, options).catch(rethrowRedacted);
+        if (currentResource() !== "") rememberCreated(currentResource());
+        return created;
+      });
     },
-    async update(id: string, olds: Inputs, news: Inputs, preview = false, options = {}) {
+    update(id: string, olds: Inputs, news: Inputs, preview = false, options: CallOptions = {}) {
       const declared = unmarked(news);
-      remember(olds, declared);
-      if (importedWithoutRead(olds)) {
-        if (preview) return plannedCreateState(descriptor, declared);
-        return descriptor.stateAfterCreate(id, declared).catch(rethrowRedacted);
-      }
-      const stored = unmarked(olds);
-      if (preview) return plannedUpdateState(descriptor, stored, declared);
-      return descriptor.update(id, stored, declared, options).catch(rethrowRedacted);
+      return withSecrets(options, [olds, declared], async () => {
+        if (importedWithoutRead(olds)) {
+          if (preview) return plannedCreateState(descriptor, declared);
+          return descriptor.stateAfterCreate(id, declared).catch(rethrowRedacted);
+        }
+        const stored = unmarked(olds);
+        if (preview) return plannedUpdateState(descriptor, stored, declared);
+        return descriptor.update(id, stored, declared, options).catch(rethrowRedacted);
+      });
     },
-    async delete(id: string, olds: Inputs) {
-      remember(olds);
-      const context = { replacing: endsReplacement(descriptor.type, id, currentResource()) };
-      return descriptor.delete(id, unmarked(olds), context).catch(rethrowRedacted);
+    delete(id: string, olds: Inputs, options: CallOptions = {}) {
+      return withSecrets(options, [olds], async () => {
+        const context = { replacing: endsReplacement(descriptor.type, id, currentResource()) };
+        return descriptor.delete(id, unmarked(olds), context).catch(rethrowRedacted);
+      });
     },
     read(id: string, state: Inputs): ReadAnswer {
       if (Object.keys(state).length > 0) {

@@ -38,6 +38,8 @@ export interface ResourceFacts {
   readonly urn: string;
   readonly ignoreChanges?: readonly string[];
   readonly replaceOnChanges?: readonly string[];
+  /** Inputs the user marked secret that the package does not call secret (dynamic-class.ts). */
+  readonly markedSecret?: readonly string[];
 }
 
 export function withoutProvider(bag: Inputs): Inputs {
@@ -119,7 +121,9 @@ export function dynamicHandlers<State extends object>(descriptor: ResourceDescri
       onResource(news, async () => {
         // A bad setting fails the preview here, not the first call of the update.
         readSettings();
-        const answer = await served.check(withoutProvider(olds), withoutProvider(news));
+        const answer = await served.check(withoutProvider(olds), withoutProvider(news), {
+          markedSecret: factsOf(news)?.markedSecret,
+        });
         // The engine puts `__provider` back into the inputs check returns; `__resource` is ours.
         const inputs = { ...answer.inputs, ...resourceOf(news) };
         const urn = factsOf(news)?.urn;
@@ -132,6 +136,7 @@ export function dynamicHandlers<State extends object>(descriptor: ResourceDescri
         const answer = await served.diff(id, withoutProvider(olds), withoutProvider(news), {
           ignoreChanges: facts?.ignoreChanges,
           replaceOnChanges: facts?.replaceOnChanges,
+          markedSecret: facts?.markedSecret,
         });
         const shown = facts === undefined ? undefined : inputChangesShown().get(facts.urn);
         // The engine shows its own comparison only when it finds every change this diff found.
@@ -163,7 +168,7 @@ export function dynamicHandlers<State extends object>(descriptor: ResourceDescri
           .then((state) => ({ outs: outputs(state, news) })),
       ),
     delete: (id: string, olds: Inputs) =>
-      onResource(olds, () => served.delete(id, withoutProvider(olds))),
+      onResource(olds, () => served.delete(id, withoutProvider(olds), factsOf(olds))),
     /** A refresh: what state holds, said to be kept as it was. */
     read: (id: string, props: Inputs) =>
       onResource(props, async () => {

@@ -11,8 +11,10 @@
  *
  * The dynamic provider protocol carries none of a resource's options, and the provider does not
  * learn which resource a call is for. The classes see both, so they pass them in a hidden input
- * (`__resource`, see dynamic-adapter.ts): the URN, so messages land on the resource, and the
- * `ignoreChanges` and `replaceOnChanges` the provider's diff and calls honour. An id given to
+ * (`__resource`, see dynamic-adapter.ts): the URN, so messages land on the resource, the
+ * `ignoreChanges` and `replaceOnChanges` the provider's diff and calls honour, and the names of
+ * inputs the user marked secret that the package does not call secret (the engine strips the
+ * marker before a dynamic provider sees them), so their values stay out of messages. An id given to
  * adopt an object (`import`, `id`, `get`) cannot work, the protocol having no read: refused here,
  * pointing at the input that adopts it instead.
  */
@@ -63,7 +65,7 @@ export function dynamicArgs(
   const secrets = topLevelOf(descriptor.secretInputs).filter((key) => props[key] !== undefined);
   for (const key of secrets) props[key] = pulumi.secret(props[key]);
   props[PROVIDER_KEY] = providerText(kind);
-  props[RESOURCE_KEY] = resourceFacts(type, name, opts);
+  props[RESOURCE_KEY] = resourceFacts(type, name, opts, markedSecretOf(args, secrets));
   const options =
     secrets.length === 0
       ? opts
@@ -74,18 +76,39 @@ export function dynamicArgs(
   return [type, name, props, options];
 }
 
+/**
+ * The given inputs holding a secret at any depth that the package does not make secret itself:
+ * what the user marked (`name: pulumi.secret(...)`).
+ */
+async function markedSecretOf(args: object, packageSecrets: readonly string[]): Promise<string[]> {
+  const marked = await Promise.all(
+    Object.entries(args).map(async ([key, value]) =>
+      value !== undefined &&
+      !packageSecrets.includes(key) &&
+      (await pulumi.isSecret(pulumi.output(value)))
+        ? key
+        : undefined,
+    ),
+  );
+  return marked.filter((key): key is string => key !== undefined);
+}
+
 /** What the provider learns of the resource beside its inputs (see dynamic-adapter.ts). */
 function resourceFacts(
   type: string,
   name: string,
   opts: pulumi.CustomResourceOptions | undefined,
+  markedSecret: Promise<string[]>,
 ): pulumi.Output<ResourceFacts> {
   const { ignoreChanges, replaceOnChanges } = opts ?? {};
-  return pulumi.createUrn(name, type, opts?.parent).apply((urn) => ({
-    urn,
-    ...(ignoreChanges?.length ? { ignoreChanges } : {}),
-    ...(replaceOnChanges?.length ? { replaceOnChanges } : {}),
-  }));
+  return pulumi
+    .all([pulumi.createUrn(name, type, opts?.parent), markedSecret])
+    .apply(([urn, marked]) => ({
+      urn,
+      ...(ignoreChanges?.length ? { ignoreChanges } : {}),
+      ...(replaceOnChanges?.length ? { replaceOnChanges } : {}),
+      ...(marked.length ? { markedSecret: marked } : {}),
+    }));
 }
 
 /** Why an id cannot adopt an object here, and the input that can. */

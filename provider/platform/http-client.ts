@@ -12,6 +12,7 @@ import {
   type ApiErrorDetails,
 } from "./errors";
 import { isFindable, MIN_FINDABLE_LENGTH, redactSecrets, rememberSecret } from "./redaction";
+import { markedSecrets } from "./marked-secrets";
 import { pathSegmentProblem } from "./path-segment";
 import { missingSetting, readSettings, type Settings } from "../settings/config";
 import {
@@ -103,7 +104,7 @@ export async function callApi<Answer = unknown>(
  * searched for: the answer could echo it where no redaction would find it.
  */
 function answerWithheldBecause(call: ApiCall, apiKey: string | undefined): string | undefined {
-  const names = (call.secrets ?? [])
+  const names = [...(call.secrets ?? []), ...markedSecrets()]
     .filter(({ value }) => typeof value === "string" && value !== "" && !isFindable(value))
     .map(({ name }) => name);
   if (apiKey !== undefined && !isFindable(apiKey)) names.unshift("voiceplatform:apiKey");

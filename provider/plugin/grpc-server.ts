@@ -40,7 +40,7 @@ const servedByToken = new Map<string, ServedResource>(
 type Call<Req> = Grpc.ServerUnaryCall<Req, unknown>;
 type Done<Res> = (error: Partial<Grpc.StatusObject> | null, response?: Res) => void;
 
-/** Secrets arrive wrapped only in Configure's arguments (the plugin does not accept secrets). */
+/** The engine's secret markers removed: handlers see plaintext (served-resource keeps it secret). */
 function unwrapSecrets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(unwrapSecrets);
   if (value === null || typeof value !== "object") return value;
@@ -56,10 +56,45 @@ function fromStruct(struct: StructPb.Struct | undefined): Inputs {
   return bag;
 }
 
+/** Whether a secret marker sits in `value` anywhere but at the schema's secret paths. */
+function holdsMarkedSecret(value: unknown, path: string, secretPaths: readonly string[]): boolean {
+  if (value === null || typeof value !== "object") return false;
+  if (Array.isArray(value))
+    return value.some((item) => holdsMarkedSecret(item, `${path}[]`, secretPaths));
+  const record = value as Record<string, unknown>;
+  if (record[SIG_KEY] === SECRET_SIG)
+    return !secretPaths.includes(path) || holdsMarkedSecret(record.value, path, secretPaths);
+  return Object.entries(record).some(([key, item]) =>
+    holdsMarkedSecret(item, `${path}.${key}`, secretPaths),
+  );
+}
+
+/**
+ * The top-level inputs in any of the bags whose value the engine sent marked secret where the
+ * schema does not call it secret: what the user marked (`name: pulumi.secret(...)`), or what was
+ * stored so before. The whole input is then kept secret.
+ */
+function markedSecretOf(
+  served: ServedResource,
+  ...structs: (StructPb.Struct | undefined)[]
+): string[] {
+  const names = new Set<string>();
+  const secretPaths = served.descriptor.secretInputs;
+  for (const struct of structs)
+    for (const [name, value] of Object.entries(struct?.toJavaScript() ?? {}))
+      if (holdsMarkedSecret(value, name, secretPaths)) names.add(name);
+  return [...names];
+}
+
 /** A property bag for the wire: undefined dropped, the values at the secret paths made secret. */
 function toStruct(bag: unknown, secretPaths: readonly string[] = []): StructPb.Struct {
   const plain = JSON.parse(JSON.stringify(bag ?? {})) as Inputs;
-  wrapAtPaths(plain, secretPaths, (value) => ({ [SIG_KEY]: SECRET_SIG, value }));
+  // A whole input secret (marked by the user) holds no secret inside it: one marker each.
+  const wholes = new Set(secretPaths.filter((path) => !/[.[]/.test(path)));
+  const paths = [...new Set(secretPaths)].filter(
+    (path) => wholes.has(path) || !wholes.has(path.split(/[.[]/)[0]!),
+  );
+  wrapAtPaths(plain, paths, (value) => ({ [SIG_KEY]: SECRET_SIG, value }));
   return structPb.Struct.fromJavaScript(plain as Record<string, StructPb.JavaScriptValue>);
 }
 
@@ -132,7 +167,8 @@ function answer<Res>(
 function answerWithState<Res>(
   call: Call<{ getType(): string; getUrn(): string }>,
   done: Done<Res>,
-  work: (served: ServedResource, secrets: readonly string[]) => Promise<Res>,
+  markedOf: (served: ServedResource) => string[],
+  work: (served: ServedResource, secrets: readonly string[], marked: string[]) => Promise<Res>,
 ): void {
   const token = tokenOf(call.request.getType(), call.request.getUrn());
   const served = servedByToken.get(token);
@@ -140,11 +176,12 @@ function answerWithState<Res>(
     done(failed(unknownType(token)));
     return;
   }
-  const secrets = served.descriptor.secretInputs;
+  const marked = markedOf(served);
+  const secrets = [...served.descriptor.secretInputs, ...marked];
   answer(
     call,
     done,
-    () => work(served, secrets),
+    () => work(served, secrets, marked),
     (error) => failedWithState(error, secrets),
   );
 }
@@ -206,14 +243,15 @@ function resourceDiffResponse(answer: DiffAnswer) {
 }
 
 /**
- * The plugin does not take secrets: the engine strips them on the way in, and keeps the
- * secretness of what comes back under the same names; the schema's secrets are wrapped here.
+ * The plugin takes secrets: the engine sends what the user marked secret with its marker, so a
+ * value marked secret on an input the schema does not call secret is kept out of messages too;
+ * the plugin returns the schema's secrets and the marked inputs wrapped (served-resource).
  * Answering the handshake makes the engine send `Create` and `Update` with `preview` set whatever
  * Configure says (Pulumi 3.248's provider_plugin.go), so Configure says so too: both answer
  * those calls with the planned state, without a request.
  */
 const protocol = {
-  acceptSecrets: false,
+  acceptSecrets: true,
   acceptResources: false,
   acceptOutputs: false,
   supportsPreview: true,
@@ -264,7 +302,11 @@ export const providerService = {
         (v) => v === UNKNOWN,
       );
       for (const warning of warnings) console.warn(`warning: ${warning}`);
-      return checkResponse(inputs, failures, secretSettings);
+      // A setting given from a secret config value stays secret, whatever the setting.
+      const marked = Object.entries(call.request.getNews()?.toJavaScript() ?? {})
+        .filter(([, value]) => holdsMarkedSecret(value, "", []))
+        .map(([name]) => name);
+      return checkResponse(inputs, failures, [...secretSettings, ...marked]);
     });
   },
 
@@ -302,11 +344,13 @@ export const providerService = {
   check(call: Call<ProviderPb.CheckRequest>, done: Done<ProviderPb.CheckResponse>) {
     answer(call, done, async () => {
       const served = servedOf(call.request.getType(), call.request.getUrn());
+      const markedSecret = markedSecretOf(served, call.request.getOlds(), call.request.getNews());
       const { inputs, failures } = await served.check(
         fromStruct(call.request.getOlds()),
         fromStruct(call.request.getNews()),
+        { markedSecret },
       );
-      return checkResponse(inputs, failures, served.descriptor.secretInputs);
+      return checkResponse(inputs, failures, [...served.descriptor.secretInputs, ...markedSecret]);
     });
   },
 
@@ -317,17 +361,23 @@ export const providerService = {
         call.request.getId(),
         fromStruct(call.request.getOlds()),
         fromStruct(call.request.getNews()),
-        { ignoreChanges: call.request.getIgnorechangesList() },
+        {
+          ignoreChanges: call.request.getIgnorechangesList(),
+          markedSecret: markedSecretOf(served, call.request.getOlds(), call.request.getNews()),
+        },
       );
       return resourceDiffResponse(result);
     });
   },
 
   create(call: Call<ProviderPb.CreateRequest>, done: Done<ProviderPb.CreateResponse>) {
-    answerWithState(call, done, async (served, secrets) => {
+    const markedOf = (served: ServedResource) =>
+      markedSecretOf(served, call.request.getProperties());
+    answerWithState(call, done, markedOf, async (served, secrets, markedSecret) => {
       const { id, state } = await served.create(
         fromStruct(call.request.getProperties()),
         call.request.getPreview(),
+        { markedSecret },
       );
       const response = new providerPb.CreateResponse();
       if (id !== undefined) response.setId(id);
@@ -337,13 +387,15 @@ export const providerService = {
   },
 
   update(call: Call<ProviderPb.UpdateRequest>, done: Done<ProviderPb.UpdateResponse>) {
-    answerWithState(call, done, async (served, secrets) => {
+    const markedOf = (served: ServedResource) =>
+      markedSecretOf(served, call.request.getOlds(), call.request.getNews());
+    answerWithState(call, done, markedOf, async (served, secrets, markedSecret) => {
       const state = await served.update(
         call.request.getId(),
         fromStruct(call.request.getOlds()),
         fromStruct(call.request.getNews()),
         call.request.getPreview(),
-        { ignoreChanges: call.request.getIgnorechangesList() },
+        { ignoreChanges: call.request.getIgnorechangesList(), markedSecret },
       );
       const response = new providerPb.UpdateResponse();
       response.setProperties(toStruct(state, secrets));
@@ -354,7 +406,9 @@ export const providerService = {
   delete(call: Call<ProviderPb.DeleteRequest>, done: Done<EmptyPb.Empty>) {
     answer(call, done, async () => {
       const served = servedOf(call.request.getType(), call.request.getUrn());
-      await served.delete(call.request.getId(), fromStruct(call.request.getProperties()));
+      await served.delete(call.request.getId(), fromStruct(call.request.getProperties()), {
+        markedSecret: markedSecretOf(served, call.request.getProperties()),
+      });
       return new emptyPb.Empty();
     });
   },
@@ -366,7 +420,10 @@ export const providerService = {
   read(call: Call<ProviderPb.ReadRequest>, done: Done<ProviderPb.ReadResponse>) {
     answer(call, done, async () => {
       const served = servedOf(call.request.getType(), call.request.getUrn());
-      const secrets = served.descriptor.secretInputs;
+      const secrets = [
+        ...served.descriptor.secretInputs,
+        ...markedSecretOf(served, call.request.getProperties(), call.request.getInputs()),
+      ];
       const id = call.request.getId();
       const read = served.read(id, fromStruct(call.request.getProperties()));
       const response = new providerPb.ReadResponse();

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime";
 import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEchoServer } from "../reliability/echo-server";
 import { packageSchema } from "../../provider/codegen/schema";
 import { createFixtureProject, removeFixtureProject } from "../support/packed-package";
 import {
@@ -83,6 +84,19 @@ describe("CheckConfig", () => {
       timeoutSeconds: 30,
       maxRetries: 2,
       version: "0.1.0",
+    });
+  });
+
+  it("keeps a setting given from a secret config value secret", async () => {
+    const { inputs, failures } = await plugin.checkConfig(
+      PROVIDER_URN,
+      {},
+      { apiKey: secret("key-1"), baseUrl: secret("https://api.example.com/tenant-7731") },
+    );
+    expect(failures).toEqual([]);
+    expect(inputs).toMatchObject({
+      apiKey: secret("key-1"),
+      baseUrl: secret("https://api.example.com/tenant-7731"),
     });
   });
 
@@ -167,7 +181,7 @@ describe("resources through the plugin", () => {
       campaignsBaseUrl: emulator.campaignsBaseUrl,
       version: "0.1.0",
     });
-    expect(answer).toEqual({ acceptSecrets: false, supportsPreview: true });
+    expect(answer).toEqual({ acceptSecrets: true, supportsPreview: true });
   });
 
   const carrier: PropertyMap = {
@@ -393,6 +407,104 @@ describe("resources through the plugin", () => {
     for (const value of [emulator.apiKey, password, headerSecret, parameterSecret, advancedUrl]) {
       expect(plugin.stderr).not.toContain(value);
       expect(plugin.stdout).not.toContain(value);
+    }
+  });
+});
+
+describe("a value the user marked secret on an input the schema does not call secret", () => {
+  const markedName = "Marked Voice Name 4412";
+  const voice = { name: secret(markedName), files: ["samples/a.wav"] };
+
+  beforeAll(async () => {
+    await plugin.configureProvider({
+      apiKey: secret(emulator.apiKey),
+      baseUrl: emulator.baseUrl,
+      campaignsBaseUrl: emulator.campaignsBaseUrl,
+    });
+  });
+
+  it("comes back secret from check, create, update and read; a schema secret keeps its place", async () => {
+    const checked = await plugin.check(urn("Voice", "marked"), {}, voice);
+    expect(checked.failures).toEqual([]);
+    expect(checked.inputs.name).toEqual(secret(markedName));
+    const created = await plugin.create(urn("Voice", "marked"), checked.inputs);
+    expect(created.properties.name).toEqual(secret(markedName));
+    const renamed = { ...voice, name: secret(`${markedName} 2`) };
+    const updated = await plugin.update(
+      created.id,
+      urn("Voice", "marked"),
+      created.properties,
+      renamed,
+    );
+    expect(updated.properties.name).toEqual(secret(`${markedName} 2`));
+    const read = await plugin.read(created.id, urn("Voice", "marked"), updated.properties);
+    expect(read.properties.name).toEqual(secret(`${markedName} 2`));
+    // A header value the schema calls secret, arriving marked: only that value is secret.
+    const webhook = {
+      campaignId: "65a1f0c2e4b0a1b2c3d4e5f6",
+      url: "https://hooks.example.com/calls",
+      isAdvanced: true,
+      advancedWebhook: {
+        url: "https://hooks.example.com/advanced",
+        method: "GET",
+        headers: [{ name: "Authorization", value: secret(headerSecret) }],
+      },
+    };
+    const hook = await plugin.check(urn("CampaignWebhook", "marked"), {}, webhook);
+    expect(hook.inputs.advancedWebhook).toEqual({
+      url: secret("https://hooks.example.com/advanced"),
+      method: "GET",
+      headers: [{ name: "Authorization", value: secret(headerSecret) }],
+    });
+  });
+
+  it("is shown as [secret] in a check failure, never quoted", async () => {
+    const badLocale = "zz-Marked-Locale-9";
+    const checked = await plugin.check(
+      urn("Voice", "marked-bad"),
+      {},
+      { ...voice, supportedLocales: secret([badLocale]) },
+    );
+    expect(checked.failures.length).toBeGreaterThan(0);
+    const text = JSON.stringify(checked.failures);
+    expect(text).toContain("supportedLocales");
+    expect(text).toContain("[secret]");
+    expect(text.toLowerCase()).not.toContain(badLocale.toLowerCase());
+  });
+
+  it("is kept out of a platform error that echoes the request, and a short one withholds the answer", async () => {
+    const echo = await startEchoServer();
+    const echoing = await startPlugin();
+    try {
+      await echoing.configureProvider({
+        apiKey: secret("echo-key-for-marked-secrets"),
+        baseUrl: echo.url("json-message"),
+      });
+      const carrier = (name: unknown, user: unknown) => ({
+        name,
+        registerUsername: user,
+        registerPassword: password,
+        gateways: [{ ipv4: "203.0.113.10", port: 5060, inbound: true }],
+      });
+      const error = await echoing
+        .create(urn("SipCarrier", "echoed"), carrier("Echoed trunk", secret("Marked-User-7781")))
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ProviderCallError);
+      const details = (error as ProviderCallError).details;
+      expect(details).toContain("Echoed trunk");
+      expect(details.toLowerCase()).not.toContain("marked-user-7781");
+      expect(details.toLowerCase()).not.toContain("marked%2duser");
+      const short = await echoing
+        .create(urn("SipCarrier", "short"), carrier("Short user trunk", secret("q7z")))
+        .catch((e: unknown) => e);
+      const shortDetails = (short as ProviderCallError).details;
+      expect(shortDetails).toContain("registerUsername (marked secret)");
+      expect(shortDetails).not.toContain("q7z");
+      for (const output of [echoing.stdout, echoing.stderr])
+        expect(output.toLowerCase()).not.toContain("marked-user-7781");
+    } finally {
+      await echoing.close();
+      await echo.close();
     }
   });
 });

@@ -149,3 +149,22 @@ describe("a __provider the program passes", () => {
     );
   });
 });
+
+describe("inputs the user marked secret", () => {
+  it("are named in __resource when the package does not call them secret, and only then", async () => {
+    const marked = new SipCarrier("carrier-marked", {
+      name: "trunk-marked",
+      registerUsername: pulumi.secret("marked-user"),
+      registerPassword: pulumi.secret("sip-password-marked"),
+      gateways: [{ ipv4: pulumi.secret("203.0.113.7"), port: 5060 }],
+    });
+    const plain = new SipCarrier("carrier-plain", { name: "trunk-plain" });
+    await Promise.all(
+      [marked, plain].map((resource) => new Promise((resolve) => resource.urn.apply(resolve))),
+    );
+    const factsOf = (name: string) =>
+      registered.find((r) => r.name === name)?.inputs.__resource as Record<string, unknown>;
+    expect(factsOf("carrier-marked").markedSecret).toEqual(["registerUsername", "gateways"]);
+    expect(factsOf("carrier-plain")).not.toHaveProperty("markedSecret");
+  });
+});
