@@ -342,6 +342,26 @@ describeYaml("the engine's conventions through the plugin, from a YAML program",
     await stack.config({ locale: "en-US" });
   });
 
+  it("a bad input the program marked secret (not config, which the CLI masks itself) fails the preview showing [secret], never its value", async () => {
+    const marked = "Marked-Locale-4471";
+    const markedVoice = `  markedVoice:
+    type: voiceplatform:index:Voice
+    properties:
+      name: marked voice
+      supportedLocales:
+        - fn::secret: ${marked}
+      files:
+        - ./samples/a.wav
+`;
+    await stack.writeProgram(steady.replace("outputs:\n", `${markedVoice}outputs:\n`));
+    const shown = await preview("a bad locale marked secret");
+    expect(shown.code).not.toBe(0);
+    expect(text(shown)).toContain("supportedLocales");
+    expect(text(shown)).toContain("[secret]");
+    expect(text(shown).toLowerCase()).not.toContain(marked.toLowerCase());
+    await stack.writeProgram(steady);
+  });
+
   it("import ids are checked per resource, in recover's words, before anything is recorded", async () => {
     const before = await stack.exportText();
     const bad = await stack.pulumi([

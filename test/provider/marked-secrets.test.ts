@@ -11,6 +11,7 @@ import { resetProcessState } from "../../provider/settings/process-state";
 import { startEchoServer, type EchoServer } from "../reliability/echo-server";
 import { carrierInputs, gateway } from "../support/builders";
 import { setStackConfig } from "./emulator-harness";
+import { recordSaid } from "../support/said";
 
 const urn = "urn:pulumi:test::marked::pulumi-nodejs:dynamic/voiceplatform:SipCarrier::trunk";
 const markedUser = "Marked-User-7781";
@@ -27,10 +28,7 @@ beforeAll(async () => {
 afterAll(() => echo.close());
 beforeEach(() => {
   setStackConfig({ apiKey: "echo-key-for-marked-secrets", baseUrl: echo.url("json-message") });
-  said = [];
-  const record = (...args: unknown[]) => said.push(args.join(" "));
-  jest.spyOn(console, "warn").mockImplementation(record);
-  jest.spyOn(console, "log").mockImplementation(record);
+  said = recordSaid();
 });
 afterEach(async () => {
   jest.restoreAllMocks();

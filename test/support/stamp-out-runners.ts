@@ -58,6 +58,23 @@ export interface RunnerResult {
   readonly seconds: number;
 }
 
+/**
+ * How many stacks the test suites stamp out per backend: 6 by default, so the three backends' runs
+ * stay a few minutes of CI; `VOICEPLATFORM_STAMP_OUT_STACKS=20` runs issue 31's full count, and
+ * `npm run bench:backends` measures 20 on every backend (each object created once asserted there).
+ */
+export function suiteStackCount(env: NodeJS.ProcessEnv = process.env): number {
+  const given = env.VOICEPLATFORM_STAMP_OUT_STACKS;
+  if (given === undefined || given === "") return 6;
+  const count = Number(given);
+  if (!Number.isInteger(count) || count < 2 || count > 100) {
+    throw new Error(
+      `VOICEPLATFORM_STAMP_OUT_STACKS is ${JSON.stringify(given)}: give a whole number of stacks from 2 to 100`,
+    );
+  }
+  return count;
+}
+
 /** Runs one stamp-out process per sub-organization, `runners` at a time. */
 export async function runStampOutRunners(options: RunnerOptions): Promise<RunnerResult[]> {
   const queue = [...options.subOrganizations];

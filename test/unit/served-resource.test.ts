@@ -18,6 +18,7 @@ import { voice } from "../../provider/resources/voice";
 import { rememberEngineConfig } from "../../provider/settings/config";
 import { resetProcessState } from "../../provider/settings/process-state";
 import { campaignId, carrierInputs, voiceInputs, webhookInputs } from "../support/builders";
+import { recordSaid } from "../support/said";
 
 const carrier = servedResource(sipCarrier);
 const webhookId = `${campaignId}/3b241101-e2bb-4255-8caf-4136c566a962`;
@@ -26,10 +27,7 @@ const otherCampaignsWebhookId = "0123456789abcdef01234567/3b241101-e2bb-4255-8ca
 let said: string[];
 beforeEach(() => {
   rememberEngineConfig({ get: () => undefined });
-  said = [];
-  const record = (...args: unknown[]) => said.push(args.join(" "));
-  jest.spyOn(console, "warn").mockImplementation(record);
-  jest.spyOn(console, "log").mockImplementation(record);
+  said = recordSaid();
 });
 afterEach(async () => {
   jest.restoreAllMocks();
