@@ -191,7 +191,7 @@ const HEX2 = /^[0-9a-fA-F]{2}$/;
 const HEX4 = /^[0-9a-fA-F]{4}$/;
 
 /** The named references a web page escapes text with. */
-const namedReferences: Readonly<Record<string, string>> = {
+export const namedReferences: Readonly<Record<string, string>> = {
   amp: "&",
   lt: "<",
   gt: ">",

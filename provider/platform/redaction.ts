@@ -23,6 +23,7 @@ import {
   decodedLayers,
   foldCase,
   foldLayer,
+  namedReferences,
   originalSpan,
   type DecodedLayer,
 } from "./echo-decoding";
@@ -236,17 +237,8 @@ function unescaped(_: string, written: string): string {
   return escapes[escape] ?? escape;
 }
 
-const references: Readonly<Record<string, string>> = {
-  amp: "&",
-  lt: "<",
-  gt: ">",
-  quot: '"',
-  apos: "'",
-  nbsp: "\u00a0",
-};
-
 function referenced(whole: string, name: string): string {
-  if (!name.startsWith("#")) return references[name.toLowerCase()] ?? whole;
+  if (!name.startsWith("#")) return namedReferences[name.toLowerCase()] ?? whole;
   const value = /^#[xX]/.test(name) ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
   return value <= 0x10ffff ? String.fromCodePoint(value) : whole;
 }

@@ -49,13 +49,6 @@ function unwrapSecrets(value: unknown): unknown {
   return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, unwrapSecrets(v)]));
 }
 
-/** A property bag from the wire; a null property is one the user left out. */
-function fromStruct(struct: StructPb.Struct | undefined): Inputs {
-  const bag = (unwrapSecrets(struct?.toJavaScript() ?? {}) ?? {}) as Inputs;
-  for (const key of Object.keys(bag)) if (bag[key] === null) delete bag[key];
-  return bag;
-}
-
 /** Whether a secret marker sits in `value` anywhere but at the schema's secret paths. */
 function holdsMarkedSecret(value: unknown, path: string, secretPaths: readonly string[]): boolean {
   if (value === null || typeof value !== "object") return false;
@@ -69,21 +62,36 @@ function holdsMarkedSecret(value: unknown, path: string, secretPaths: readonly s
   );
 }
 
+/** A property bag as it came from the wire, and its inputs marked secret (see `fromWire`). */
+interface Received {
+  readonly bag: Inputs;
+  readonly marked: readonly string[];
+}
+
 /**
- * The top-level inputs in any of the bags whose value the engine sent marked secret where the
- * schema does not call it secret: what the user marked (`name: pulumi.secret(...)`), or what was
- * stored so before. The whole input is then kept secret.
+ * A property bag from the wire, plaintext (a null property is one the user left out), and its
+ * top-level inputs the engine sent marked secret where `secretPaths` do not call them secret: what
+ * the user marked (`name: pulumi.secret(...)`), or what was stored so before. Such an input is
+ * kept secret whole.
  */
-function markedSecretOf(
-  served: ServedResource,
-  ...structs: (StructPb.Struct | undefined)[]
-): string[] {
-  const names = new Set<string>();
-  const secretPaths = served.descriptor.secretInputs;
-  for (const struct of structs)
-    for (const [name, value] of Object.entries(struct?.toJavaScript() ?? {}))
-      if (holdsMarkedSecret(value, name, secretPaths)) names.add(name);
-  return [...names];
+function fromWire(
+  struct: StructPb.Struct | undefined,
+  secretPaths: readonly string[] = [],
+): Received {
+  const sent = struct?.toJavaScript() ?? {};
+  const marked = Object.keys(sent).filter((name) =>
+    holdsMarkedSecret(sent[name], name, secretPaths),
+  );
+  const bag = unwrapSecrets(sent) as Inputs;
+  for (const key of Object.keys(bag)) if (bag[key] === null) delete bag[key];
+  return { bag, marked };
+}
+
+const fromStruct = (struct: StructPb.Struct | undefined): Inputs => fromWire(struct).bag;
+
+/** The inputs marked secret in any of the bags. */
+function markedIn(...received: Received[]): string[] {
+  return [...new Set(received.flatMap((r) => r.marked))];
 }
 
 /** A property bag for the wire: undefined dropped, the values at the secret paths made secret. */
@@ -167,8 +175,8 @@ function answer<Res>(
 function answerWithState<Res>(
   call: Call<{ getType(): string; getUrn(): string }>,
   done: Done<Res>,
-  markedOf: (served: ServedResource) => string[],
-  work: (served: ServedResource, secrets: readonly string[], marked: string[]) => Promise<Res>,
+  receive: (secretPaths: readonly string[]) => Received[],
+  work: (served: ServedResource, received: Received[], secrets: readonly string[]) => Promise<Res>,
 ): void {
   const token = tokenOf(call.request.getType(), call.request.getUrn());
   const served = servedByToken.get(token);
@@ -176,12 +184,12 @@ function answerWithState<Res>(
     done(failed(unknownType(token)));
     return;
   }
-  const marked = markedOf(served);
-  const secrets = [...served.descriptor.secretInputs, ...marked];
+  const received = receive(served.descriptor.secretInputs);
+  const secrets = [...served.descriptor.secretInputs, ...markedIn(...received)];
   answer(
     call,
     done,
-    () => work(served, secrets, marked),
+    () => work(served, received, secrets),
     (error) => failedWithState(error, secrets),
   );
 }
@@ -295,18 +303,15 @@ export const providerService = {
 
   checkConfig(call: Call<ProviderPb.CheckRequest>, done: Done<ProviderPb.CheckResponse>) {
     answer(call, done, async () => {
-      const news = fromStruct(call.request.getNews());
+      const news = fromWire(call.request.getNews());
       const { inputs, failures, warnings } = checkProviderConfig(
-        news,
+        news.bag,
         process.env,
         (v) => v === UNKNOWN,
       );
       for (const warning of warnings) console.warn(`warning: ${warning}`);
       // A setting given from a secret config value stays secret, whatever the setting.
-      const marked = Object.entries(call.request.getNews()?.toJavaScript() ?? {})
-        .filter(([, value]) => holdsMarkedSecret(value, "", []))
-        .map(([name]) => name);
-      return checkResponse(inputs, failures, [...secretSettings, ...marked]);
+      return checkResponse(inputs, failures, [...secretSettings, ...news.marked]);
     });
   },
 
@@ -344,12 +349,11 @@ export const providerService = {
   check(call: Call<ProviderPb.CheckRequest>, done: Done<ProviderPb.CheckResponse>) {
     answer(call, done, async () => {
       const served = servedOf(call.request.getType(), call.request.getUrn());
-      const markedSecret = markedSecretOf(served, call.request.getOlds(), call.request.getNews());
-      const { inputs, failures } = await served.check(
-        fromStruct(call.request.getOlds()),
-        fromStruct(call.request.getNews()),
-        { markedSecret },
-      );
+      const paths = served.descriptor.secretInputs;
+      const olds = fromWire(call.request.getOlds(), paths);
+      const news = fromWire(call.request.getNews(), paths);
+      const markedSecret = markedIn(olds, news);
+      const { inputs, failures } = await served.check(olds.bag, news.bag, { markedSecret });
       return checkResponse(inputs, failures, [...served.descriptor.secretInputs, ...markedSecret]);
     });
   },
@@ -357,28 +361,23 @@ export const providerService = {
   diff(call: Call<ProviderPb.DiffRequest>, done: Done<ProviderPb.DiffResponse>) {
     answer(call, done, async () => {
       const served = servedOf(call.request.getType(), call.request.getUrn());
-      const result = await served.diff(
-        call.request.getId(),
-        fromStruct(call.request.getOlds()),
-        fromStruct(call.request.getNews()),
-        {
-          ignoreChanges: call.request.getIgnorechangesList(),
-          markedSecret: markedSecretOf(served, call.request.getOlds(), call.request.getNews()),
-        },
-      );
+      const paths = served.descriptor.secretInputs;
+      const olds = fromWire(call.request.getOlds(), paths);
+      const news = fromWire(call.request.getNews(), paths);
+      const result = await served.diff(call.request.getId(), olds.bag, news.bag, {
+        ignoreChanges: call.request.getIgnorechangesList(),
+        markedSecret: markedIn(olds, news),
+      });
       return resourceDiffResponse(result);
     });
   },
 
   create(call: Call<ProviderPb.CreateRequest>, done: Done<ProviderPb.CreateResponse>) {
-    const markedOf = (served: ServedResource) =>
-      markedSecretOf(served, call.request.getProperties());
-    answerWithState(call, done, markedOf, async (served, secrets, markedSecret) => {
-      const { id, state } = await served.create(
-        fromStruct(call.request.getProperties()),
-        call.request.getPreview(),
-        { markedSecret },
-      );
+    const receive = (paths: readonly string[]) => [fromWire(call.request.getProperties(), paths)];
+    answerWithState(call, done, receive, async (served, [properties], secrets) => {
+      const { id, state } = await served.create(properties!.bag, call.request.getPreview(), {
+        markedSecret: properties!.marked,
+      });
       const response = new providerPb.CreateResponse();
       if (id !== undefined) response.setId(id);
       response.setProperties(toStruct(state, secrets));
@@ -387,15 +386,20 @@ export const providerService = {
   },
 
   update(call: Call<ProviderPb.UpdateRequest>, done: Done<ProviderPb.UpdateResponse>) {
-    const markedOf = (served: ServedResource) =>
-      markedSecretOf(served, call.request.getOlds(), call.request.getNews());
-    answerWithState(call, done, markedOf, async (served, secrets, markedSecret) => {
+    const receive = (paths: readonly string[]) => [
+      fromWire(call.request.getOlds(), paths),
+      fromWire(call.request.getNews(), paths),
+    ];
+    answerWithState(call, done, receive, async (served, [olds, news], secrets) => {
       const state = await served.update(
         call.request.getId(),
-        fromStruct(call.request.getOlds()),
-        fromStruct(call.request.getNews()),
+        olds!.bag,
+        news!.bag,
         call.request.getPreview(),
-        { ignoreChanges: call.request.getIgnorechangesList(), markedSecret },
+        {
+          ignoreChanges: call.request.getIgnorechangesList(),
+          markedSecret: markedIn(olds!, news!),
+        },
       );
       const response = new providerPb.UpdateResponse();
       response.setProperties(toStruct(state, secrets));
@@ -406,8 +410,9 @@ export const providerService = {
   delete(call: Call<ProviderPb.DeleteRequest>, done: Done<EmptyPb.Empty>) {
     answer(call, done, async () => {
       const served = servedOf(call.request.getType(), call.request.getUrn());
-      await served.delete(call.request.getId(), fromStruct(call.request.getProperties()), {
-        markedSecret: markedSecretOf(served, call.request.getProperties()),
+      const properties = fromWire(call.request.getProperties(), served.descriptor.secretInputs);
+      await served.delete(call.request.getId(), properties.bag, {
+        markedSecret: properties.marked,
       });
       return new emptyPb.Empty();
     });
@@ -420,18 +425,21 @@ export const providerService = {
   read(call: Call<ProviderPb.ReadRequest>, done: Done<ProviderPb.ReadResponse>) {
     answer(call, done, async () => {
       const served = servedOf(call.request.getType(), call.request.getUrn());
+      const paths = served.descriptor.secretInputs;
+      const properties = fromWire(call.request.getProperties(), paths);
+      const stored = call.request.getInputs();
+      const inputs = stored === undefined ? undefined : fromWire(stored, paths);
       const secrets = [
-        ...served.descriptor.secretInputs,
-        ...markedSecretOf(served, call.request.getProperties(), call.request.getInputs()),
+        ...paths,
+        ...markedIn(properties, ...(inputs === undefined ? [] : [inputs])),
       ];
       const id = call.request.getId();
-      const read = served.read(id, fromStruct(call.request.getProperties()));
+      const read = served.read(id, properties.bag);
       const response = new providerPb.ReadResponse();
       response.setId(id);
       response.setProperties(toStruct(read.state, secrets));
-      const stored = call.request.getInputs();
       if (read.inputs !== undefined) response.setInputs(toStruct(read.inputs, secrets));
-      else if (stored !== undefined) response.setInputs(toStruct(fromStruct(stored), secrets));
+      else if (inputs !== undefined) response.setInputs(toStruct(inputs.bag, secrets));
       return response;
     });
   },

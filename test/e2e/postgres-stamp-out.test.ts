@@ -14,6 +14,9 @@ import { pulumiEnv } from "../pulumi-cli/locate";
 import { startPostgres, type RunningPostgres } from "../support/postgres";
 import {
   copyEnvironmentsExample,
+  expectEachObjectCreatedOnce,
+  expectNothingChanged,
+  expectRoundSucceeded,
   runStampOutRunners,
   suiteStackCount,
   type EnvironmentsCopy,
@@ -66,60 +69,20 @@ describeOnPostgres(
       if (home !== undefined) rmSync(home, { recursive: true, force: true });
     });
 
-    async function objectsOnPlatform() {
-      const state = await emulator.client.state();
-      return Object.values(state.organizations).flatMap((org) => [
-        ...org.voices.map((v) => ({ kind: "voice", name: v.name, sub: v.subOrganizationId })),
-        ...org.carriers.map((c) => ({ kind: "carrier", name: c.name, sub: c.subOrganizationId })),
-        ...Object.values(org.subscriptions)
-          .flat()
-          .map((s) => ({ kind: "subscription", name: s.url, sub: s.subOrganizationId })),
-      ]);
-    }
-
     test(
       "every stack converges, each object is created once, and a second round changes nothing",
       async () => {
         const first = await runStampOutRunners(runners);
-        for (const run of first) {
-          expect({ sub: run.subOrganizationId, code: run.code, output: run.output }).toMatchObject({
-            code: 0,
-          });
-          expect(run.output).toContain(
-            `[${run.subOrganizationId}] preflight: no interrupted operations`,
-          );
-          expect(run.output).toMatch(
-            new RegExp(`\\[${run.subOrganizationId}\\] succeeded in [\\d.]+ s \\(4 create\\)`),
-          );
-        }
-        const objects = await objectsOnPlatform();
-        const perStack = objects.length / STACKS;
+        expectRoundSucceeded(first, "create");
+        const { objects, perStack, requests, createdTwice } = await expectEachObjectCreatedOnce(
+          emulator,
+          SUB_ORGANIZATIONS,
+        );
         expect(perStack).toBe(Math.floor(perStack));
-        for (const sub of SUB_ORGANIZATIONS) {
-          expect(objects.filter((o) => o.sub === sub)).toHaveLength(perStack);
-        }
-        const keys = objects.map((o) => `${o.sub} ${o.kind} ${o.name}`);
-        const createdTwice = keys.length - new Set(keys).size;
-        expect(createdTwice).toBe(0);
-        // One request per object and nothing else: the previews sent none.
-        const requests = await emulator.client.requests();
-        expect(requests).toHaveLength(objects.length);
-        for (const request of requests) {
-          expect(request.method).toBe("POST");
-          expect(request.status).toBeLessThan(300);
-        }
 
         const second = await runStampOutRunners(runners);
-        for (const run of second) {
-          expect({ sub: run.subOrganizationId, code: run.code, output: run.output }).toMatchObject({
-            code: 0,
-          });
-          expect(run.output).toMatch(
-            new RegExp(`\\[${run.subOrganizationId}\\] succeeded in [\\d.]+ s \\(4 same\\)`),
-          );
-        }
-        expect(await emulator.client.requests()).toHaveLength(objects.length);
-        expect(await objectsOnPlatform()).toEqual(objects);
+        expectRoundSucceeded(second, "same");
+        await expectNothingChanged(emulator, objects);
 
         const seconds = (runs: typeof first) => Math.max(...runs.map((r) => r.seconds));
         console.log(

@@ -30,6 +30,9 @@ const transforms: Readonly<Record<EchoTransform, (text: string) => string>> = {
     ),
 };
 
+/** Every transform an echo fault can apply, in the order above. */
+export const echoTransforms = Object.keys(transforms) as [EchoTransform, ...EchoTransform[]];
+
 function quoted(piece: string, form: EchoForm): string {
   return (
     form.before + form.transforms.reduce((text, name) => transforms[name](text), piece) + form.after

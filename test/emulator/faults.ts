@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ActiveFaultRule, FaultAction, FaultRule } from "./control-types";
+import { echoTransforms } from "./echo-fault";
 import { newFaultId } from "./ids";
 import { seededRandom } from "./seeded-random";
 
@@ -20,18 +21,7 @@ export const faultRuleSchema: z.ZodType<FaultRule> = z.strictObject({
       forms: z
         .array(
           z.strictObject({
-            transforms: z.array(
-              z.enum([
-                "lower",
-                "upper",
-                "percent",
-                "percent-lower-hex",
-                "form",
-                "json",
-                "json-ascii",
-                "html",
-              ]),
-            ),
+            transforms: z.array(z.enum(echoTransforms)),
             before: z.string(),
             after: z.string(),
           }),

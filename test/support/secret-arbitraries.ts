@@ -4,7 +4,8 @@
  * test/reliability-processes/secret-echoes.test.ts).
  */
 import fc from "fast-check";
-import type { EchoForm, EchoTransform } from "../emulator/control-types";
+import type { EchoForm } from "../emulator/control-types";
+import { echoTransforms } from "../emulator/echo-fault";
 
 const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 /** Characters that JSON, URLs, forms or HTML write escaped. */
@@ -30,16 +31,7 @@ export function apiKeyText(minLength: number, maxLength: number): fc.Arbitrary<s
     .filter((key) => key.trim() === key && key !== "");
 }
 
-export const echoTransforms: readonly EchoTransform[] = [
-  "lower",
-  "upper",
-  "percent",
-  "percent-lower-hex",
-  "form",
-  "json",
-  "json-ascii",
-  "html",
-];
+export { echoTransforms };
 
 /** Words and letters written right against an echoed piece. */
 const around = fc.oneof(

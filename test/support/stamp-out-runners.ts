@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { RunningEmulator } from "../emulator";
 import { linkPackageIntoNodeModules } from "../examples/link-package";
 import { REPO_ROOT } from "../pulumi-cli/locate";
 
@@ -123,4 +124,70 @@ function stampOutProcess(subOrganizationId: string, options: RunnerOptions): Pro
       resolve({ subOrganizationId, code, output, seconds: (Date.now() - started) / 1000 }),
     );
   });
+}
+
+/** What the emulator holds: one entry per object, by kind, name and sub-organization. */
+export async function objectsOnPlatform(emulator: RunningEmulator) {
+  const state = await emulator.client.state();
+  return Object.values(state.organizations).flatMap((org) => [
+    ...org.voices.map((v) => ({ kind: "voice", name: v.name, sub: v.subOrganizationId })),
+    ...org.carriers.map((c) => ({ kind: "carrier", name: c.name, sub: c.subOrganizationId })),
+    ...Object.values(org.subscriptions)
+      .flat()
+      .map((s) => ({ kind: "subscription", name: s.url, sub: s.subOrganizationId })),
+  ]);
+}
+
+/**
+ * Every runner of a round exited 0 and said what its stack did: `4 create` in the first round,
+ * whose preflight found nothing pending, `4 same` in the next.
+ */
+export function expectRoundSucceeded(runs: readonly RunnerResult[], outcome: "create" | "same") {
+  for (const run of runs) {
+    expect({ sub: run.subOrganizationId, code: run.code, output: run.output }).toMatchObject({
+      code: 0,
+    });
+    if (outcome === "create") {
+      expect(run.output).toContain(
+        `[${run.subOrganizationId}] preflight: no interrupted operations`,
+      );
+    }
+    expect(run.output).toMatch(
+      new RegExp(`\\[${run.subOrganizationId}\\] succeeded in [\\d.]+ s \\(4 ${outcome}\\)`),
+    );
+  }
+}
+
+/**
+ * After the first round: each sub-organization holds as many objects as every other, none was
+ * created twice, and the platform got one create request per object (the previews sent none).
+ */
+export async function expectEachObjectCreatedOnce(
+  emulator: RunningEmulator,
+  subOrganizations: readonly string[],
+) {
+  const objects = await objectsOnPlatform(emulator);
+  const perStack = objects.length / subOrganizations.length;
+  for (const sub of subOrganizations) {
+    expect(objects.filter((o) => o.sub === sub)).toHaveLength(perStack);
+  }
+  const keys = objects.map((o) => `${o.sub} ${o.kind} ${o.name}`);
+  const createdTwice = keys.length - new Set(keys).size;
+  expect(createdTwice).toBe(0);
+  const requests = await emulator.client.requests();
+  expect(requests).toHaveLength(objects.length);
+  for (const request of requests) {
+    expect(request.method).toBe("POST");
+    expect(request.status).toBeLessThan(300);
+  }
+  return { objects, perStack, requests, createdTwice };
+}
+
+/** After a second round: no request more, and the platform holds what it held. */
+export async function expectNothingChanged(
+  emulator: RunningEmulator,
+  objects: Awaited<ReturnType<typeof objectsOnPlatform>>,
+) {
+  expect(await emulator.client.requests()).toHaveLength(objects.length);
+  expect(await objectsOnPlatform(emulator)).toEqual(objects);
 }
