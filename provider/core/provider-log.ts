@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { withoutMarkedSecrets } from "../platform/marked-secrets";
-import { registerReset } from "../settings/process-state";
+import { stateSlot } from "../settings/process-state";
 
 /**
  * The URN of the resource whose call is running, set by the front ends, which know it: what the
@@ -21,16 +21,12 @@ export function currentResource(): string {
   return currentCall?.getStore() ?? "";
 }
 
-/** What this process has said already: each warning and notice is said once per process. */
-let said = new Set<string>();
-
-registerReset(() => {
-  said = new Set();
-});
+/** What this provider has said already: each warning and notice is said once per provider. */
+const said = stateSlot(() => new Set<string>());
 
 function sayOnce(message: string, print: (text: string) => void): void {
-  if (said.has(message)) return;
-  said.add(message);
+  if (said().has(message)) return;
+  said().add(message);
   print(message);
 }
 

@@ -3,26 +3,23 @@
  * replacement from a destroy: the objects a diff found must be replaced, and the resources this
  * process created an object for (not in a preview).
  */
-import { registerReset } from "../settings/process-state";
+import { stateSlot } from "../settings/process-state";
 
-/** `<type>\0<id>` of each object a diff of this process found must be replaced. */
-let replacing = new Set<string>();
-/** URNs of the resources this process created an object for. */
-let created = new Set<string>();
-
-registerReset(() => {
-  replacing = new Set();
-  created = new Set();
-});
+const learned = stateSlot(() => ({
+  /** `<type>\0<id>` of each object a diff of this provider found must be replaced. */
+  replacing: new Set<string>(),
+  /** URNs of the resources this provider created an object for. */
+  created: new Set<string>(),
+}));
 
 const objectKey = (type: string, id: string) => `${type}\u0000${id}`;
 
 export function rememberReplacing(type: string, id: string): void {
-  replacing.add(objectKey(type, id));
+  learned().replacing.add(objectKey(type, id));
 }
 
 export function rememberCreated(urn: string): void {
-  created.add(urn);
+  learned().created.add(urn);
 }
 
 /**
@@ -31,5 +28,6 @@ export function rememberCreated(urn: string): void {
  * asked for the replacement can tell.
  */
 export function endsReplacement(type: string, id: string, urn: string): boolean {
+  const { replacing, created } = learned();
   return replacing.has(objectKey(type, id)) || created.has(urn);
 }

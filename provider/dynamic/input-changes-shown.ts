@@ -3,14 +3,10 @@
  * ones, when its hidden inputs did not change: what the engine's own comparison of inputs, which
  * a diff can leave the details to, would show (dynamic-adapter.ts).
  */
-import { registerReset } from "../settings/process-state";
+import { stateSlot } from "../settings/process-state";
 
-let shown = new Map<string, ReadonlySet<string>>();
+const shown = stateSlot(() => new Map<string, ReadonlySet<string>>());
 
 export function inputChangesShown(): Map<string, ReadonlySet<string>> {
-  return shown;
+  return shown();
 }
-
-registerReset(() => {
-  shown = new Map();
-});

@@ -1,9 +1,9 @@
 /**
- * The connections every call of the process shares: the HTTP client library, the pool sized for
+ * The connections every call of a provider shares: the HTTP client library, the pool sized for
  * the calls in flight, the process-wide cap on those calls, and the pacing learned from 429s.
  */
 import type { Agent } from "undici";
-import { registerReset } from "../settings/process-state";
+import { stateSlot } from "../settings/process-state";
 import { ConcurrencyLimit } from "./concurrency-limit";
 import { Pacer } from "./rate-pacer";
 
@@ -18,7 +18,8 @@ function fresh(): Pool {
   return { agent: undefined, limit: undefined, pacer: new Pacer() };
 }
 
-let pool = fresh();
+// Calls in flight finish on the old connections, which close once they are done.
+const pool = stateSlot(fresh, (dropped) => dropped.agent?.dispatcher.close());
 
 let loadedUndici: typeof import("undici") | undefined;
 
@@ -36,7 +37,7 @@ export function undici(): typeof import("undici") {
  * pool; the old one finishes the calls it carries and closes.
  */
 export function sharedAgent(connections: number): Agent {
-  const current = pool.agent;
+  const current = pool().agent;
   if (current?.connections === connections) return current.dispatcher;
   const dispatcher = new (undici().Agent)({
     connections,
@@ -45,26 +46,20 @@ export function sharedAgent(connections: number): Agent {
     headersTimeout: 0,
     bodyTimeout: 0,
   });
-  pool.agent = { dispatcher, connections };
+  pool().agent = { dispatcher, connections };
   void current?.dispatcher.close();
   return dispatcher;
 }
 
 /** The process-wide cap on calls in flight, following the current maxConcurrency. */
 export function sharedLimit(maxConcurrency: number): ConcurrencyLimit {
-  if (pool.limit === undefined) pool.limit = new ConcurrencyLimit(maxConcurrency);
-  else if (pool.limit.limit !== maxConcurrency) pool.limit.setLimit(maxConcurrency);
-  return pool.limit;
+  const shared = pool();
+  if (shared.limit === undefined) shared.limit = new ConcurrencyLimit(maxConcurrency);
+  else if (shared.limit.limit !== maxConcurrency) shared.limit.setLimit(maxConcurrency);
+  return shared.limit;
 }
 
 /** The pacing every call of the process starts its attempts by. */
 export function sharedPacer(): Pacer {
-  return pool.pacer;
+  return pool().pacer;
 }
-
-// Calls in flight finish on the old connections, which close once they are done.
-registerReset(async () => {
-  const closing = pool.agent?.dispatcher;
-  pool = fresh();
-  await closing?.close();
-});

@@ -2,7 +2,7 @@
  * The sample hashes this process computed, by path: check, diff and create of one `pulumi up`
  * run in the same process and look at the same files (sample-files.ts).
  */
-import { registerReset } from "../settings/process-state";
+import { stateSlot } from "../settings/process-state";
 
 export interface SampleHashEntry {
   /** Size, modification time and inode of the file the entry is for. */
@@ -16,12 +16,8 @@ export interface SampleHashEntry {
   sha256?: string;
 }
 
-let hashes = new Map<string, SampleHashEntry>();
+const hashes = stateSlot(() => new Map<string, SampleHashEntry>());
 
 export function sampleHashes(): Map<string, SampleHashEntry> {
-  return hashes;
+  return hashes();
 }
-
-registerReset(() => {
-  hashes = new Map();
-});

@@ -1,5 +1,5 @@
 /** Every secret this process has seen, in the forms redaction.ts searches texts for. */
-import { registerReset } from "../settings/process-state";
+import { stateSlot } from "../settings/process-state";
 
 interface SecretMemory {
   /** Every secret value seen. */
@@ -20,12 +20,8 @@ function fresh(): SecretMemory {
   };
 }
 
-let memory = fresh();
+const memory = stateSlot(fresh);
 
 export function secretMemory(): SecretMemory {
-  return memory;
+  return memory();
 }
-
-registerReset(() => {
-  memory = fresh();
-});

@@ -21,6 +21,7 @@ import { resources } from "../resources";
 import { checkProviderConfig, configureProvider, diffProviderConfig } from "./provider-config";
 import { withResource } from "../core/provider-log";
 import { secretSettings } from "../settings/config";
+import { withProviderStates, type ProviderStates } from "../settings/process-state";
 import { packageVersion, resourceToken, servedSchemaText } from "../codegen/schema";
 import {
   anyPb,
@@ -465,15 +466,35 @@ export const providerService = {
   },
 };
 
-/** Serves the provider on a free loopback port and returns the port. */
-export async function serve(): Promise<{ port: number; server: Grpc.Server }> {
+type Method = (call: Call<unknown>, done: Done<unknown>) => void;
+
+/** The service with each call run as one of the provider owning `states` (the shared server's). */
+function serviceFor(states: ProviderStates): Record<string, Method> {
+  return Object.fromEntries(
+    Object.entries(providerService as unknown as Record<string, Method>).map(([name, method]) => [
+      name,
+      (call: Call<unknown>, done: Done<unknown>) =>
+        withProviderStates(states, () => method(call, done)),
+    ]),
+  );
+}
+
+/**
+ * Serves the provider on a free loopback port and returns the port: the process's own provider,
+ * or, given its states, one of the providers the shared server serves.
+ */
+export async function serve(
+  states?: ProviderStates,
+): Promise<{ port: number; server: Grpc.Server }> {
   const server = new grpc.Server({
     "grpc.max_receive_message_length": 400 * 1024 * 1024,
     "grpc.max_send_message_length": 400 * 1024 * 1024,
   });
   server.addService(
     providerGrpc.ResourceProviderService,
-    providerService as unknown as Grpc.UntypedServiceImplementation,
+    (states === undefined
+      ? providerService
+      : serviceFor(states)) as unknown as Grpc.UntypedServiceImplementation,
   );
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) =>

@@ -1,13 +1,21 @@
 /**
  * The `pulumi-resource-voiceplatform` plugin process. The engine starts it with its own address
  * as the argument (one process per provider instance), reads the port printed on the first line
- * of stdout, and talks gRPC to it until it is killed.
+ * of stdout, and talks gRPC to it until it is killed. Started as `--shared <socket> <engine
+ * arguments>` by the release's native launcher, it is instead the shared server of one engine
+ * run (shared-server.ts).
  */
 import { forwardConsoleToEngine } from "./engine-log";
 import { serve } from "./grpc-server";
+import { engineAddressIn, serveShared } from "./shared-server";
 
 async function main(): Promise<void> {
-  forwardConsoleToEngine(process.argv[2]);
+  const args = process.argv.slice(2);
+  if (args[0] === "--shared" && args[1] !== undefined) {
+    await serveShared(args[1], args.slice(2));
+    return;
+  }
+  forwardConsoleToEngine(engineAddressIn(args));
   const { port } = await serve();
   // The engine reads the port from the first line; anything printed before it would break that.
   process.stdout.write(`${port}\n`);

@@ -39,6 +39,7 @@ import { machoSignTool, signAdHoc } from "./macho-sign";
 import { nodeBinaries, nodeBinary, NODE_VERSION } from "./node-binaries";
 import { bundlePlugin, type BundleEntry } from "./plugin-bundle";
 import { sourceDateEpoch, writeReproducibleTarGz } from "./reproducible-archive";
+import { buildLauncher, hasSharedServer, SHARED_SERVER_NAME } from "./shared-launcher";
 import { defaultToolsFolder, privateToolsFolder } from "./tools-folder";
 
 const run = promisify(execFile);
@@ -231,6 +232,8 @@ export interface PluginArchive {
   file: string;
   /** For a single executable: what was checked, and whether it carries a snapshot. */
   executable?: SingleExecutable;
+  /** On Linux and macOS: the native launcher's checked format (its server is beside it). */
+  launcher?: ExecutableFacts;
 }
 
 /**
@@ -252,9 +255,10 @@ export async function buildPluginArchives(options: {
   const stage = await mkdtemp(join(tmpdir(), "voiceplatform-plugin-archive-"));
   try {
     const kinds = platforms.map((platform) => archiveKind(platform, options.sea));
-    const tools = kinds.includes("sea")
-      ? await privateToolsFolder(options.toolsFolder ?? defaultToolsFolder())
-      : "";
+    const tools =
+      kinds.includes("sea") || platforms.some(hasSharedServer)
+        ? await privateToolsFolder(options.toolsFolder ?? defaultToolsFolder())
+        : "";
     const bundles: Partial<Record<BundleEntry, string>> = {};
     const bundled = async (entry: BundleEntry) => {
       if (bundles[entry] === undefined) {
@@ -281,9 +285,21 @@ export async function buildPluginArchives(options: {
           await writeFile(join(dir, `${PLUGIN_NAME}.cmd`), windowsLauncher);
         }
       }
+      let sharedLauncher: ExecutableFacts | undefined;
+      if (hasSharedServer(platform)) {
+        // What the engine runs becomes the server the native launcher shares between providers.
+        await rename(join(dir, PLUGIN_NAME), join(dir, SHARED_SERVER_NAME));
+        sharedLauncher = await buildLauncher(platform, join(dir, PLUGIN_NAME), PLUGIN_NAME, tools);
+      }
       const file = join(options.outDir, archiveName(options.version, platform));
       await writeReproducibleTarGz({ dir, file, epochSeconds });
-      archives.push({ platform, kind, file, ...(executable === undefined ? {} : { executable }) });
+      archives.push({
+        platform,
+        kind,
+        file,
+        ...(executable === undefined ? {} : { executable }),
+        ...(sharedLauncher === undefined ? {} : { launcher: sharedLauncher }),
+      });
     }
     return archives;
   } finally {

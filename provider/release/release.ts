@@ -182,6 +182,14 @@ function formatSize(bytes: number): string {
 
 /** One line on what an archive holds and what was checked of it. */
 export function describeArchive(archive: PluginArchive): string {
+  const shared = archive.launcher;
+  const server = describeServer(archive);
+  if (shared === undefined) return server;
+  const signed = shared.signedAs === undefined ? "" : `, ad-hoc signed as ${shared.signedAs}`;
+  return `native launcher (${shared.format} ${shared.architecture}${signed}) sharing one server per engine run: ${server}`;
+}
+
+function describeServer(archive: PluginArchive): string {
   const executable = archive.executable;
   if (executable === undefined) return "the bundle and a Node.js launcher (needs Node.js on PATH)";
   return [

@@ -2,7 +2,7 @@
  * What this process was given to read settings from, and the settings last parsed from it
  * (config.ts reads them, at call time).
  */
-import { registerReset } from "./process-state";
+import { stateSlot } from "./process-state";
 
 interface SettingsState {
   /** What the engine passed to `configure`: stack config with secrets already decrypted. */
@@ -17,12 +17,8 @@ function fresh(): SettingsState {
   return { engineConfig: {}, givenSettings: {}, lastSettings: undefined };
 }
 
-let state = fresh();
+const state = stateSlot(fresh);
 
 export function settingsState(): SettingsState {
-  return state;
+  return state();
 }
-
-registerReset(() => {
-  state = fresh();
-});

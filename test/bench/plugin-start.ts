@@ -9,17 +9,20 @@
  * user's first does).
  *
  * The release archives (provider/release/plugin-archive.ts) are built for this platform and
- * unpacked first: the single executable (with its startup snapshot), and the esbuild bundle run
- * by its node launcher, each timed as the engine starts them. `--compare <main.js>` adds an older
+ * unpacked first: the single executable (with its startup snapshot) run alone as the plugin, the
+ * esbuild bundle run by its node launcher, and the native launcher in front of the shared server
+ * (shared-server.ts), both for a run's first provider, which starts the server, and for the
+ * providers after it, which the running server answers. `--compare <main.js>` adds an older
  * build's plugin JS (run by this node), `--compare-sea <executable>` an older single executable.
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { nodeBinary, NODE_VERSION } from "../../provider/release/node-binaries";
 import { hostPlatform, type ArchiveKind } from "../../provider/release/plugin-archive";
+import { SHARED_SERVER_NAME } from "../../provider/release/shared-launcher";
 import { defaultToolsFolder, privateToolsFolder } from "../../provider/release/tools-folder";
 import { REPO_ROOT } from "../support/packed-package";
 import { goFloorProvider } from "./go-floor";
@@ -44,6 +47,11 @@ const unpacked = mkdtempSync(join(tmpdir(), "voiceplatform-bench-archives-"));
 /** Builds this platform's archive of one kind and unpacks it; returns its executable. */
 const archived = (kind: ArchiveKind) => unpackedArchive(kind, join(unpacked, kind));
 
+const beside = (executable: string, name: string) => join(dirname(executable), name);
+
+/** The engine address of the run whose server stays up during the bench. */
+const RUNNING_RUN = "127.0.0.1:19999";
+
 /** A node that serves node:http2 on a free port and prints it: no gRPC, no provider. */
 const http2Only =
   'const s = require("node:http2").createServer(); s.listen(0, "127.0.0.1", () => console.log(s.address().port));';
@@ -64,7 +72,8 @@ function runFor([file, ...args]: string[], ms: number): Promise<void> {
 async function main(): Promise<void> {
   if (!existsSync(bundle)) throw new Error(`no ${bundle}: run \`npm run build\``);
   const node22 = await nodeBinary(hostPlatform(), await privateToolsFolder(defaultToolsFolder()));
-  const subjects: Record<string, string[]> = {
+  const launcher = await archived("sea");
+  const subjects: Record<string, string[] | ((round: number) => string[])> = {
     'node -e ""': [node, "-e", ""],
     [`node ${NODE_VERSION} -e ""`]: [node22, "-e", ""],
     [`node ${NODE_VERSION}: node:http2 server only`]: [node22, "-e", http2Only],
@@ -76,18 +85,38 @@ async function main(): Promise<void> {
     ...(values["compare-sea"] === undefined
       ? {}
       : { "--compare-sea executable": [values["compare-sea"], "127.0.0.1:1"] }),
-    "archive: bundle + node launcher": [await archived("node"), "127.0.0.1:1"],
-    "archive: single executable": [await archived("sea"), "127.0.0.1:1"],
+    "archive: bundle + node launcher (darwin-arm64's server)": [
+      beside(await archived("node"), SHARED_SERVER_NAME),
+      "127.0.0.1:1",
+    ],
+    "archive: single executable alone (a process per provider)": [
+      beside(launcher, SHARED_SERVER_NAME),
+      "127.0.0.1:1",
+    ],
+    // Another engine address each round: a new run, whose first provider starts the server.
+    "archive: launcher, a run's first provider (starts its server)": (round) => [
+      launcher,
+      `127.0.0.1:${20_000 + round}`,
+    ],
+    // The run below keeps its server: every provider after its first.
+    "archive: launcher, a later provider (server running)": [launcher, RUNNING_RUN],
   };
   // A user's first start writes the code cache a second in; every later start uses it.
   await runFor([node, bin, "127.0.0.1:1"], 2000);
+  // A run's first provider, held for the whole bench, keeps that run's server up.
+  const firstProvider = spawn(launcher, [RUNNING_RUN], { cwd: REPO_ROOT, stdio: "ignore" });
   const samples: Record<string, number[]> = Object.fromEntries(
     Object.keys(subjects).map((name) => [name, []]),
   );
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, args] of Object.entries(subjects)) {
-      samples[name]!.push(await timeToFirstLine(args, REPO_ROOT));
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [name, args] of Object.entries(subjects)) {
+        const command = typeof args === "function" ? args(round) : args;
+        samples[name]!.push(await timeToFirstLine(command, REPO_ROOT));
+      }
     }
+  } finally {
+    firstProvider.kill("SIGKILL");
   }
   const medians = Object.fromEntries(
     Object.entries(samples).map(([name, list]) => [name, median(list)]),

@@ -16,9 +16,11 @@
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { existsSync } from "node:fs";
+import { delimiter, dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { PLUGIN_NAME } from "../../provider/release/plugin-archive";
+import { SHARED_SERVER_NAME } from "../../provider/release/shared-launcher";
 import { locatePulumi } from "../pulumi-cli/locate";
 import { formatSummary, profilesIn, summarizeProfiles } from "./cpu-profile";
 import { startEmulatorProcess, type EmulatorProcess } from "./emulator-process";
@@ -124,10 +126,19 @@ async function main(): Promise<void> {
       const sea = await unpackedArchive("sea", join(scratch, "archive"));
       process.stdout.write(`archive built and unpacked in ${round(since(built) / 1000, 1)} s\n`);
       binaries.push({
-        name: "archive (single executable)",
+        name: "archive (launcher + shared server)",
         real: sea,
         wrapper: await wrapPlugin(join(scratch, "sea"), sea),
       });
+      // The same single executable run as the engine's plugin: a process per provider.
+      const server = join(dirname(sea), SHARED_SERVER_NAME);
+      if (existsSync(server)) {
+        binaries.push({
+          name: "archive's single executable alone (a process per provider)",
+          real: server,
+          wrapper: await wrapPlugin(join(scratch, "sea-alone"), server),
+        });
+      }
     }
     for (const extra of values.plugin) {
       const [name, real] = extra.split("=");

@@ -37,8 +37,9 @@ import {
   PLUGIN_NAME,
   releasePlatforms,
 } from "../../provider/release/plugin-archive";
-import { checkedFormat } from "../../provider/release/executable-format";
+import { checkedFormat, type ExecutableFacts } from "../../provider/release/executable-format";
 import { nodeBinaries } from "../../provider/release/node-binaries";
+import { hasSharedServer, SHARED_SERVER_NAME } from "../../provider/release/shared-launcher";
 import { defaultToolsFolder } from "../../provider/release/tools-folder";
 import { REPO_ROOT } from "../support/packed-package";
 import {
@@ -56,8 +57,13 @@ const run = promisify(execFile);
 /** Not the committed module path: the release sets it. */
 const GO_MODULE_PATH = "example.com/voiceplatform/sdk/go";
 
+/** What the launcher of darwin-arm64 (no single executable) is. */
+const expectedLauncher: Record<string, { format: string; architecture: string }> = {
+  "darwin-arm64": { format: "Mach-O", architecture: "arm64" },
+};
+
 /** What each single executable is, as the format check reads it. */
-const expectedFacts: Record<string, object> = {
+const expectedFacts: Record<string, ExecutableFacts> = {
   "linux-amd64": { format: "ELF", architecture: "x86-64", fuse: true },
   "linux-arm64": { format: "ELF", architecture: "AArch64", fuse: true },
   "darwin-amd64": {
@@ -164,39 +170,58 @@ describeE2E("npm run release -- --dry-run", () => {
     }
   });
 
-  test("each plugin archive has the executable at its root: a checked single executable where Node.js 22 is pinned", async () => {
+  test("each plugin archive: on Linux and macOS the native launcher before the server, a checked single executable where Node.js 22 is pinned", async () => {
     for (const platform of releasePlatforms) {
       const archive = join(out, "plugin", archiveName(version, platform));
       const { stdout } = await run("tar", ["-tzvf", archive]);
       const entries = stdout.trim().split("\n");
       const pin = nodeBinaries[platform];
-      const name = pin?.executable ?? PLUGIN_NAME;
-      const executable = entries.find((line) => line.endsWith(` ${name}`));
-      expect([platform, executable?.slice(0, 10)]).toEqual([platform, "-rwxr-xr-x"]);
+      const shared = hasSharedServer(platform);
+      const entry = (name: string) => entries.find((line) => line.endsWith(` ${name}`));
+      // The engine runs `pulumi-resource-voiceplatform` (.exe on Windows); on Linux and macOS
+      // that is the launcher, and the server is beside it.
+      const executable = pin?.executable ?? PLUGIN_NAME;
+      const server = shared ? SHARED_SERVER_NAME : executable;
+      expect([platform, entry(executable)?.slice(0, 10)]).toEqual([platform, "-rwxr-xr-x"]);
+      expect([platform, entry(server)?.slice(0, 10)]).toEqual([platform, "-rwxr-xr-x"]);
       const bundled = entries.some((line) => line.endsWith(` ${PLUGIN_NAME}.js`));
       // A single executable holds the bundle; darwin-arm64 runs it with the node on PATH.
       expect([platform, bundled]).toEqual([platform, pin === undefined]);
       expect(entries.some((line) => line.endsWith(`${PLUGIN_NAME}.cmd`))).toBe(
         platform === "windows-amd64" && pin === undefined,
       );
-      if (pin === undefined) continue;
       const files = await unpacked(archive, join(root, "formats", platform));
-      const file = files.get(name)!;
+      if (shared) {
+        // The launcher: this platform's format and architecture, no Node.js in it.
+        const launcher = files.get(PLUGIN_NAME)!;
+        const facts = checkedFormat(launcher, platform);
+        const expected = expectedFacts[platform] ?? expectedLauncher[platform]!;
+        expect([platform, facts.format, facts.architecture, facts.fuse]).toEqual([
+          platform,
+          expected.format,
+          expected.architecture,
+          false,
+        ]);
+        expect(launcher.length).toBeLessThan(8 * 1024 * 1024);
+      }
+      if (pin === undefined) continue;
       // Format and architecture; the fuse set; darwin's ad-hoc signature verified page by page.
-      expect([platform, checkedFormat(file, platform)]).toEqual([
+      expect([platform, checkedFormat(files.get(server)!, platform)]).toEqual([
         platform,
         expectedFacts[platform],
       ]);
     }
     // What the release says it built and checked, per platform.
     expect(printed).toMatch(
-      /linux-amd64 +single executable, Node\.js 22\.\d+\.\d+, ELF x86-64, startup snapshot, unsigned\n/,
+      /linux-amd64 +native launcher \(ELF x86-64\) sharing one server per engine run: single executable, Node\.js 22\.\d+\.\d+, ELF x86-64, startup snapshot, unsigned\n/,
     );
     expect(printed).toMatch(
-      /darwin-amd64 +single executable, Node\.js 22\.\d+\.\d+, Mach-O x86_64, no snapshot, ad-hoc signed as pulumi-resource-voiceplatform, every page verified\n/,
+      /darwin-amd64 +native launcher \(Mach-O x86_64, ad-hoc signed as pulumi-resource-voiceplatform\) sharing one server per engine run: single executable, Node\.js 22\.\d+\.\d+, Mach-O x86_64, no snapshot, ad-hoc signed as pulumi-resource-voiceplatform, every page verified\n/,
     );
     expect(printed).toMatch(/windows-amd64 +single executable, .*Authenticode signature removed/);
-    expect(printed).toMatch(/darwin-arm64 +the bundle and a Node\.js launcher/);
+    expect(printed).toMatch(
+      /darwin-arm64 +native launcher \(Mach-O arm64, ad-hoc signed as [^)]+\) sharing one server per engine run: the bundle and a Node\.js launcher/,
+    );
   });
 
   test("a python planted in the old fixed tools folder under the temporary folder never ran", () => {

@@ -1,0 +1,3 @@
+module voiceplatform/launcher
+
+go 1.22

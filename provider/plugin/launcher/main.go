@@ -1,0 +1,191 @@
+//go:build linux || darwin
+
+// Command pulumi-resource-voiceplatform is the release's plugin executable on Linux and macOS: a
+// launcher that hands the engine the port of a provider served by the shared server beside it
+// (pulumi-voiceplatform-server, the Node.js single executable; provider/plugin/shared-server.ts),
+// which serves every provider of one engine run, starting that server when it is not running.
+// The engine starts one plugin process per provider and waits for each before loading the next:
+// this process starts like any Go program, and the providers after the first are answered by a
+// process that is already warm. It holds no provider logic.
+//
+// PULUMI_VOICEPLATFORM_SHARED_SERVER=false runs the server as this process instead, one per
+// provider, as the other platforms' archives do.
+package main
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+const (
+	serverName = "pulumi-voiceplatform-server"
+	// How long a starting server may take to listen, and a listening one to answer a port.
+	startDeadline = 60 * time.Second
+)
+
+var portLine = regexp.MustCompile(`^[0-9]{1,5}$`)
+
+func main() {
+	args := os.Args[1:]
+	exe, err := os.Executable()
+	if err == nil {
+		exe, err = filepath.EvalSymlinks(exe)
+	}
+	if err != nil {
+		fail("cannot find its own executable: %v", err)
+	}
+	server := filepath.Join(filepath.Dir(exe), serverName)
+	if os.Getenv("PULUMI_VOICEPLATFORM_SHARED_SERVER") == "false" {
+		err := syscall.Exec(server, append([]string{server}, args...), os.Environ())
+		fail("cannot run %s: %v", server, err)
+	}
+	dir, err := privateFolder()
+	if err != nil {
+		fail("%v", err)
+	}
+	socket := filepath.Join(dir, runKey(exe, args)+".sock")
+	conn, err := connectOrStart(server, socket, args)
+	if err != nil {
+		fail("%v", err)
+	}
+	port, err := readLine(conn, startDeadline)
+	if err != nil || !portLine.MatchString(port) {
+		fail("the shared server gave no port (%q, %v)", port, err)
+	}
+	// The engine reads the port from the first line of stdout.
+	fmt.Println(port)
+	go exitWhenOrphaned()
+	// The provider lives as long as this connection: the engine ends it by ending this process.
+	_ = conn.SetReadDeadline(time.Time{})
+	_, _ = io.Copy(io.Discard, conn)
+	fail("the shared server %s stopped", server)
+}
+
+func fail(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "pulumi-resource-voiceplatform: "+format+"\n", args...)
+	os.Exit(1)
+}
+
+// privateFolder is where the user's shared servers listen: a folder only the user can enter, in
+// the runtime folder where there is one, else in the temporary folder.
+func privateFolder() (string, error) {
+	base := os.Getenv("XDG_RUNTIME_DIR")
+	if base == "" || !filepath.IsAbs(base) {
+		base = os.TempDir()
+	}
+	uid := os.Getuid()
+	dir := filepath.Join(base, "pvp-"+strconv.Itoa(uid))
+	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+		return "", fmt.Errorf("cannot make %s: %v", dir, err)
+	}
+	info, err := os.Lstat(dir)
+	if err != nil {
+		return "", err
+	}
+	stat, ok := info.Sys().(*syscall.Stat_t)
+	if !info.IsDir() || !ok || int(stat.Uid) != uid || info.Mode().Perm() != 0o700 {
+		return "", fmt.Errorf("%s must be a folder of this user's with mode 0700 (not a link): "+
+			"remove it and run again, or set PULUMI_VOICEPLATFORM_SHARED_SERVER=false", dir)
+	}
+	return dir, nil
+}
+
+// runKey names the server of one engine run: providers share a server only when everything that
+// could make their processes differ is the same.
+func runKey(exe string, args []string) string {
+	cwd, _ := os.Getwd()
+	env := os.Environ()
+	sort.Strings(env)
+	parts := append([]string{"v1", exe, strconv.Itoa(os.Getuid()), cwd}, args...)
+	parts = append(append(parts, "\x00env"), env...)
+	sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
+	return hex.EncodeToString(sum[:])[:24]
+}
+
+// connectOrStart connects to the run's server, starting it first when none listens.
+func connectOrStart(server, socket string, args []string) (net.Conn, error) {
+	for attempt := 0; attempt < 3; attempt++ {
+		if conn, err := net.Dial("unix", socket); err == nil {
+			return conn, nil
+		}
+		if err := startServer(server, socket, args); err != nil {
+			return nil, err
+		}
+	}
+	return nil, fmt.Errorf("the shared server at %s did not take connections", socket)
+}
+
+// startServer starts the server in a session of its own (the engine kills each plugin's process
+// group; the server outlives the launcher that started it) and waits until it listens.
+func startServer(server, socket string, args []string) error {
+	logPath := fmt.Sprintf("%s.%d.log", strings.TrimSuffix(socket, ".sock"), os.Getpid())
+	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(logPath)
+	cmd := exec.Command(server, append([]string{"--shared", socket}, args...)...)
+	cmd.Stderr = logFile
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	out, err := cmd.StdoutPipe()
+	if err == nil {
+		err = cmd.Start()
+	}
+	logFile.Close()
+	if err != nil {
+		return fmt.Errorf("cannot start %s: %v", server, err)
+	}
+	go func() { _ = cmd.Wait() }()
+	line, err := readLine(out, startDeadline)
+	if line == "ready" || line == "taken" {
+		return nil
+	}
+	said, _ := os.ReadFile(logPath)
+	return fmt.Errorf("the shared server did not start (%v): %s", err, strings.TrimSpace(string(said)))
+}
+
+func readLine(r io.Reader, deadline time.Duration) (string, error) {
+	if conn, ok := r.(net.Conn); ok {
+		_ = conn.SetReadDeadline(time.Now().Add(deadline))
+	}
+	type result struct {
+		line string
+		err  error
+	}
+	got := make(chan result, 1)
+	go func() {
+		line, err := bufio.NewReader(r).ReadString('\n')
+		got <- result{strings.TrimSpace(line), err}
+	}()
+	select {
+	case r := <-got:
+		return r.line, r.err
+	case <-time.After(deadline):
+		return "", fmt.Errorf("no answer within %s", deadline)
+	}
+}
+
+// exitWhenOrphaned ends the launcher, and so its provider, when the engine is gone without ending
+// it: nothing else would.
+func exitWhenOrphaned() {
+	parent := os.Getppid()
+	for range time.Tick(time.Second) {
+		if os.Getppid() != parent {
+			os.Exit(0)
+		}
+	}
+}

@@ -1,0 +1,54 @@
+/**
+ * The native launcher of the Linux and macOS archives (provider/plugin/launcher: the engine starts
+ * it per provider, and it hands the engine a provider of the shared server beside it), built for
+ * each platform by the Go toolchain from the standard library alone: statically linked, no path
+ * of this machine kept (`-trimpath`), no build id, so the same toolchain gives the same bytes.
+ * macOS binaries are ad-hoc signed (the linker signs arm64 ones; macho-sign.ts the rest).
+ */
+import { execFile } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { checkedFormat, type ExecutableFacts } from "./executable-format";
+import { machoSignTool, signAdHoc } from "./macho-sign";
+
+const run = promisify(execFile);
+
+const SOURCE_DIR = join(__dirname, "..", "plugin", "launcher");
+
+/** The shared server's file name beside the launcher (the launcher's `serverName`). */
+export const SHARED_SERVER_NAME = "pulumi-voiceplatform-server";
+
+/** Platforms whose archive has the launcher in front of the shared server. */
+export function hasSharedServer(platform: string): boolean {
+  return platform.startsWith("linux-") || platform.startsWith("darwin-");
+}
+
+/** Builds the launcher for `platform` at `file` and checks its format; `name` signs a macOS one. */
+export async function buildLauncher(
+  platform: string,
+  file: string,
+  name: string,
+  toolsFolder: string,
+): Promise<ExecutableFacts> {
+  const [goos, goarch] = platform.split("-");
+  await run("go", ["build", "-trimpath", "-ldflags=-s -w -buildid=", "-o", file, "."], {
+    cwd: SOURCE_DIR,
+    env: { ...process.env, CGO_ENABLED: "0", GOOS: goos, GOARCH: goarch, GOFLAGS: "-mod=mod" },
+  }).catch((error: { code?: string; stderr?: string }) => {
+    throw new Error(
+      error.code === "ENOENT"
+        ? "the Linux and macOS archives' launcher needs the Go toolchain (go on PATH): install " +
+            "Go, or leave those platforms out of --platforms"
+        : `building the launcher (provider/plugin/launcher) for ${platform} failed: ${error.stderr}`,
+    );
+  });
+  if (platform.startsWith("darwin-")) {
+    try {
+      return checkedFormat(await readFile(file), platform);
+    } catch {
+      await signAdHoc(await machoSignTool(toolsFolder), file, name);
+    }
+  }
+  return checkedFormat(await readFile(file), platform);
+}

@@ -1,0 +1,216 @@
+/**
+ * The release's Linux and macOS plugin: the native launcher (provider/plugin/launcher) started
+ * as the engine starts a plugin, per provider, handing out providers of one shared server per
+ * engine run (provider/plugin/shared-server.ts). Here the server beside the launcher is the packed
+ * package's plugin bin (the release puts its single executable there; test/release runs that).
+ * Each provider keeps its own settings and connections; ending a launcher ends its provider only;
+ * the server ends with the last one; anything that could make two processes differ gets its own
+ * server; and the folder holding the sockets must be the user's alone.
+ */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startEmulator, type RunningEmulator } from "../emulator";
+import { hostPlatform, PLUGIN_NAME } from "../../provider/release/plugin-archive";
+import { buildLauncher, SHARED_SERVER_NAME } from "../../provider/release/shared-launcher";
+import { defaultToolsFolder } from "../../provider/release/tools-folder";
+import { createFixtureProject, removeFixtureProject } from "../support/packed-package";
+import { startProviderProcess, type ProviderProcess } from "../support/provider-process";
+
+const ENGINE = "127.0.0.1:1";
+const PROVIDER_URN = "urn:pulumi:test::shared::pulumi:providers:voiceplatform::default";
+const carrierUrn = (name: string) =>
+  `urn:pulumi:test::shared::voiceplatform:index:SipCarrier::${name}`;
+const carrier = (name: string) => ({
+  name,
+  registerUsername: "trunk-user",
+  registerPassword: "sip-password-2024",
+  gateways: [{ ipv4: "203.0.113.10", port: 5060, inbound: true }],
+});
+
+let emulator: RunningEmulator;
+let project: string;
+/** Holds the launcher and the server beside it, as an unpacked archive does. */
+let pluginDir: string;
+let scratch: string;
+const started: ProviderProcess[] = [];
+
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), "voiceplatform-shared-server-"));
+  pluginDir = join(scratch, "plugin");
+  await mkdir(pluginDir);
+  [emulator, project] = await Promise.all([
+    startEmulator({
+      organizations: [
+        { id: "org_one", apiKey: "key-of-org-one" },
+        { id: "org_two", apiKey: "key-of-org-two" },
+      ],
+    }),
+    createFixtureProject({ name: "shared-server-test" }),
+  ]);
+  await buildLauncher(
+    hostPlatform(),
+    join(pluginDir, PLUGIN_NAME),
+    PLUGIN_NAME,
+    defaultToolsFolder(),
+  );
+  const bin = join(project, "node_modules", ".bin", PLUGIN_NAME);
+  await writeFile(join(pluginDir, SHARED_SERVER_NAME), `#!/bin/sh\nexec "${bin}" "$@"\n`, {
+    mode: 0o755,
+  });
+}, 180_000);
+
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((plugin) => plugin.close()));
+});
+
+afterAll(async () => {
+  await emulator?.close();
+  if (project !== undefined) await removeFixtureProject(project);
+  if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
+});
+
+/** A fresh runtime folder: the launcher keeps its sockets in `<it>/pvp-<uid>`. */
+async function runtimeFolder(): Promise<string> {
+  return mkdtemp(join(scratch, "runtime-"));
+}
+
+const socketsIn = async (runtime: string) =>
+  existsSync(join(runtime, `pvp-${process.getuid!()}`))
+    ? (await readdir(join(runtime, `pvp-${process.getuid!()}`))).filter((f) => f.endsWith(".sock"))
+    : [];
+
+async function launch(runtime: string, env: NodeJS.ProcessEnv = {}): Promise<ProviderProcess> {
+  const plugin = await startProviderProcess(
+    project,
+    { XDG_RUNTIME_DIR: runtime, ...env },
+    { executable: join(pluginDir, PLUGIN_NAME), engineAddress: ENGINE },
+  );
+  started.push(plugin);
+  return plugin;
+}
+
+const configureFor = (plugin: ProviderProcess, apiKey: string) =>
+  plugin.configureProvider({
+    apiKey,
+    baseUrl: emulator.baseUrl,
+    campaignsBaseUrl: emulator.campaignsBaseUrl,
+    version: "0.1.0",
+  });
+
+async function carriersOf(organization: string): Promise<string[]> {
+  const state = await emulator.client.state();
+  return (state.organizations[organization]?.carriers ?? []).map((c) => c.name);
+}
+
+/** The pids of the shared servers listening in `runtime` (Linux: read from /proc). */
+async function serverPids(runtime: string): Promise<number[]> {
+  const pids: number[] = [];
+  for (const entry of await readdir("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const cmdline = await readFile(join("/proc", entry, "cmdline"), "utf8").catch(() => "");
+    const args = cmdline.split("\0");
+    if (args.includes("--shared") && args.some((arg) => arg.startsWith(runtime))) {
+      pids.push(Number(entry));
+    }
+  }
+  return pids;
+}
+
+async function eventually<T>(probe: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const value = await probe();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+test("two providers of one run share one server, each with its own settings", async () => {
+  const runtime = await runtimeFolder();
+  const one = await launch(runtime);
+  const two = await launch(runtime);
+  expect(await socketsIn(runtime)).toHaveLength(1);
+  expect(await serverPids(runtime)).toHaveLength(1);
+  // Configured one after the other: the first provider keeps its own key.
+  await configureFor(one, "key-of-org-one");
+  await configureFor(two, "key-of-org-two");
+  await one.create(carrierUrn("a"), carrier("trunk of one"));
+  await two.create(carrierUrn("b"), carrier("trunk of two"));
+  expect(await carriersOf("org_one")).toEqual(["trunk of one"]);
+  expect(await carriersOf("org_two")).toEqual(["trunk of two"]);
+  // A provider's check failures and schema are its own calls' answers.
+  const failures = await two.checkConfig(PROVIDER_URN, {}, { timeoutSeconds: "soon" });
+  expect(failures.failures.map((f) => f.property)).toContain("timeoutSeconds");
+});
+
+test("ending a launcher ends its provider only; the server ends with the last one", async () => {
+  const runtime = await runtimeFolder();
+  const one = await launch(runtime);
+  const two = await launch(runtime);
+  const [server] = await serverPids(runtime);
+  await configureFor(two, "key-of-org-two");
+  await one.close();
+  // The first provider's port no longer answers; the second still creates.
+  await expect(one.getPluginInfo()).rejects.toThrow();
+  await two.create(carrierUrn("c"), carrier("after the first ended"));
+  expect(await carriersOf("org_two")).toContain("after the first ended");
+  expect(await serverPids(runtime)).toEqual([server]);
+  await two.close();
+  expect(
+    await eventually(
+      () => serverPids(runtime),
+      (pids) => pids.length === 0,
+    ),
+  ).toEqual([]);
+  expect(await socketsIn(runtime)).toEqual([]);
+});
+
+test("a provider started with another environment or folder gets a server of its own", async () => {
+  const runtime = await runtimeFolder();
+  await launch(runtime);
+  await launch(runtime, { VOICEPLATFORM_MAX_RETRIES: "1" });
+  expect(await socketsIn(runtime)).toHaveLength(2);
+  expect(await serverPids(runtime)).toHaveLength(2);
+});
+
+test("when the server is gone, its launchers end and say so", async () => {
+  const runtime = await runtimeFolder();
+  const one = await launch(runtime);
+  const [server] = await serverPids(runtime);
+  process.kill(server!, "SIGKILL");
+  const exit = await one.exited;
+  expect(exit.code).toBe(1);
+});
+
+test("PULUMI_VOICEPLATFORM_SHARED_SERVER=false runs a process per provider", async () => {
+  const runtime = await runtimeFolder();
+  const alone = await launch(runtime, { PULUMI_VOICEPLATFORM_SHARED_SERVER: "false" });
+  await configureFor(alone, "key-of-org-one");
+  expect(await alone.getPluginInfo()).toEqual({ version: expect.any(String) });
+  expect(await socketsIn(runtime)).toEqual([]);
+  expect(await serverPids(runtime)).toEqual([]);
+});
+
+test("a socket folder others can enter is refused, saying how to fix it", async () => {
+  const runtime = await runtimeFolder();
+  const folder = join(runtime, `pvp-${process.getuid!()}`);
+  await mkdir(folder, { mode: 0o755 });
+  await chmod(folder, 0o755);
+  const child = spawn(join(pluginDir, PLUGIN_NAME), [ENGINE], {
+    cwd: project,
+    env: { ...process.env, XDG_RUNTIME_DIR: runtime },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  let stdout = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  expect(code).toBe(1);
+  expect(stdout).toBe("");
+  expect(stderr).toContain(`${folder} must be a folder of this user's with mode 0700`);
+  expect(stderr).toContain("PULUMI_VOICEPLATFORM_SHARED_SERVER=false");
+});

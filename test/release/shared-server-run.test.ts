@@ -1,0 +1,142 @@
+/**
+ * This platform's release archive under the real CLI with three explicit providers, one per
+ * organization, as a stack stamped out per sub-organization declares them: the engine starts the
+ * native launcher per provider, one shared server serves the run (provider/plugin/shared-server),
+ * and each provider still uses its own key only. `pulumi up --yes` with its preview, a preview of
+ * the same program that sends nothing, a refresh and a destroy; the run's server is gone after
+ * each command. The plugin is installed from the archive; nothing on PATH provides it.
+ */
+import { existsSync } from "node:fs";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startEmulator, type RunningEmulator } from "../emulator";
+import { describeE2E } from "../e2e/harness";
+import { YamlStack } from "../languages/yaml-stack";
+import { packageVersion } from "../../provider/codegen/schema";
+import { buildPluginArchives, hostPlatform } from "../../provider/release/plugin-archive";
+import { hasSharedServer } from "../../provider/release/shared-launcher";
+
+const ORGANIZATIONS = ["one", "two", "three"];
+
+function program(emulator: RunningEmulator): string {
+  const lines = ["name: shared-server-run", "runtime: yaml", "resources:"];
+  for (const org of ORGANIZATIONS) {
+    lines.push(
+      `  provider-${org}:`,
+      "    type: pulumi:providers:voiceplatform",
+      "    properties:",
+      `      apiKey: key-of-org-${org}`,
+      `      baseUrl: ${emulator.baseUrl}`,
+      `      campaignsBaseUrl: ${emulator.campaignsBaseUrl}`,
+      `  trunk-${org}:`,
+      "    type: voiceplatform:index:SipCarrier",
+      "    properties:",
+      `      name: Trunk of ${org}`,
+      "    options:",
+      `      provider: \${provider-${org}}`,
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** Shared servers still running with sockets under `runtime` (Linux: read from /proc). */
+async function serversUnder(runtime: string): Promise<number> {
+  let count = 0;
+  for (const entry of await readdir("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const args = (await readFile(join("/proc", entry, "cmdline"), "utf8").catch(() => "")).split(
+      "\0",
+    );
+    if (args.includes("--shared") && args.some((arg) => arg.startsWith(runtime))) count++;
+  }
+  return count;
+}
+
+/** Waits out the server's linger after the last provider; the count that is left. */
+async function serversLeft(runtime: string): Promise<number> {
+  const deadline = Date.now() + 20_000;
+  while ((await serversUnder(runtime)) > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return serversUnder(runtime);
+}
+
+const run =
+  hasSharedServer(hostPlatform()) && process.platform === "linux" ? describeE2E : describe.skip;
+
+run("the release archive: three providers, one shared server per run", () => {
+  jest.setTimeout(600_000);
+  let emulator: RunningEmulator;
+  let scratch: string;
+  let runtime: string;
+  let stack: YamlStack;
+
+  beforeAll(async () => {
+    scratch = await mkdtemp(join(tmpdir(), "voiceplatform-shared-run-"));
+    runtime = join(scratch, "runtime");
+    emulator = await startEmulator({
+      organizations: ORGANIZATIONS.map((org) => ({
+        id: `org_${org}`,
+        apiKey: `key-of-org-${org}`,
+      })),
+    });
+    const [archive] = await buildPluginArchives({
+      outDir: join(scratch, "archives"),
+      version: packageVersion(),
+      platforms: [hostPlatform()],
+      sea: true,
+    });
+    const base = await YamlStack.create(program(emulator), {}, { ambient: false });
+    stack = await base.otherStack("run", { XDG_RUNTIME_DIR: runtime });
+    await stack.must([
+      "plugin",
+      "install",
+      "resource",
+      "voiceplatform",
+      packageVersion(),
+      "--file",
+      archive!.file,
+    ]);
+  }, 600_000);
+
+  afterAll(async () => {
+    await emulator?.close();
+    if (stack !== undefined) await stack.remove();
+    if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
+  });
+
+  const carriersOf = async (org: string) =>
+    ((await emulator.client.state()).organizations[`org_${org}`]?.carriers ?? []).map(
+      (c) => c.name,
+    );
+
+  test("up creates each trunk once, in its own organization, through the launcher's server", async () => {
+    await stack.pulumiUp();
+    for (const org of ORGANIZATIONS) expect(await carriersOf(org)).toEqual([`Trunk of ${org}`]);
+    // One create per trunk, none refused: no key reached another organization's call.
+    const requests = await emulator.client.requests();
+    expect(requests).toHaveLength(ORGANIZATIONS.length);
+    expect(requests.every((r) => r.status !== null && r.status < 300)).toBe(true);
+    // The launcher kept its sockets in the runtime folder given; the run's server has ended.
+    expect(existsSync(join(runtime, `pvp-${process.getuid!()}`))).toBe(true);
+    expect(await serversLeft(runtime)).toBe(0);
+  });
+
+  test("a preview of the same program sends nothing and changes nothing", async () => {
+    const before = (await emulator.client.requests()).length;
+    await stack.must(["preview", "--expect-no-changes"]);
+    expect((await emulator.client.requests()).length).toBe(before);
+  });
+
+  test("refresh keeps each trunk; destroy empties the stack; no server is left", async () => {
+    await stack.must(["refresh", "--yes"]);
+    await stack.must(["destroy", "--yes"]);
+    const left = Object.values(await stack.resources()).filter((r) =>
+      r.type.startsWith("voiceplatform:index:"),
+    );
+    expect(left).toEqual([]);
+    expect(await serversLeft(runtime)).toBe(0);
+    expect(await readdir(join(runtime, `pvp-${process.getuid!()}`))).toEqual([]);
+  });
+});
