@@ -176,6 +176,12 @@ test("a provider started with another environment or folder gets a server of its
   expect(await serverPids(runtime)).toHaveLength(2);
 });
 
+test("without a runtime folder the sockets go to the temporary folder", async () => {
+  const temporary = await runtimeFolder();
+  await launch(join(scratch, "no-such-folder"), { TMPDIR: temporary });
+  expect(await socketsIn(temporary)).toHaveLength(1);
+});
+
 test("when the server is gone, its launchers end and say so", async () => {
   const runtime = await runtimeFolder();
   const one = await launch(runtime);

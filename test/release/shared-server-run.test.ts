@@ -7,7 +7,7 @@
  * each command. The plugin is installed from the archive; nothing on PATH provides it.
  */
 import { existsSync } from "node:fs";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type RunningEmulator } from "../emulator";
@@ -75,6 +75,7 @@ run("the release archive: three providers, one shared server per run", () => {
   beforeAll(async () => {
     scratch = await mkdtemp(join(tmpdir(), "voiceplatform-shared-run-"));
     runtime = join(scratch, "runtime");
+    await mkdir(runtime);
     emulator = await startEmulator({
       organizations: ORGANIZATIONS.map((org) => ({
         id: `org_${org}`,

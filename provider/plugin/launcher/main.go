@@ -84,7 +84,7 @@ func fail(format string, args ...any) {
 // the runtime folder where there is one, else in the temporary folder.
 func privateFolder() (string, error) {
 	base := os.Getenv("XDG_RUNTIME_DIR")
-	if base == "" || !filepath.IsAbs(base) {
+	if info, err := os.Stat(base); base == "" || !filepath.IsAbs(base) || err != nil || !info.IsDir() {
 		base = os.TempDir()
 	}
 	uid := os.Getuid()
