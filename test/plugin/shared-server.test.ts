@@ -9,7 +9,7 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type RunningEmulator } from "../emulator";
@@ -18,6 +18,7 @@ import { buildLauncher, SHARED_SERVER_NAME } from "../../provider/release/shared
 import { defaultToolsFolder } from "../../provider/release/tools-folder";
 import { createFixtureProject, removeFixtureProject } from "../support/packed-package";
 import { startProviderProcess, type ProviderProcess } from "../support/provider-process";
+import { sharedServerPids, sharedServersLeft } from "../support/shared-servers";
 
 const ENGINE = "127.0.0.1:1";
 const PROVIDER_URN = "urn:pulumi:test::shared::pulumi:providers:voiceplatform::default";
@@ -105,35 +106,12 @@ async function carriersOf(organization: string): Promise<string[]> {
   return (state.organizations[organization]?.carriers ?? []).map((c) => c.name);
 }
 
-/** The pids of the shared servers listening in `runtime` (Linux: read from /proc). */
-async function serverPids(runtime: string): Promise<number[]> {
-  const pids: number[] = [];
-  for (const entry of await readdir("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const cmdline = await readFile(join("/proc", entry, "cmdline"), "utf8").catch(() => "");
-    const args = cmdline.split("\0");
-    if (args.includes("--shared") && args.some((arg) => arg.startsWith(runtime))) {
-      pids.push(Number(entry));
-    }
-  }
-  return pids;
-}
-
-async function eventually<T>(probe: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await probe();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 test("two providers of one run share one server, each with its own settings", async () => {
   const runtime = await runtimeFolder();
   const one = await launch(runtime);
   const two = await launch(runtime);
   expect(await socketsIn(runtime)).toHaveLength(1);
-  expect(await serverPids(runtime)).toHaveLength(1);
+  expect(await sharedServerPids(runtime)).toHaveLength(1);
   // Configured one after the other: the first provider keeps its own key.
   await configureFor(one, "key-of-org-one");
   await configureFor(two, "key-of-org-two");
@@ -150,21 +128,16 @@ test("ending a launcher ends its provider only; the server ends with the last on
   const runtime = await runtimeFolder();
   const one = await launch(runtime);
   const two = await launch(runtime);
-  const [server] = await serverPids(runtime);
+  const [server] = await sharedServerPids(runtime);
   await configureFor(two, "key-of-org-two");
   await one.close();
   // The first provider's port no longer answers; the second still creates.
   await expect(one.getPluginInfo()).rejects.toThrow();
   await two.create(carrierUrn("c"), carrier("after the first ended"));
   expect(await carriersOf("org_two")).toContain("after the first ended");
-  expect(await serverPids(runtime)).toEqual([server]);
+  expect(await sharedServerPids(runtime)).toEqual([server]);
   await two.close();
-  expect(
-    await eventually(
-      () => serverPids(runtime),
-      (pids) => pids.length === 0,
-    ),
-  ).toEqual([]);
+  expect(await sharedServersLeft(runtime)).toEqual([]);
   expect(await socketsIn(runtime)).toEqual([]);
 });
 
@@ -173,7 +146,7 @@ test("a provider started with another environment or folder gets a server of its
   await launch(runtime);
   await launch(runtime, { VOICEPLATFORM_MAX_RETRIES: "1" });
   expect(await socketsIn(runtime)).toHaveLength(2);
-  expect(await serverPids(runtime)).toHaveLength(2);
+  expect(await sharedServerPids(runtime)).toHaveLength(2);
 });
 
 test("without a runtime folder the sockets go to the temporary folder", async () => {
@@ -185,7 +158,7 @@ test("without a runtime folder the sockets go to the temporary folder", async ()
 test("when the server is gone, its launchers end and say so", async () => {
   const runtime = await runtimeFolder();
   const one = await launch(runtime);
-  const [server] = await serverPids(runtime);
+  const [server] = await sharedServerPids(runtime);
   process.kill(server!, "SIGKILL");
   const exit = await one.exited;
   expect(exit.code).toBe(1);
@@ -197,7 +170,7 @@ test("PULUMI_VOICEPLATFORM_SHARED_SERVER=false runs a process per provider", asy
   await configureFor(alone, "key-of-org-one");
   expect(await alone.getPluginInfo()).toEqual({ version: expect.any(String) });
   expect(await socketsIn(runtime)).toEqual([]);
-  expect(await serverPids(runtime)).toEqual([]);
+  expect(await sharedServerPids(runtime)).toEqual([]);
 });
 
 test("a socket folder others can enter is refused, saying how to fix it", async () => {

@@ -7,7 +7,7 @@
  * each command. The plugin is installed from the archive; nothing on PATH provides it.
  */
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type RunningEmulator } from "../emulator";
@@ -16,6 +16,7 @@ import { YamlStack } from "../languages/yaml-stack";
 import { packageVersion } from "../../provider/codegen/schema";
 import { buildPluginArchives, hostPlatform } from "../../provider/release/plugin-archive";
 import { hasSharedServer } from "../../provider/release/shared-launcher";
+import { sharedServersLeft } from "../support/shared-servers";
 
 const ORGANIZATIONS = ["one", "two", "three"];
 
@@ -38,28 +39,6 @@ function program(emulator: RunningEmulator): string {
     );
   }
   return `${lines.join("\n")}\n`;
-}
-
-/** Shared servers still running with sockets under `runtime` (Linux: read from /proc). */
-async function serversUnder(runtime: string): Promise<number> {
-  let count = 0;
-  for (const entry of await readdir("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const args = (await readFile(join("/proc", entry, "cmdline"), "utf8").catch(() => "")).split(
-      "\0",
-    );
-    if (args.includes("--shared") && args.some((arg) => arg.startsWith(runtime))) count++;
-  }
-  return count;
-}
-
-/** Waits out the server's linger after the last provider; the count that is left. */
-async function serversLeft(runtime: string): Promise<number> {
-  const deadline = Date.now() + 20_000;
-  while ((await serversUnder(runtime)) > 0 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return serversUnder(runtime);
 }
 
 const run =
@@ -121,7 +100,7 @@ run("the release archive: three providers, one shared server per run", () => {
     expect(requests.every((r) => r.status !== null && r.status < 300)).toBe(true);
     // The launcher kept its sockets in the runtime folder given; the run's server has ended.
     expect(existsSync(join(runtime, `pvp-${process.getuid!()}`))).toBe(true);
-    expect(await serversLeft(runtime)).toBe(0);
+    expect(await sharedServersLeft(runtime)).toEqual([]);
   });
 
   test("a preview of the same program sends nothing and changes nothing", async () => {
@@ -137,7 +116,7 @@ run("the release archive: three providers, one shared server per run", () => {
       r.type.startsWith("voiceplatform:index:"),
     );
     expect(left).toEqual([]);
-    expect(await serversLeft(runtime)).toBe(0);
+    expect(await sharedServersLeft(runtime)).toEqual([]);
     expect(await readdir(join(runtime, `pvp-${process.getuid!()}`))).toEqual([]);
   });
 });
