@@ -13,7 +13,7 @@
  */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, type Stats } from "node:fs";
 import {
   chmod,
   copyFile,
@@ -22,6 +22,7 @@ import {
   readFile,
   readdir,
   rm,
+  stat,
   writeFile,
 } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -40,7 +41,7 @@ import {
 import { checkedFormat } from "../../provider/release/executable-format";
 import { nodeBinaries } from "../../provider/release/node-binaries";
 import { defaultToolsFolder } from "../../provider/release/tools-folder";
-import { REPO_ROOT } from "../support/packed-package";
+import { packPackage, REPO_ROOT } from "../support/packed-package";
 import {
   API_KEY,
   installedPlugin,
@@ -55,6 +56,9 @@ const run = promisify(execFile);
 
 /** Not the committed module path: the release sets it. */
 const GO_MODULE_PATH = "example.com/voiceplatform/sdk/go";
+
+/** A file of the working tree's build, which a release must leave as it is. */
+const DIST_FILE = join(REPO_ROOT, "dist", "provider", "index.js");
 
 /** What each single executable is, as the format check reads it. */
 const expectedFacts: Record<string, object> = {
@@ -92,6 +96,22 @@ async function release(out: string, url: string, temporary: string): Promise<str
 }
 
 /**
+ * The working tree packed in place as `npm pack` packs it, its build first made current (the
+ * tests' build, which rebuilds dist/ only when it is not the build of the sources).
+ */
+async function packedInRepository(destination: string): Promise<string> {
+  await packPackage();
+  await mkdir(destination);
+  const { stdout } = await run(
+    "npm",
+    ["pack", "--ignore-scripts", "--pack-destination", destination, "--json", "--loglevel=error"],
+    { cwd: REPO_ROOT },
+  );
+  const [{ filename }] = JSON.parse(stdout) as [{ filename: string }];
+  return join(destination, filename);
+}
+
+/**
  * Plants, where releases before 0.1.0 kept their Python tools (trusted when `.ready` existed), a
  * python that leaves `proof` behind. Returns the temporary folder to run the release with.
  */
@@ -122,6 +142,9 @@ describeE2E("npm run release -- --dry-run", () => {
   let plantedProof: string;
   let server: PluginServer;
   let emulator: RunningEmulator;
+  let repoTarball: string;
+  let distBefore: Stats;
+  let distAfter: Stats;
 
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), "voiceplatform-release-"));
@@ -129,7 +152,10 @@ describeE2E("npm run release -- --dry-run", () => {
     plantedProof = join(root, "planted-python-ran");
     server = await servePluginFolder(join(out, "plugin"));
     emulator = await startEmulator({ apiKey: API_KEY });
+    repoTarball = await packedInRepository(join(root, "repository-pack"));
+    distBefore = await stat(DIST_FILE);
     printed = await release(out, server.url, await plantOldToolsFolder(root, plantedProof));
+    distAfter = await stat(DIST_FILE);
   });
 
   afterAll(async () => {
@@ -162,6 +188,21 @@ describeE2E("npm run release -- --dry-run", () => {
       expect(printed).toContain(`${name} `);
       expect(printed).toContain(sum);
     }
+  });
+
+  test("the package is built in a copy: the working tree's dist/ is untouched, the tarball is what `npm pack` makes there", async () => {
+    // Tests and examples beside a release load dist/; `npm pack` in the repository rebuilds it.
+    expect({ ino: distAfter.ino, mtimeMs: distAfter.mtimeMs }).toEqual({
+      ino: distBefore.ino,
+      mtimeMs: distBefore.mtimeMs,
+    });
+    const sha256Of = async (file: string) =>
+      createHash("sha256")
+        .update(await readFile(file))
+        .digest("hex");
+    expect(await sha256Of(join(out, "npm", `pulumi-voice-platform-${version}.tgz`))).toBe(
+      await sha256Of(repoTarball),
+    );
   });
 
   test("each plugin archive has the executable at its root: a checked single executable where Node.js 22 is pinned", async () => {
