@@ -29,9 +29,11 @@ const tiers = {
     testMatch: [
       "<rootDir>/test/{package,dynamic-provider,plugin,reliability-processes}/**/*.test.ts",
     ],
+    globalSetup: "<rootDir>/test/support/build-before-tests.ts",
   },
   engine: {
     testMatch: ["<rootDir>/test/{e2e,examples,pulumi-cli,languages,release}/**/*.test.ts"],
+    globalSetup: "<rootDir>/test/support/build-before-tests.ts",
   },
 };
 
