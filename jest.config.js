@@ -40,6 +40,9 @@ const tiers = {
 /** @type {import('jest').Config} */
 module.exports = {
   testTimeout: 30000,
+  // jest's order, but files with `@slow` in their first comment start first when jest has no time
+  // for them yet (a fresh clone): test/support/slow-first-sequencer.js.
+  testSequencer: "<rootDir>/test/support/slow-first-sequencer.js",
   reporters: ["default", "<rootDir>/test/support/file-times-reporter.js"],
   projects: Object.entries(tiers).map(([displayName, tier]) => ({
     ...common,

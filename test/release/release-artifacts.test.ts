@@ -10,6 +10,8 @@
  * source map or a path of this machine; a second release with the same inputs (another output
  * folder, another temporary folder) gives the same bytes; the install command it prints for each
  * archive installs it after checking its sha256, and refuses a changed archive.
+ *
+ * @slow about 3 minutes: two whole releases, and a program per language installed and run
  */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
