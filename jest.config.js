@@ -29,15 +29,20 @@ const tiers = {
     testMatch: [
       "<rootDir>/test/{package,dynamic-provider,plugin,reliability-processes}/**/*.test.ts",
     ],
+    globalSetup: "<rootDir>/test/support/build-before-tests.ts",
   },
   engine: {
     testMatch: ["<rootDir>/test/{e2e,examples,pulumi-cli,languages,release}/**/*.test.ts"],
+    globalSetup: "<rootDir>/test/support/build-before-tests.ts",
   },
 };
 
 /** @type {import('jest').Config} */
 module.exports = {
   testTimeout: 30000,
+  // jest's order, but files with `@slow` in their first comment start first when jest has no time
+  // for them yet (a fresh clone): test/support/slow-first-sequencer.js.
+  testSequencer: "<rootDir>/test/support/slow-first-sequencer.js",
   reporters: ["default", "<rootDir>/test/support/file-times-reporter.js"],
   projects: Object.entries(tiers).map(([displayName, tier]) => ({
     ...common,

@@ -166,13 +166,18 @@ export async function updateInProgress(target: StackTarget): Promise<boolean> {
   return stack?.updateInProgress === true;
 }
 
-/** The Pulumi CLI on PATH as the StackAccess preflight and recover use. */
+/**
+ * The Pulumi CLI on PATH as the StackAccess preflight and recover use. The backend URL is asked
+ * once per command: it cannot change while the command runs, and each `pulumi whoami` costs a CLI
+ * start.
+ */
 export function cliStackAccess(target: StackTarget): StackAccess {
+  let url: Promise<string | undefined> | undefined;
   return {
     exportStack: (options) => exportStack(target, options),
     importStack: (exported) => importStack(target, exported),
     cancelUpdate: () => cancelUpdate(target),
-    backendUrl: () => backendUrl(target),
+    backendUrl: () => (url ??= backendUrl(target)),
     updateInProgress: () => updateInProgress(target),
   };
 }

@@ -21,25 +21,22 @@
  * bytes: reproducible-archive.ts. Every check runs before anything is removed.
  * Needs the Pulumi CLI with its nodejs, python and go language hosts on PATH (gen-sdk).
  */
-import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { basename, join, relative, resolve } from "node:path";
-import { promisify } from "node:util";
 import { parseArgs } from "node:util";
 import { DEFAULT_GO_MODULE_PATH } from "../codegen/schema";
 import { generateSdks } from "../codegen/generate-sdks";
 import { checkDownloadUrl } from "./download-url";
+import { packThisPackage } from "./package-tarball";
 import { buildPluginArchives, releasePlatforms, type PluginArchive } from "./plugin-archive";
 import { prepareReleaseFolder, protectedFoldersHere } from "./release-folder";
 import { sourceDateEpoch } from "./reproducible-archive";
 import { buildPythonPackages, packGoModule, packNodeSdk } from "./sdk-packages";
 import { defaultToolsFolder, privateToolsFolder } from "./tools-folder";
 import { verifiedInstallCommand } from "./verified-install";
-
-const run = promisify(execFile);
 
 const REPO_ROOT = resolve(__dirname, "..", "..");
 
@@ -141,13 +138,7 @@ async function packNpmPackages(nodeSdk: string, outDir: string): Promise<string[
   } finally {
     await rm(work, { recursive: true, force: true });
   }
-  const packed = await run(
-    "npm",
-    ["pack", "--pack-destination", outDir, "--json", "--loglevel=error"],
-    { cwd: REPO_ROOT, maxBuffer: 64 * 1024 * 1024 },
-  );
-  const [{ filename }] = JSON.parse(packed.stdout) as [{ filename: string }];
-  return [sdkTarball, join(outDir, filename)];
+  return [sdkTarball, await packThisPackage(REPO_ROOT, outDir)];
 }
 
 /** Each file's name, size and sha256, also written to the release's SHA256SUMS. */

@@ -5,7 +5,7 @@
  */
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { cp, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -33,31 +33,57 @@ async function tool(file: string, args: string[], cwd: string, env = process.env
 /**
  * A virtualenv with PyPA's `build` and setuptools, made once in the private tools folder
  * (tools-folder.ts) and reused: `python -m build --no-isolation` then needs no index for each
- * build. The folder is checked before its `.ready` mark is trusted or its python runs.
+ * build. The folder is checked before its `.ready` mark is trusted or its python runs. It is made
+ * under a name of its own and renamed into place when ready, so two releases (or a release and a
+ * test) starting at once on a new machine do not build into the same folder; only `bin/python -m`
+ * is run from it, which finds the environment from the pyvenv.cfg beside it wherever it lies.
  */
 async function pythonBuildVenv(toolsFolder: string): Promise<string> {
   const tools = await privateToolsFolder(toolsFolder);
   const venv = join(tools, "python-build");
   const python = join(venv, "bin", "python");
   if (existsSync(join(venv, ".ready"))) return python;
-  await rm(venv, { recursive: true, force: true });
-  await tool(process.env.PYTHON ?? "python3", ["-m", "venv", venv], tools);
-  await tool(
-    python,
-    [
-      "-m",
-      "pip",
-      "install",
-      "--quiet",
-      "--disable-pip-version-check",
-      "build",
-      "setuptools>=61",
-      "wheel",
-    ],
-    tools,
-  );
-  await writeFile(join(venv, ".ready"), "");
+  const making = await mkdtemp(join(tools, "python-build-making-"));
+  try {
+    await tool(process.env.PYTHON ?? "python3", ["-m", "venv", making], tools);
+    await tool(
+      join(making, "bin", "python"),
+      [
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+        "build",
+        "setuptools>=61",
+        "wheel",
+      ],
+      tools,
+    );
+    await writeFile(join(making, ".ready"), "");
+    await moveVenvIntoPlace(making, venv);
+  } finally {
+    await rm(making, { recursive: true, force: true });
+  }
   return python;
+}
+
+/**
+ * Renames the ready virtualenv `making` to `venv`. One that another process put there meanwhile
+ * does as well; one without `.ready` was left by a build stopped before it was done (releases
+ * before this one built in place) and is replaced.
+ */
+export async function moveVenvIntoPlace(making: string, venv: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await rename(making, venv);
+      return;
+    } catch (error) {
+      if (existsSync(join(venv, ".ready"))) return;
+      if (attempt === 2) throw error;
+      await rm(venv, { recursive: true, force: true });
+    }
+  }
 }
 
 /**

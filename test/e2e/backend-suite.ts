@@ -3,9 +3,11 @@
  * server per suite (moto for S3, Azurite for Azure Blob: test/support/throwaway-backend.ts):
  *
  * - sub-organization stacks (6 by default, 20 with VOICEPLATFORM_STAMP_OUT_STACKS=20; the bench
- *   measures 20) stamped out by as many separate `stamp-out.ts` processes, 4 at a time,
+ *   measures 20 with stamp-out.ts) deployed by as many separate CI jobs (deploy-job.sh: select or
+ *   create the stack, set its config, preflight, `pulumi up --yes` with its preview), 4 at a time,
  *   every object created once and nothing else sent (the previews sent nothing), and a second
- *   round that changes nothing;
+ *   round that changes nothing; stamp-out.ts itself, the Automation API's way, is run so on
+ *   PostgreSQL (postgres-stamp-out.test.ts), its backend calls being the CLI's own;
  * - while one runner's `pulumi up` runs, a second is refused by the backend, `preflight` reads the
  *   lock object and exits 3 naming the holder, and `recover` refuses;
  * - a runner killed with SIGKILL mid-create leaves its lock object and pending creates: preflight
@@ -30,7 +32,7 @@ import {
   expectEachObjectCreatedOnce,
   expectNothingChanged,
   expectRoundSucceeded,
-  runStampOutRunners,
+  runDeployJobs,
   suiteStackCount,
   type EnvironmentsCopy,
   type RunnerOptions,
@@ -108,7 +110,7 @@ function suite(kind: BucketBackend): void {
     }
   });
 
-  describe(`stamp-out of ${STACKS} stacks by separate runners`, () => {
+  describe(`stamp-out of ${STACKS} stacks by separate CI jobs`, () => {
     const subOrganizations = Array.from(
       { length: STACKS },
       (_, i) => `sub-${String(i + 1).padStart(2, "0")}`,
@@ -147,7 +149,7 @@ function suite(kind: BucketBackend): void {
       "every stack converges, each object is created once, and a second round changes nothing",
       async () => {
         const started = Date.now();
-        const first = await runStampOutRunners(runners);
+        const first = await runDeployJobs(runners);
         expectRoundSucceeded(first, "create");
         const { objects, perStack, requests, createdTwice } = await expectEachObjectCreatedOnce(
           emulator,
@@ -156,14 +158,14 @@ function suite(kind: BucketBackend): void {
         expect(perStack).toBe(3);
         const firstSeconds = (Date.now() - started) / 1000;
 
-        const second = await runStampOutRunners(runners);
+        const second = await runDeployJobs(runners);
         expectRoundSucceeded(second, "same");
         await expectNothingChanged(emulator, objects);
 
         console.log(
           [
             `stamp-out on ${LABEL[kind]} (issue 31):`,
-            `  stacks: ${STACKS}, runners at once: ${RUNNERS}, one process per stack`,
+            `  stacks: ${STACKS}, jobs at once: ${RUNNERS}, one job (deploy-job.sh) per stack`,
             `  objects on the platform: ${objects.length} (${perStack} per stack); create requests: ${requests.length}; created twice: ${createdTwice}`,
             `  second round: ${second.length} stacks unchanged, 0 requests`,
             `  rounds: first ${firstSeconds.toFixed(0)} s, second ${((Date.now() - started) / 1000 - firstSeconds).toFixed(0)} s`,

@@ -5,6 +5,8 @@
  * limit would, all sharing one PostgreSQL state backend and one platform. Every stack converges,
  * every object is created once (the emulator's request log holds one create per object and
  * nothing else: the previews sent nothing), and a second round changes nothing anywhere.
+ *
+ * @slow over a minute: two rounds of stacks
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

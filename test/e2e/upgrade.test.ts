@@ -2,6 +2,8 @@
  * Upgrade: every state shape an earlier release wrote (the golden stacks of golden-stacks.ts,
  * one per release that added a shape) is previewed, updated, refreshed and destroyed by the
  * current build, as a user's stack is after `npm install pulumi-voice-platform@new`.
+ *
+ * @slow about 90 s: eight engine runs for each golden stack, one after another
  */
 import { describeE2E, providerWarnings, recorder } from "./harness";
 import { listGoldenStacks, restoreGoldenStack, type RestoredStack } from "./golden-stacks";

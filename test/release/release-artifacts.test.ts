@@ -10,10 +10,12 @@
  * source map or a path of this machine; a second release with the same inputs (another output
  * folder, another temporary folder) gives the same bytes; the install command it prints for each
  * archive installs it after checking its sha256, and refuses a changed archive.
+ *
+ * @slow about 3 minutes: two whole releases, and a program per language installed and run
  */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, type Stats } from "node:fs";
 import {
   chmod,
   copyFile,
@@ -22,6 +24,7 @@ import {
   readFile,
   readdir,
   rm,
+  stat,
   writeFile,
 } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -41,7 +44,7 @@ import { checkedFormat, type ExecutableFacts } from "../../provider/release/exec
 import { nodeBinaries } from "../../provider/release/node-binaries";
 import { hasSharedServer, SHARED_SERVER_NAME } from "../../provider/release/shared-launcher";
 import { defaultToolsFolder } from "../../provider/release/tools-folder";
-import { REPO_ROOT } from "../support/packed-package";
+import { packPackage, REPO_ROOT } from "../support/packed-package";
 import {
   API_KEY,
   installedPlugin,
@@ -61,6 +64,9 @@ const GO_MODULE_PATH = "example.com/voiceplatform/sdk/go";
 const expectedLauncher: Record<string, { format: string; architecture: string }> = {
   "darwin-arm64": { format: "Mach-O", architecture: "arm64" },
 };
+
+/** A file of the working tree's build, which a release must leave as it is. */
+const DIST_FILE = join(REPO_ROOT, "dist", "provider", "index.js");
 
 /** What each single executable is, as the format check reads it. */
 const expectedFacts: Record<string, ExecutableFacts> = {
@@ -98,6 +104,22 @@ async function release(out: string, url: string, temporary: string): Promise<str
 }
 
 /**
+ * The working tree packed in place as `npm pack` packs it, its build first made current (the
+ * tests' build, which rebuilds dist/ only when it is not the build of the sources).
+ */
+async function packedInRepository(destination: string): Promise<string> {
+  await packPackage();
+  await mkdir(destination);
+  const { stdout } = await run(
+    "npm",
+    ["pack", "--ignore-scripts", "--pack-destination", destination, "--json", "--loglevel=error"],
+    { cwd: REPO_ROOT },
+  );
+  const [{ filename }] = JSON.parse(stdout) as [{ filename: string }];
+  return join(destination, filename);
+}
+
+/**
  * Plants, where releases before 0.1.0 kept their Python tools (trusted when `.ready` existed), a
  * python that leaves `proof` behind. Returns the temporary folder to run the release with.
  */
@@ -128,6 +150,9 @@ describeE2E("npm run release -- --dry-run", () => {
   let plantedProof: string;
   let server: PluginServer;
   let emulator: RunningEmulator;
+  let repoTarball: string;
+  let distBefore: Stats;
+  let distAfter: Stats;
 
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), "voiceplatform-release-"));
@@ -135,7 +160,10 @@ describeE2E("npm run release -- --dry-run", () => {
     plantedProof = join(root, "planted-python-ran");
     server = await servePluginFolder(join(out, "plugin"));
     emulator = await startEmulator({ apiKey: API_KEY });
+    repoTarball = await packedInRepository(join(root, "repository-pack"));
+    distBefore = await stat(DIST_FILE);
     printed = await release(out, server.url, await plantOldToolsFolder(root, plantedProof));
+    distAfter = await stat(DIST_FILE);
   });
 
   afterAll(async () => {
@@ -168,6 +196,21 @@ describeE2E("npm run release -- --dry-run", () => {
       expect(printed).toContain(`${name} `);
       expect(printed).toContain(sum);
     }
+  });
+
+  test("the package is built in a copy: the working tree's dist/ is untouched, the tarball is what `npm pack` makes there", async () => {
+    // Tests and examples beside a release load dist/; `npm pack` in the repository rebuilds it.
+    expect({ ino: distAfter.ino, mtimeMs: distAfter.mtimeMs }).toEqual({
+      ino: distBefore.ino,
+      mtimeMs: distBefore.mtimeMs,
+    });
+    const sha256Of = async (file: string) =>
+      createHash("sha256")
+        .update(await readFile(file))
+        .digest("hex");
+    expect(await sha256Of(join(out, "npm", `pulumi-voice-platform-${version}.tgz`))).toBe(
+      await sha256Of(repoTarball),
+    );
   });
 
   test("each plugin archive: on Linux and macOS the native launcher before the server, a checked single executable where Node.js 22 is pinned", async () => {

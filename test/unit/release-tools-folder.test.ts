@@ -9,7 +9,9 @@ import {
   chown,
   mkdir,
   mkdtemp,
+  readFile,
   realpath,
+  rename,
   rm,
   stat,
   symlink,
@@ -17,7 +19,7 @@ import {
 } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildPythonPackages } from "../../provider/release/sdk-packages";
+import { buildPythonPackages, moveVenvIntoPlace } from "../../provider/release/sdk-packages";
 import { defaultToolsFolder, privateToolsFolder } from "../../provider/release/tools-folder";
 
 describe("the release tools folder", () => {
@@ -102,5 +104,39 @@ describe("the release tools folder", () => {
       }),
     ).rejects.toThrow("has mode 0777");
     expect(existsSync(proof)).toBe(false);
+  });
+
+  describe("the Python build environment, made under its own name and renamed into place", () => {
+    /** A made environment: `.ready` and a file naming who made it. */
+    async function made(name: string, ready = true): Promise<string> {
+      const dir = join(root, name);
+      await mkdir(dir);
+      await writeFile(join(dir, "maker"), name);
+      if (ready) await writeFile(join(dir, ".ready"), "");
+      return dir;
+    }
+    const maker = (dir: string) => readFile(join(dir, "maker"), "utf8");
+
+    test("takes the place when it is free", async () => {
+      const venv = join(root, "python-build");
+      await moveVenvIntoPlace(await made("first"), venv);
+      expect(await maker(venv)).toBe("first");
+    });
+
+    test("leaves a ready one that another release put there meanwhile", async () => {
+      const venv = join(root, "python-build");
+      await moveVenvIntoPlace(await made("first"), venv);
+      const second = await made("second");
+      await moveVenvIntoPlace(second, venv);
+      expect(await maker(venv)).toBe("first");
+      expect(existsSync(join(second, ".ready"))).toBe(true);
+    });
+
+    test("replaces one without .ready, left by a build that was stopped", async () => {
+      const venv = join(root, "python-build");
+      await rename(await made("stopped", false), venv);
+      await moveVenvIntoPlace(await made("complete"), venv);
+      expect(await maker(venv)).toBe("complete");
+    });
   });
 });

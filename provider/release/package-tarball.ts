@@ -1,0 +1,68 @@
+/**
+ * This package's own npm tarball, built and packed in a copy of the working tree: `npm pack` in
+ * the repository runs `prepare`, which removes and rebuilds the working tree's dist/ while the
+ * examples, tests and tools that load it may be running. The copy holds what the build reads and
+ * what npm packs (package.json's `files`), with node_modules hard-linked in (a real folder, so the
+ * bundle names its modules `node_modules/...` as a build in the repository does: the tarball is
+ * byte for byte the one `npm pack` makes there).
+ */
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { cp, mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+
+/** What `npm run build` reads besides the files npm packs. */
+const BUILD_INPUTS = ["package.json", "tsconfig.json", "tsconfig.build.json", "provider"];
+
+/**
+ * The paths to copy: the build's inputs, and every entry of package.json's `files` that the build
+ * does not make (under dist/), with the LICENSE npm always packs.
+ */
+export async function stagedPaths(repoRoot: string): Promise<string[]> {
+  const manifest = JSON.parse(await readFile(join(repoRoot, "package.json"), "utf8")) as {
+    files?: string[];
+  };
+  const packed = (manifest.files ?? []).filter((path) => !/^(\.\/)?dist(\/|$)/.test(path));
+  const paths = [...new Set([...BUILD_INPUTS, ...packed, "LICENSE"])];
+  return paths.filter((path) => existsSync(join(repoRoot, path)));
+}
+
+/** node_modules hard-linked (instant, no space), or copied where links cannot be made. */
+async function linkNodeModules(from: string, to: string): Promise<void> {
+  if (process.platform !== "win32") {
+    const linked = await run("cp", ["-al", from, to]).then(
+      () => true,
+      () => false,
+    );
+    if (linked) return;
+    await rm(to, { recursive: true, force: true });
+  }
+  await cp(from, to, { recursive: true, verbatimSymlinks: true });
+}
+
+/** Packs the package built from `repoRoot`'s working tree into `outDir`; returns the tarball. */
+export async function packThisPackage(repoRoot: string, outDir: string): Promise<string> {
+  const stage = await mkdtemp(join(tmpdir(), "voiceplatform-release-package-"));
+  try {
+    const copy = join(stage, "package");
+    await mkdir(copy);
+    for (const path of await stagedPaths(repoRoot)) {
+      await cp(join(repoRoot, path), join(copy, path), { recursive: true });
+    }
+    await linkNodeModules(join(repoRoot, "node_modules"), join(copy, "node_modules"));
+    // `prepare` builds dist/ in the copy.
+    const packed = await run(
+      "npm",
+      ["pack", "--pack-destination", outDir, "--json", "--loglevel=error"],
+      { cwd: copy, maxBuffer: 64 * 1024 * 1024 },
+    );
+    const [{ filename }] = JSON.parse(packed.stdout) as [{ filename: string }];
+    return join(outDir, filename);
+  } finally {
+    await rm(stage, { recursive: true, force: true });
+  }
+}
