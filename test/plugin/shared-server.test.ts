@@ -71,11 +71,17 @@ afterAll(async () => {
   await emulator?.close();
   if (project !== undefined) await removeFixtureProject(project);
   if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
+  await Promise.all(runtimeFolders.map((folder) => rm(folder, { recursive: true, force: true })));
 });
 
 /** A fresh runtime folder: the launcher keeps its sockets in `<it>/pvp-<uid>`. */
+// Short, beside the scratch folder: a socket's path must fit in 103 bytes, and a longer one
+// moves the launcher on to another folder (the test below).
+const runtimeFolders: string[] = [];
 async function runtimeFolder(): Promise<string> {
-  return mkdtemp(join(scratch, "runtime-"));
+  const folder = await mkdtemp(join(tmpdir(), "pvp-"));
+  runtimeFolders.push(folder);
+  return folder;
 }
 
 const socketsIn = async (runtime: string) =>
@@ -153,6 +159,19 @@ test("without a runtime folder the sockets go to the temporary folder", async ()
   const temporary = await runtimeFolder();
   await launch(join(scratch, "no-such-folder"), { TMPDIR: temporary });
   expect(await socketsIn(temporary)).toHaveLength(1);
+});
+
+test("runtime and temporary folders too long for a socket's path: the provider still starts", async () => {
+  const long = join(
+    await runtimeFolder(),
+    "a-folder-name-of-sixty-characters-to-pass-the-socket-limit-",
+    "x".repeat(40),
+  );
+  await mkdir(long, { recursive: true });
+  const plugin = await launch(long, { TMPDIR: long });
+  await configureFor(plugin, "key-of-org-one");
+  expect(await plugin.getPluginInfo()).toEqual({ version: expect.any(String) });
+  expect(await socketsIn(long)).toEqual([]);
 });
 
 test("when the server is gone, its launchers end and say so", async () => {

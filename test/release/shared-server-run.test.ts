@@ -7,7 +7,7 @@
  * each command. The plugin is installed from the archive; nothing on PATH provides it.
  */
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type RunningEmulator } from "../emulator";
@@ -53,8 +53,8 @@ run("the release archive: three providers, one shared server per run", () => {
 
   beforeAll(async () => {
     scratch = await mkdtemp(join(tmpdir(), "voiceplatform-shared-run-"));
-    runtime = join(scratch, "runtime");
-    await mkdir(runtime);
+    // Short: a socket's path must fit in 103 bytes, or the launcher uses another folder.
+    runtime = await mkdtemp(join(tmpdir(), "pvp-"));
     emulator = await startEmulator({
       organizations: ORGANIZATIONS.map((org) => ({
         id: `org_${org}`,
@@ -84,6 +84,7 @@ run("the release archive: three providers, one shared server per run", () => {
     await emulator?.close();
     if (stack !== undefined) await stack.remove();
     if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
+    if (runtime !== undefined) await rm(runtime, { recursive: true, force: true });
   });
 
   const carriersOf = async (org: string) =>

@@ -39,6 +39,13 @@ const (
 
 var portLine = regexp.MustCompile(`^[0-9]{1,5}$`)
 
+const (
+	// Hex digits of a run's key in its socket's name: 64 bits, for one user's runs at a time.
+	keyLength = 16
+	// The longest socket path macOS takes (its sun_path is 104 bytes with the final NUL).
+	maxSocketPath = 103
+)
+
 func main() {
 	args := os.Args[1:]
 	exe, err := os.Executable()
@@ -50,12 +57,14 @@ func main() {
 	}
 	server := filepath.Join(filepath.Dir(exe), serverName)
 	if os.Getenv("PULUMI_VOICEPLATFORM_SHARED_SERVER") == "false" {
-		err := syscall.Exec(server, append([]string{server}, args...), os.Environ())
-		fail("cannot run %s: %v", server, err)
+		runAlone(server, args)
 	}
 	dir, err := privateFolder()
 	if err != nil {
 		fail("%v", err)
+	}
+	if dir == "" {
+		runAlone(server, args)
 	}
 	socket := filepath.Join(dir, runKey(exe, args)+".sock")
 	conn, err := connectOrStart(server, socket, args)
@@ -75,33 +84,53 @@ func main() {
 	fail("the shared server %s stopped", server)
 }
 
+// runAlone runs the server as this process: a process for this provider alone.
+func runAlone(server string, args []string) {
+	err := syscall.Exec(server, append([]string{server}, args...), os.Environ())
+	fail("cannot run %s: %v", server, err)
+}
+
 func fail(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "pulumi-resource-voiceplatform: "+format+"\n", args...)
 	os.Exit(1)
 }
 
 // privateFolder is where the user's shared servers listen: a folder only the user can enter, in
-// the runtime folder where there is one, else in the temporary folder.
+// the runtime folder where there is one, else in the temporary folder, else in /tmp: the first
+// whose socket paths fit in a Unix socket's address (104 bytes on macOS, 108 on Linux). "" when
+// none does: the server then runs as this process.
 func privateFolder() (string, error) {
-	base := os.Getenv("XDG_RUNTIME_DIR")
-	if info, err := os.Stat(base); base == "" || !filepath.IsAbs(base) || err != nil || !info.IsDir() {
-		base = os.TempDir()
-	}
 	uid := os.Getuid()
-	dir := filepath.Join(base, "pvp-"+strconv.Itoa(uid))
+	for _, base := range []string{os.Getenv("XDG_RUNTIME_DIR"), os.TempDir(), "/tmp"} {
+		info, err := os.Stat(base)
+		if base == "" || !filepath.IsAbs(base) || err != nil || !info.IsDir() {
+			continue
+		}
+		dir := filepath.Join(base, "pvp-"+strconv.Itoa(uid))
+		if len(dir)+1+keyLength+len(".sock") > maxSocketPath {
+			continue
+		}
+		return dir, checkPrivate(dir, uid)
+	}
+	return "", nil
+}
+
+// checkPrivate makes `dir` (mode 0700) or checks that it is a folder of the user's that no one
+// else can enter.
+func checkPrivate(dir string, uid int) error {
 	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
-		return "", fmt.Errorf("cannot make %s: %v", dir, err)
+		return fmt.Errorf("cannot make %s: %v", dir, err)
 	}
 	info, err := os.Lstat(dir)
 	if err != nil {
-		return "", err
+		return err
 	}
 	stat, ok := info.Sys().(*syscall.Stat_t)
 	if !info.IsDir() || !ok || int(stat.Uid) != uid || info.Mode().Perm() != 0o700 {
-		return "", fmt.Errorf("%s must be a folder of this user's with mode 0700 (not a link): "+
+		return fmt.Errorf("%s must be a folder of this user's with mode 0700 (not a link): "+
 			"remove it and run again, or set PULUMI_VOICEPLATFORM_SHARED_SERVER=false", dir)
 	}
-	return dir, nil
+	return nil
 }
 
 // runKey names the server of one engine run: providers share a server only when everything that
@@ -113,7 +142,7 @@ func runKey(exe string, args []string) string {
 	parts := append([]string{"v1", exe, strconv.Itoa(os.Getuid()), cwd}, args...)
 	parts = append(append(parts, "\x00env"), env...)
 	sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
-	return hex.EncodeToString(sum[:])[:24]
+	return hex.EncodeToString(sum[:])[:keyLength]
 }
 
 // connectOrStart connects to the run's server, starting it first when none listens.
