@@ -21,7 +21,7 @@ import { forwardConsoleToEngine } from "./engine-log";
 import { serve } from "./grpc-server";
 
 /** How long the server waits for another provider of the same run before it exits. */
-export const LINGER_MS = 1_000;
+const LINGER_MS = 1_000;
 /** How long a new server waits for the launcher that started it, on a machine however busy. */
 const FIRST_PROVIDER_MS = 30_000;
 
@@ -31,13 +31,11 @@ export function engineAddressIn(args: readonly string[]): string | undefined {
 }
 
 /** Serves one provider for the launcher on `socket` until that socket closes. */
-async function serveLauncher(socket: Socket, providers: Set<Socket>): Promise<void> {
+async function serveLauncher(socket: Socket): Promise<void> {
   const states: ProviderStates = new Map();
-  providers.add(socket);
   const served = serve(states);
   socket.on("error", () => socket.destroy());
   socket.on("close", () => {
-    providers.delete(socket);
     // Ends the provider as ending its process would: its calls and connections dropped.
     served
       .then(({ server }) => server.forceShutdown())
@@ -86,6 +84,7 @@ export async function serveShared(
   socketPath: string,
   engineArgs: readonly string[],
 ): Promise<void> {
+  // Loaded here: a process serving one provider never needs it.
   const net = require("node:net") as typeof import("node:net");
   const listener = await listenAt(net, socketPath);
   if (listener === "taken") {
@@ -94,23 +93,23 @@ export async function serveShared(
   }
   forwardConsoleToEngine(engineAddressIn(engineArgs), { stderr: "when-undelivered" });
   process.stdout.on("error", () => undefined);
-  const providers = new Set<Socket>();
+  const launchers = new Set<Socket>();
   let linger: NodeJS.Timeout | undefined;
   const lingerThenExit = (waitMs = LINGER_MS) => {
     clearTimeout(linger);
-    if (providers.size > 0) return;
-    linger = setTimeout(() => {
-      if (providers.size > 0) return;
-      listener.close(() => process.exit(0));
-    }, waitMs);
+    if (launchers.size > 0) return;
+    linger = setTimeout(() => listener.close(() => process.exit(0)), waitMs);
   };
   listener.on("connection", (socket: Socket) => {
     clearTimeout(linger);
-    serveLauncher(socket, providers).catch((error: unknown) => {
+    launchers.add(socket);
+    socket.on("close", () => {
+      launchers.delete(socket);
+      lingerThenExit();
+    });
+    serveLauncher(socket).catch((error: unknown) => {
       socket.end(`error: ${String(error)}\n`);
     });
-    // After serveLauncher's own close handler, which forgets the provider.
-    socket.on("close", () => lingerThenExit());
   });
   lingerThenExit(FIRST_PROVIDER_MS);
   process.stdout.write("ready\n");

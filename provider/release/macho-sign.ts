@@ -10,6 +10,7 @@ import { createHash } from "node:crypto";
 import { access, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { goBuild } from "./go-build";
 
 const run = promisify(execFile);
 
@@ -26,16 +27,13 @@ export async function machoSignTool(toolsFolder: string): Promise<string> {
     () => false,
   );
   if (built) return tool;
-  await run("go", ["build", "-trimpath", "-o", tool, "."], {
-    cwd: SOURCE_DIR,
-    env: { ...process.env, CGO_ENABLED: "0", GOFLAGS: "-mod=mod" },
-  }).catch((error: { code?: string; stderr?: string }) => {
-    throw new Error(
-      error.code === "ENOENT"
-        ? "signing the darwin single executable needs the Go toolchain (go on PATH) to build " +
-            "provider/release/macho-sign: install Go, or leave darwin-amd64 out of --platforms"
-        : `building provider/release/macho-sign failed: ${error.stderr}`,
-    );
+  await goBuild({
+    sourceDir: SOURCE_DIR,
+    output: tool,
+    withoutGo:
+      "signing the darwin single executable needs the Go toolchain (go on PATH) to build " +
+      "provider/release/macho-sign: install Go, or leave darwin-amd64 out of --platforms",
+    what: "provider/release/macho-sign",
   });
   return tool;
 }

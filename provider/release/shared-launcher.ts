@@ -3,16 +3,13 @@
  * it per provider, and it hands the engine a provider of the shared server beside it), built for
  * each platform by the Go toolchain from the standard library alone: statically linked, no path
  * of this machine kept (`-trimpath`), no build id, so the same toolchain gives the same bytes.
- * macOS binaries are ad-hoc signed (the linker signs arm64 ones; macho-sign.ts the rest).
+ * macOS binaries are ad-hoc signed (the linker signs arm64 ones; macho-sign.ts the amd64 ones).
  */
-import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { checkedFormat, type ExecutableFacts } from "./executable-format";
+import { goBuild } from "./go-build";
 import { machoSignTool, signAdHoc } from "./macho-sign";
-
-const run = promisify(execFile);
 
 const SOURCE_DIR = join(__dirname, "..", "plugin", "launcher");
 
@@ -31,24 +28,20 @@ export async function buildLauncher(
   name: string,
   toolsFolder: string,
 ): Promise<ExecutableFacts> {
-  const [goos, goarch] = platform.split("-");
-  await run("go", ["build", "-trimpath", "-ldflags=-s -w -buildid=", "-o", file, "."], {
-    cwd: SOURCE_DIR,
-    env: { ...process.env, CGO_ENABLED: "0", GOOS: goos, GOARCH: goarch, GOFLAGS: "-mod=mod" },
-  }).catch((error: { code?: string; stderr?: string }) => {
-    throw new Error(
-      error.code === "ENOENT"
-        ? "the Linux and macOS archives' launcher needs the Go toolchain (go on PATH): install " +
-            "Go, or leave those platforms out of --platforms"
-        : `building the launcher (provider/plugin/launcher) for ${platform} failed: ${error.stderr}`,
-    );
+  const [goos, goarch] = platform.split("-") as [string, string];
+  await goBuild({
+    sourceDir: SOURCE_DIR,
+    output: file,
+    ldflags: "-s -w -buildid=",
+    target: { goos, goarch },
+    withoutGo:
+      "the Linux and macOS archives' launcher needs the Go toolchain (go on PATH): install Go, " +
+      "or leave those platforms out of --platforms",
+    what: `the launcher (provider/plugin/launcher) for ${platform}`,
   });
-  if (platform.startsWith("darwin-")) {
-    try {
-      return checkedFormat(await readFile(file), platform);
-    } catch {
-      await signAdHoc(await machoSignTool(toolsFolder), file, name);
-    }
+  // Go's linker signs darwin-arm64 executables ad hoc itself, not darwin-amd64 ones.
+  if (platform === "darwin-amd64") {
+    await signAdHoc(await machoSignTool(toolsFolder), file, name);
   }
   return checkedFormat(await readFile(file), platform);
 }

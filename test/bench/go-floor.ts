@@ -5,17 +5,14 @@
  * cache holds github.com/pulumi/pulumi/pkg/v3 (the CLI build fetched it): go.sum is committed,
  * and GOPROXY is whatever the environment says.
  */
-import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { access, copyFile, mkdir, mkdtemp, readFile, rename, rm } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { packageVersion } from "../../provider/codegen/schema";
+import { goBuild } from "../../provider/release/go-build";
 import { PLUGIN_NAME } from "../../provider/release/plugin-archive";
 import { REPO_ROOT } from "../support/packed-package";
-
-const run = promisify(execFile);
 
 const SOURCE_DIR = join(__dirname, "go-floor");
 const SOURCES = ["main.go", "go.mod", "go.sum"];
@@ -47,20 +44,12 @@ export async function goFloorProvider(): Promise<string> {
   try {
     for (const name of SOURCES) await copyFile(join(SOURCE_DIR, name), join(build, name));
     await copyFile(SCHEMA, join(build, "schema.json"));
-    await run(
-      "go",
-      ["build", "-trimpath", "-ldflags", `-X main.version=${version}`, "-o", PLUGIN_NAME, "."],
-      {
-        cwd: build,
-        env: { ...process.env, CGO_ENABLED: "0", GOFLAGS: "-mod=mod" },
-        maxBuffer: 16 * 1024 * 1024,
-      },
-    ).catch((error: { code?: string; stderr?: string }) => {
-      throw new Error(
-        error.code === "ENOENT"
-          ? "the Go floor needs the Go toolchain (go on PATH)"
-          : `building the Go floor failed: ${error.stderr}`,
-      );
+    await goBuild({
+      sourceDir: build,
+      output: PLUGIN_NAME,
+      ldflags: `-X main.version=${version}`,
+      withoutGo: "the Go floor needs the Go toolchain (go on PATH)",
+      what: "the Go floor",
     });
     await mkdir(dir, { recursive: true });
     await rename(join(build, PLUGIN_NAME), executable);

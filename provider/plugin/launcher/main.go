@@ -79,7 +79,6 @@ func main() {
 	fmt.Println(port)
 	go exitWhenOrphaned()
 	// The provider lives as long as this connection: the engine ends it by ending this process.
-	_ = conn.SetReadDeadline(time.Time{})
 	_, _ = io.Copy(io.Discard, conn)
 	fail("the shared server %s stopped", server)
 }
@@ -187,10 +186,8 @@ func startServer(server, socket string, args []string) error {
 	return fmt.Errorf("the shared server did not start (%v): %s", err, strings.TrimSpace(string(said)))
 }
 
+// readLine reads one line from `r`, waiting at most `deadline` for it.
 func readLine(r io.Reader, deadline time.Duration) (string, error) {
-	if conn, ok := r.(net.Conn); ok {
-		_ = conn.SetReadDeadline(time.Now().Add(deadline))
-	}
 	type result struct {
 		line string
 		err  error
