@@ -73,6 +73,8 @@ function runPulumi(args: string[], stdin?: string): Promise<string> {
         reject(new PulumiCliError(args, Buffer.concat(stderr).toString("utf8"), exit));
       }
     });
+    // A pulumi that exits before reading its input (EPIPE) says why by its exit and stderr.
+    child.stdin.on("error", () => undefined);
     child.stdin.end(stdin ?? "");
   });
 }
