@@ -19,6 +19,20 @@ async function main(): Promise<void> {
   const { port } = await serve();
   // The engine reads the port from the first line; anything printed before it would break that.
   process.stdout.write(`${port}\n`);
+  exitWhenOrphaned();
+}
+
+/**
+ * Ends the process, and so its calls in flight, once the engine that started it is gone (killed)
+ * without ending it: nothing records what the provider returns any more. The native launcher does
+ * the same for a provider of the shared server. (Windows does not re-parent an orphan: there the
+ * process runs until its calls end.)
+ */
+function exitWhenOrphaned(): void {
+  const engine = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== engine) process.exit(0);
+  }, 1000).unref();
 }
 
 main().catch((error: unknown) => {
