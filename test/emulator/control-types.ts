@@ -151,6 +151,11 @@ export interface RequestLogEntry {
   origin: EmulatorOrigin;
   /** null while pending and when no response was sent (hang, socket reset, client gone). */
   status: number | null;
+  /**
+   * True once the client went away before the answer: the request is not processed any further
+   * and stores nothing, as on a platform that rolls back on a dropped connection.
+   */
+  abandoned?: true;
   /** Header names lowercase; Authorization and other credentials appear as "[redacted]". */
   headers: Record<string, string | string[]>;
   /** The decoded JSON body with secrets redacted, when it was JSON. */
