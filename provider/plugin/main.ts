@@ -25,8 +25,8 @@ async function main(): Promise<void> {
 /**
  * Ends the process, and so its calls in flight, once the engine that started it is gone (killed)
  * without ending it: nothing records what the provider returns any more. The native launcher does
- * the same for a provider of the shared server. (Windows does not re-parent an orphan: there the
- * process runs until its calls end.)
+ * the same for a provider of the shared server. (On Windows an orphan keeps its parent's id, so
+ * this never fires there.)
  */
 function exitWhenOrphaned(): void {
   const engine = process.ppid;

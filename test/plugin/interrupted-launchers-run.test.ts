@@ -12,8 +12,10 @@
  * - Ctrl-C once (SIGINT to the CLI, which sends the providers Cancel): the creates in flight
  *   finish and are recorded, the provider refuses the creates it had not started, nothing is left
  *   pending, and the next `up` creates only what is missing.
+ *
+ * @slow about a minute: four `pulumi up` runs and the launcher built with Go
  */
-import { readFileSync, readdirSync, readlinkSync } from "node:fs";
+import { readFileSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
@@ -193,7 +195,7 @@ run("a `pulumi up` interrupted under the plugin's launchers", () => {
     });
     const up = inBackground(stack.pulumi(["up", "--yes"]));
     await createsUntil((seen) => seen.length === PROVIDERS.length, "both first creates arrived");
-    const [engine] = processesRunning(cli!.pulumi, stack.dir);
+    const [engine] = processesRunning(realpathSync(cli!.pulumi), stack.dir);
     expect(engine).toBeDefined();
     process.kill(engine!, "SIGINT");
     // The engine's Cancel reached both providers before the held creates are let go.
