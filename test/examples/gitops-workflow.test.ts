@@ -142,6 +142,11 @@ describe("the GitOps workflow's actions and script", () => {
       "aws-actions/configure-aws-credentials",
       "azure/login",
     ]);
+    // A step's env wins over what an earlier step exported: without stored keys (empty secrets),
+    // the role's credentials must stay in place.
+    for (const name of ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"]) {
+      expect(scriptStep(up).env?.[name]).toBe(`\${{ secrets.${name} || env.${name} }}`);
+    }
     // Each runs only when configured, after npm ci and before the script.
     const index = (step: Step) => up.steps.indexOf(step);
     for (const login of logins) {
