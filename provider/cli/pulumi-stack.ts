@@ -33,6 +33,15 @@ export class PulumiCliError extends Error {
     return /no stack named '[^']*' found/.test(this.stderr);
   }
 
+  /**
+   * `write ".pulumi/meta.yaml": …`: a diy backend writes that file the first time it is opened,
+   * only when it holds no stack yet (pkg/backend/diy/meta.go at v3.248.0), and read-only
+   * credentials (a pull request's preview) cannot. So the backend has no stack at all.
+   */
+  get isNewBackendUnwritable(): boolean {
+    return /write "\.pulumi\/meta\.yaml"/.test(this.stderr);
+  }
+
   /** The lock holders the error lists (file backends name user, host, pid and time). */
   get lockHolders(): LockHolder[] {
     return holdersInLockedError(this.stderr);
@@ -112,6 +121,12 @@ export function readFailure(error: unknown, target: StackTarget): unknown {
     return new StackNotFoundError(
       `${stack} does not exist on the backend \`pulumi\` is logged into (${firstErrorLine(error.stderr)}). ` +
         "If it was never deployed, create it once with `pulumi stack init`; otherwise check PULUMI_BACKEND_URL and the stack's full name (organization/project/stack)",
+    );
+  }
+  if (error.isNewBackendUnwritable) {
+    return new StackNotFoundError(
+      `${stack} does not exist: the backend holds no stack yet (\`pulumi\` could not write .pulumi/meta.yaml, the file it adds to a new backend, with these read-only credentials). ` +
+        "Its first deployment, with write credentials, creates it; otherwise check PULUMI_BACKEND_URL",
     );
   }
   return new BackendReadError(
