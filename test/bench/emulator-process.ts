@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { resolve } from "node:path";
-import { EmulatorClient } from "../emulator/client";
+import { EmulatorClient } from "../../provider/emulator/client";
 import { track } from "./children";
 
 export interface EmulatorProcess {
@@ -22,7 +22,7 @@ export interface EmulatorProcessOptions {
 }
 
 const API_KEY = "bench-key-0123456789";
-const CLI = resolve(__dirname, "..", "emulator", "cli.ts");
+const CLI = resolve(__dirname, "..", "..", "provider", "emulator", "command.ts");
 
 export async function startEmulatorProcess(
   options: EmulatorProcessOptions = {},

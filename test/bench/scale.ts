@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import type { Inputs } from "../../provider/core/resource-descriptor";
-import type { EmulatorState } from "../emulator";
+import type { EmulatorState } from "../../provider/emulator";
 import { join } from "node:path";
 import { CampaignWebhookInputs, toSubscribeBody } from "../../provider/resources/campaign-webhook";
 import { SipCarrierInputs, toCarrierBody } from "../../provider/resources/sip-carrier";

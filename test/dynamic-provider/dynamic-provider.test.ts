@@ -6,7 +6,7 @@
  * engine reads, and paths resolving against the process's working directory.
  */
 import { createHash } from "node:crypto";
-import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../emulator";
+import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../../provider/emulator";
 import {
   createFixtureProject,
   fixtureTimings,

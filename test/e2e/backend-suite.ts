@@ -21,7 +21,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../emulator";
+import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../../provider/emulator";
 import { pulumiEnv } from "../pulumi-cli/locate";
 import { lockKeyPrefixes } from "../../provider/cli/lock-objects";
 import { azureBlobLockRecords } from "../../provider/cli/azblob-locks";

@@ -8,7 +8,7 @@
  * Every preview sends nothing.
  */
 import type { Stack } from "@pulumi/pulumi/automation";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { upWithPreview } from "../support/pulumi-up";
 import { sampleBytes } from "./program";
 import {

@@ -5,7 +5,11 @@
  * stack's objects, all under the right sub-organization.
  */
 import type { Stack } from "@pulumi/pulumi/automation";
-import { startEmulator, type OrganizationState, type RunningEmulator } from "../emulator";
+import {
+  startEmulator,
+  type OrganizationState,
+  type RunningEmulator,
+} from "../../provider/emulator";
 import { describeE2E, E2EProject, recorder } from "./harness";
 import { upWithPreview } from "../support/pulumi-up";
 

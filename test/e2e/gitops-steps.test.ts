@@ -22,7 +22,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } fro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { load } from "js-yaml";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { REPO_ROOT } from "../pulumi-cli/locate";
 import { lockKeyPrefixes } from "../../provider/cli/lock-objects";
 import { locateTool, toolMissing } from "../support/test-tools";

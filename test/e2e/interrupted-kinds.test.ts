@@ -7,7 +7,7 @@
  * from the emulator, as a user would from the platform's console. Then a preview is all `same`.
  */
 import type { Stack } from "@pulumi/pulumi/automation";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { describeE2E, E2EProject, recorder } from "./harness";
 import { PROJECT_NAME } from "./program";
 import {

@@ -6,7 +6,7 @@ import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import type { RequestLogEntry, RunningEmulator } from "../emulator";
+import type { RequestLogEntry, RunningEmulator } from "../../provider/emulator";
 import { cli, type E2EProject } from "./harness";
 
 const run = promisify(execFile);

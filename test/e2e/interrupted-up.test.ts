@@ -13,7 +13,7 @@ import { execFile, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { startEmulator, type RunningEmulator, type StoredCarrier } from "../emulator";
+import { startEmulator, type RunningEmulator, type StoredCarrier } from "../../provider/emulator";
 import { cli, describeE2E, E2EProject, recorder } from "./harness";
 import {
   checkpointText as storedCheckpoint,

@@ -3,7 +3,7 @@
  * platform: the engine reports the field, and the emulator's request log stays empty. A wrong API
  * key is only found out by the platform; it fails the update without the key ever being printed.
  */
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { describeE2E, E2EProject, errorText, recorder } from "./harness";
 import { upWithPreview } from "../support/pulumi-up";
 

@@ -8,7 +8,7 @@
  * VOICEPLATFORM_* variables the engine and provider see.
  */
 import type { Stack } from "@pulumi/pulumi/automation";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import {
   describeE2E,
   E2EProject,

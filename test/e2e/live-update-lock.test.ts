@@ -7,7 +7,7 @@
  * `up` then finishes and every carrier exists exactly once, on the platform and in state.
  */
 import { readFileSync } from "node:fs";
-import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../emulator";
+import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../../provider/emulator";
 import { describeE2E, E2EProject } from "./harness";
 import {
   lockFiles as backendLocks,

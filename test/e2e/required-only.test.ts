@@ -4,7 +4,7 @@
  * optional setting used to lose its id after the clone (the dynamic provider cannot serialize an
  * `undefined` output), so the next `up` cloned it again.
  */
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { upWithPreview } from "../support/pulumi-up";
 import { describeE2E, E2EProject, errorText, recorder } from "./harness";
 import { PULUMI_YAML, sampleBytes } from "./program";

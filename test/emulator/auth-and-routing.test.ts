@@ -1,5 +1,5 @@
 import { call, callJson, errorOf } from "./api-calls";
-import { startEmulator, type RunningEmulator } from "./index";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 
 let emulator: RunningEmulator;
 

@@ -1,5 +1,5 @@
 import { callJson, errorOf } from "./api-calls";
-import { startEmulator, type RunningEmulator } from "./index";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 
 let emulator: RunningEmulator;
 const campaignId = "65f1c0ffee0123456789abcd";

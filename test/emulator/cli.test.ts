@@ -19,7 +19,7 @@ interface CliProcess {
 
 /** Own process group, so stopping it reaches tsx and node behind npx as well. */
 function startCli(args: string[]): Promise<CliProcess> {
-  const child = spawn("npx", ["tsx", "test/emulator/cli.ts", ...args], {
+  const child = spawn("npx", ["tsx", "provider/emulator/command.ts", ...args], {
     cwd: repositoryRoot,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
@@ -104,7 +104,7 @@ test("prints both base URLs, serves them, keeps --state across a restart, stops 
 });
 
 test("refuses a bad flag with usage and exit code 2", async () => {
-  const child = spawn("npx", ["tsx", "test/emulator/cli.ts", "--rate-limit", "fast"], {
+  const child = spawn("npx", ["tsx", "provider/emulator/command.ts", "--rate-limit", "fast"], {
     cwd: repositoryRoot,
     stdio: ["ignore", "ignore", "pipe"],
   });

@@ -3,8 +3,8 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { call, callJson, cloneForm, sampleFiles, type SampleFiles } from "./api-calls";
-import type { Voice } from "./control-types";
-import { startEmulator, type RunningEmulator } from "./index";
+import type { Voice } from "../../provider/emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 
 const campaignId = "65f1c0ffee0123456789abcd";
 let samples: SampleFiles;

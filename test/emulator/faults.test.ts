@@ -1,7 +1,7 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { call, callJson, cloneForm, errorOf, sampleFiles, type SampleFiles } from "./api-calls";
-import type { FaultRule, Voice } from "./control-types";
-import { startEmulator, type RunningEmulator } from "./index";
+import type { FaultRule, Voice } from "../../provider/emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 
 let emulator: RunningEmulator;
 let samples: SampleFiles;

@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { openAsBlob } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { call, callJson, cloneForm, errorOf, sampleFiles, type SampleFiles } from "./api-calls";
-import type { Voice } from "./control-types";
-import { startEmulator, type RunningEmulator } from "./index";
+import type { Voice } from "../../provider/emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 
 let emulator: RunningEmulator;
 let samples: SampleFiles;

@@ -6,7 +6,7 @@
  * same way by test/languages, whose scenario goes on to updates, replacement, import and destroy.
  */
 import { rm } from "node:fs/promises";
-import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../emulator";
+import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../../provider/emulator";
 import { describeE2E, E2EProject, errorText } from "../e2e/harness";
 import { REPO_ROOT } from "../support/packed-package";
 import { upWithPreview } from "../support/pulumi-up";

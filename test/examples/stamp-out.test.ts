@@ -20,7 +20,7 @@ import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { describeE2E } from "../e2e/harness";
 import { pulumiEnv } from "../pulumi-cli/locate";
 import { npmEnv, REPO_ROOT } from "../support/packed-package";

@@ -12,7 +12,7 @@ import { existsSync } from "node:fs";
 import { cp, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { cli } from "../e2e/harness";
 import { createFixtureProject, removeFixtureProject, REPO_ROOT } from "../support/packed-package";
 import { requirePulumiCli } from "../support/require-pulumi-cli";

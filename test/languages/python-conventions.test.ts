@@ -11,7 +11,7 @@
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { request } from "undici";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { copyExampleOut, type ExampleCopy } from "../examples/example-copy";
 import { packageSchema } from "../../provider/codegen/schema";
 import { requirePulumiCli } from "../support/require-pulumi-cli";

@@ -20,7 +20,7 @@ import {
   type AnswerShape,
   type RequestLogEntry,
   type RunningEmulator,
-} from "../emulator";
+} from "../../provider/emulator";
 import { describeE2E, E2EProject, errorText, recorder, type Transcript } from "../e2e/harness";
 import { upWithPreview } from "../support/pulumi-up";
 import { copyExampleOut, projectName } from "../examples/example-copy";

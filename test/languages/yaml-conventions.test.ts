@@ -11,7 +11,7 @@
  * What each option's preview printed is logged (`preview of <option>:`), for the issue's notes.
  */
 import { request } from "undici";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { packageSchema } from "../../provider/codegen/schema";
 import { requirePulumiCli } from "../support/require-pulumi-cli";
 import { changeSummary, YamlStack, type CommandResult } from "./yaml-stack";

@@ -4,7 +4,7 @@
  * (preview phase included) a separate process, at most RUNNERS at once. Every stack converges, each object
  * is created once and the previews send nothing; a second round changes nothing anywhere.
  */
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import {
   postgresBinDir,
   POSTGRES_MISSING,

@@ -19,7 +19,7 @@ import { readFileSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { changeSummary, YamlStack } from "../languages/yaml-stack";
 import { hostPlatform, PLUGIN_NAME } from "../../provider/release/plugin-archive";
 import { buildLauncher, SHARED_SERVER_NAME } from "../../provider/release/shared-launcher";

@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { startEchoServer } from "../reliability/echo-server";
 import { packageSchema } from "../../provider/codegen/schema";
 import { createFixtureProject, removeFixtureProject } from "../support/packed-package";

@@ -15,7 +15,7 @@ import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { hostPlatform, PLUGIN_NAME } from "../../provider/release/plugin-archive";
 import { buildLauncher, SHARED_SERVER_NAME } from "../../provider/release/shared-launcher";
 import { defaultToolsFolder } from "../../provider/release/tools-folder";

@@ -8,7 +8,7 @@ import * as runtime from "../../provider/runtime";
 import { callApi } from "../../provider/platform/http-client";
 import { ApiError, RateLimitError } from "../../provider/platform/errors";
 import { sharedPacer } from "../../provider/platform/connection-pool";
-import { ECHO_MARKER } from "../emulator/echo-fault";
+import { ECHO_MARKER } from "../../provider/emulator/echo-fault";
 import { advancedWebhook, carrierInputs, webhookInputs } from "../support/builders";
 import { useEmulator } from "./emulator-harness";
 

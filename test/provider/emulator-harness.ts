@@ -1,4 +1,8 @@
-import { startEmulator, type RunningEmulator, type StartEmulatorOptions } from "../emulator";
+import {
+  startEmulator,
+  type RunningEmulator,
+  type StartEmulatorOptions,
+} from "../../provider/emulator";
 import { rememberEngineConfig } from "../../provider/settings/config";
 import { resetProcessState } from "../../provider/settings/process-state";
 

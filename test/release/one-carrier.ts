@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { cp, mkdir, writeFile } from "node:fs/promises";
 import { delimiter, dirname, join } from "node:path";
-import type { RunningEmulator, RequestLogEntry } from "../emulator";
+import type { RunningEmulator, RequestLogEntry } from "../../provider/emulator";
 import { cli, E2EProject, errorText, recorder } from "../e2e/harness";
 import { goEnv, pulumiVersion, runTool } from "../languages/toolchains";
 import { upWithPreview } from "../support/pulumi-up";

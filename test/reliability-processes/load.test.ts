@@ -11,7 +11,7 @@
  *
  * 150 resources by default; RELIABILITY_FULL=1 (npm run test:load) runs 1000.
  */
-import { startEmulator, type FaultAction, type RunningEmulator } from "../emulator";
+import { startEmulator, type FaultAction, type RunningEmulator } from "../../provider/emulator";
 import { EngineSteps, type ManagedResource } from "../support/engine-steps";
 import { createFixtureProject, removeFixtureProject } from "../support/packed-package";
 import {

@@ -18,9 +18,9 @@
 import fc from "fast-check";
 import { join } from "node:path";
 import type { Inputs } from "../../provider/core/resource-descriptor";
-import { startEmulator, type RunningEmulator } from "../emulator";
-import type { EchoForm, FaultAction } from "../emulator/control-types";
-import { ECHO_MARKER } from "../emulator/echo-fault";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
+import type { EchoForm, FaultAction } from "../../provider/emulator/control-types";
+import { ECHO_MARKER } from "../../provider/emulator/echo-fault";
 import { carrierInputs, webhookInputs } from "../support/builders";
 import { createFixtureProject, removeFixtureProject } from "../support/packed-package";
 import {

@@ -25,7 +25,7 @@ import { ApiError } from "../../provider/platform/errors";
 import { resetProcessState } from "../../provider/settings/process-state";
 import * as runtime from "../../provider/runtime";
 import { E2EProject, errorText, recorder } from "../e2e/harness";
-import { startEmulator, type FaultAction, type RunningEmulator } from "../emulator";
+import { startEmulator, type FaultAction, type RunningEmulator } from "../../provider/emulator";
 import { writeSample } from "../support/builders";
 import { createFixtureProject, removeFixtureProject } from "../support/packed-package";
 import { EngineSteps } from "../support/engine-steps";

@@ -7,7 +7,7 @@
  */
 import fc from "fast-check";
 import { FormData, request } from "undici";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import {
   applyMutations,
   hostileString,

@@ -18,13 +18,13 @@ import { IncompleteCreateError } from "../../provider/core/created-object";
 import { configureAgainst } from "../provider/emulator-harness";
 import { resetProcessState } from "../../provider/settings/process-state";
 import * as runtime from "../../provider/runtime";
-import { pathMatches } from "../emulator/faults";
+import { pathMatches } from "../../provider/emulator/faults";
 import {
   startEmulator,
   type AnswerShape,
   type OrganizationState,
   type RunningEmulator,
-} from "../emulator";
+} from "../../provider/emulator";
 import { carrierInputs, voiceInputs, webhookInputs } from "../support/builders";
 import { createFixtureProject, removeFixtureProject } from "../support/packed-package";
 import {

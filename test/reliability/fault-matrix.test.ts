@@ -9,7 +9,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { voiceInputs, writeSample } from "../support/builders";
 import { MATRIX_BEGIN, MATRIX_END, names, renderMatrix } from "./fault-matrix";
 import { checked, describeFaultMatrix, inProcess, useEmulator } from "./fault-matrix-cells";

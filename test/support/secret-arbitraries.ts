@@ -4,8 +4,8 @@
  * test/reliability-processes/secret-echoes.test.ts).
  */
 import fc from "fast-check";
-import type { EchoForm } from "../emulator/control-types";
-import { echoTransforms } from "../emulator/echo-fault";
+import type { EchoForm } from "../../provider/emulator/control-types";
+import { echoTransforms } from "../../provider/emulator/echo-fault";
 
 const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 /** Characters that JSON, URLs, forms or HTML write escaped. */

@@ -17,7 +17,7 @@ import { spawn } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { RunningEmulator } from "../emulator";
+import type { RunningEmulator } from "../../provider/emulator";
 import { linkPackageIntoNodeModules } from "../examples/link-package";
 import { REPO_ROOT } from "../pulumi-cli/locate";
 
