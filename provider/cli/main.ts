@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 /**
  * The `pulumi-voice-platform` command: `preflight` and `recover` for stacks that a killed
- * `pulumi up` left with interrupted creates, `rekey` for ids an earlier version wrote.
+ * `pulumi up` left with interrupted creates, `rekey` for ids an earlier version wrote, `emulator`
+ * for a local stand-in for the platform.
  */
 import { parseCommandLine, USAGE, UsageError } from "./command-line";
 import { EXIT } from "./command-result";
+import { runEmulator } from "./emulator-command";
 import { preflight } from "./preflight";
 import { PulumiCliError } from "./pulumi-stack";
 import { recover } from "./recover";
@@ -19,6 +21,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(`${USAGE}\n`);
       return 0;
     }
+    if (command.command === "emulator") return await runEmulator(command.argv);
     const result =
       command.command === "preflight"
         ? await preflight(command)

@@ -7,11 +7,46 @@ import type {
   FaultRule,
   RequestLogEntry,
 } from "./control-types";
+import { EmulatorError } from "./errors";
+import type { FaultsSpec } from "./fault-profiles";
+import { matchesRequest, type RequestFilter } from "./request-filter";
 
-/** Typed access to the emulator's `/__emulator/` control surface. */
-export class EmulatorClient {
-  /** How much of the request log `newRequests` has handed out. */
-  private handedOut = 0;
+/**
+ * What a test asks an emulator, through its `/__emulator/` control surface: the same for one
+ * started in the test's process (`startEmulator`) and one started by the command, in another
+ * process (`connectEmulator(baseUrl)`).
+ */
+export interface EmulatorControl {
+  /** Every organization's objects; secrets as "[redacted]". */
+  state(): Promise<EmulatorState>;
+  /** The request log, oldest first; with a filter, only the entries it matches. */
+  requests(filter?: RequestFilter): Promise<RequestLogEntry[]>;
+  /**
+   * The requests received since the last call of newRequests (the first call: since the start
+   * or the last reset), those the filter matches. A test's "what did this step send".
+   */
+  newRequests(filter?: RequestFilter): Promise<RequestLogEntry[]>;
+  /** Back to the state at start: no objects, no log, the start's faults and settings. */
+  reset(): Promise<void>;
+  /**
+   * Replaces every fault rule with these: a profile's name ("rate-limited"), or a list of
+   * profile names and rules of your own, applied in that order.
+   */
+  setFaults(faults: FaultsSpec): Promise<ActiveFaultRule[]>;
+  /** Adds one rule after the others; returns its id. */
+  addFault(rule: FaultRule): Promise<string>;
+  /** The rules in force, each with how often it has acted. */
+  faults(): Promise<ActiveFaultRule[]>;
+  /** Removes every rule, and ends the latencies rules hold requests in (they then go on). */
+  clearFaults(): Promise<void>;
+  /** Changes some settings; returns them all. */
+  settings(settings: Partial<EmulatorSettings>): Promise<EmulatorSettings>;
+}
+
+/** Typed access to the control surface of the emulator at `baseUrl`. */
+export class EmulatorClient implements EmulatorControl {
+  /** The last entry `newRequests` handed out. */
+  private lastHandedOut: string | undefined;
 
   constructor(readonly baseUrl: string) {}
 
@@ -19,21 +54,27 @@ export class EmulatorClient {
     return this.call("GET", "state");
   }
 
-  requests(): Promise<RequestLogEntry[]> {
-    return this.call("GET", "requests");
+  async requests(filter?: RequestFilter): Promise<RequestLogEntry[]> {
+    const all = await this.call<RequestLogEntry[]>("GET", "requests");
+    return all.filter((entry) => matchesRequest(entry, filter));
   }
 
-  /** The requests received since the last call (the first call: since the start or a reset). */
-  async newRequests(): Promise<RequestLogEntry[]> {
-    const all = await this.requests();
-    const fresh = all.slice(this.handedOut);
-    this.handedOut = all.length;
-    return fresh;
+  async newRequests(filter?: RequestFilter): Promise<RequestLogEntry[]> {
+    const all = await this.call<RequestLogEntry[]>("GET", "requests");
+    // By id rather than by count: the log drops its oldest entries past its bound.
+    const last = all.findIndex((entry) => entry.requestId === this.lastHandedOut);
+    const fresh = all.slice(last + 1);
+    if (fresh.length > 0) this.lastHandedOut = fresh[fresh.length - 1]!.requestId;
+    return fresh.filter((entry) => matchesRequest(entry, filter));
   }
 
   async reset(): Promise<void> {
     await this.call("POST", "reset");
-    this.handedOut = 0;
+    this.lastHandedOut = undefined;
+  }
+
+  setFaults(faults: FaultsSpec): Promise<ActiveFaultRule[]> {
+    return this.call("PUT", "faults", typeof faults === "string" ? [faults] : faults);
   }
 
   async addFault(rule: FaultRule): Promise<string> {
@@ -45,7 +86,6 @@ export class EmulatorClient {
     return this.call("GET", "faults");
   }
 
-  /** Removes every rule, and ends the latencies rules hold requests in (they then go on). */
   async clearFaults(): Promise<void> {
     await this.call("DELETE", "faults");
   }
@@ -63,7 +103,9 @@ export class EmulatorClient {
     const payload = (await response.body.json()) as unknown;
     if (response.statusCode >= 400) {
       const message = (payload as Partial<ErrorBody>).error?.message ?? JSON.stringify(payload);
-      throw new Error(`emulator control ${method} ${name}: ${response.statusCode} ${message}`);
+      throw new EmulatorError(
+        `emulator control ${method} ${name}: ${response.statusCode} ${message}`,
+      );
     }
     return payload as T;
   }

@@ -1,12 +1,31 @@
+/**
+ * `pulumi-voice-platform/emulator`: a local stand-in for the platform, serving the four
+ * operations of its API exactly as strictly as this package understands the API contract
+ * (docs/testing-your-stacks.md says what it enforces, and where that is its own choice), with
+ * a request log, fault rules and named fault profiles. Tests start it with `startEmulator`;
+ * `npx pulumi-voice-platform emulator` starts it as a command, and `connectEmulator` reaches that
+ * one from a test.
+ */
 import { randomInt } from "node:crypto";
 import type { Organization } from "./auth";
+import { EmulatorClient, type EmulatorControl } from "./client";
 import type { AnswerShape } from "./control-types";
-import { EmulatorClient } from "./client";
+import { EmulatorError } from "./errors";
+import { rulesOf, type FaultsSpec } from "./fault-profiles";
 import { EmulatorRuntime } from "./runtime";
 import { listen } from "./server";
 
-export { EmulatorClient } from "./client";
+export { EmulatorClient, type EmulatorControl } from "./client";
 export type * from "./control-types";
+export { EmulatorError } from "./errors";
+export {
+  faultProfiles,
+  faultProfileNames,
+  type FaultProfile,
+  type FaultProfileName,
+  type FaultsSpec,
+} from "./fault-profiles";
+export type { RequestFields, RequestFilter } from "./request-filter";
 
 export const DEFAULT_API_KEY = "emulator-key";
 export const DEFAULT_ORGANIZATION_ID = "org_emulator";
@@ -18,16 +37,21 @@ export interface EmulatorOrganization {
 }
 
 export interface StartEmulatorOptions {
-  /** 0 (the default) picks a free port. */
+  /** 0 (the default) picks a free port. The emulator listens on 127.0.0.1 only. */
   port?: number;
+  /** The campaigns origin's port (a second origin, as in the API); 0 picks a free one. */
   campaignsPort?: number;
   /** Several organizations, each with its own key. Excludes apiKey and subOrganizationIds. */
   organizations?: EmulatorOrganization[];
-  /** Key of the single default organization "org_emulator". */
+  /** Key of the single default organization "org_emulator" (default "emulator-key"). */
   apiKey?: string;
+  /** The sub-organizations of that organization: the allowed `x-sub-organization-id` values. */
   subOrganizationIds?: string[];
   /** Load objects from this file if it exists and rewrite it after every change. */
   stateFile?: string;
+  /** Fault profiles and rules in force from the start, and again after each reset. */
+  faults?: FaultsSpec;
+  /** A delay before every API request, in milliseconds. */
   latencyMs?: number;
   /** Requests per second (token bucket, burst of the same size); null or absent: unlimited. */
   rateLimit?: number | null;
@@ -46,16 +70,26 @@ const ANSWERS_VARIABLE = "VOICEPLATFORM_EMULATOR_ANSWERS";
 export function answerShape(asked: AnswerShape | undefined): AnswerShape {
   const value = asked ?? process.env[ANSWERS_VARIABLE] ?? "spec";
   if (value === "spec" || value === "extended") return value;
-  throw new Error(`${ANSWERS_VARIABLE} is "${value}": set it to spec or extended, or unset it`);
+  throw new EmulatorError(
+    `${ANSWERS_VARIABLE} is "${value}": set it to spec or extended, or unset it`,
+  );
 }
 
-export interface RunningEmulator {
-  baseUrl: string;
-  campaignsBaseUrl: string;
+/** An emulator running in this process: its addresses, its key, its control, and `stop`. */
+export interface RunningEmulator extends EmulatorControl {
+  /** Voices and SIP carriers (and the control surface, under /__emulator/). */
+  readonly baseUrl: string;
+  /** Campaign webhooks. */
+  readonly campaignsBaseUrl: string;
   /** Key of the first organization. */
-  apiKey: string;
-  client: EmulatorClient;
-  close(): Promise<void>;
+  readonly apiKey: string;
+  /**
+   * The environment that points the provider at this emulator: VOICEPLATFORM_BASE_URL,
+   * VOICEPLATFORM_CAMPAIGNS_BASE_URL and VOICEPLATFORM_API_KEY, for the `pulumi` a test runs.
+   */
+  readonly env: Readonly<Record<string, string>>;
+  /** Closes both origins, cutting requests still held; resolves when they are closed. */
+  stop(): Promise<void>;
 }
 
 export async function startEmulator(options: StartEmulatorOptions = {}): Promise<RunningEmulator> {
@@ -68,24 +102,34 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
       seed: options.seed ?? randomInt(2 ** 31),
       answers: answerShape(options.answers),
     },
-    options.stateFile,
+    { stateFile: options.stateFile, faults: rulesOf(options.faults ?? []) },
   );
   const servers = await listen(runtime, {
     port: options.port ?? 0,
     campaignsPort: options.campaignsPort ?? 0,
   });
-  const firstOrganization = organizations[0];
-  if (firstOrganization === undefined) throw new Error("no organization configured");
-  return {
-    baseUrl: servers.baseUrl,
+  const apiKey = organizations[0]!.apiKey;
+  return Object.assign(new EmulatorClient(servers.baseUrl), {
     campaignsBaseUrl: servers.campaignsBaseUrl,
-    apiKey: firstOrganization.apiKey,
-    client: new EmulatorClient(servers.baseUrl),
-    close: servers.close,
-  };
+    apiKey,
+    env: {
+      VOICEPLATFORM_BASE_URL: servers.baseUrl,
+      VOICEPLATFORM_CAMPAIGNS_BASE_URL: servers.campaignsBaseUrl,
+      VOICEPLATFORM_API_KEY: apiKey,
+    },
+    stop: servers.close,
+  });
 }
 
-function organizationsFrom(options: StartEmulatorOptions): Organization[] {
+/**
+ * The control of an emulator another process started (`npx pulumi-voice-platform emulator`),
+ * at the base URL it printed.
+ */
+export function connectEmulator(baseUrl: string): EmulatorControl {
+  return new EmulatorClient(baseUrl.replace(/\/+$/, ""));
+}
+
+function organizationsFrom(options: StartEmulatorOptions): [Organization, ...Organization[]] {
   if (options.organizations === undefined) {
     return [
       {
@@ -96,18 +140,23 @@ function organizationsFrom(options: StartEmulatorOptions): Organization[] {
     ];
   }
   if (options.apiKey !== undefined || options.subOrganizationIds !== undefined) {
-    throw new Error("pass either organizations or apiKey/subOrganizationIds, not both");
+    throw new EmulatorError(
+      "startEmulator: pass either organizations or apiKey/subOrganizationIds, not both",
+    );
   }
-  if (options.organizations.length === 0) throw new Error("organizations must not be empty");
-  const organizations = options.organizations.map((organization) => ({
+  const [first, ...others] = options.organizations.map((organization) => ({
     id: organization.id,
     apiKey: organization.apiKey,
     subOrganizationIds: organization.subOrganizationIds ?? [],
   }));
+  if (first === undefined) {
+    throw new EmulatorError("startEmulator: organizations is empty; give at least one");
+  }
+  const organizations: [Organization, ...Organization[]] = [first, ...others];
   for (const property of ["id", "apiKey"] as const) {
     const values = organizations.map((organization) => organization[property]);
     if (new Set(values).size !== values.length) {
-      throw new Error(`organization ${property} values must be unique`);
+      throw new EmulatorError(`startEmulator: each organization needs its own ${property}`);
     }
   }
   return organizations;

@@ -29,7 +29,8 @@ function startEmulatorProcess() {
     [
       "--import",
       "tsx",
-      resolve(__dirname, "..", "..", "provider", "emulator", "command.ts"),
+      resolve(__dirname, "..", "..", "provider", "cli", "main.ts"),
+      "emulator",
       "--port",
       "0",
       "--api-key",
@@ -42,7 +43,9 @@ function startEmulatorProcess() {
     child.stdout.on("data", (chunk: Buffer) => {
       stdout += chunk.toString();
       const [first, second] = stdout.split("\n");
-      if (first !== undefined && second !== undefined) resolveUrl(first);
+      // VOICEPLATFORM_BASE_URL=<url>, then the campaigns line.
+      if (first !== undefined && second !== undefined)
+        resolveUrl(first.slice(first.indexOf("=") + 1));
     });
     child.once("exit", (code) => reject(new Error(`emulator exited with ${code}`)));
   });

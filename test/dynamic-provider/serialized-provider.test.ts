@@ -58,7 +58,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await emulator?.close();
+  await emulator?.stop();
   await Promise.all(projects.map((dir) => removeFixtureProject(dir)));
 });
 

@@ -105,7 +105,7 @@ export async function restoreGoldenStack(golden: GoldenStack): Promise<RestoredS
     project,
     stack,
     async close() {
-      await emulator.close();
+      await emulator.stop();
       await project.remove();
       await rm(scratch, { recursive: true, force: true });
     },
@@ -194,7 +194,7 @@ export async function writeGoldenStack(options: {
     await stack.destroy();
     return target;
   } finally {
-    await emulator.close();
+    await emulator.stop();
     await project.remove();
     await rm(scratch, { recursive: true, force: true });
   }

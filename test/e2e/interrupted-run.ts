@@ -116,7 +116,7 @@ export async function killUpDuringCreates(options: {
 }): Promise<KilledUp> {
   const { emulator } = options;
   const { child: up, output, exited } = spawnUp("dev", options.project.dir, options.env);
-  const creates = async () => (await emulator.client.requests()).filter(options.isCreate);
+  const creates = async () => (await emulator.requests()).filter(options.isCreate);
   const started = Date.now();
   while (!options.ready(await creates())) {
     if (up.exitCode !== null) throw new Error(`pulumi up ended before it was killed:\n${output()}`);

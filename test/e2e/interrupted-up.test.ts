@@ -54,7 +54,7 @@ describeE2E("an interrupted `pulumi up` recovered without duplicates (issue 15)"
   const checkpointText = () => storedCheckpoint(project, "voice-platform-e2e");
 
   async function carriersOnPlatform(): Promise<StoredCarrier[]> {
-    const state = await emulator.client.state();
+    const state = await emulator.state();
     return state.organizations.org_emulator?.carriers ?? [];
   }
 
@@ -78,14 +78,14 @@ describeE2E("an interrupted `pulumi up` recovered without duplicates (issue 15)"
   });
 
   afterAll(async () => {
-    await emulator?.close();
+    await emulator?.stop();
     await project?.remove();
   });
 
   test("kill, preflight, recover, preflight, preview and up: nothing created twice", async () => {
     // The platform never answers the first create and never stores it: an interrupted create
     // that did not reach the platform, for --forget.
-    await emulator.client.addFault({
+    await emulator.addFault({
       method: "POST",
       path: "/organization/sip",
       times: 1,

@@ -65,7 +65,7 @@ describeOnPostgres(
     });
 
     afterAll(async () => {
-      await emulator?.close();
+      await emulator?.stop();
       postgres?.stop();
       example?.remove();
       if (home !== undefined) rmSync(home, { recursive: true, force: true });

@@ -63,7 +63,7 @@ describeE2E("examples copied out of the repository, against the emulator", () =>
   beforeAll(async () => {
     emulator = await startEmulator({ apiKey: API_KEY, subOrganizationIds: ["sub-dev"] });
   });
-  afterAll(async () => emulator?.close());
+  afterAll(async () => emulator?.stop());
 
   for (const { example, stack: stackName, creates } of cases) {
     test(`${example}: preview sends nothing, up creates each object once, a second preview has no changes`, async () => {
@@ -85,22 +85,22 @@ describeE2E("examples copied out of the repository, against the emulator", () =>
             ),
           },
         });
-        await emulator.client.reset();
+        await emulator.reset();
         const objects = creates.length;
 
         const preview = await stack.preview().catch((error: unknown) => {
           throw new Error(errorText(error));
         });
         expect(preview.changeSummary).toEqual({ create: objects + 1 });
-        expect((await emulator.client.newRequests()).map(requestLine)).toEqual([]);
+        expect((await emulator.newRequests()).map(requestLine)).toEqual([]);
 
         const up = await upWithPreview(stack);
         expect(up.summary.resourceChanges).toEqual({ create: objects + 1 });
-        expect((await emulator.client.newRequests()).map(requestLine).sort()).toEqual(creates);
+        expect((await emulator.newRequests()).map(requestLine).sort()).toEqual(creates);
 
         const again = await stack.preview();
         expect(again.changeSummary).toEqual({ same: objects + 1 });
-        expect(await emulator.client.newRequests()).toEqual([]);
+        expect(await emulator.newRequests()).toEqual([]);
       } finally {
         await rm(copy.root, { recursive: true, force: true });
       }

@@ -121,7 +121,7 @@ withCli("examples on the real engine", () => {
         expect(config).not.toMatch(/apiKey|sipPassword|secure:/);
       }
     } finally {
-      await emulator.close();
+      await emulator.stop();
       example.remove();
     }
   });

@@ -166,13 +166,13 @@ describeConvert("the programs users are shown, converted by the real CLI", () =>
     }, 600_000);
 
     afterAll(async () => {
-      await emulator?.close();
+      await emulator?.stop();
     });
 
     it("previews every create and sends nothing", async () => {
       const preview = await stack.must(["preview"]);
       expect(preview.stdout).toMatch(/\+ 4 to create/);
-      expect(await emulator.client.requests()).toEqual([]);
+      expect(await emulator.requests()).toEqual([]);
     });
   });
 });

@@ -69,7 +69,7 @@ describePython("the engine's conventions through the plugin, from a Python progr
   const started = Date.now();
 
   async function newCalls(): Promise<string[]> {
-    return (await emulator.client.newRequests()).map((c) => `${c.method} ${c.path}`);
+    return (await emulator.newRequests()).map((c) => `${c.method} ${c.path}`);
   }
 
   async function preview(args: string[] = []): Promise<CommandResult> {
@@ -92,7 +92,7 @@ describePython("the engine's conventions through the plugin, from a Python progr
 
   afterAll(async () => {
     console.log(`python conventions suite: ${Math.round((Date.now() - started) / 1000)} s`);
-    await emulator?.close();
+    await emulator?.stop();
     if (copy !== undefined) await rm(copy.root, { recursive: true, force: true });
   });
 

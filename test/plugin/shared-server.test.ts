@@ -67,7 +67,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await emulator?.close();
+  await emulator?.stop();
   if (project !== undefined) await removeFixtureProject(project);
   if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
   await Promise.all(runtimeFolders.map((folder) => rm(folder, { recursive: true, force: true })));
@@ -107,7 +107,7 @@ const configureFor = (plugin: ProviderProcess, apiKey: string) =>
   });
 
 async function carriersOf(organization: string): Promise<string[]> {
-  const state = await emulator.client.state();
+  const state = await emulator.state();
   return (state.organizations[organization]?.carriers ?? []).map((c) => c.name);
 }
 

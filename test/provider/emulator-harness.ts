@@ -54,12 +54,12 @@ export function useEmulator(
   });
   afterAll(async () => {
     await resetProcessState();
-    await context.emulator.close();
+    await context.emulator.stop();
   });
   context.configure = (extra: Record<string, string> = {}) =>
     configureAgainst(context.emulator, { ...settings, ...extra });
   beforeEach(async () => {
-    await context.emulator.client.reset();
+    await context.emulator.reset();
     context.configure();
   });
   return context;

@@ -58,7 +58,7 @@ describeE2E("the engine fetches the plugin from the SDK's pluginDownloadURL", ()
 
   afterAll(async () => {
     await server?.close();
-    await emulator?.close();
+    await emulator?.stop();
     if (root !== undefined) await rm(root, { recursive: true, force: true });
   });
 

@@ -168,7 +168,7 @@ describeE2E("npm run release -- --dry-run", () => {
 
   afterAll(async () => {
     await server?.close();
-    await emulator?.close();
+    await emulator?.stop();
     if (root !== undefined) await rm(root, { recursive: true, force: true });
   });
 

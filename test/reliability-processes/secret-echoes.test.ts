@@ -123,7 +123,7 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  await emulator?.close();
+  await emulator?.stop();
   if (project !== undefined) await removeFixtureProject(project);
 });
 
@@ -185,7 +185,7 @@ describe.each(Object.entries(frontEnds))(
       const news = frontEnd.plugin ? inputs : { ...inputs, __provider: oneLineProviderText(kind) };
       const checked = await provider.check(urn, {}, news);
       expect(checked.failures).toEqual([]);
-      await emulator.client.addFault({ method: "POST", path, times: 1, action });
+      await emulator.addFault({ method: "POST", path, times: 1, action });
       const [stdoutBefore, stderrBefore] = [provider.stdout.length, provider.stderr.length];
       const error = await provider.create(urn, checked.inputs).then(
         () => undefined,
