@@ -104,6 +104,11 @@ function answersFlag(value: string | undefined): "spec" | "extended" | undefined
  */
 export async function runEmulator(argv: readonly string[]): Promise<number> {
   const startOptions = emulatorOptions(argv);
+  // Listened for before anything is printed: a script may signal as soon as it reads the URLs.
+  const signal = new Promise<NodeJS.Signals>((resolve) => {
+    process.once("SIGINT", () => resolve("SIGINT"));
+    process.once("SIGTERM", () => resolve("SIGTERM"));
+  });
   let emulator;
   try {
     emulator = await startEmulator(startOptions);
@@ -117,12 +122,9 @@ export async function runEmulator(argv: readonly string[]): Promise<number> {
     `VOICEPLATFORM_BASE_URL=${emulator.baseUrl}\n` +
       `VOICEPLATFORM_CAMPAIGNS_BASE_URL=${emulator.campaignsBaseUrl}\n`,
   );
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    process.once("SIGINT", () => resolve("SIGINT"));
-    process.once("SIGTERM", () => resolve("SIGTERM"));
-  });
+  const stoppedBy = await signal;
   await emulator.stop();
-  process.stderr.write(`pulumi-voice-platform emulator: stopped (${signal})\n`);
+  process.stderr.write(`pulumi-voice-platform emulator: stopped (${stoppedBy})\n`);
   return EXIT.clean;
 }
 
