@@ -89,10 +89,7 @@ describeYaml("the plugin's messages about its key, from a YAML program", () => {
   });
 
   it("a refused key names where it came from: the explicit provider's input, the stack config", async () => {
-    await stack.config(
-      { "voiceplatform:apiKey": WRONG_CONFIG, explicitKey: WRONG_EXPLICIT },
-      true,
-    );
+    await stack.config({ "voiceplatform:apiKey": WRONG_CONFIG, explicitKey: WRONG_EXPLICIT }, true);
     const up = await stack.pulumi(["up", "--yes"]);
     expect(up.code).not.toBe(0);
     expect(text(up)).toMatch(
