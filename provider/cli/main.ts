@@ -3,6 +3,7 @@
  * The `pulumi-voice-platform` command: `preflight` and `recover` for stacks that a killed
  * `pulumi up` left with interrupted creates, `rekey` for ids an earlier version wrote.
  */
+import { backendTimeoutSeconds } from "./backend-deadline";
 import { parseCommandLine, USAGE, UsageError } from "./command-line";
 import { EXIT } from "./command-result";
 import { preflight } from "./preflight";
@@ -10,7 +11,7 @@ import { PulumiCliError } from "./pulumi-stack";
 import { recover } from "./recover";
 import { rekey } from "./rekey";
 import { LockedRefusal, RecoveryRefused } from "./recovery-plan";
-import { BackendReadError, StackNotFoundError } from "./errors";
+import { BackendReadError, CommandSettingError, StackNotFoundError } from "./errors";
 
 export async function main(argv: readonly string[]): Promise<number> {
   try {
@@ -19,6 +20,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(`${USAGE}\n`);
       return 0;
     }
+    // A limit that cannot be used stops the command before it reads anything.
+    backendTimeoutSeconds();
     const result =
       command.command === "preflight"
         ? await preflight(command)
@@ -45,6 +48,7 @@ export function failure(error: unknown): { message: string; exitCode: number } {
     };
   }
   const message = (error as Error).message ?? String(error);
+  if (error instanceof CommandSettingError) return { message, exitCode: EXIT.usage };
   if (error instanceof StackNotFoundError) return { message, exitCode: EXIT.stackNotFound };
   if (error instanceof BackendReadError || error instanceof PulumiCliError) {
     return { message, exitCode: EXIT.backendUnreadable };
