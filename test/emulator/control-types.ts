@@ -161,7 +161,25 @@ export interface RequestLogEntry {
 
 /** How an echo fault writes back what it was sent, applied in order. */
 export type EchoTransform =
-  "lower" | "upper" | "percent" | "percent-lower-hex" | "form" | "json" | "json-ascii" | "html";
+  | "lower"
+  | "upper"
+  | "upper-tr"
+  | "lower-tr"
+  | "upper-el"
+  | "lower-lt"
+  | "percent"
+  | "percent-lower-hex"
+  | "form"
+  | "js-escape"
+  | "json"
+  | "json-ascii"
+  | "python-ascii"
+  | "python-bytes"
+  | "octal"
+  | "html"
+  | "htmlentities"
+  | "html-legacy-bare"
+  | "html-zero-padded";
 
 /** One way of quoting each echoed piece: the transforms, and text written around it. */
 export interface EchoForm {

@@ -1,0 +1,109 @@
+/**
+ * Texts compared without regard to case, as Unicode case folding does and without a locale, so no
+ * case variant of a secret hides it: each code point in compatibility form (NFKD: "é" and
+ * "e\u0301" agree, "ﬁ" is "fi", the Kelvin sign is "K", "ſ" is "s"), upper- and lower-cased until
+ * that changes nothing ("ß", "ẞ", "SS" and "ss" agree, as do "σ", "ς" and "Σ", and "ı", "I" and
+ * "i"), and what locales add or remove when they change case dropped: the dot above an i or j
+ * (Turkish "İ", Lithuanian "i̇"), and the accents of a Greek letter (Greek upper case drops them).
+ * A C1 control is read as the Windows-1252 character a browser shows for it (`&#150;` is "–").
+ */
+import { replaceCodePoint } from "entities/decode";
+
+/** What the marks after a character belong to: an i or j (their dot above), a Greek letter, or else. */
+type MarkContext = "dotted" | "greek" | "other";
+
+const COMBINING_DOT_ABOVE = "\u0307";
+const MARK = /^\p{M}$/u;
+const GREEK = /^\p{Script=Greek}$/u;
+
+const mappedCodePoints = new Map<string, string>();
+
+/** A code point in compatibility form, upper- and lower-cased until stable; cached. */
+function mapped(codePoint: string): string {
+  const known = mappedCodePoints.get(codePoint);
+  if (known !== undefined) return known;
+  const code = codePoint.codePointAt(0)!;
+  const shown =
+    code >= 0x80 && code <= 0x9f ? String.fromCodePoint(replaceCodePoint(code)) : codePoint;
+  let result = shown.normalize("NFKD");
+  for (let round = 0; round < 3; round++) {
+    const next: string = result.toUpperCase().toLowerCase().normalize("NFKD");
+    if (next === result) break;
+    result = next;
+  }
+  mappedCodePoints.set(codePoint, result);
+  return result;
+}
+
+/**
+ * Folds a text code point by code point, calling `unit` with each folded piece and the span of
+ * the text (UTF-16 units `from` to `to`) it came from; a dropped mark gives no piece.
+ */
+function foldEach(text: string, unit: (piece: string, from: number, to: number) => void): void {
+  let context: MarkContext = "other";
+  for (let index = 0; index < text.length;) {
+    const code = text.charCodeAt(index);
+    if (code < 0x80) {
+      const lower = code >= 0x41 && code <= 0x5a ? String.fromCharCode(code + 32) : text[index]!;
+      context = lower === "i" || lower === "j" ? "dotted" : "other";
+      unit(lower, index, index + 1);
+      index++;
+      continue;
+    }
+    const codePoint = String.fromCodePoint(text.codePointAt(index)!);
+    let piece = "";
+    for (const part of mapped(codePoint)) {
+      if (MARK.test(part)) {
+        if (context === "greek" || (context === "dotted" && part === COMBINING_DOT_ABOVE)) continue;
+      } else {
+        context = part === "i" || part === "j" ? "dotted" : GREEK.test(part) ? "greek" : "other";
+      }
+      piece += part;
+    }
+    if (piece !== "") unit(piece, index, index + codePoint.length);
+    index += codePoint.length;
+  }
+}
+
+/** A text folded, to compare with other folded texts. */
+export function foldCase(text: string): string {
+  let folded = "";
+  foldEach(text, (piece) => (folded += piece));
+  return folded;
+}
+
+/**
+ * A text folded for searching: the folded text, and for each of its UTF-16 units the units of
+ * the text it came from (`from` to `to`, exclusive: a whole code point, both halves of a pair).
+ */
+export interface FoldedText {
+  readonly text: string;
+  readonly from: Int32Array;
+  readonly to: Int32Array;
+}
+
+export function foldWithOrigins(text: string): FoldedText {
+  const pieces: string[] = [];
+  let from = new Int32Array(text.length + 8);
+  let to = new Int32Array(text.length + 8);
+  let length = 0;
+  foldEach(text, (piece, start, end) => {
+    pieces.push(piece);
+    if (length + piece.length > from.length) {
+      from = grown(from, length + piece.length);
+      to = grown(to, length + piece.length);
+    }
+    for (let k = 0; k < piece.length; k++) {
+      from[length] = start;
+      to[length] = end;
+      length++;
+    }
+  });
+  return { text: pieces.join(""), from: from.subarray(0, length), to: to.subarray(0, length) };
+}
+
+function grown(array: Int32Array<ArrayBuffer>, needed: number): Int32Array<ArrayBuffer> {
+  const larger = new Int32Array(Math.max(needed, array.length * 2));
+  larger.set(array);
+  return larger;
+}
