@@ -5,7 +5,8 @@
  * that changes nothing ("ß", "ẞ", "SS" and "ss" agree, as do "σ", "ς" and "Σ", and "ı", "I" and
  * "i"), and what locales add or remove when they change case dropped: the dot above an i or j
  * (Turkish "İ", Lithuanian "i̇"), and the accents of a Greek letter (Greek upper case drops them).
- * A C1 control is read as the Windows-1252 character a browser shows for it (`&#150;` is "–").
+ * A C1 control is read as the Windows-1252 character a browser shows for it (`&#150;` is "–"),
+ * and HTML 4's angle brackets as HTML5's (both are `&lang;` and `&rang;`).
  */
 import { replaceCodePoint } from "entities/decode";
 
@@ -15,6 +16,16 @@ type MarkContext = "dotted" | "greek" | "other";
 const COMBINING_DOT_ABOVE = "\u0307";
 const MARK = /^\p{M}$/u;
 const GREEK = /^\p{Script=Greek}$/u;
+
+/**
+ * HTML 4 gave `&lang;` and `&rang;` the angle brackets U+2329 and U+232A (U+3008 and U+3009 in
+ * compatibility form); HTML5 gives them U+27E8 and U+27E9. A secret echoed by one reads as the
+ * other's, so they fold alike.
+ */
+const ANGLE_BRACKETS: Readonly<Record<string, string>> = {
+  "\u3008": "\u27e8",
+  "\u3009": "\u27e9",
+};
 
 const mappedCodePoints = new Map<string, string>();
 
@@ -31,6 +42,7 @@ function mapped(codePoint: string): string {
     if (next === result) break;
     result = next;
   }
+  result = result.replace(/[\u3008\u3009]/g, (bracket) => ANGLE_BRACKETS[bracket]!);
   mappedCodePoints.set(codePoint, result);
   return result;
 }

@@ -8,7 +8,7 @@
  * characters of the original text.
  */
 import type { FoldedText } from "./case-folding";
-import { escapeRun, type Piece } from "./escape-sequences";
+import { escapeRun, type Piece, type Reading } from "./escape-sequences";
 import { referenceAt } from "./html-references";
 
 /** Decoding stops this many layers deep: nothing sent is encoded deeper than that. */
@@ -52,18 +52,21 @@ export function plainLayer(text: string): DecodedLayer {
 }
 
 /**
- * The decodings one layer can apply: each alone, or all at once. `units` reads `%` and backslash
- * escapes one character each (escape-sequences.ts), where `percent` and `backslash` read runs of
- * byte escapes as UTF-8: `\xc3\xa9` is "é" to them and "Ã©" to it.
+ * The decodings one layer can apply: each alone, or all at once. Where an escape reads two ways
+ * (escape-sequences.ts), `percent` and `backslash` read a run of byte escapes as UTF-8 and
+ * `\U0001F600` as one code point; `latin1` reads `%` and backslash escapes one Latin-1 character
+ * per byte (`\xc3\xa9` is "Ã©", not "é"); `four-digit` reads backslash escapes with `\u` always
+ * taking 4 digits (`\u0001abcd` is U+0001 and "abcd" in JSON).
  */
-type Decoding = "percent" | "plus" | "backslash" | "reference" | "units";
+type Decoding = "percent" | "plus" | "backslash" | "reference" | "latin1" | "four-digit";
 
 const decodings: readonly (readonly Decoding[])[] = [
   ["percent"],
   ["plus"],
   ["backslash"],
   ["reference"],
-  ["units"],
+  ["latin1"],
+  ["four-digit"],
   ["percent", "plus", "backslash", "reference"],
 ];
 
@@ -105,9 +108,10 @@ const triggers: Readonly<Record<Decoding, RegExp>> = {
   percent: /%(?:[0-9a-f]{2}|u[0-9a-f]{4})/i,
   plus: /\+/,
   backslash: /\\./s,
-  reference: /&[#a-z]/i,
-  // Where reading one character per escape differs from reading bytes as UTF-8.
-  units: /%[89a-f][0-9a-f]|\\(?:x[89a-f][0-9a-f]|[23][0-7]{2}|U[0-9a-f]{8})/i,
+  reference: /&[#a-z\u0130\u0131\u017f\u212a]/i,
+  // Where reading bytes as Latin-1, or `\u` as 4 digits, differs from the readings above.
+  latin1: /%[c-f][0-9a-f]%|\\(?:x[c-f][0-9a-f]\\|3[0-7]{2}\\)/i,
+  "four-digit": /\\u[0-9a-f]{8}/i,
 };
 
 /** A piece of a layer's text decoded: `length` units from `at` stand for `text`. */
@@ -120,9 +124,13 @@ interface Edit {
 /** What one layer of the given decodings changes in a text; undefined when nothing. */
 function editsOf(text: string, kinds: readonly Decoding[]): Edit[] | undefined {
   if (!kinds.some((kind) => triggers[kind].test(text))) return undefined;
-  const asUnits = kinds.includes("units");
-  const percent = asUnits || kinds.includes("percent");
-  const backslash = asUnits || kinds.includes("backslash");
+  const reading: Reading = kinds.includes("latin1")
+    ? "latin1"
+    : kinds.includes("four-digit")
+      ? "four-digit"
+      : "utf8";
+  const percent = reading === "latin1" || kinds.includes("percent");
+  const backslash = reading !== "utf8" || kinds.includes("backslash");
   const reference = kinds.includes("reference");
   const plus = kinds.includes("plus");
   const special = new RegExp(
@@ -135,9 +143,9 @@ function editsOf(text: string, kinds: readonly Decoding[]): Edit[] | undefined {
     const char = text[at]!;
     const decoded: readonly Piece[] | undefined =
       char === "%"
-        ? escapeRun(text, at, "percent", asUnits)
+        ? escapeRun(text, at, "percent", reading)
         : char === "\\"
-          ? escapeRun(text, at, "backslash", asUnits)
+          ? escapeRun(text, at, "backslash", reading)
           : char === "&"
             ? optional(referenceAt(text, at))
             : [{ text: " ", length: 1 }];

@@ -7,12 +7,16 @@
  *   \t \v \0`, and a backslash before any other character that is not a letter or an octal digit
  *   (`\"`, `\/`, `\#`, `\$`) as that character.
  *
- * Bytes (`%XX`, `\xHH`, octal) are read as a run: valid UTF-8 sequences as their code points,
- * any other byte as the Latin-1 character of its value. Read `asUnits`, every escape is one
- * character instead: each byte escape the Latin-1 character of its value (what Python's `ascii()`
- * and `escape()` write for U+0080 to U+00FF), and `\U` or `\u` before 8 hex digits the 4-digit
- * escape (read apart, `\u0001f600` is Python's `\U0001F600` lower-cased, or U+0001 and "f600").
+ * Some escapes read two ways, and each reading is asked for (`Reading`): a run of bytes (`%XX`,
+ * `\xHH`, octal) as UTF-8 (valid sequences as their code points, any other byte as the Latin-1
+ * character of its value) or one Latin-1 character per byte (what Python's `ascii()` and
+ * `escape()` write for U+0080 to U+00FF); `\u` or `\U` before 8 hex digits that name a code
+ * point as that code point (Python's `\U0001F600`, also lower-cased) or as a 4-digit `\u` and 4
+ * more characters (as JSON, JavaScript and Java read it).
  */
+
+/** How escapes that read two ways are read (see above). */
+export type Reading = "utf8" | "latin1" | "four-digit";
 
 /** Text read from an escape: what it stands for, and how many units of the source it spans. */
 export interface Piece {
@@ -69,11 +73,11 @@ function stickyMatch(pattern: RegExp, text: string, at: number): RegExpExecArray
 }
 
 /** The backslash escape at `at`. */
-function backslashUnit(text: string, at: number, asUnits: boolean): Unit | undefined {
+function backslashUnit(text: string, at: number, reading: Reading): Unit | undefined {
   if (text[at] !== "\\") return undefined;
   const next = text[at + 1];
   if (next === undefined) return undefined;
-  if (next === "u" || next === "U") return unicodeEscape(text, at, asUnits);
+  if (next === "u" || next === "U") return unicodeEscape(text, at, reading);
   if (next === "x" || next === "X") {
     const hex = text.slice(at + 2, at + 4);
     return hex.length === 2 && HEX.test(hex) ? { byte: parseInt(hex, 16), length: 4 } : undefined;
@@ -92,14 +96,14 @@ function backslashUnit(text: string, at: number, asUnits: boolean): Unit | undef
   return whole(codePoint, codePoint.length + 1);
 }
 
-/** `\u{X…}`, `\UXXXXXXXX` (not `asUnits`) or `\uXXXX` (Java's `\uuuXXXX` too) at `at`. */
-function unicodeEscape(text: string, at: number, asUnits: boolean): Unit | undefined {
+/** `\u{X…}`, `\UXXXXXXXX` (unless read `four-digit`) or `\uXXXX` (Java's `\uuuXXXX` too) at `at`. */
+function unicodeEscape(text: string, at: number, reading: Reading): Unit | undefined {
   const braced = stickyMatch(BRACED_UNICODE, text, at + 1);
   if (braced !== null) {
     const value = parseInt(braced[1]!, 16);
     return value <= 0x10ffff ? whole(String.fromCodePoint(value), braced[0].length + 1) : undefined;
   }
-  const long = asUnits ? null : stickyMatch(LONG_UNICODE, text, at + 1);
+  const long = reading === "four-digit" ? null : stickyMatch(LONG_UNICODE, text, at + 1);
   if (long !== null) {
     const value = parseInt(long[1]!, 16);
     if (value <= 0x10ffff) return whole(String.fromCodePoint(value), 10);
@@ -118,15 +122,15 @@ export function escapeRun(
   text: string,
   at: number,
   kind: "percent" | "backslash",
-  asUnits: boolean,
+  reading: Reading,
 ): Piece[] | undefined {
   const read = (index: number) =>
-    kind === "percent" ? percentUnit(text, index) : backslashUnit(text, index, asUnits);
+    kind === "percent" ? percentUnit(text, index) : backslashUnit(text, index, reading);
   const pieces: Piece[] = [];
   let bytes: number[] = [];
   let byteLengths: number[] = [];
   const flushBytes = () => {
-    pieces.push(...bytePieces(bytes, byteLengths, asUnits));
+    pieces.push(...bytePieces(bytes, byteLengths, reading === "latin1"));
     bytes = [];
     byteLengths = [];
   };
@@ -145,13 +149,13 @@ export function escapeRun(
 }
 
 /**
- * A run of bytes as pieces: valid UTF-8 sequences as their code points (unless `asUnits`), any
+ * A run of bytes as pieces: valid UTF-8 sequences as their code points (unless `asLatin1`), any
  * other byte as the Latin-1 character of its value.
  */
-function bytePieces(bytes: number[], lengths: number[], asUnits: boolean): Piece[] {
+function bytePieces(bytes: number[], lengths: number[], asLatin1: boolean): Piece[] {
   const pieces: Piece[] = [];
   for (let k = 0; k < bytes.length;) {
-    const size = asUnits ? 1 : utf8SequenceLength(bytes, k);
+    const size = asLatin1 ? 1 : utf8SequenceLength(bytes, k);
     const length = lengths.slice(k, k + size).reduce((sum, each) => sum + each, 0);
     const decoded =
       size > 1

@@ -23,11 +23,15 @@ export interface ReadReference {
 const LONGEST_NAME = 32;
 
 const NUMERIC = /&#(?:[xX]0*([0-9a-fA-F]+)|0*([0-9]+));?/y;
-/** Letters of a name, with the case variants of i, s and k outside ASCII (Turkish "İ" and "ı"). */
-const NAME = /[0-9A-Za-z\u0130\u0131\u017f\u212a]+/y;
+/**
+ * Letters of a name, with what case changes make of i, s and k outside ASCII: Turkish "İ" and
+ * "ı", the dot Lithuanian puts above an i, the long s and the Kelvin sign.
+ */
+const NAME = /[0-9A-Za-z\u0130\u0131\u0307\u017f\u212a]+/y;
 const ASCII_OF: Readonly<Record<string, string>> = {
   "\u0130": "I",
   "\u0131": "i",
+  "\u0307": "",
   "\u017f": "s",
   "\u212a": "K",
 };
@@ -74,11 +78,33 @@ function namedReference(text: string, at: number): ReadReference | undefined {
   if (name === undefined) return undefined;
   const written = name.slice(0, LONGEST_NAME);
   const semicolon = written === name && text[at + 1 + name.length] === ";";
-  const ascii = written.replace(/[^0-9A-Za-z]/g, (char) => ASCII_OF[char]!);
   const source = `&${written}${semicolon ? ";" : ""}`;
   const exact = readName(source);
-  if (exact.length === source.length) return exact;
-  return caselessReference(ascii, semicolon) ?? (exact.length > 0 ? exact : undefined);
+  if (exact.length === source.length) return { text: exact.text, length: exact.length };
+  const ascii = written.replace(/[^0-9A-Za-z]/g, (char) => ASCII_OF[char]!);
+  const caseless = caselessReference(ascii, semicolon);
+  if (caseless !== undefined) {
+    // Its length counts the ASCII letters; the text may spell them with more units ("i̇").
+    const withSemicolon = caseless.length === ascii.length + 2;
+    const letters = caseless.length - 1 - (withSemicolon ? 1 : 0);
+    const length = 1 + writtenLength(written, letters) + (withSemicolon ? 1 : 0);
+    return { text: caseless.text, length };
+  }
+  return exact.length > 0 ? { text: exact.text, length: exact.length } : undefined;
+}
+
+/** How many units of `written` spell its first `letters` ASCII letters (with the marks after them). */
+function writtenLength(written: string, letters: number): number {
+  let spelled = 0;
+  let index = 0;
+  while (index < written.length) {
+    const char = written[index]!;
+    const ascii = /[0-9A-Za-z]/.test(char) ? char : ASCII_OF[char]!;
+    if (spelled === letters && ascii !== "") break;
+    spelled += ascii.length;
+    index++;
+  }
+  return index;
 }
 
 const caselessCache = new Map<string, ReadReference | null>();
@@ -99,12 +125,12 @@ function caselessReference(name: string, semicolon: boolean): ReadReference | un
     if (depth > 0) {
       const read = readName(reference);
       if (read.length === reference.length && (legacy === undefined || legacy.length < read.length))
-        legacy = read;
+        legacy = { text: read.text, length: read.length };
     }
     if (depth === name.length) {
       if (!semicolon) return undefined;
       const whole = readName(`${reference};`);
-      return whole.length === depth + 2 ? whole : undefined;
+      return whole.length === depth + 2 ? { text: whole.text, length: whole.length } : undefined;
     }
     const char = name[depth]!;
     for (const variant of new Set([char.toLowerCase(), char.toUpperCase()])) {

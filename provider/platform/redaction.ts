@@ -257,7 +257,7 @@ function unescaped(whole: string, written: string): string {
     const value = parseInt(written.slice(2, -1), 16);
     return value <= 0x10ffff ? String.fromCodePoint(value) : whole;
   }
-  if (/^U[0-9a-f]{8}$/.test(written)) {
+  if (/^U[0-9a-fA-F]{8}$/.test(written)) {
     const value = parseInt(written.slice(1), 16);
     if (value <= 0x10ffff) return String.fromCodePoint(value);
   }

@@ -13,8 +13,9 @@
  *   point, and names in any case (`&LOWBAR;`): each reading of a name that differs only in case
  *   from another (`&DAGGER;`: † or ‡) is a view of its own;
  * then compared without regard to case: each code point in compatibility form, upper- and
- * lower-cased until stable, C1 controls as the Windows-1252 characters browsers show, the dot
- * above an i or j and the accents of a Greek letter dropped (what locales add or drop).
+ * lower-cased until stable, C1 controls as the Windows-1252 characters browsers show, HTML 4's
+ * angle brackets (`&lang;` to html-entities) as HTML5's, the dot above an i or j and the accents
+ * of a Greek letter dropped (what locales add or drop).
  */
 import { decode as decodeHtml } from "html-entities";
 import { allNamedReferences } from "./html-reference-names";
@@ -35,6 +36,8 @@ export function caseless(text: string): string {
   return Array.from(text, foldedCodePoint)
     .join("")
     .replace(/(?<=[ij]\p{M}*)\u0307/gu, "")
+    .replace(/\u3008/g, "\u27e8")
+    .replace(/\u3009/g, "\u27e9")
     .replace(/(\p{Script=Greek})\p{M}+/gu, "$1");
 }
 
@@ -64,8 +67,13 @@ const simpleEscapes: Record<string, string> = {
   v: "\v",
 };
 
-/** String-literal escapes, in either case (an echo upper-cased after escaping writes `\U00E9`). */
-function unescaped(text: string, asLatin1: boolean): string {
+/**
+ * String-literal escapes, in either case (an echo upper-cased after escaping writes `\U00E9`):
+ * byte escapes as UTF-8 or as Latin-1, `\u` before 8 hex digits naming a code point as 8 digits
+ * (Python's `\U`, maybe case-changed) or as 4 (JSON's).
+ */
+function unescaped(text: string, reading: "utf8" | "latin1" | "four-digit"): string {
+  const asLatin1 = reading === "latin1";
   return text
     .replace(/(?:\\(?:[xX][0-9a-fA-F]{2}|[0-7]{1,3}))+/g, (run) => {
       const bytes = [...run.matchAll(/\\(?:[xX]([0-9a-fA-F]{2})|([0-7]{1,3}))/g)].map((m) =>
@@ -74,10 +82,19 @@ function unescaped(text: string, asLatin1: boolean): string {
       return bytesText(Buffer.from(bytes), asLatin1);
     })
     .replace(
-      /\\(?:[uU]\{([0-9a-fA-F]{1,6})\}|[uU](00(?:0[0-9a-fA-F]|10)[0-9a-fA-F]{4})|[uU]+([0-9a-fA-F]{4})|([a-zA-Z])|([^a-zA-Z0-9]))/g,
-      (whole, braced?: string, long?: string, short?: string, letter?: string, other?: string) => {
+      /\\(?:[uU]\{([0-9a-fA-F]{1,6})\}|([uU])(00(?:0[0-9a-fA-F]|10)[0-9a-fA-F]{4})|[uU]+([0-9a-fA-F]{4})|([a-zA-Z])|([^a-zA-Z0-9]))/g,
+      (
+        whole,
+        braced?: string,
+        _u?: string,
+        long?: string,
+        short?: string,
+        letter?: string,
+        other?: string,
+      ) => {
         if (braced !== undefined) return String.fromCodePoint(parseInt(braced, 16));
-        if (long !== undefined && !asLatin1) return String.fromCodePoint(parseInt(long, 16));
+        if (long !== undefined && reading !== "four-digit")
+          return String.fromCodePoint(parseInt(long, 16));
         if (long !== undefined)
           return String.fromCharCode(parseInt(long.slice(0, 4), 16)) + long.slice(4);
         if (short !== undefined) return String.fromCharCode(parseInt(short, 16));
@@ -118,14 +135,14 @@ function caselessValues(name: string): string[] {
 }
 
 /** Letters outside ASCII that case changes make of ASCII ones (Turkish "İ" and "ı"). */
-const asciiOf: Record<string, string> = { İ: "I", ı: "i", ſ: "s", "\u212a": "K" };
+const asciiOf: Record<string, string> = { İ: "I", ı: "i", ſ: "s", "\u212a": "K", "\u0307": "" };
 
 /** Named references in any case, each ambiguous one read as its `choice`-th meaning. */
 function caselessReferences(text: string, choice: number): string {
   return text.replace(
-    /&([0-9A-Za-zİıſ\u212a]{1,32})(;?)/g,
+    /&([0-9A-Za-zİıſ\u212a\u0307]{1,32})(;?)/g,
     (whole, written: string, semicolon: string) => {
-      const name = written.replace(/[İıſ\u212a]/g, (char) => asciiOf[char]!);
+      const name = written.replace(/[İıſ\u212a\u0307]/g, (char) => asciiOf[char]!);
       const complete = caselessValues(name + semicolon);
       if (complete.length > 0) return complete[Math.min(choice, complete.length - 1)]!;
       for (let length = name.length; length > 0; length--) {
@@ -142,8 +159,9 @@ const decoders: ((text: string) => string)[] = [
   (text) => percentDecodedRuns(text, false),
   (text) => percentDecodedRuns(text, true),
   (text) => text.replace(/\+/g, " "),
-  (text) => unescaped(text, false),
-  (text) => unescaped(text, true),
+  (text) => unescaped(text, "utf8"),
+  (text) => unescaped(text, "latin1"),
+  (text) => unescaped(text, "four-digit"),
   (text) => decodeHtml(text, { level: "html5", scope: "body" }),
   numericReferences,
   ...[0, 1, 2, 3].map((choice) => (text: string) => caselessReferences(text, choice)),
