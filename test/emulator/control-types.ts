@@ -193,8 +193,10 @@ export type FaultAction =
   /**
    * Answers `status` with what it was sent quoted back in each of `forms`: the Authorization
    * header, every string value of a JSON body and the raw body, as JSON (`error.message`) or text.
+   * With `fields`, only the Authorization header and the string values of those fields of the
+   * body (wherever they are), so a message cut short still quotes them.
    */
-  | { kind: "echo"; status: number; forms: EchoForm[]; as?: "json" | "text" }
+  | { kind: "echo"; status: number; forms: EchoForm[]; as?: "json" | "text"; fields?: string[] }
   | { kind: "latency"; ms: number }
   | { kind: "hang" }
   | { kind: "reset-before" }

@@ -99,20 +99,29 @@ function quoted(piece: string, form: EchoForm): string {
   );
 }
 
-/** Every string value in a JSON value. */
-function stringsOf(value: unknown): string[] {
-  if (typeof value === "string") return [value];
-  if (Array.isArray(value)) return value.flatMap(stringsOf);
-  if (value !== null && typeof value === "object") return Object.values(value).flatMap(stringsOf);
+/** Every string value in a JSON value; only those of the named fields, when `fields` is given. */
+function stringsOf(value: unknown, fields?: readonly string[], inField = false): string[] {
+  const wanted = fields === undefined || inField;
+  if (typeof value === "string") return wanted ? [value] : [];
+  if (Array.isArray(value)) return value.flatMap((item) => stringsOf(item, fields, inField));
+  if (value !== null && typeof value === "object") {
+    return Object.entries(value).flatMap(([key, field]) =>
+      stringsOf(field, fields, inField || (fields?.includes(key) ?? false)),
+    );
+  }
   return [];
 }
 
-/** The answer's content type and text for a request with this body and Authorization header. */
+/**
+ * The answer's content type and text for a request with this body and Authorization header:
+ * every piece of it, or with `fields` the header and the values of those fields.
+ */
 export function echoAnswer(
   forms: readonly EchoForm[],
   as: "json" | "text",
   body: string,
   authorization: string,
+  fields?: readonly string[],
 ): { contentType: string; text: string } {
   let parsed: unknown;
   try {
@@ -121,7 +130,10 @@ export function echoAnswer(
     parsed = undefined;
   }
   // The short pieces first: a platform's message is often cut, the raw body is the longest.
-  const pieces = [authorization, ...stringsOf(parsed), body];
+  const pieces =
+    fields === undefined
+      ? [authorization, ...stringsOf(parsed), body]
+      : [authorization, ...stringsOf(parsed, fields)];
   const message = `${ECHO_MARKER}: the request was refused: ${forms
     .flatMap((form) => pieces.map((piece) => quoted(piece, form)))
     .join(" | ")}`;

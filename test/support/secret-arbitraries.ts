@@ -7,6 +7,16 @@ import fc from "fast-check";
 import type { EchoForm } from "../emulator/control-types";
 import { echoTransforms } from "../emulator/echo-fault";
 
+/**
+ * The secrets a hostile platform got printed readable by `pulumi up` at b19be84 (issue 38), by
+ * escaping its error text as PHP's htmlentities(…, ENT_HTML5) does.
+ */
+export const issue38Secrets = {
+  apiKey: "sk_live_hostile.key9",
+  sipPassword: "Sip_Pass.w0rd:9/x",
+  webhookToken: "tok_Hostile/Hook.Value:7",
+} as const;
+
 const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 /** Characters that JSON, URLs, forms or HTML write escaped. */
 const escaped = `"\\/%+&<>'=?#:;,. {}[]\t`;

@@ -16,6 +16,7 @@ import { allNamedReferences } from "../support/html-reference-names";
 import {
   echoForms,
   echoTransforms,
+  issue38Secrets,
   mixedEcho,
   pieceFormNames,
   secretText,
@@ -161,12 +162,7 @@ describe("a remembered secret of 4 characters or more", () => {
   });
 });
 
-/** The secrets a hostile platform got printed readable at b19be84 (issue 38). */
-const HOSTILE = {
-  apiKey: "sk_live_hostile.key9",
-  sipPassword: "Sip_Pass.w0rd:9/x",
-  webhookToken: "tok_Hostile/Hook.Value:7",
-};
+const HOSTILE = issue38Secrets;
 
 const hostileForms: [string, (text: string) => string][] = [
   ["as PHP's htmlentities(…, ENT_HTML5) writes it", (text) => encodeHTML(text)],
