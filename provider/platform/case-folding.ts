@@ -48,18 +48,24 @@ function mapped(codePoint: string): string {
 }
 
 /**
- * Folds a text code point by code point, calling `unit` with each folded piece and the span of
- * the text (UTF-16 units `from` to `to`) it came from; a dropped mark gives no piece.
+ * Folds a text, calling `unit` with each folded piece and the span of the text (UTF-16 units
+ * `from` to `to`) it came from: a run of ASCII characters at once (`ascii`: each of its units
+ * from one unit of the text), any other code point alone; a dropped mark gives no piece.
  */
-function foldEach(text: string, unit: (piece: string, from: number, to: number) => void): void {
+function foldEach(
+  text: string,
+  unit: (piece: string, from: number, to: number, ascii: boolean) => void,
+): void {
   let context: MarkContext = "other";
   for (let index = 0; index < text.length;) {
-    const code = text.charCodeAt(index);
-    if (code < 0x80) {
-      const lower = code >= 0x41 && code <= 0x5a ? String.fromCharCode(code + 32) : text[index]!;
-      context = lower === "i" || lower === "j" ? "dotted" : "other";
-      unit(lower, index, index + 1);
-      index++;
+    ASCII_RUN.lastIndex = index;
+    const run = ASCII_RUN.exec(text)?.[0];
+    if (run !== undefined) {
+      const lower = run.toLowerCase();
+      const last = lower[lower.length - 1];
+      context = last === "i" || last === "j" ? "dotted" : "other";
+      unit(lower, index, index + run.length, true);
+      index += run.length;
       continue;
     }
     const codePoint = String.fromCodePoint(text.codePointAt(index)!);
@@ -72,10 +78,12 @@ function foldEach(text: string, unit: (piece: string, from: number, to: number) 
       }
       piece += part;
     }
-    if (piece !== "") unit(piece, index, index + codePoint.length);
+    if (piece !== "") unit(piece, index, index + codePoint.length, false);
     index += codePoint.length;
   }
 }
+
+const ASCII_RUN = /[\x00-\x7f]+/y;
 
 /** A text folded, to compare with other folded texts. */
 export function foldCase(text: string): string {
@@ -99,15 +107,15 @@ export function foldWithOrigins(text: string): FoldedText {
   let from = new Int32Array(text.length + 8);
   let to = new Int32Array(text.length + 8);
   let length = 0;
-  foldEach(text, (piece, start, end) => {
+  foldEach(text, (piece, start, end, ascii) => {
     pieces.push(piece);
     if (length + piece.length > from.length) {
       from = grown(from, length + piece.length);
       to = grown(to, length + piece.length);
     }
     for (let k = 0; k < piece.length; k++) {
-      from[length] = start;
-      to[length] = end;
+      from[length] = ascii ? start + k : start;
+      to[length] = ascii ? start + k + 1 : end;
       length++;
     }
   });

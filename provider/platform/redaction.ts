@@ -120,24 +120,32 @@ function secretIndex(): SecretIndex {
   if (state.index === undefined) {
     const byPrefix = new Map<string, string[]>();
     const keyLengths = new Set<number>();
+    const firstPairs = new Set<number>();
     for (const folded of state.foldedSecrets) {
       const key = folded.slice(0, MIN_FINDABLE_LENGTH);
       keyLengths.add(key.length);
+      if (key.length >= 2) firstPairs.add(pairAt(key, 0));
       const list = byPrefix.get(key);
       if (list === undefined) byPrefix.set(key, [folded]);
       else list.push(folded);
     }
-    state.index = { byPrefix, keyLengths: [...keyLengths] };
+    state.index = { byPrefix, keyLengths: [...keyLengths], firstPairs };
   }
   return state.index;
+}
+
+function pairAt(text: string, at: number): number {
+  return text.charCodeAt(at) * 0x10000 + text.charCodeAt(at + 1);
 }
 
 /** Where remembered secrets occur in a folded text: [first unit, last unit] pairs. */
 function occurrences(folded: string, index: SecretIndex): [number, number][] {
   const found: [number, number][] = [];
   for (let at = 0; at < folded.length; at++) {
+    const pair = at + 1 < folded.length ? pairAt(folded, at) : -1;
     for (const keyLength of index.keyLengths) {
       if (at + keyLength > folded.length) continue;
+      if (keyLength >= 2 && !index.firstPairs.has(pair)) continue;
       const candidates = index.byPrefix.get(folded.slice(at, at + keyLength));
       if (candidates === undefined) continue;
       for (const secret of candidates) {

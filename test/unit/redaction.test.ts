@@ -32,7 +32,7 @@ const RUNS = 1000;
 /** Secrets this long or longer are searched for; shorter ones are withheld by structure. */
 const FINDABLE = 4;
 
-const SECRET = 'pW8"chÄrs\\é Σ/+%';
+const SECRET = 'pW8"chÄris\\é Σ/+%_.:';
 
 describe("a remembered secret of 4 characters or more", () => {
   it.each(echoTransforms.map((transform) => [transform]))(
