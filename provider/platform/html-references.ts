@@ -4,9 +4,9 @@
  *   library), with its `;`, and without it for the 106 legacy names (`&amp`, `&eacute`);
  * - a name in another case than the table's (`&LOWBAR;` for `&lowbar;`, `&NEWLINE;` for
  *   `&NewLine;`, `&PERİOD;` for `&period;`): an echo that upper-cases its text after escaping it
- *   writes those. A few names
- *   differ only in case (`&dagger;` † and `&Dagger;` ‡); such a name in a case of neither is read
- *   as the one with the most lower-case letters first;
+ *   writes those. 137 names differ from another only in case (`&dagger;` † and `&Dagger;` ‡);
+ *   written in a case of neither, such a name reads as the one lower-cased first, letter by
+ *   letter (`&DAGGER;` is †);
  * - numeric references, decimal or hex, with any number of leading zeros and with or without
  *   `;`, as the code point they name (a lone surrogate as that UTF-16 unit, so a pair written as
  *   two references reads as its character).
@@ -46,9 +46,10 @@ function numericReference(text: string, at: number): ReadReference | undefined {
   const match = NUMERIC.exec(text);
   if (match === null) return undefined;
   const [whole, hex, decimal] = match;
-  const digits = hex ?? decimal ?? "";
+  const digits = hex ?? decimal!;
+  // Past U+10FFFF (checked on 7 digits at most, so parseInt never sees a huge number).
   if (digits.length > 7) return undefined;
-  const value = parseInt(digits === "" ? "0" : digits, hex === undefined ? 10 : 16);
+  const value = parseInt(digits, hex === undefined ? 10 : 16);
   if (value > 0x10ffff) return undefined;
   const decoded =
     value >= 0xd800 && value <= 0xdfff ? String.fromCharCode(value) : String.fromCodePoint(value);

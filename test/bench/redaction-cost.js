@@ -1,12 +1,18 @@
 /**
  * What redaction costs per message (provider/platform/redaction.ts runs on every text the
- * platform sends back): `npx tsx test/bench/redaction-cost.ts`. A micro-benchmark, not a test:
- * it prints the median time per call of each workload over 5 rounds, and fails on nothing.
- * It uses only what every version of the redaction has (rememberSecret, redactSecrets,
- * redactedPrefix), so the same file measures an older checkout for a before/after figure.
+ * platform sends back): `npm run build && node test/bench/redaction-cost.js [dist/provider]`.
+ * A micro-benchmark, not a test: it prints the median CPU time per call of each workload over 5
+ * rounds (CPU time, so other processes on the machine disturb it less), and fails on nothing.
+ * It loads the build users run from the folder given, and uses only what every version of the
+ * redaction has (rememberSecret, redactSecrets, redactedPrefix), so the same file measures the
+ * build of an older checkout for a before/after figure. Plain JavaScript run by node: a
+ * TypeScript loader (tsx) would rewrite the code it measures and change its cost.
  */
-import { redactedPrefix, redactSecrets, rememberSecret } from "../../provider/platform/redaction";
-import { resetProcessState } from "../../provider/settings/process-state";
+const { resolve } = require("node:path");
+
+const built = resolve(process.argv[2] ?? "dist/provider");
+const { rememberSecret, redactSecrets, redactedPrefix } = require(`${built}/platform/redaction`);
+const { resetProcessState } = require(`${built}/settings/process-state`);
 
 const API_KEY = "sk_live_bench.Key9-Q7xZ2v";
 const SECRETS = [
@@ -17,7 +23,7 @@ const SECRETS = [
 ];
 
 /** A seeded generator, so every run and every checkout measures the same texts. */
-function random(seed: number): () => number {
+function random(seed) {
   let state = seed;
   return () => {
     state = (state * 1103515245 + 12345) % 2 ** 31;
@@ -42,42 +48,36 @@ const json = JSON.stringify({
 });
 
 /** Escapes a platform could quote a secret in, written out here for both versions alike. */
-const encoders: ((text: string) => string)[] = [
+const encoders = [
   (text) => encodeURIComponent(text),
   (text) => encodeURIComponent(encodeURIComponent(text)),
   (text) => JSON.stringify(text).slice(1, -1),
-  (text) => Array.from(text, (c) => `&#x${c.codePointAt(0)!.toString(16)};`).join(""),
+  (text) => Array.from(text, (c) => `&#x${c.codePointAt(0).toString(16)};`).join(""),
   (text) => Array.from(text, (c) => `&#${c.codePointAt(0)};`).join(""),
   (text) => text.toUpperCase(),
   (text) =>
     text.replace(
       /[_.:/]/g,
-      (c) => ({ _: "&lowbar;", ".": "&period;", ":": "&colon;", "/": "&sol;" })[c]!,
+      (c) => ({ _: "&lowbar;", ".": "&period;", ":": "&colon;", "/": "&sol;" })[c],
     ),
   (text) => Array.from(Buffer.from(text), (b) => `\\${b.toString(8).padStart(3, "0")}`).join(""),
   (text) => escape(text),
 ];
 
 /** A text of about `size` characters quoting the secrets in every encoding, with words between. */
-function echo(size: number, seed: number): string {
+function echo(size, seed) {
   const next = random(seed);
   const words = ["refused", "value", "got", "field", "request", "invalid", "the", "for"];
   let text = "platform-echo: ";
   while (text.length < size) {
-    const secret = SECRETS[Math.floor(next() * SECRETS.length)]!;
-    const encode = encoders[Math.floor(next() * encoders.length)]!;
+    const secret = SECRETS[Math.floor(next() * SECRETS.length)];
+    const encode = encoders[Math.floor(next() * encoders.length)];
     text += `${words[Math.floor(next() * words.length)]} ${encode(secret)} `;
   }
   return text.slice(0, size);
 }
 
-interface Workload {
-  readonly name: string;
-  readonly secrets: number;
-  readonly run: () => void;
-}
-
-function remember(count: number): void {
+function remember(count) {
   resetProcessState();
   for (const secret of SECRETS) rememberSecret(secret);
   const next = random(42);
@@ -90,7 +90,7 @@ const echoes = Array.from({ length: 50 }, (_, k) => echo(300, k + 1));
 const long = echo(2048, 99);
 const huge = echo(20_000, 7);
 
-const workloads: Workload[] = [
+const workloads = [
   { name: "plain message, 90 chars", secrets: 4, run: () => redactSecrets(plain) },
   { name: "JSON error body, 400 chars", secrets: 4, run: () => redactSecrets(json) },
   {
@@ -104,15 +104,15 @@ const workloads: Workload[] = [
   { name: "JSON error body, 1,000 secrets", secrets: 1000, run: () => redactSecrets(json) },
 ];
 
-function median(values: number[]): number {
+function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
+  return sorted[Math.floor(sorted.length / 2)];
 }
 
 for (const workload of workloads) {
   remember(workload.secrets);
   workload.run(); // warm: caches, the JIT
-  const rounds: number[] = [];
+  const rounds = [];
   for (let round = 0; round < 5; round++) {
     const started = process.cpuUsage();
     let calls = 0;
