@@ -10,9 +10,10 @@
  * - A secret of `MIN_FINDABLE_LENGTH` (4) characters or more is blanked wherever it appears, in
  *   any case (case-folding.ts) and in any form a platform can echo it in: as is, percent- or
  *   form-encoded, escaped as the string literals of JSON and of the languages platforms are
- *   written in, as HTML character references, and nested mixes of those (echo-decoding.ts,
- *   docs/failures-and-secrets.md lists them). A secret URL is blanked whole and by its path with its
- *   query; its path, query, path segments and query values too when 8 characters or longer.
+ *   written in, as HTML character references, and nested mixes of those (echo-decoding.ts;
+ *   docs/failures-and-secrets.md lists them). A secret URL is blanked whole and by its path
+ *   with its query; its path, query, path segments and query values too when 8 characters or
+ *   longer.
  * - Then the result is checked again in every decoded view; if any secret still shows (for
  *   example, the secret is part of the word "[redacted]"), the whole text is withheld.
  * - A shorter secret cannot be told apart from ordinary text, so it is not searched for: the
@@ -111,9 +112,8 @@ function secretUrlParts(value: string): { whole: string[]; pieces: string[] } {
 }
 
 /**
- * The folded secrets by their first four UTF-16 units (fewer for a secret that folds shorter:
- * "i̇i̇i̇i̇" folds to "iiii", but a dotted i and a combining dot fold to one "i"), for one pass
- * over a text.
+ * The folded secrets by their first four UTF-16 units (all of them when a secret folds shorter:
+ * the dot above an i folds away, so "i\u0307i\u0307" is "ii"), for one pass over a text.
  */
 function secretIndex(): SecretIndex {
   const state = secretMemory();
@@ -134,6 +134,7 @@ function secretIndex(): SecretIndex {
   return state.index;
 }
 
+/** The two UTF-16 units at `at` as one number: a cheap test before a key is looked up. */
 function pairAt(text: string, at: number): number {
   return text.charCodeAt(at) * 0x10000 + text.charCodeAt(at + 1);
 }
