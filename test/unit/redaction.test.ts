@@ -216,6 +216,9 @@ describe("case, folded without a locale", () => {
     ["a sharp s spelled out", "STRAẞE-9x", "strasse-9x"],
     ["fullwidth letters", "pass-Word", "ｐａｓｓ－ＷＯＲＤ"],
     ["a C1 control where a browser shows Windows-1252", "pass–word", "pass\u0096word"],
+    ["a Windows-1252 byte, percent-encoded", "pass–word", "pass%96word"],
+    ["a numeric reference to a C1 control", "pass–word", "pass&#150;word"],
+    ["HTML 4's angle brackets for HTML5's", "key⟨9⟩x", "key\u23299\u232ax"],
   ])("%s hides no secret", (_, secret, echoed) => {
     rememberSecret(secret);
     expect(redactSecrets(`refused: ${echoed}.`)).toBe("refused: [redacted].");
