@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { DEFAULT_API_KEY, faultProfileNames } from "../emulator";
+import { BACKEND_TIMEOUT_VARIABLE, DEFAULT_BACKEND_TIMEOUT_SECONDS } from "./backend-deadline";
 
 export const USAGE = `Usage:
   pulumi-voice-platform preflight [--stack NAME] [--cwd DIR]
@@ -44,15 +45,22 @@ Azure Blob backends (with the same URL and credentials as \`pulumi\`), ask Pulum
 update is in progress, and cannot see a lock on Google Cloud Storage (preflight says so).
 --stack and --cwd are passed on to it.
 
+Every read of the state backend (each \`pulumi\` run, each read of the locks) has a deadline:
+${DEFAULT_BACKEND_TIMEOUT_SECONDS} s unless ${BACKEND_TIMEOUT_VARIABLE} says otherwise (1 to 600). A backend that
+does not answer within it is exit 5, naming the backend and what to check; a \`pulumi\` run past it
+is killed.
+
 Exit codes (the same for every command, one meaning each):
   0  nothing pending (preflight); recorded (recover); rekeyed, or nothing to rekey (rekey);
      stopped by a signal (emulator)
   1  pending operations of a stopped run (preflight); refused, nothing changed (recover, rekey);
      could not start: a port in use, a state file it cannot read (emulator)
-  2  bad command line
+  2  bad command line (or a bad ${BACKEND_TIMEOUT_VARIABLE})
   3  locked by an update that may still be running: wait for it; do not run recover
   4  the stack does not exist on the backend (never deployed, or a wrong name or backend)
-  5  the backend could not be read (state or locks), or the Pulumi CLI failed: nothing changed`;
+  5  the backend could not be read (state or locks) or did not answer in time, or the Pulumi CLI
+     failed: nothing changed, but for an import that recover or rekey started and the deadline
+     stopped, which may have landed: the message names the backup that restores the stack`;
 
 export type CommandLine =
   | { readonly command: "help" }

@@ -4,6 +4,7 @@
  * `pulumi up` left with interrupted creates, `rekey` for ids an earlier version wrote, `emulator`
  * for a local stand-in for the platform.
  */
+import { backendTimeoutSeconds } from "./backend-deadline";
 import { parseCommandLine, USAGE, UsageError } from "./command-line";
 import { EXIT } from "./command-result";
 import { runEmulator } from "./emulator-command";
@@ -12,7 +13,7 @@ import { PulumiCliError } from "./pulumi-stack";
 import { recover } from "./recover";
 import { rekey } from "./rekey";
 import { LockedRefusal, RecoveryRefused } from "./recovery-plan";
-import { BackendReadError, StackNotFoundError } from "./errors";
+import { BackendReadError, CommandSettingError, StackNotFoundError } from "./errors";
 
 export async function main(argv: readonly string[]): Promise<number> {
   try {
@@ -22,6 +23,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       return 0;
     }
     if (command.command === "emulator") return await runEmulator(command.argv);
+    // A limit that cannot be used stops the command before it reads anything.
+    backendTimeoutSeconds();
     const result =
       command.command === "preflight"
         ? await preflight(command)
@@ -48,6 +51,7 @@ export function failure(error: unknown): { message: string; exitCode: number } {
     };
   }
   const message = (error as Error).message ?? String(error);
+  if (error instanceof CommandSettingError) return { message, exitCode: EXIT.usage };
   if (error instanceof StackNotFoundError) return { message, exitCode: EXIT.stackNotFound };
   if (error instanceof BackendReadError || error instanceof PulumiCliError) {
     return { message, exitCode: EXIT.backendUnreadable };

@@ -7,6 +7,8 @@ import type { z } from "zod";
 import {
   apiErrorFor,
   ApiResponseError,
+  authenticationHint,
+  permissionHint,
   UnsafePathError,
   type ApiError,
   type ApiErrorDetails,
@@ -531,12 +533,8 @@ function statusHint(
   subOrganizationId: string | undefined,
   call: ApiCall,
 ): string | undefined {
-  if (status === 401) {
-    return "Check voiceplatform:apiKey (or VOICEPLATFORM_API_KEY), and set voiceplatform:authScheme (e.g. Bearer) if the platform expects a scheme before the key";
-  }
-  if (status === 403 && subOrganizationId !== undefined) {
-    return `Check that sub-organization "${subOrganizationId}" belongs to the organization that owns the API key`;
-  }
+  if (status === 401) return authenticationHint();
+  if (status === 403) return permissionHint(subOrganizationId);
   if (status === 429) {
     return "The platform is rate limiting: lower voiceplatform:maxConcurrency or raise voiceplatform:maxRetries";
   }

@@ -341,7 +341,7 @@ export const providerService = {
           `the voiceplatform provider's configuration is not valid: ${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`,
         );
       }
-      configureProvider(inputs);
+      configureProvider(inputs, call.request.getUrn());
       const response = new providerPb.ConfigureResponse();
       response.setAcceptsecrets(protocol.acceptSecrets);
       response.setAcceptresources(protocol.acceptResources);

@@ -88,7 +88,10 @@ const AdvancedWebhook = z
  */
 export const CampaignWebhookInputs = z
   .strictObject({
-    campaignId: objectId.describe("The campaign's ObjectId (24 hexadecimal characters)."),
+    campaignId: objectId.meta({
+      description: "The campaign's ObjectId (24 hexadecimal characters).",
+      toldById: true,
+    }),
     url: absoluteUrl.meta({ description: "URL that is called.", wire: "url" }),
     events: z
       .array(

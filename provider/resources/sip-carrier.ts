@@ -123,7 +123,7 @@ export const SipCarrierInputs = z
   .strictObject({
     name: text.meta({
       description:
-        "Carrier name. Required here though the spec leaves it open: preflight finds an interrupted create on the platform by it.",
+        "Carrier name. The spec leaves it open, but preflight finds an interrupted create on the platform by it.",
       wire: "name",
     }),
     registerUsername: z
