@@ -26,6 +26,10 @@ export const USAGE = `Usage:
       Nothing is sent to the platform and nothing is replaced. The replaced state is saved to a
       backup file first; a locked stack or one with interrupted operations is refused.
 
+  pulumi-voice-platform policy-pack DIR
+      Writes the platform's policy pack (docs/policies.md) into DIR, a new or empty folder, for
+      \`pulumi preview --policy-pack DIR\` and \`pulumi policy analyze --policy-pack DIR\`.
+
   pulumi-voice-platform emulator [--port 4010] [--campaigns-port 4011] [--api-key KEY]
                                  [--sub-org ID]... [--state FILE] [--faults PROFILE[,PROFILE]]
                                  [--answers spec|extended] [--latency-ms N] [--rate-limit N]
@@ -52,9 +56,9 @@ is killed.
 
 Exit codes (the same for every command, one meaning each):
   0  nothing pending (preflight); recorded (recover); rekeyed, or nothing to rekey (rekey);
-     stopped by a signal (emulator)
-  1  pending operations of a stopped run (preflight); refused, nothing changed (recover, rekey);
-     could not start: a port in use, a state file it cannot read (emulator)
+     written (policy-pack); stopped by a signal (emulator)
+  1  pending operations of a stopped run (preflight); refused, nothing changed (recover, rekey,
+     policy-pack); could not start: a port in use, a state file it cannot read (emulator)
   2  bad command line (or a bad ${BACKEND_TIMEOUT_VARIABLE})
   3  locked by an update that may still be running: wait for it; do not run recover
   4  the stack does not exist on the backend (never deployed, or a wrong name or backend)
@@ -68,6 +72,7 @@ export type CommandLine =
   | { readonly command: "emulator"; readonly argv: readonly string[] }
   | { readonly command: "preflight"; readonly stack?: string; readonly cwd?: string }
   | { readonly command: "rekey"; readonly stack?: string; readonly cwd?: string }
+  | { readonly command: "policy-pack"; readonly dir: string; readonly cwd?: string }
   | {
       readonly command: "recover";
       readonly stack?: string;
@@ -118,10 +123,11 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   if (command === "preflight") return preflightCommand(rest, values, common);
   if (command === "rekey") return rekeyCommand(rest, values, common);
   if (command === "recover") return recoverCommand(rest, values, common);
+  if (command === "policy-pack") return policyPackCommand(rest, values, common);
   throw new UsageError(
     command === undefined
-      ? "no command given: use preflight, recover, rekey or emulator"
-      : `unknown command ${JSON.stringify(command)}: use preflight, recover, rekey or emulator`,
+      ? "no command given: use preflight, recover, rekey, policy-pack or emulator"
+      : `unknown command ${JSON.stringify(command)}: use preflight, recover, rekey, policy-pack or emulator`,
   );
 }
 
@@ -141,6 +147,20 @@ function rekeyCommand(rest: string[], values: Flags, common: Common): CommandLin
   if (values.forget !== undefined || values["cancel-stale-lock"] !== undefined)
     throw new UsageError("--forget and --cancel-stale-lock belong to recover, not rekey");
   return { command: "rekey", ...common };
+}
+
+function policyPackCommand(rest: string[], values: Flags, common: Common): CommandLine {
+  if (rest.length !== 1) {
+    throw new UsageError("policy-pack takes one folder: pulumi-voice-platform policy-pack DIR");
+  }
+  if (values.stack !== undefined || values.forget !== undefined || values["cancel-stale-lock"]) {
+    throw new UsageError("policy-pack takes no --stack, --forget or --cancel-stale-lock");
+  }
+  return {
+    command: "policy-pack",
+    dir: nonEmpty("DIR", rest[0]!),
+    ...(common.cwd ? { cwd: common.cwd } : {}),
+  };
 }
 
 function recoverCommand(assignments: string[], values: Flags, common: Common): CommandLine {

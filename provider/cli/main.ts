@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 /**
  * The `pulumi-voice-platform` command: `preflight` and `recover` for stacks that a killed
- * `pulumi up` left with interrupted creates, `rekey` for ids an earlier version wrote, `emulator`
- * for a local stand-in for the platform.
+ * `pulumi up` left with interrupted creates, `rekey` for ids an earlier version wrote,
+ * `policy-pack` for the platform's rules as a policy pack, `emulator` for a local stand-in for
+ * the platform.
  */
 import { backendTimeoutSeconds } from "./backend-deadline";
 import { parseCommandLine, USAGE, UsageError } from "./command-line";
 import { EXIT } from "./command-result";
 import { runEmulator } from "./emulator-command";
+import { writePolicyPack } from "./policy-pack";
 import { preflight } from "./preflight";
 import { PulumiCliError } from "./pulumi-stack";
 import { recover } from "./recover";
@@ -30,7 +32,9 @@ export async function main(argv: readonly string[]): Promise<number> {
         ? await preflight(command)
         : command.command === "rekey"
           ? await rekey(command)
-          : await recover(command);
+          : command.command === "policy-pack"
+            ? await writePolicyPack(command)
+            : await recover(command);
     process.stdout.write(`${result.text}\n`);
     return result.exitCode;
   } catch (error) {
