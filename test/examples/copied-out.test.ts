@@ -1,9 +1,11 @@
 /**
- * Each example copied out of the repository (example-copy.ts), its dependencies installed as its
+ * examples/yaml copied out of the repository (example-copy.ts), its dependencies installed as its
  * README says, run against the emulator with the real CLI: a preview of the new stack sends
  * nothing, `pulumi up --yes` (with its preview) creates every object once, and a preview after it
- * has no changes and sends nothing. examples/python, go and plugin-typescript are copied out the
- * same way by test/languages, whose scenario goes on to updates, replacement, import and destroy.
+ * has no changes and sends nothing. The TypeScript examples and examples/python check the same
+ * with their own tests (examples-own-tests.test.ts); examples/python, go and plugin-typescript are
+ * also copied out by test/languages, whose scenario goes on to updates, replacement, import and
+ * destroy.
  */
 import { rm } from "node:fs/promises";
 import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../../provider/emulator";
@@ -23,27 +25,6 @@ interface Case {
 }
 
 const cases: readonly Case[] = [
-  {
-    example: "basic",
-    stack: "dev",
-    creates: [
-      `POST /campaigns/${CAMPAIGN}/webhook/subscribe 200`,
-      `POST /campaigns/${CAMPAIGN}/webhook/subscribe 200`,
-      "POST /organization/sip 201",
-      "POST /voices/voice-clone 200",
-    ],
-  },
-  {
-    // Its committed Pulumi.dev.yaml names placeholder addresses; the copy's config points at the
-    // emulator, as a user's `pulumi config set` would.
-    example: "environments",
-    stack: "dev",
-    creates: [
-      "POST /campaigns/65a1f0c2e4b0a1b2c3d4e5f1/webhook/subscribe 200",
-      "POST /organization/sip 201",
-      "POST /voices/voice-clone 200",
-    ],
-  },
   {
     example: "yaml",
     stack: "dev",
