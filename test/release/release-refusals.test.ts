@@ -2,7 +2,8 @@
  * `npm run release` as a user types it, refusing what would harm the machine before it removes or
  * builds anything: a folder it did not make as --out (its files stay), another user's folder that
  * others may write even with a copied marker, a link given with a trailing slash, the folder the
- * user is in, a plain-http download URL off loopback, an unknown platform. Each refusal exits 1 at once with
+ * user is in, a plain-http download URL off loopback, an unknown platform, a tag that is no
+ * version, and (without --dry-run) the placeholder public address. Each refusal exits 1 at once with
  * a message naming the option, the problem and the fix. Only temporary folders are used as --out,
  * so a regression here can never empty anything else.
  */
@@ -22,6 +23,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { PLACEHOLDER_PUBLIC_ADDRESS, PUBLIC_ADDRESS } from "../../provider/release/public-address";
 import { prepareReleaseFolder, RELEASE_MARKER } from "../../provider/release/release-folder";
 import { REPO_ROOT } from "../support/packed-package";
 
@@ -134,12 +136,35 @@ describe("npm run release refuses before it removes anything", () => {
   test("a plain-http download URL off loopback: refused, no folder made", async () => {
     const out = join(root, "release");
     const url = "http://downloads.example.com/voiceplatform/";
-    const outcome = await release(user, ["--out", out, "--plugin-download-url", url]);
+    const outcome = await release(user, ["--dry-run", "--out", out, "--plugin-download-url", url]);
     expect(outcome.code).toBe(1);
     expect(outcome.stderr).toContain(
       "--plugin-download-url http://downloads.example.com/voiceplatform/ is plain http on " +
         "downloads.example.com",
     );
+    expect(existsSync(out)).toBe(false);
+  });
+
+  (PUBLIC_ADDRESS === PLACEHOLDER_PUBLIC_ADDRESS ? test : test.skip)(
+    "a release to publish (no --dry-run) with the placeholder public address: refused, no folder made",
+    async () => {
+      const out = join(root, "release");
+      const outcome = await release(user, ["--tag", "v1.0.0", "--out", out]);
+      expect(outcome.code).toBe(1);
+      expect(outcome.stderr).toContain(
+        "release failed: a release to publish (no --dry-run) with the placeholder public " +
+          `address ${PLACEHOLDER_PUBLIC_ADDRESS}`,
+      );
+      expect(outcome.stderr).toContain("Set PUBLIC_ADDRESS in provider/release/public-address.ts");
+      expect(existsSync(out)).toBe(false);
+    },
+  );
+
+  test("a tag that is no version: refused, no folder made", async () => {
+    const out = join(root, "release");
+    const outcome = await release(user, ["--dry-run", "--tag", "release-1", "--out", out]);
+    expect(outcome.code).toBe(1);
+    expect(outcome.stderr).toContain('--tag "release-1" is not a version tag');
     expect(existsSync(out)).toBe(false);
   });
 
