@@ -9,8 +9,7 @@
 // process that is already warm. It holds no provider logic.
 //
 // PULUMI_VOICEPLATFORM_SHARED_SERVER=false runs the server as this process instead, one per
-// provider, as the other platforms' archives do. `--version` says what it is and lets the server
-// say what it is.
+// provider, as the other platforms' archives do.
 package main
 
 import (
@@ -61,6 +60,7 @@ func main() {
 		fail("cannot find its own executable: %v", err)
 	}
 	server := filepath.Join(filepath.Dir(exe), serverName)
+	// `--version`: what this is, then the server says what it is.
 	if len(args) == 1 && args[0] == "--version" {
 		fmt.Printf("pulumi-resource-voiceplatform %s: native launcher (%s/%s) sharing %s between the providers of an engine run\n",
 			version, runtime.GOOS, runtime.GOARCH, serverName)
