@@ -6,7 +6,8 @@
  *   release's pluginDownloadURL (plugin-download-folder.ts);
  * - `--go-proxy-folder DIR`: the Go SDK as a module version in a GOPROXY folder, checked with
  *   `go mod download` when Go is on PATH (go-module-proxy.ts);
- * - `--python-repository URL`: the wheel and sdist with twine (python-publish.ts);
+ * - `--python-repository URL` (and `--python-index URL`, its simple API, to compare what it
+ *   holds first): the wheel and sdist with twine (python-publish.ts);
  * - `--npm-registry URL` (and `--npm-provenance`): every npm tarball with `npm publish`
  *   (npm-publish.ts).
  *
@@ -40,6 +41,8 @@ export interface PublishOptions {
   pluginFolder?: string;
   goProxyFolder?: string;
   pythonRepository?: string;
+  /** The index's simple API (PEP 503), to compare what it holds before uploading. */
+  pythonIndex?: string;
   npmRegistry?: string;
   npmProvenance: boolean;
   dryRun: boolean;
@@ -56,6 +59,7 @@ interface Plan {
   release: ReleaseContents;
   goVersion: string;
   pythonRepository?: URL;
+  pythonIndex?: URL;
   npmRegistry?: URL;
 }
 
@@ -69,10 +73,23 @@ async function plan(options: PublishOptions): Promise<Plan> {
     pythonRepository === undefined
       ? undefined
       : checkRegistryUrl("--python-repository", pythonRepository);
+  const index =
+    options.pythonIndex === undefined
+      ? undefined
+      : checkRegistryUrl("--python-index", options.pythonIndex);
+  if (index !== undefined && python === undefined) {
+    throw new Error(
+      "--python-index is the index to compare before uploading: give --python-repository too.",
+    );
+  }
   const npm =
     npmRegistry === undefined ? undefined : checkRegistryUrl("--npm-registry", npmRegistry);
   const release = await readRelease(options.from);
-  checkAddressForTargets(release, { "--python-repository": python, "--npm-registry": npm });
+  checkAddressForTargets(release, {
+    "--python-repository": python,
+    "--python-index": index,
+    "--npm-registry": npm,
+  });
   const version = goVersion(release.version);
   if (goProxyFolder !== undefined) {
     const problems = moduleFileProblems(release.goModule);
@@ -96,6 +113,7 @@ async function plan(options: PublishOptions): Promise<Plan> {
     release,
     goVersion: version,
     ...(python === undefined ? {} : { pythonRepository: python }),
+    ...(index === undefined ? {} : { pythonIndex: index }),
     ...(npm === undefined ? {} : { npmRegistry: npm }),
   };
 }
@@ -175,12 +193,13 @@ export async function publishRelease(options: PublishOptions): Promise<void> {
     for (const line of done.goSum) options.log(`  ${line}`);
   }
   if (planned.pythonRepository !== undefined) {
-    const printed = await publishToPython({
+    await publishToPython({
       files: release.pythonFiles.map((f) => f.file),
       repository: planned.pythonRepository,
+      ...(planned.pythonIndex === undefined ? {} : { index: planned.pythonIndex }),
       env: options.env,
+      log: options.log,
     });
-    for (const line of printed.trim().split("\n")) options.log(`python: ${line.trim()}`);
   }
   if (planned.npmRegistry !== undefined) {
     await publishToNpm({
@@ -201,6 +220,7 @@ async function main(): Promise<void> {
       "plugin-folder": { type: "string" },
       "go-proxy-folder": { type: "string" },
       "python-repository": { type: "string" },
+      "python-index": { type: "string" },
       "npm-registry": { type: "string" },
       "npm-provenance": { type: "boolean", default: false },
       "dry-run": { type: "boolean", default: false },
@@ -217,6 +237,7 @@ async function main(): Promise<void> {
     ...optional("pluginFolder", here(values["plugin-folder"])),
     ...optional("goProxyFolder", here(values["go-proxy-folder"])),
     ...optional("pythonRepository", values["python-repository"]),
+    ...optional("pythonIndex", values["python-index"]),
     ...optional("npmRegistry", values["npm-registry"]),
     npmProvenance: values["npm-provenance"],
     dryRun: values["dry-run"],

@@ -14,8 +14,8 @@
  * or earlier release's folder: release-folder.ts), `--no-sea` (the Node-launcher archive for every
  * platform), `--platforms linux-amd64,...`. `--dry-run` builds everything and publishes
  * nothing; without it the URL is required, since SDKs without one leave users to install the
- * plugin by hand. Publishing itself is not automated: the script prints what to upload where, and
- * for each plugin archive the command that checks its sha256 and installs it.
+ * plugin by hand. `npm run release:publish` publishes the folder (publish.ts); this script prints
+ * that command, and for each plugin archive the command that checks its sha256 and installs it.
  *
  * The same inputs (sources, lock file, node, SOURCE_DATE_EPOCH or the last commit) give the same
  * bytes: reproducible-archive.ts. Every check runs before anything is removed.
@@ -250,8 +250,9 @@ async function main(): Promise<void> {
     process.stdout.write("dry run: nothing published.\n");
   } else {
     process.stdout.write(
-      `to publish: upload plugin/* to ${url}, python/* with twine, npm/*.tgz with npm publish, ` +
-        `and push the go/ folder as ${values["go-module-path"]} tagged v${release.version}.\n`,
+      `to publish (docs/development.md, Publishing): npm run release:publish -- --from ${release.out} ` +
+        "--plugin-folder <the folder served at the pluginDownloadURL> --go-proxy-folder <dir> " +
+        "--python-repository <url> --npm-registry <url>\n",
     );
   }
 }

@@ -230,7 +230,7 @@ function go(facts: ProgramFacts): ByNameProgram {
         '\t\t_, err = voiceplatform.NewCampaignWebhook(ctx, "leads", &voiceplatform.CampaignWebhookArgs{',
         `\t\t\tCampaignId: pulumi.String("${CAMPAIGN}"),`,
         '\t\t\tUrl:        pulumi.String("https://hooks.example.com/by-name-go"),',
-        '\t\t\tEvents:     pulumi.StringArray{pulumi.String("POST_PROCESSING_FINISHED:INTERESTED")},',
+        "\t\t\tEvents:     voiceplatform.WebhookEventArray{voiceplatform.WebhookEventPostProcessingFinishedInterested},",
         "\t\t})",
         "\t\tif err != nil {",
         "\t\t\treturn err",

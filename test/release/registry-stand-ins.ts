@@ -195,8 +195,18 @@ export async function startPypiserver(
   return { url, requests, close: server.close };
 }
 
-/** GOPROXY for programs: the stand-in folder first, then the proxy Go uses here. */
+/**
+ * GOPROXY for programs: the stand-in folder first; then this machine's module cache read as a
+ * proxy (its download folder has a proxy's layout), so Pulumi's SDK and its dependencies need no
+ * network when Go has fetched them before; then the proxy Go uses here. The programs run with a
+ * module cache of their own: the machine's never holds what the test published (a rebuilt release
+ * of the same version would otherwise be read from there, stale).
+ */
 export function goProxyChain(folder: string): string {
-  const configured = execFileSync("go", ["env", "GOPROXY"], { encoding: "utf8" }).trim();
-  return [pathToFileURL(folder).href, ...(configured === "" ? [] : [configured])].join(",");
+  const go = (name: string) => execFileSync("go", ["env", name], { encoding: "utf8" }).trim();
+  const machineCache = join(go("GOMODCACHE"), "cache", "download");
+  const configured = go("GOPROXY");
+  return [pathToFileURL(folder).href, pathToFileURL(machineCache).href]
+    .concat(configured === "" ? [] : [configured])
+    .join(",");
 }

@@ -35,6 +35,7 @@ import {
   placeholderAddress,
 } from "../../provider/release/publish-targets";
 import { runPublishingTool } from "../../provider/release/publishing-tool";
+import { listedFiles, projectOfFile } from "../../provider/release/python-publish";
 import { readRelease } from "../../provider/release/release-contents";
 import { RELEASE_MARKER } from "../../provider/release/release-folder";
 
@@ -414,6 +415,27 @@ describe("npm packages", () => {
     expect(registryKey(new URL("https://npm.acme.io/api/npm/local"))).toBe(
       "//npm.acme.io/api/npm/local/",
     );
+  });
+});
+
+describe("Python files on an index", () => {
+  test("a file's project as PEP 503 names its page, and the files a page lists with their sha256", () => {
+    expect(projectOfFile("/r/python/pulumi_voiceplatform-0.1.0-py3-none-any.whl")).toBe(
+      "pulumi-voiceplatform",
+    );
+    expect(projectOfFile("pulumi_voiceplatform-0.1.0.tar.gz")).toBe("pulumi-voiceplatform");
+    expect(() => projectOfFile("notes.txt")).toThrow(/not named like a wheel or sdist/);
+    const sum = "ab".repeat(32);
+    const page = [
+      "<html><body>",
+      `<a href="../../packages/pulumi_voiceplatform-0.1.0.tar.gz#sha256=${sum}">pulumi_voiceplatform-0.1.0.tar.gz</a><br>`,
+      '<a data-requires-python="&gt;=3.9" href="https://files.example/x/pulumi_voiceplatform-0.1.0-py3-none-any.whl">pulumi_voiceplatform-0.1.0-py3-none-any.whl</a>',
+      "</body></html>",
+    ].join("\n");
+    expect([...listedFiles(page).entries()]).toEqual([
+      ["pulumi_voiceplatform-0.1.0.tar.gz", sum],
+      ["pulumi_voiceplatform-0.1.0-py3-none-any.whl", undefined],
+    ]);
   });
 });
 
