@@ -1,17 +1,28 @@
 /**
  * `npm run release` as a user types it, refusing what would harm the machine before it removes or
- * builds anything: a folder it did not make as --out (its files stay), the folder the user is in,
- * a plain-http download URL off loopback, an unknown platform. Each refusal exits 1 at once with
+ * builds anything: a folder it did not make as --out (its files stay), another user's folder that
+ * others may write even with a copied marker, a link given with a trailing slash, the folder the
+ * user is in, a plain-http download URL off loopback, an unknown platform. Each refusal exits 1 at once with
  * a message naming the option, the problem and the fix. Only temporary folders are used as --out,
  * so a regression here can never empty anything else.
  */
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import {
+  chmod,
+  chown,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  symlink,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { RELEASE_MARKER } from "../../provider/release/release-folder";
+import { prepareReleaseFolder, RELEASE_MARKER } from "../../provider/release/release-folder";
 import { REPO_ROOT } from "../support/packed-package";
 
 const run = promisify(execFile);
@@ -33,6 +44,18 @@ async function release(from: string, args: string[]): Promise<Outcome> {
       stderr: error.stderr ?? "",
     }),
   );
+}
+
+/** A marker's exact text, as a release writes it (copied from a folder prepared here). */
+async function markerText(root: string): Promise<string> {
+  const made = join(root, "made-by-a-release");
+  await prepareReleaseFolder(made, {
+    repository: REPO_ROOT,
+    home: join(root, "no-home"),
+    temporary: join(root, "no-temporary"),
+    current: [],
+  });
+  return readFile(join(made, RELEASE_MARKER), "utf8");
 }
 
 describe("npm run release refuses before it removes anything", () => {
@@ -63,6 +86,41 @@ describe("npm run release refuses before it removes anything", () => {
     expect(outcome.stderr).toContain("Give --out a new folder");
     expect((await readdir(foreign)).sort()).toEqual(["photos", "thesis.txt"]);
     expect(await readFile(join(foreign, "thesis.txt"), "utf8")).toBe("years of work");
+  });
+
+  const asRoot = process.getuid?.() === 0 ? test : test.skip;
+
+  asRoot(
+    "--out naming another user's folder that anyone may write, with a copied marker: refused, kept",
+    async () => {
+      const shared = join(root, "shared");
+      await mkdir(shared);
+      await writeFile(join(shared, RELEASE_MARKER), await markerText(root));
+      await writeFile(join(shared, "pulumi-resource-voiceplatform-v0.1.0-linux-amd64.tar.gz"), "x");
+      await chmod(shared, 0o777);
+      await chown(shared, 65534, 65534);
+      const outcome = await release(user, ["--dry-run", "--out", shared]);
+      expect(outcome.code).toBe(1);
+      expect(outcome.stderr).toContain(
+        `release failed: --out ${shared} is owned by uid 65534, not by you (uid 0)`,
+      );
+      expect((await readdir(shared)).sort()).toEqual([
+        RELEASE_MARKER,
+        "pulumi-resource-voiceplatform-v0.1.0-linux-amd64.tar.gz",
+      ]);
+    },
+  );
+
+  test("--out naming a link with a trailing slash: refused, the folder it points to kept", async () => {
+    const target = join(root, "target");
+    await mkdir(target);
+    await writeFile(join(target, RELEASE_MARKER), await markerText(root));
+    await writeFile(join(target, "keep.txt"), "kept");
+    await symlink(target, join(user, "link"));
+    const outcome = await release(user, ["--dry-run", "--out", "link/"]);
+    expect(outcome.code).toBe(1);
+    expect(outcome.stderr).toContain(`--out ${join(user, "link")} is a symbolic link`);
+    expect((await readdir(target)).sort()).toEqual([RELEASE_MARKER, "keep.txt"]);
   });
 
   test("--out . from the folder the user is in: refused, resolved there, not in the repository", async () => {

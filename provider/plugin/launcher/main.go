@@ -9,7 +9,8 @@
 // process that is already warm. It holds no provider logic.
 //
 // PULUMI_VOICEPLATFORM_SHARED_SERVER=false runs the server as this process instead, one per
-// provider, as the other platforms' archives do.
+// provider, as the other platforms' archives do. `--version` says what it is and lets the server
+// say what it is.
 package main
 
 import (
@@ -24,6 +25,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -38,6 +40,9 @@ const (
 )
 
 var portLine = regexp.MustCompile(`^[0-9]{1,5}$`)
+
+// version is the release's, set when it builds the launcher (-ldflags "-X main.version=...").
+var version = "(not set by a release)"
 
 const (
 	// Hex digits of a run's key in its socket's name: 64 bits, for one user's runs at a time.
@@ -56,6 +61,11 @@ func main() {
 		fail("cannot find its own executable: %v", err)
 	}
 	server := filepath.Join(filepath.Dir(exe), serverName)
+	if len(args) == 1 && args[0] == "--version" {
+		fmt.Printf("pulumi-resource-voiceplatform %s: native launcher (%s/%s) sharing %s between the providers of an engine run\n",
+			version, runtime.GOOS, runtime.GOARCH, serverName)
+		runAlone(server, args)
+	}
 	if os.Getenv("PULUMI_VOICEPLATFORM_SHARED_SERVER") == "false" {
 		runAlone(server, args)
 	}
