@@ -2,8 +2,8 @@
  * The release's npm tarballs published with `npm publish` to a registry URL. A tarball whose
  * name and version the registry already has with the same integrity is left as it is (a re-run
  * after a failure publishes only what is missing); one it has with other bytes is refused, since
- * npm never lets a published version change. Tarballs go out dependencies first, so a package is
- * never installable before the packages it names.
+ * npm never lets a published version change. Tarballs go out in the release's order, which must
+ * put dependencies first, so a package is never installable before the packages it names.
  *
  * Credentials: with NODE_AUTH_TOKEN set, npm runs with a temporary user config (mode 0600 in a
  * private folder) holding `//<registry>/:_authToken=${NODE_AUTH_TOKEN}`, which npm fills in from
@@ -64,23 +64,22 @@ export async function readNpmTarball(file: string): Promise<NpmTarball> {
   return { file, name, version, integrity, needs };
 }
 
-/** The tarballs ordered so that each comes after those of the set it depends on. */
-export function dependenciesFirst(tarballs: readonly NpmTarball[]): NpmTarball[] {
-  const ordered: NpmTarball[] = [];
-  const visiting = new Set<string>();
-  const visit = (tarball: NpmTarball) => {
-    if (ordered.includes(tarball)) return;
-    if (visiting.has(tarball.name))
-      throw new Error(`npm packages depend on each other in a circle: ${tarball.name}`);
-    visiting.add(tarball.name);
-    for (const need of tarball.needs) {
-      const other = tarballs.find((t) => t.name === need);
-      if (other !== undefined) visit(other);
+/**
+ * Throws unless each tarball comes after those of the set it depends on (release.json's order):
+ * otherwise a package would be installable, for a moment, without a package it names.
+ */
+export function checkDependenciesFirst(tarballs: readonly NpmTarball[]): void {
+  tarballs.forEach((tarball, index) => {
+    const later = tarball.needs.filter((need) =>
+      tarballs.slice(index + 1).some((other) => other.name === need),
+    );
+    if (later.length > 0) {
+      throw new Error(
+        `npm: release.json lists ${tarball.name} before ${later.join(", ")}, which it depends on: ` +
+          "publishing in that order would leave it installable without them. Build the release again.",
+      );
     }
-    ordered.push(tarball);
-  };
-  for (const tarball of [...tarballs].sort((a, b) => (a.name < b.name ? -1 : 1))) visit(tarball);
-  return ordered;
+  });
 }
 
 /** npm's key for a registry's settings: the URL without its scheme, ending in a slash. */
@@ -118,7 +117,8 @@ export async function publishToNpm(options: {
   env: NodeJS.ProcessEnv;
   log: (line: string) => void;
 }): Promise<NpmPublication> {
-  const tarballs = dependenciesFirst(await Promise.all(options.files.map(readNpmTarball)));
+  const tarballs = await Promise.all(options.files.map(readNpmTarball));
+  checkDependenciesFirst(tarballs);
   const config = await mkdtemp(join(tmpdir(), "voiceplatform-publish-npm-"));
   try {
     const env = { ...options.env };

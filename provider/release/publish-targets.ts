@@ -49,18 +49,27 @@ export function checkRegistryUrl(option: string, value: string): URL {
   );
 }
 
+/** What a release says of its address. */
+export interface AddressOfRelease {
+  /** The Go SDK's module path. */
+  goModulePath: string;
+  /** What every SDK names; undefined: none. */
+  pluginDownloadURL: string | undefined;
+  /** The public address, when release.json says it is the placeholder. */
+  placeholderAddress?: string | undefined;
+}
+
 /** Domains reserved for documentation, tests and this machine (RFC 2606, RFC 6761). */
 const RESERVED_DOMAIN = /(^|\.)(example\.(com|net|org)|example|invalid|test|localhost)$/i;
 
 /**
- * Why the release's address is a placeholder, or undefined when it is a public one. `goModulePath`
- * is the Go SDK's module path, `pluginDownloadURL` what every SDK names (undefined: none).
+ * Why the release's address is a placeholder, or undefined when it is a public one.
  */
-export function placeholderAddress(release: {
-  goModulePath: string;
-  pluginDownloadURL: string | undefined;
-}): string | undefined {
+export function placeholderAddress(release: AddressOfRelease): string | undefined {
   const reasons: string[] = [];
+  if (release.placeholderAddress !== undefined) {
+    reasons.push(`its public address ${release.placeholderAddress} is the placeholder`);
+  }
   const domain = release.goModulePath.split("/")[0]!;
   if (!domain.includes(".")) {
     reasons.push(`its Go module path ${release.goModulePath} starts with no domain`);
@@ -86,7 +95,7 @@ export type RegistryTargets = Record<string, URL | undefined>;
  * only to loopback stand-ins. Folders are this machine's and always allowed.
  */
 export function checkAddressForTargets(
-  release: { goModulePath: string; pluginDownloadURL: string | undefined },
+  release: AddressOfRelease,
   registries: RegistryTargets,
 ): void {
   const placeholder = placeholderAddress(release);

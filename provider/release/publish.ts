@@ -29,7 +29,7 @@ import {
   publishToGoProxyFolder,
   verifyWithGo,
 } from "./go-module-proxy";
-import { publishToNpm, readNpmTarball } from "./npm-publish";
+import { checkDependenciesFirst, publishToNpm, readNpmTarball } from "./npm-publish";
 import { publishToDownloadFolder } from "./plugin-download-folder";
 import { checkAddressForTargets, checkRegistryUrl, placeholderAddress } from "./publish-targets";
 import { rememberCredentials, runPublishingTool } from "./publishing-tool";
@@ -108,7 +108,11 @@ async function plan(options: PublishOptions): Promise<Plan> {
       release.pythonFiles.map((f) => f.file),
       options.env,
     );
-  if (npm !== undefined) await Promise.all(release.npmTarballs.map((f) => readNpmTarball(f.file)));
+  if (npm !== undefined) {
+    checkDependenciesFirst(
+      await Promise.all(release.npmTarballs.map((f) => readNpmTarball(f.file))),
+    );
+  }
   return {
     release,
     goVersion: version,
@@ -125,9 +129,9 @@ function describePlan(options: PublishOptions, planned: Plan): string[] {
     `release ${release.version} from ${release.folder}`,
     `  pluginDownloadURL: ${release.pluginDownloadURL ?? "(none)"}`,
     `  Go module:         ${release.goModulePath}@${planned.goVersion}`,
-    ...(placeholder === undefined
-      ? []
-      : [`  placeholder address (${placeholder}): loopback stand-ins and folders only`]),
+    placeholder === undefined
+      ? `  the public Go module: tag ${release.goTag}, which the release workflow pushes`
+      : `  placeholder address (${placeholder}): loopback stand-ins and folders only`,
   ];
   if (options.pluginFolder !== undefined) {
     lines.push(

@@ -1,9 +1,10 @@
 /**
  * What a release folder made by `npm run release` holds, read back and checked before anything
- * of it is published: the folder carries the release's marker, every file its SHA256SUMS lists
- * has that sha256 (so a changed or half-copied artifact is never published), and the Go module's
- * own files say the version, the module path and the pluginDownloadURL every SDK of the release
- * names (from the summed Go tarball, not from files beside it that nothing checks).
+ * of it is published. What to publish comes from its release.json (release-manifest.ts), never
+ * from file names; but release.json is not summed, so every file it names must be one the
+ * release's SHA256SUMS lists with that sha256 (a changed or half-copied artifact is never
+ * published), and what it says of the Go module (path, version, pluginDownloadURL) must be what
+ * the summed Go module's own files say.
  */
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync } from "node:fs";
@@ -14,6 +15,7 @@ import { extract } from "tar";
 import { readModuleFolder, moduleOfGoMod, type ModuleFile } from "./go-module-proxy";
 import { parseSums } from "./plugin-download-folder";
 import { RELEASE_MARKER } from "./release-folder";
+import { MANIFEST_FILE, type ReleaseManifest } from "./release-manifest";
 
 /** A summed file of the release. */
 export interface SummedFile {
@@ -27,12 +29,17 @@ export interface SummedFile {
 export interface ReleaseContents {
   folder: string;
   version: string;
+  /** release.json's public address, when it says it is the placeholder. */
+  placeholderAddress: string | undefined;
+  /** The tag Go finds the public module's version by (the workflow pushes it). */
+  goTag: string;
   /** The Go module path of the release's Go SDK. */
   goModulePath: string;
   /** The pluginDownloadURL every SDK names; undefined when the release was built without one. */
   pluginDownloadURL: string | undefined;
   pluginArchives: SummedFile[];
   pythonFiles: SummedFile[];
+  /** In release.json's order: each after the packages of the release it depends on. */
   npmTarballs: SummedFile[];
   /** The Go module's files, from its summed tarball. */
   goModule: ModuleFile[];
@@ -112,6 +119,48 @@ function pluginFacts(module: readonly ModuleFile[]): { version: string; server?:
   };
 }
 
+/** release.json, parsed; throws, naming what is missing, when it is not one. */
+async function manifestOf(folder: string): Promise<ReleaseManifest> {
+  const file = join(folder, MANIFEST_FILE);
+  const text = await readFile(file, "utf8").catch(() => undefined);
+  const manifest = text === undefined ? undefined : (JSON.parse(text) as Partial<ReleaseManifest>);
+  const missing = (
+    ["version", "publicAddress", "pluginDownloadURL", "plugin", "npm", "python", "go"] as const
+  ).filter((key) => manifest?.[key] === undefined);
+  if (manifest === undefined || missing.length > 0) {
+    throw new Error(
+      `${file} ${manifest === undefined ? "is missing" : `names no ${missing.join(", ")}`}: ` +
+        "the release folder is not whole. Build the release again.",
+    );
+  }
+  return manifest as ReleaseManifest;
+}
+
+/** Throws unless what release.json says of the Go module is what the module's files say. */
+function checkGoModule(manifest: ReleaseManifest, module: readonly ModuleFile[]): void {
+  const goMod = module.find((f) => f.path === "go.mod");
+  if (goMod === undefined) throw new Error("the release's Go module has no go.mod");
+  const plugin = pluginFacts(module);
+  const said = [
+    [
+      "module path",
+      manifest.go.modulePath,
+      moduleOfGoMod(Buffer.from(goMod.data).toString("utf8")),
+    ],
+    ["version", manifest.version, plugin.version],
+    ["Go version", manifest.go.version, `v${plugin.version}`],
+    ["pluginDownloadURL", manifest.pluginDownloadURL, plugin.server],
+  ] as const;
+  const differing = said.filter(([, manifestSays, moduleSays]) => manifestSays !== moduleSays);
+  if (differing.length > 0) {
+    throw new Error(
+      `release.json and the summed Go module disagree: ${differing
+        .map(([what, a, b]) => `${what} ${a} against ${b ?? "(none)"}`)
+        .join("; ")}. Build the release again.`,
+    );
+  }
+}
+
 /** Reads and checks the release in `folder`; throws, saying what is wrong, when it is not one. */
 export async function readRelease(folder: string): Promise<ReleaseContents> {
   const marker = await lstat(join(folder, RELEASE_MARKER)).catch(() => undefined);
@@ -121,41 +170,36 @@ export async function readRelease(folder: string): Promise<ReleaseContents> {
         "of `npm run release`.",
     );
   }
-  const files = await summedFiles(folder);
-  const under = (prefix: string, suffix: string) =>
-    files.filter((f) => f.name.startsWith(prefix) && f.name.endsWith(suffix));
-  const goTarballs = files.filter((f) => /^[^/]*go-sdk[^/]*\.tar\.gz$/.test(f.name));
-  if (goTarballs.length !== 1) {
-    throw new Error(
-      `the release's SHA256SUMS lists ${goTarballs.length} Go module tarballs (*go-sdk*.tar.gz); expected one.`,
-    );
-  }
-  const goModule = await goModuleOf(goTarballs[0]!.file);
-  const goMod = goModule.find((f) => f.path === "go.mod");
-  if (goMod === undefined) throw new Error("the release's Go module has no go.mod");
-  const plugin = pluginFacts(goModule);
-  const contents: ReleaseContents = {
+  const manifest = await manifestOf(folder);
+  const summed = new Map((await summedFiles(folder)).map((f) => [f.name, f]));
+  const named = (names: readonly string[], what: string) =>
+    names.map((name) => {
+      const file = summed.get(name);
+      if (file === undefined) {
+        throw new Error(
+          `release.json names ${what} ${name}, which the release's SHA256SUMS does not list.`,
+        );
+      }
+      return file;
+    });
+  const [goTarball] = named([manifest.go.tarball], "the Go module tarball");
+  const goModule = await goModuleOf(goTarball!.file);
+  checkGoModule(manifest, goModule);
+  return {
     folder,
-    version: plugin.version,
-    goModulePath: moduleOfGoMod(Buffer.from(goMod.data).toString("utf8")),
-    pluginDownloadURL: plugin.server,
-    pluginArchives: under("plugin/", ".tar.gz"),
-    pythonFiles: [...under("python/", ".whl"), ...under("python/", ".tar.gz")],
-    npmTarballs: under("npm/", ".tgz"),
+    version: manifest.version,
+    placeholderAddress: manifest.publicAddress.placeholder
+      ? manifest.publicAddress.address
+      : undefined,
+    goTag: manifest.go.tag,
+    goModulePath: manifest.go.modulePath,
+    pluginDownloadURL: manifest.pluginDownloadURL,
+    pluginArchives: named(manifest.plugin.archives, "the plugin archive"),
+    pythonFiles: named(manifest.python.files, "the Python file"),
+    npmTarballs: named(
+      manifest.npm.map((pkg) => pkg.file),
+      "the npm tarball",
+    ),
     goModule,
   };
-  const wrongVersion = [
-    ...contents.pluginArchives,
-    ...contents.pythonFiles,
-    ...contents.npmTarballs,
-  ]
-    .map((f) => f.name)
-    .filter((name) => !name.includes(contents.version));
-  if (wrongVersion.length > 0) {
-    throw new Error(
-      `the release is version ${contents.version} (its Go SDK's pulumi-plugin.json), but ` +
-        `${wrongVersion.join(", ")} ${wrongVersion.length === 1 ? "is" : "are"} not: build the release again.`,
-    );
-  }
-  return contents;
 }

@@ -25,6 +25,8 @@ import { startEmulator, type RunningEmulator, type RequestLogEntry } from "../em
 import { cli, describeE2E } from "../e2e/harness";
 import { packageVersion } from "../../provider/codegen/schema";
 import { archiveName, hostPlatform } from "../../provider/release/plugin-archive";
+import { nativePlatformOf } from "../../provider/release/npm-packages";
+import { nativePackageName } from "../../provider/plugin/native-packages";
 import { REPO_ROOT } from "../support/packed-package";
 import { locateTool, toolMissing } from "../support/test-tools";
 import { pulumiVersion } from "../languages/toolchains";
@@ -140,6 +142,8 @@ describeE2E(
           "--silent",
           "release",
           "--",
+          // The placeholder public address, with the stand-ins' addresses in its place.
+          "--dry-run",
           "--out",
           release,
           "--plugin-download-url",
@@ -213,7 +217,11 @@ describeE2E(
         `pulumi_voiceplatform-${version}.tar.gz`,
       ]);
       expect(verdaccio.requests()).toEqual(
-        expect.arrayContaining(["PUT /pulumi-voice-platform", "PUT /pulumi-voice-platform-sdk"]),
+        expect.arrayContaining([
+          `PUT /${nativePackageName(nativePlatformOf(hostPlatform()))}`,
+          "PUT /pulumi-voice-platform",
+          "PUT /pulumi-voice-platform-sdk",
+        ]),
       );
       const sums = await readFile(join(root, "download", "SHA256SUMS"), "utf8");
       expect(sums).toMatch(new RegExp(`^[0-9a-f]{64}  ${archiveName(version, hostPlatform())}\n$`));
@@ -240,7 +248,7 @@ describeE2E(
       );
       expect(refused.code).not.toBe(0);
       expect(refused.output).toMatch(
-        /publish failed: this release has a placeholder address \(its Go module path example\.com\/voiceplatform\/sdk\/go is on a reserved domain, and its pluginDownloadURL is on 127\.0\.0\.1\)/,
+        /publish failed: this release has a placeholder address \(its public address placeholder\.invalid\/\S+ is the placeholder, .*\): users who install it from --npm-registry https:\/\/registry\.invalid/,
       );
     });
 

@@ -24,7 +24,7 @@ import {
   type ModuleFile,
 } from "../../provider/release/go-module-proxy";
 import {
-  dependenciesFirst,
+  checkDependenciesFirst,
   registryKey,
   type NpmTarball,
 } from "../../provider/release/npm-publish";
@@ -247,7 +247,7 @@ describe("the plugin archives in the download folder", () => {
 
 describe("a release folder read back", () => {
   /** A release folder as `npm run release` lays it out, smallest: marker, sums, Go tarball. */
-  async function fakeRelease(server?: string): Promise<string> {
+  async function fakeRelease(server = "http://127.0.0.1:4444/"): Promise<string> {
     const folder = join(root, "release");
     const go = join(root, "go");
     await mkdir(join(go, "voiceplatform"), { recursive: true });
@@ -271,6 +271,37 @@ describe("a release folder read back", () => {
     );
     await writeFile(archive, "archive");
     await writeFile(join(folder, "npm", "pulumi-voice-platform-0.1.0.tgz"), "npm");
+    await writeFile(
+      join(folder, "release.json"),
+      JSON.stringify({
+        version: "0.1.0",
+        tag: "v0.1.0",
+        publicAddress: {
+          address: "placeholder.invalid/owner/pulumi-voice-platform",
+          placeholder: true,
+        },
+        pluginDownloadURL: server,
+        plugin: {
+          archives: ["plugin/pulumi-resource-voiceplatform-v0.1.0-linux-amd64.tar.gz"],
+          checksums: "plugin/SHA256SUMS",
+        },
+        npm: [
+          {
+            name: "pulumi-voice-platform",
+            version: "0.1.0",
+            file: "npm/pulumi-voice-platform-0.1.0.tgz",
+          },
+        ],
+        python: { version: "0.1.0", files: [] },
+        go: {
+          dir: "go",
+          modulePath: "example.com/voiceplatform/sdk/go",
+          version: "v0.1.0",
+          tag: "provider/sdk/go/v0.1.0",
+          tarball: "pulumi-voiceplatform-go-sdk-v0.1.0.tar.gz",
+        },
+      }),
+    );
     const sums = [
       [archive, "plugin/pulumi-resource-voiceplatform-v0.1.0-linux-amd64.tar.gz"],
       [tarball, "pulumi-voiceplatform-go-sdk-v0.1.0.tar.gz"],
@@ -285,10 +316,12 @@ describe("a release folder read back", () => {
     return folder;
   }
 
-  test("the version, module path and pluginDownloadURL come from the summed Go module", async () => {
-    const release = await readRelease(await fakeRelease("http://127.0.0.1:4444/"));
+  test("what to publish comes from release.json, each file summed, its Go module's facts the module's own", async () => {
+    const release = await readRelease(await fakeRelease());
     expect({
       version: release.version,
+      placeholder: release.placeholderAddress,
+      goTag: release.goTag,
       goModulePath: release.goModulePath,
       pluginDownloadURL: release.pluginDownloadURL,
       archives: release.pluginArchives.map((f) => f.name),
@@ -296,12 +329,35 @@ describe("a release folder read back", () => {
       goFiles: release.goModule.map((f) => f.path),
     }).toEqual({
       version: "0.1.0",
+      placeholder: "placeholder.invalid/owner/pulumi-voice-platform",
+      goTag: "provider/sdk/go/v0.1.0",
       goModulePath: "example.com/voiceplatform/sdk/go",
       pluginDownloadURL: "http://127.0.0.1:4444/",
       archives: ["plugin/pulumi-resource-voiceplatform-v0.1.0-linux-amd64.tar.gz"],
       npm: ["npm/pulumi-voice-platform-0.1.0.tgz"],
       goFiles: ["go.mod", "voiceplatform/pulumi-plugin.json"],
     });
+  });
+
+  test("release.json that does not match the summed Go module, or names a file not summed, is refused", async () => {
+    const folder = await fakeRelease();
+    const manifest = JSON.parse(await readFile(join(folder, "release.json"), "utf8"));
+    await writeFile(
+      join(folder, "release.json"),
+      JSON.stringify({ ...manifest, pluginDownloadURL: "https://downloads.acme.io/" }),
+    );
+    await expect(readRelease(folder)).rejects.toThrow(
+      "release.json and the summed Go module disagree: pluginDownloadURL https://downloads.acme.io/ against http://127.0.0.1:4444/",
+    );
+    await writeFile(
+      join(folder, "release.json"),
+      JSON.stringify({ ...manifest, python: { version: "0.1.0", files: ["python/extra.whl"] } }),
+    );
+    await expect(readRelease(folder)).rejects.toThrow(
+      "release.json names the Python file python/extra.whl, which the release's SHA256SUMS does not list.",
+    );
+    await rm(join(folder, "release.json"));
+    await expect(readRelease(folder)).rejects.toThrow(/release\.json is missing/);
   });
 
   test("a file changed after the build, a missing file and a folder without the marker are refused", async () => {
@@ -366,6 +422,11 @@ describe("where a release may be published", () => {
       { goModulePath: "go.acme.io/voiceplatform", pluginDownloadURL: "http://127.0.0.1:9/" },
       { goModulePath: "go.acme.io/voiceplatform", pluginDownloadURL: "https://voice.example/" },
       { goModulePath: "go.acme.io/voiceplatform", pluginDownloadURL: undefined },
+      {
+        goModulePath: "go.acme.io/voiceplatform",
+        pluginDownloadURL: "https://downloads.acme.io/v${VERSION}",
+        placeholderAddress: "placeholder.invalid/owner/pulumi-voice-platform",
+      },
     ];
     expect(placeholders.map(placeholderAddress)).toEqual([
       "its Go module path pulumi-voice-platform/sdk/go starts with no domain",
@@ -373,6 +434,7 @@ describe("where a release may be published", () => {
       "its pluginDownloadURL is on 127.0.0.1",
       "its pluginDownloadURL is on voice.example",
       "its SDKs name no pluginDownloadURL (a --dry-run release)",
+      "its public address placeholder.invalid/owner/pulumi-voice-platform is the placeholder",
     ]);
     for (const release of placeholders) {
       expect(() => checkAddressForTargets(release, local)).not.toThrow();
@@ -398,16 +460,14 @@ describe("npm packages", () => {
     needs,
   });
 
-  test("each goes out after the packages of the release it depends on", () => {
+  test("each goes out after the packages of the release it depends on, or nothing goes out", () => {
     const main = tarball("pulumi-voice-platform", ["undici", "pulumi-voice-platform-linux-x64"]);
     const sdk = tarball("pulumi-voice-platform-sdk", ["@pulumi/pulumi"]);
     const linux = tarball("pulumi-voice-platform-linux-x64");
-    expect(dependenciesFirst([main, sdk, linux]).map((t) => t.name)).toEqual([
-      "pulumi-voice-platform-linux-x64",
-      "pulumi-voice-platform",
-      "pulumi-voice-platform-sdk",
-    ]);
-    expect(() => dependenciesFirst([tarball("a", ["b"]), tarball("b", ["a"])])).toThrow(/circle/);
+    expect(() => checkDependenciesFirst([linux, sdk, main])).not.toThrow();
+    expect(() => checkDependenciesFirst([sdk, main, linux])).toThrow(
+      /lists pulumi-voice-platform before pulumi-voice-platform-linux-x64, which it depends on/,
+    );
   });
 
   test("the token's key is the registry's URL without scheme", () => {
