@@ -120,8 +120,10 @@ export async function releaseIdentity(options: ReleaseOptions): Promise<ReleaseI
   }
   const addresses = publicAddresses(options.publicAddress ?? PUBLIC_ADDRESS);
   if (!options.dryRun) refusePlaceholder(addresses, "a release to publish (no --dry-run)");
-  const pluginDownloadURL = options.pluginDownloadURL ?? addresses.pluginDownloadURL;
-  checkDownloadUrl(pluginDownloadURL);
+  // As typed: the engine fills in ${VERSION}.
+  const pluginDownloadURL = checkDownloadUrl(
+    options.pluginDownloadURL ?? addresses.pluginDownloadURL,
+  );
   return {
     version,
     addresses,
