@@ -240,6 +240,31 @@ describeE2E(
       );
     });
 
+    test("a dry run checks everything, prints the plan and publishes nothing", async () => {
+      const writes = () => [
+        ...verdaccio.requests().filter((r) => r.startsWith("PUT ")),
+        ...pypi.requests().filter((r) => r.startsWith("POST ")),
+      ];
+      const before = writes().length;
+      const goList = await readFile(
+        join(goProxy, "example.com", "voiceplatform", "sdk", "go", "@v", "list"),
+        "utf8",
+      );
+      const dry = await runCommand([...publishArgs, "--dry-run"], REPO_ROOT, publishEnv);
+      expect([dry.code, dry.output]).toEqual([
+        0,
+        expect.stringContaining("dry run: every check passed; nothing published."),
+      ]);
+      expect(dry.output).toContain(`Go module -> GOPROXY folder ${goProxy}`);
+      expect(writes()).toHaveLength(before);
+      expect(
+        await readFile(
+          join(goProxy, "example.com", "voiceplatform", "sdk", "go", "@v", "list"),
+          "utf8",
+        ),
+      ).toBe(goList);
+    });
+
     test("this placeholder-address release is refused for a registry that is not a stand-in", async () => {
       const refused = await runCommand(
         ["npm", ...publishArgs.slice(1, 7), "--npm-registry", "https://registry.invalid/"],
