@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { stat, writeFile } from "node:fs/promises";
-import { dirname, join, relative, sep } from "node:path";
+import { join, relative, sep } from "node:path";
 
 export const CHECKSUMS_FILE = "SHA256SUMS";
 
@@ -57,10 +57,4 @@ export async function writeChecksums(
     await writeFile(join(out, folder, CHECKSUMS_FILE), checksumsText(artifacts, folder));
   }
   return artifacts;
-}
-
-/** The folder of an artifact, relative to the release folder ("" at its top). */
-export function artifactFolder(artifact: Artifact): string {
-  const folder = dirname(artifact.name);
-  return folder === "." ? "" : folder;
 }

@@ -2,18 +2,27 @@
  * .github/workflows/release.yml, the release pipeline, checked as GitHub would read it: actionlint
  * finds nothing in it and does find a mistake planted in a copy (so the check can fail); it runs
  * on version tags only; each job holds only the permissions it uses; every action is pinned to a
- * commit; the plugin archives are released before the SDKs that download them are published; and
- * its build step, run as the workflow runs it, refuses the placeholder public address before it
- * builds anything.
+ * commit; the plugin archives are released before the SDKs that download them are published; its
+ * build step, run as the workflow runs it, refuses the placeholder public address before it builds
+ * anything; and its Go step, run in a clone pushing to a repository of the test's own, tags a
+ * module that `go` then fetches by that tag, as `go get` does from GitHub.
  */
-import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { execFile, execFileSync } from "node:child_process";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { promisify } from "node:util";
 import { load } from "js-yaml";
-import { PLACEHOLDER_PUBLIC_ADDRESS, PUBLIC_ADDRESS } from "../../provider/release/public-address";
+import { generateSdks } from "../../provider/codegen/generate-sdks";
+import {
+  goModulePath,
+  goModuleTag,
+  PLACEHOLDER_PUBLIC_ADDRESS,
+  PUBLIC_ADDRESS,
+  publicAddresses,
+} from "../../provider/release/public-address";
+import { cli, describeE2E } from "../e2e/harness";
 import { REPO_ROOT } from "../support/packed-package";
 import { describeWithTools, locateTool } from "../support/test-tools";
 
@@ -186,3 +195,98 @@ describe("the release workflow", () => {
     120_000,
   );
 });
+
+/** Whether `command` is on PATH. */
+function onPath(command: string): boolean {
+  try {
+    execFileSync("sh", ["-c", `command -v ${command}`], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describeE2E(
+  "the release workflow's Go step",
+  () => {
+    const address = "github.com/acme/pulumi-voice-platform";
+    const version = "0.1.1-rc.7";
+    let root: string;
+
+    beforeAll(async () => {
+      root = await mkdtemp(join(tmpdir(), "release-workflow-go-"));
+    });
+
+    afterAll(async () => {
+      if (root !== undefined) await rm(root, { recursive: true, force: true });
+    });
+
+    test("tags the release's Go module so that go fetches it by that tag from the repository", async () => {
+      // The release's go/ and release.json, as `npm run release` writes them for this address.
+      const release = join(root, "release");
+      const modulePath = goModulePath(address, version);
+      await generateSdks({
+        out: join(root, "sdk"),
+        languages: ["go"],
+        env: { ...process.env, PATH: `${cli!.binDir}${delimiter}${process.env.PATH}` },
+        release: {
+          version,
+          goModulePath: modulePath,
+          pluginDownloadURL: publicAddresses(address).pluginDownloadURL,
+        },
+      });
+      await mkdir(release);
+      await cp(join(root, "sdk", "go"), join(release, "go"), { recursive: true });
+      await writeFile(
+        join(release, "release.json"),
+        JSON.stringify({ go: { modulePath, tag: goModuleTag(version) } }),
+      );
+      // The repository the workflow pushes to, and the checkout it runs in (of this commit).
+      const origin = join(root, "origin.git");
+      const checkout = join(root, "checkout");
+      const git = (cwd: string, ...args: string[]) => run("git", args, { cwd });
+      await git(root, "clone", "--quiet", "--bare", "--depth", "1", `file://${REPO_ROOT}`, origin);
+      await git(root, "clone", "--quiet", origin, checkout);
+      const script = step("go-module", (s) => s.run?.includes("git push") ?? false)!.run!;
+      await run("bash", ["-e", "-c", script], {
+        cwd: checkout,
+        env: { ...process.env, RELEASE: release, TAG: `v${version}` },
+      });
+      expect((await git(origin, "tag")).stdout).toBe(`provider/sdk/go/v${version}\n`);
+
+      // go, asked for the module at its version, finds the repository (GitHub's, here the test's
+      // own through git's insteadOf) and the tag, as `go get` would.
+      const gitConfig = join(root, "gitconfig");
+      await writeFile(gitConfig, `[url "file://${origin}"]\n\tinsteadOf = https://${address}\n`);
+      const consumer = join(root, "consumer");
+      await mkdir(consumer);
+      const goEnv = {
+        ...process.env,
+        GIT_CONFIG_GLOBAL: gitConfig,
+        GOPROXY: "direct",
+        GOSUMDB: "off",
+        GOFLAGS: "-mod=mod -modcacherw",
+        GOMODCACHE: join(root, "modcache"),
+      };
+      await run("go", ["mod", "init", "consumer"], { cwd: consumer, env: goEnv });
+      const { stdout } = await run(
+        "go",
+        ["mod", "download", "-json", `${modulePath}@v${version}`],
+        {
+          cwd: consumer,
+          env: goEnv,
+        },
+      );
+      const downloaded = JSON.parse(stdout) as { Path: string; Version: string; Dir: string };
+      expect(downloaded).toMatchObject({ Path: modulePath, Version: `v${version}` });
+      const plugin = JSON.parse(
+        await readFile(join(downloaded.Dir, "voiceplatform", "pulumi-plugin.json"), "utf8"),
+      ) as { version: string; server: string };
+      expect(plugin).toMatchObject({
+        version,
+        server: `https://${address}/releases/download/v\${VERSION}`,
+      });
+    });
+  },
+  [{ available: onPath("jq"), missing: "jq is not on PATH: the workflow's Go step uses it" }],
+);
