@@ -3,5 +3,5 @@
  * `pulumi.runtime.setMocks` (docs/testing-your-stacks.md). The Python SDK carries the same mocks
  * as `pulumi_voiceplatform.testing`.
  */
-export { voicePlatformMocks, kindOfType, type VoicePlatformMockOptions } from "./mocks";
+export { voicePlatformMocks, type VoicePlatformMockOptions } from "./mocks";
 export { mockIdFormats } from "./made-up-platform";

@@ -16,13 +16,11 @@ import { withoutUndefined } from "../core/serializable";
 import { servedResource } from "../core/served-resource";
 import { hidden, withoutProvider } from "../dynamic/dynamic-adapter";
 import { InputError } from "../platform/errors";
-import { descriptorOf, resourceKinds, type ResourceKind } from "../resources";
+import { resourceKindOf } from "../cli/exported-state";
+import { descriptorOf, type ResourceKind } from "../resources";
 import { readSettings, rememberEngineConfig } from "../settings/config";
 import { madeUpCreates } from "./created-states";
 import { MadeUpPlatform, newObjectId } from "./made-up-platform";
-
-const PLUGIN_TYPE = "voiceplatform:index:";
-const DYNAMIC_TYPE = "pulumi-nodejs:dynamic/voiceplatform:";
 
 export interface VoicePlatformMockOptions {
   /** The organization the made-up platform says owns every voice (default: a made-up ObjectId). */
@@ -34,16 +32,6 @@ export interface VoicePlatformMockOptions {
   readonly others?: pulumi.runtime.Mocks;
 }
 
-/** The kind a type token names, for either front end's token; undefined for any other type. */
-export function kindOfType(type: string): ResourceKind | undefined {
-  const name = type.startsWith(PLUGIN_TYPE)
-    ? type.slice(PLUGIN_TYPE.length)
-    : type.startsWith(DYNAMIC_TYPE)
-      ? type.slice(DYNAMIC_TYPE.length)
-      : undefined;
-  return resourceKinds.find((kind) => kind === name);
-}
-
 /**
  * The mocks: `pulumi.runtime.setMocks(voicePlatformMocks())` before the program's module is
  * loaded. During a mocked preview (`setMocks(mocks, project, stack, true)`) every output the
@@ -53,7 +41,7 @@ export function voicePlatformMocks(options: VoicePlatformMockOptions = {}): pulu
   const platform = new MadeUpPlatform(options.organizationId ?? newObjectId());
   return {
     newResource: (args) => {
-      const kind = kindOfType(args.type);
+      const kind = resourceKindOf(args.type)?.kind;
       if (kind === undefined) return otherResource(options.others, args);
       return mockedResource(kind, args, platform);
     },
