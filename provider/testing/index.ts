@@ -4,4 +4,4 @@
  * as `pulumi_voiceplatform.testing`.
  */
 export { voicePlatformMocks, type VoicePlatformMockOptions } from "./mocks";
-export { mockIdFormats } from "./made-up-platform";
+export { mockIdFormats } from "../codegen/mock-facts";

@@ -7,26 +7,15 @@
  */
 import { randomBytes } from "node:crypto";
 import { requestBody } from "../core/field-facts";
-import { WEBHOOK_ID } from "../resources/campaign-webhook";
+import { madeUpDefaults } from "../codegen/mock-facts";
 import { toUpdateBody, voice, type toVoiceState, type VoiceInputs } from "../resources/voice";
 
 /** A Voice object of the contract (section 2.1), as the clone and the update answer it. */
 export type AnsweredVoice = Parameters<typeof toVoiceState>[1];
 
-/** The forms of the ids the stand-in makes, which are the platform's. */
-export const mockIdFormats = Object.freeze({
-  /** A voice record's id, a carrier's id, an organization: a MongoDB ObjectId, 24 hex digits. */
-  objectId: /^[0-9a-f]{24}$/,
-  /** A voice's id at the synthesis provider: 20 letters and digits, as ElevenLabs gives them. */
-  providerVoiceId: /^[A-Za-z0-9]{20}$/,
-  /** A webhook's id, which the provider makes up: `<campaignId>/<UUID>`. */
-  webhookId: WEBHOOK_ID,
-});
-
-/** Synthesis defaults of ElevenLabs, the provider the platform's docs name first. */
-const DEFAULT_PROVIDER_TYPE = "ELEVENLABS";
-const DEFAULT_STABILITY = 0.5;
-const DEFAULT_STYLE = 0;
+const DEFAULT_PROVIDER_TYPE = madeUpDefaults.providerType;
+const DEFAULT_STABILITY = madeUpDefaults.stability;
+const DEFAULT_STYLE = madeUpDefaults.style;
 
 export function newObjectId(): string {
   return randomBytes(12).toString("hex");
