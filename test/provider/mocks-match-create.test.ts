@@ -170,3 +170,25 @@ test("the ids have the platform's forms", async () => {
   expect(webhook.id).toMatch(mockIdFormats.webhookId);
   expect(webhook.id.startsWith(`${campaignId}/`)).toBe(true);
 });
+
+test("inputs the provider's check refuses fail the resource with the messages a preview prints", async () => {
+  const mocks = voicePlatformMocks();
+  const created = mocks.newResource({
+    type: "pulumi-nodejs:dynamic/voiceplatform:SipCarrier",
+    name: "bad-trunk",
+    inputs: {
+      name: "",
+      registerPassword: "never-shown-71",
+      gateways: [{ ipv4: "203.0.113.1", port: 70000 }],
+    },
+    custom: true,
+  });
+  const failure = await Promise.resolve(created).catch((error: Error) => error);
+  expect(failure).toBeInstanceOf(Error);
+  expect((failure as Error).message).toBe(
+    'SipCarrier "bad-trunk" has inputs `pulumi preview` would refuse:\n' +
+      "  name must not be empty: remove it or give a value\n" +
+      "  gateways[0].port must be at most 65535, not number 70000",
+  );
+  context.configure();
+});
