@@ -73,7 +73,7 @@ test("the clean checkout had no build of its own before npm pack, and has one af
 
 test("npm pack ships the built entry points, their types, and no sources or tests", () => {
   const files = packed.files.map((file) => file.path);
-  for (const entry of ["index", "runtime"]) {
+  for (const entry of ["index", "runtime", "testing/index", "policy/index"]) {
     expect(files).toContain(`dist/provider/${entry}.js`);
     expect(files).toContain(`dist/provider/${entry}.d.ts`);
   }
@@ -85,14 +85,16 @@ test("npm pack ships the built entry points, their types, and no sources or test
   for (const target of Object.values(manifest.bin)) expect(files).toContain(target);
   expect(files).toContain("package.json");
   expect(files).toContain("README.md");
-  // Of provider/, only the plugin's launcher and its PulumiPlugin.yaml folder, which are not built.
+  // Of provider/, only the plugin's launcher and its PulumiPlugin.yaml folder, and the policy
+  // pack's folder, which are not built.
   expect(files.filter((file) => /^(test|examples)\//.test(file))).toEqual([]);
   expect(
     files
       .filter((file) => file.startsWith("provider/"))
-      .every((file) => /^provider\/plugin\/(bin|pulumi-plugin)\//.test(file)),
+      .every((file) => /^provider\/(plugin\/(bin|pulumi-plugin)|policy\/pack)\//.test(file)),
   ).toBe(true);
   expect(files).toContain("provider/plugin/pulumi-plugin/PulumiPlugin.yaml");
+  expect(files).toContain("provider/policy/pack/PulumiPolicy.yaml");
   expect(files.filter((file) => file.endsWith(".ts") && !file.endsWith(".d.ts"))).toEqual([]);
 });
 
