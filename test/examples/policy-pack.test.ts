@@ -131,7 +131,7 @@ new vp.CampaignWebhook("leads", {
   analyzedConcurrency: false,
   // The pack inside the package, found from the project's node_modules.
   pack: async (stack) =>
-    join(stack.dir, "node_modules", "pulumi-voice-platform", "provider", "policy", "pack"),
+    join(stack.dir, "node_modules", "pulumi-voice-platform", "dist", "provider", "policy", "pack"),
 };
 
 const yaml: PlantedProgram = {

@@ -85,16 +85,18 @@ test("npm pack ships the built entry points, their types, and no sources or test
   for (const target of Object.values(manifest.bin)) expect(files).toContain(target);
   expect(files).toContain("package.json");
   expect(files).toContain("README.md");
-  // Of provider/, only the plugin's launcher and its PulumiPlugin.yaml folder, and the policy
-  // pack's folder, which are not built.
+  // Of provider/, only the plugin's launcher and its PulumiPlugin.yaml folder, which are not built.
   expect(files.filter((file) => /^(test|examples)\//.test(file))).toEqual([]);
   expect(
     files
       .filter((file) => file.startsWith("provider/"))
-      .every((file) => /^provider\/(plugin\/(bin|pulumi-plugin)|policy\/pack)\//.test(file)),
+      .every((file) => /^provider\/plugin\/(bin|pulumi-plugin)\//.test(file)),
   ).toBe(true);
   expect(files).toContain("provider/plugin/pulumi-plugin/PulumiPlugin.yaml");
-  expect(files).toContain("provider/policy/pack/PulumiPolicy.yaml");
+  // The policy pack's folder, which the build writes with the package's version.
+  for (const file of ["PulumiPolicy.yaml", "index.js", "package.json"]) {
+    expect(files).toContain(`dist/provider/policy/pack/${file}`);
+  }
   expect(files.filter((file) => file.endsWith(".ts") && !file.endsWith(".d.ts"))).toEqual([]);
 });
 

@@ -1,6 +1,6 @@
 import type { ResourceValidationPolicy } from "@pulumi/policy";
 import { namedSecretValues } from "../../core/secret-paths";
-import { resourceKindOf } from "../../cli/exported-state";
+import { kindOfType } from "../../codegen/type-tokens";
 import { descriptorOf } from "../../resources";
 import { secretSettings } from "../../settings/config";
 import { plainProps } from "../policy-args";
@@ -20,7 +20,7 @@ const holds = (text: string, value: string) =>
 /** The secret inputs of a resource or provider, by path, with the values given. */
 function secretInputs(type: string, props: Record<string, unknown>) {
   const paths =
-    type === PROVIDER_TYPE ? secretSettings : descriptorOf(resourceKindOf(type)!.kind).secretInputs;
+    type === PROVIDER_TYPE ? secretSettings : descriptorOf(kindOfType(type)!.kind).secretInputs;
   return namedSecretValues(props, paths).filter(
     (found): found is { name: string; value: string } =>
       typeof found.value === "string" && found.value !== "",
@@ -59,7 +59,7 @@ export const secretsFromSecretConfig: ResourceValidationPolicy = {
     "registerPassword, a webhook's secret fields (advancedWebhook.url, header and parameter values, body) and the provider's apiKey come from secret config (`pulumi config set --secret`), never from a plain config value or the program's source, where every clone and log of the repository holds them. Checked where the stack's configuration is known (preview and up); the program's source and its stack's config file (which says which keys are secret) are read from the folder `pulumi` runs in when it is the project's.",
   enforcementLevel: "mandatory",
   validateResource: (args, reportViolation) => {
-    if (args.type !== PROVIDER_TYPE && resourceKindOf(args.type) === undefined) return;
+    if (args.type !== PROVIDER_TYPE && kindOfType(args.type) === undefined) return;
     const config = stackConfig();
     if (config === undefined) {
       args.notApplicable("the stack's configuration is not known here (pulumi policy analyze)");
