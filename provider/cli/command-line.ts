@@ -43,11 +43,11 @@ export const USAGE = `Usage:
       (${faultProfileNames.join(", ")}).
       See docs/testing-your-stacks.md.
 
-preflight, recover and rekey run the \`pulumi\` CLI on PATH (stack export / stack import), so they work with any backend
-it is logged into; they read the stack's lock themselves on file, PostgreSQL, S3-compatible and
-Azure Blob backends (with the same URL and credentials as \`pulumi\`), ask Pulumi Cloud whether an
-update is in progress, and cannot see a lock on Google Cloud Storage (preflight says so).
---stack and --cwd are passed on to it.
+preflight, recover and rekey run the \`pulumi\` CLI on PATH (stack export / stack import), so
+they work with any backend it is logged into; they read the stack's lock themselves on file,
+PostgreSQL, S3-compatible and Azure Blob backends (with the same URL and credentials as
+\`pulumi\`), ask Pulumi Cloud whether an update is in progress, and cannot see a lock on Google
+Cloud Storage (preflight says so). --stack and --cwd are passed on to it.
 
 Every read of the state backend (each \`pulumi\` run, each read of the locks) has a deadline:
 ${DEFAULT_BACKEND_TIMEOUT_SECONDS} s unless ${BACKEND_TIMEOUT_VARIABLE} says otherwise (1 to 600). A backend that

@@ -1,6 +1,6 @@
 /**
  * `pulumi-voice-platform/policy`: the platform's rules as a policy pack for Pulumi's CrossGuard
- * (docs/policies.md). The pack's folder (`policy/pack` in the package, or one written by
+ * (docs/policies.md). The pack's folder (dist/provider/policy/pack in the package, or one written by
  * `npx pulumi-voice-platform policy-pack <dir>`) runs `runPolicyPack()`; a team's own pack can
  * take `voicePlatformPolicies` into its list. `@pulumi/policy` is the pack's dependency, not the
  * provider's: it is loaded only when a pack runs.

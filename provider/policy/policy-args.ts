@@ -8,7 +8,7 @@ import type {
   ResourceValidationArgs,
   ResourceValidationPolicy,
 } from "@pulumi/policy";
-import { resourceKindOf } from "../cli/exported-state";
+import { kindOfType } from "../codegen/type-tokens";
 import type { ResourceKind } from "../resources";
 
 /**
@@ -83,7 +83,7 @@ export function resourcePolicy<Config extends object>(
   return {
     ...policy,
     validateResource: (args: ResourceValidationArgs, reportViolation: ReportViolation) => {
-      const kind = resourceKindOf(args.type)?.kind;
+      const kind = kindOfType(args.type)?.kind;
       if (kind === undefined || !kinds.includes(kind)) return;
       const resource = {
         kind,

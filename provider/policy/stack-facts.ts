@@ -1,15 +1,13 @@
 /**
  * What a policy pack learns of the stack beside its resources. Pulumi's Node.js language host
- * starts a pack with the stack's configuration in PULUMI_CONFIG (secret values shown as
- * "[secret]") and its project's name in PULUMI_NODEJS_PROJECT; `pulumi policy analyze` gives
- * neither. The program's files are found where `pulumi` runs, the usual folder of a project
- * (PWD), when that folder's Pulumi.yaml names the same project.
+ * starts a pack with the stack's configuration in PULUMI_CONFIG (secret values decrypted, with no
+ * word of which are secret) and its project's and stack's names in PULUMI_NODEJS_PROJECT and
+ * PULUMI_NODEJS_STACK; `pulumi policy analyze` gives none of them. The project's folder is where
+ * `pulumi` runs (PWD, as a shell sets it) when that folder's Pulumi.yaml names the same project:
+ * its program's files, and its stack's config file, which says which keys are secret (`secure:`).
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-
-/** How PULUMI_CONFIG shows a value that is secret. */
-export const SECRET_CONFIG_VALUE = "[secret]";
 
 /** The stack's configuration by key (`voiceplatform:maxConcurrency`); undefined when not given. */
 export function stackConfig(
@@ -57,16 +55,41 @@ function projectNameIn(folder: string): string | undefined {
   }
 }
 
+/** The folder of the project being checked, when `pulumi` runs in it; undefined otherwise. */
+function projectFolder(env: NodeJS.ProcessEnv): string | undefined {
+  const folder = env.PWD;
+  const project = env.PULUMI_NODEJS_PROJECT;
+  return folder !== undefined && project !== undefined && projectNameIn(folder) === project
+    ? folder
+    : undefined;
+}
+
+/**
+ * The stack's config keys (`project:key`) set with --secret, from its Pulumi.<stack>.yaml;
+ * undefined when that file cannot be read.
+ */
+export function secretConfigKeys(env: NodeJS.ProcessEnv = process.env): Set<string> | undefined {
+  const folder = projectFolder(env);
+  const stack = env.PULUMI_NODEJS_STACK?.split("/").pop();
+  if (folder === undefined || stack === undefined) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(join(folder, `Pulumi.${stack}.yaml`), "utf8");
+  } catch {
+    return undefined;
+  }
+  // Under `config:`, a key whose value is a `secure:` mapping: `  project:key:` then `    secure: v1:…`.
+  const keys = [...text.matchAll(/^ {2}["']?([^"'\s:]+:[^"'\s:]+)["']?:\s*\n\s+secure:/gm)];
+  return new Set(keys.map((match) => match[1]!));
+}
+
 /**
  * The program's source files (stack config files left out: their plain values are in
  * PULUMI_CONFIG, their secret ones encrypted), or undefined when its folder is not known.
  */
 export function programFiles(env: NodeJS.ProcessEnv = process.env): ProgramFile[] | undefined {
-  const folder = env.PWD;
-  const project = env.PULUMI_NODEJS_PROJECT;
-  if (folder === undefined || project === undefined || projectNameIn(folder) !== project) {
-    return undefined;
-  }
+  const folder = projectFolder(env);
+  if (folder === undefined) return undefined;
   const files: ProgramFile[] = [];
   const walk = (dir: string, depth: number) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {

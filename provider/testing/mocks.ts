@@ -16,7 +16,7 @@ import { withoutUndefined } from "../core/serializable";
 import { servedResource } from "../core/served-resource";
 import { hidden, withoutProvider } from "../dynamic/dynamic-adapter";
 import { InputError } from "../platform/errors";
-import { resourceKindOf } from "../cli/exported-state";
+import { kindOfType } from "../codegen/type-tokens";
 import { descriptorOf, type ResourceKind } from "../resources";
 import { readSettings, rememberEngineConfig } from "../settings/config";
 import { madeUpCreates } from "./created-states";
@@ -41,7 +41,7 @@ export function voicePlatformMocks(options: VoicePlatformMockOptions = {}): pulu
   const platform = new MadeUpPlatform(options.organizationId ?? newObjectId());
   return {
     newResource: (args) => {
-      const kind = resourceKindOf(args.type)?.kind;
+      const kind = kindOfType(args.type)?.kind;
       if (kind === undefined) return otherResource(options.others, args);
       return mockedResource(kind, args, platform);
     },

@@ -280,10 +280,23 @@ describe("secrets-from-secret-config", () => {
     project = mkdtempSync(join(tmpdir(), "policy-secrets-"));
     writeFileSync(join(project, "Pulumi.yaml"), "name: trunks\nruntime: nodejs\n");
     writeFileSync(join(project, "index.js"), 'registerPassword: "typed-in-the-program-77",\n');
+    writeFileSync(
+      join(project, "Pulumi.prod.yaml"),
+      [
+        "encryptionsalt: v1:abc",
+        "config:",
+        "  trunks:sipPassword:",
+        "    secure: v1:cipher",
+        "  trunks:plainPassword: plain-config-password-42",
+        "",
+      ].join("\n"),
+    );
     process.env.PWD = project;
     process.env.PULUMI_NODEJS_PROJECT = "trunks";
+    process.env.PULUMI_NODEJS_STACK = "prod";
+    // As the engine gives a pack its stack's configuration: every value decrypted.
     process.env.PULUMI_CONFIG = JSON.stringify({
-      "trunks:sipPassword": "[secret]",
+      "trunks:sipPassword": "from-secret-config-9f",
       "trunks:plainPassword": "plain-config-password-42",
     });
   });
@@ -343,6 +356,16 @@ describe("secrets-from-secret-config", () => {
     ).toEqual([
       "not applicable: the stack's configuration is not known here (pulumi policy analyze)",
     ]);
+  });
+
+  test("without the stack's config file, which keys are secret is not known: only the program is read", async () => {
+    rmSync(join(project, "Pulumi.prod.yaml"));
+    expect(
+      await underBothTokens(rule, "SipCarrier", { props: carrier("plain-config-password-42") }),
+    ).toEqual([]);
+    expect(
+      await underBothTokens(rule, "SipCarrier", { props: carrier("typed-in-the-program-77") }),
+    ).toHaveLength(1);
   });
 
   test("a folder whose Pulumi.yaml names another project is not read", async () => {

@@ -1,5 +1,5 @@
 import type { StackValidationPolicy } from "@pulumi/policy";
-import { resourceKindOf } from "../../cli/exported-state";
+import { kindOfType } from "../../codegen/type-tokens";
 import { settingDefaults, settingSources } from "../../settings/config";
 import { plainProps } from "../policy-args";
 import { stackConfig } from "../stack-facts";
@@ -56,7 +56,7 @@ export const maxConcurrency: StackValidationPolicy = {
       const problem = given === undefined ? undefined : tooMany(given, config, "maxConcurrency");
       if (problem !== undefined) reportViolation(problem, provider.urn);
     }
-    const dynamic = args.resources.some((r) => resourceKindOf(r.type)?.frontEnd === "dynamic");
+    const dynamic = args.resources.some((r) => kindOfType(r.type)?.frontEnd === "dynamic");
     const given = countOf(stackConfig()?.[CONFIG_KEY]);
     if (!dynamic || given === undefined) return;
     const problem = tooMany(given, config, `stack config ${CONFIG_KEY}`);

@@ -1,7 +1,7 @@
 /**
- * `pulumi-voice-platform policy-pack DIR` and the pack folder it copies (provider/policy/pack),
- * which the npm package carries: a runnable pack needs a PulumiPolicy.yaml, an entry and a
- * package.json whose version @pulumi/policy reads.
+ * `pulumi-voice-platform policy-pack DIR` and the pack folder the build writes for the npm package
+ * (dist/provider/policy/pack; test/package/npm-pack.test.ts finds it in the tarball): a runnable
+ * pack needs a PulumiPolicy.yaml, an entry and a package.json whose version @pulumi/policy reads.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,12 +9,12 @@ import { join } from "node:path";
 import { parseCommandLine, UsageError } from "../../../provider/cli/command-line";
 import { main } from "../../../provider/cli/main";
 import { writePolicyPack } from "../../../provider/cli/policy-pack";
+import { packFiles } from "../../../provider/policy/pack-folder";
 
 const REPO = join(__dirname, "..", "..", "..");
-const PACK = join(REPO, "provider", "policy", "pack");
 const manifest = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as {
   version: string;
-  files: string[];
+  scripts: Record<string, string>;
   exports: Record<string, unknown>;
   dependencies: Record<string, string>;
   peerDependencies: Record<string, string>;
@@ -27,11 +27,13 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-test("the pack folder is in the package, versioned as the package, and loads the policy entry", () => {
-  expect(manifest.files).toContain("provider/policy/pack");
+test("the pack's files: versioned as the package, loading the policy entry, written by the build", () => {
   expect(manifest.exports["./policy"]).toBeDefined();
   expect(manifest.exports["./testing"]).toBeDefined();
-  const pack = JSON.parse(readFileSync(join(PACK, "package.json"), "utf8")) as {
+  expect(manifest.scripts.build).toMatch(/&& node dist\/provider\/policy\/pack-folder\.js$/);
+  const files = packFiles();
+  expect(Object.keys(files).sort()).toEqual(["PulumiPolicy.yaml", "index.js", "package.json"]);
+  const pack = JSON.parse(files["package.json"]!) as {
     version: string;
     dependencies: Record<string, string>;
   };
@@ -42,10 +44,8 @@ test("the pack folder is in the package, versioned as the package, and loads the
     "@pulumi/pulumi",
     "pulumi-voice-platform",
   ]);
-  expect(readFileSync(join(PACK, "PulumiPolicy.yaml"), "utf8")).toMatch(/^runtime: nodejs$/m);
-  expect(readFileSync(join(PACK, "index.js"), "utf8")).toContain(
-    'require("pulumi-voice-platform/policy").runPolicyPack()',
-  );
+  expect(files["PulumiPolicy.yaml"]).toMatch(/^runtime: nodejs$/m);
+  expect(files["index.js"]).toContain('require("pulumi-voice-platform/policy").runPolicyPack()');
 });
 
 test("@pulumi/policy is the pack's: an optional peer of the package, never a dependency", () => {
@@ -68,8 +68,8 @@ test("policy-pack writes the pack's three files into a new folder and says what 
   const target = join(dir, "voice-policies");
   const result = await writePolicyPack({ dir: target });
   expect(result.exitCode).toBe(0);
-  for (const file of ["PulumiPolicy.yaml", "index.js", "package.json"]) {
-    expect(readFileSync(join(target, file))).toEqual(readFileSync(join(PACK, file)));
+  for (const [file, text] of Object.entries(packFiles())) {
+    expect(readFileSync(join(target, file), "utf8")).toBe(text);
   }
   expect(result.text).toContain(`pulumi preview --policy-pack ${JSON.stringify(target)}`);
   // Again into the same folder: the pack's own files are rewritten.
