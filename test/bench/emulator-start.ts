@@ -99,7 +99,7 @@ async function main(): Promise<void> {
     process.stdout.write(`Emulator start, ${ROUNDS} interleaved rounds (ms):\n`);
     for (const [name, values] of Object.entries(samples)) {
       process.stdout.write(
-        `  ${name.padEnd(64)} median ${String(round(median(values), 1)).padStart(7)}  ` +
+        `  ${name.padEnd(68)} median ${String(round(median(values), 1)).padStart(7)}  ` +
           `p90 ${String(round(p90(values), 1)).padStart(7)}\n`,
       );
     }
