@@ -23,7 +23,9 @@ function classText(descriptor: (typeof resources)[number], schema: PackageSchema
     return `${docComment(description, "  ")}  declare readonly ${name}: pulumi.Output<StateOfKind<"${kind}">["${name}"]>;\n`;
   });
   const summary = spec.description.split("\n")[0]!;
-  const adopt = descriptor.adoptWith("<id>");
+  const adopt =
+    descriptor.adoptWith?.("<id>") ??
+    `pulumi import of the plugin's resources (voiceplatform:index:${kind})`;
   return [
     docComment(summary, ""),
     `export class ${kind} extends pulumi.CustomResource {\n`,

@@ -9,9 +9,16 @@
  * no gRPC structs, secrets in plaintext (the front end keeps them secret using `secretInputs`).
  */
 import type { z } from "zod";
-import { checkResource, type CheckAnswer, type CheckContext, type CheckFailure } from "./check";
+import {
+  checkedInputs,
+  checkResource,
+  type CheckAnswer,
+  type CheckContext,
+  type CheckFailure,
+} from "./check";
 import { diffInputs, type DiffAnswer, type DiffPlan } from "./diff";
 import type { Inputs } from "./property-bag";
+import { warnStaysOnPlatform } from "./provider-log";
 import {
   diffPlanOf,
   outputFieldsOf,
@@ -101,7 +108,10 @@ export interface ResourceExample {
   readonly yaml: string;
 }
 
-/** What a resource file writes: the facts and handlers only it knows. */
+/**
+ * What a resource file writes: the facts and handlers only it knows. Create is the one handler
+ * every resource has; the others default to what the spec's resources share (see `defineResource`).
+ */
 export interface ResourceDefinition<
   State extends object = Inputs,
   Type extends string = string,
@@ -111,8 +121,11 @@ export interface ResourceDefinition<
   readonly type: Type;
   /** What the resource is, in a sentence or two: every SDK's description starts with it. */
   readonly summary: string;
-  /** What an import takes as the id, and an example command (schema's Import section). */
-  readonly importId: string;
+  /**
+   * What an import takes as the id, and an example command (schema's Import section); by default
+   * the id the create answered.
+   */
+  readonly importId?: string;
   /** The example every SDK's documentation shows. */
   readonly example: ResourceExample;
   /**
@@ -122,8 +135,8 @@ export interface ResourceDefinition<
   readonly inputSchema: Schema;
   /** What the provider writes beside the inputs it echoes back, each field saying `writtenBy`. */
   readonly outputSchema: z.ZodObject;
-  /** Advice about valid, wholly known inputs: said at check, never enforced. */
-  warnings(inputs: z.output<Schema>): string[];
+  /** Advice about valid, wholly known inputs: said at check, never enforced; none by default. */
+  warnings?(inputs: z.output<Schema>): string[];
   /** Problems zod cannot see, such as a sample file that cannot be read. */
   moreFailures?(news: Inputs): Promise<CheckFailure[]>;
   /** Normalization beyond what the facts say (sets are sorted anyway): a case fixed. */
@@ -131,13 +144,19 @@ export interface ResourceDefinition<
   /** Compares the stored state with the new, checked inputs; by default along the diff plan. */
   diff?(id: string, olds: Inputs, news: Inputs, plan: DiffPlan): Promise<DiffAnswer>;
   create(inputs: Inputs, options?: CallOptions): Promise<{ id: string; state: State }>;
-  update(id: string, olds: Inputs, news: Inputs, options?: CallOptions): Promise<State>;
-  delete(id: string, olds: Inputs, context: DeleteContext): Promise<void>;
+  /**
+   * By default a resource has no update call: every input replaces it (`defineResource` refuses
+   * a schema with an input that does not), so an update only records the new inputs.
+   */
+  update?(id: string, olds: Inputs, news: Inputs, options?: CallOptions): Promise<State>;
+  /** By default the API has no delete: the object stays on the platform, and delete says so. */
+  delete?(id: string, olds: Inputs, context: DeleteContext): Promise<void>;
   /**
    * The state a create that made the object `id` stores, built from the checked inputs without a
-   * call: for recording an object created by an interrupted run, or adopted by import.
+   * call: for recording an object created by an interrupted run, or adopted by import. By default
+   * the checked inputs and the outputs `outputsFromId` tells.
    */
-  stateAfterCreate(id: string, inputs: Inputs): Promise<State>;
+  stateAfterCreate?(id: string, inputs: Inputs): Promise<State>;
   /**
    * The outputs an id alone tells (a carrier's `carrierId` is its id): what `get()` and an
    * import know before any input is declared, the API having no read.
@@ -145,9 +164,10 @@ export interface ResourceDefinition<
   outputsFromId?(id: string): Inputs;
   /**
    * How a program records an existing object without `import`, the only way the dynamic
-   * resources have: the input to set, for the object `id`.
+   * resources have: the input to set, for the object `id`. Without it, only the plugin's
+   * resources adopt an object (by import).
    */
-  adoptWith(id: string): string;
+  adoptWith?(id: string): string;
   readonly recovery: RecoveryHooks;
 }
 
@@ -157,8 +177,19 @@ export interface ResourceDescriptor<
   Type extends string = string,
 > extends Omit<
   ResourceDefinition<State, Type>,
-  "warnings" | "moreFailures" | "normalize" | "diff"
+  | "warnings"
+  | "moreFailures"
+  | "normalize"
+  | "diff"
+  | "importId"
+  | "update"
+  | "delete"
+  | "stateAfterCreate"
 > {
+  readonly importId: string;
+  update(id: string, olds: Inputs, news: Inputs, options?: CallOptions): Promise<State>;
+  delete(id: string, olds: Inputs, context: DeleteContext): Promise<void>;
+  stateAfterCreate(id: string, inputs: Inputs): Promise<State>;
   /**
    * Validates and normalizes news; never throws for bad input, returns failures instead, each
    * naming the full path of its property (`gateways[0].ipv4`).
@@ -182,7 +213,7 @@ export interface ResourceDescriptor<
   readonly secretWireFields: readonly string[];
 }
 
-/** A descriptor from what its resource file writes. */
+/** A descriptor from what its resource file writes, with the defaults for what it leaves out. */
 export function defineResource<
   State extends object,
   Type extends string,
@@ -191,19 +222,26 @@ export function defineResource<
   const { warnings, moreFailures, normalize, diff, ...rest } = definition;
   const schema = definition.inputSchema;
   const diffPlan = diffPlanOf(schema);
+  if (definition.update === undefined) requireEveryInputReplaces(definition.type, diffPlan);
   const secretInputs = secretPaths(schema);
+  const outputs = outputFieldsOf(definition.outputSchema);
+  const stateAfterCreate = definition.stateAfterCreate ?? stateOfInputs(definition, outputs);
   const rules = {
     type: definition.type,
     schema,
     secretPaths: secretInputs,
-    warnings,
+    warnings: warnings ?? (() => []),
     moreFailures,
     normalize: (news: Inputs) => sortedSets(schema, normalize?.(news) ?? news),
   };
   return Object.freeze({
     ...rest,
+    importId: definition.importId ?? defaultImportId(definition.type),
+    update: definition.update ?? recordInputs(definition, stateAfterCreate),
+    delete: definition.delete ?? staysOnPlatform(definition.type),
+    stateAfterCreate,
     diffPlan,
-    outputs: outputFieldsOf(definition.outputSchema),
+    outputs,
     secretInputs,
     secretWireFields: secretWireFields(schema),
     check: (_olds: Inputs, news: Inputs, context?: CheckContext) =>
@@ -212,6 +250,56 @@ export function defineResource<
       diff?.(id, olds, news, diffPlan) ??
       Promise.resolve(diffInputs(storedState(olds), news, diffPlan)),
   });
+}
+
+/** A resource without an update call must replace on every input, or a change would be lost. */
+function requireEveryInputReplaces(type: string, plan: DiffPlan): void {
+  const inPlace = plan.keys.filter((key) => !plan.replaceKeys.has(key));
+  if (inPlace.length === 0) return;
+  throw new Error(
+    `${type}: ${inPlace.join(", ")} would change in place, but the resource has no update: ` +
+      "give it an update, or mark every input replaceOnChange (`.meta({ replaceOnChange: true })` on its input schema)",
+  );
+}
+
+/** What a create's answer need not tell: the checked inputs, and the outputs the id tells. */
+function stateOfInputs<State extends object>(
+  definition: ResourceDefinition<State, string, z.ZodObject>,
+  outputs: readonly OutputField[],
+): (id: string, news: Inputs) => Promise<State> {
+  const outputNames = new Set(outputs.map((output) => output.name));
+  return async (id, news) => {
+    const told = Object.entries(definition.outputsFromId?.(id) ?? {});
+    return {
+      ...checkedInputs(definition.inputSchema, news),
+      ...Object.fromEntries(told.filter(([name]) => outputNames.has(name))),
+    } as State;
+  };
+}
+
+/**
+ * The update of a resource whose every input replaces it: only reached when nothing the platform
+ * holds changes, so it records the new inputs over the stored state, without a call.
+ */
+function recordInputs<State extends object>(
+  definition: ResourceDefinition<State, string, z.ZodObject>,
+  stateAfterCreate: (id: string, news: Inputs) => Promise<State>,
+): (id: string, olds: Inputs, news: Inputs) => Promise<State> {
+  return async (id, olds, news) => ({
+    ...(storedState(olds) as State),
+    ...(await stateAfterCreate(id, news)),
+  });
+}
+
+/** The spec's resources have no delete call: the object outlives its resource. */
+function staysOnPlatform(
+  type: string,
+): (id: string, olds: Inputs, context: DeleteContext) => Promise<void> {
+  return async (id, _olds, context) => warnStaysOnPlatform(`${type} ${id}`, context);
+}
+
+function defaultImportId(type: string): string {
+  return `the id the platform's create answered: \`pulumi import voiceplatform:index:${type} <name> <id>\``;
 }
 
 /**

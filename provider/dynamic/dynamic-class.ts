@@ -124,8 +124,10 @@ function adoptionByIdRefused(
   const shown = typeof id === "string" ? id : "<id>";
   return (
     "the dynamic resources cannot adopt an object by id (the `import` or `id` option, `get()`, `pulumi import`): " +
-    "Pulumi's dynamic provider protocol has no read, so nothing was recorded and nothing sent. Declare the resource " +
-    `with ${descriptor.adoptWith(shown)}, or use the plugin's resources (voiceplatform:index:${descriptor.type}), ` +
-    "which import by id"
+    "Pulumi's dynamic provider protocol has no read, so nothing was recorded and nothing sent. " +
+    (descriptor.adoptWith === undefined
+      ? "Use"
+      : `Declare the resource with ${descriptor.adoptWith(shown)}, or use`) +
+    ` the plugin's resources (voiceplatform:index:${descriptor.type}), which import by id`
   );
 }

@@ -33,7 +33,8 @@ import {
 export interface ApiCall<Answer = unknown> {
   /** What the provider is doing, for messages: `create SIP carrier "main-trunk"`. */
   readonly operation: string;
-  readonly method: "POST" | "PUT";
+  /** The methods a resource's calls may need: a read, a create, an update, a delete. */
+  readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** The voice and SIP operations live on `baseUrl`, campaign webhooks on `campaignsBaseUrl`. */
   readonly origin: "api" | "campaigns";
   /** Path with segments already encoded. */

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { checkedInputs, onEveryObject } from "../core/check";
+import { onEveryObject } from "../core/check";
 import { stateOfCreated } from "../core/created-object";
 import { diffInputs } from "../core/diff";
 import { isUnknown } from "../core/engine-values";
@@ -226,15 +226,11 @@ function campaignWebhookWarnings(inputs: CampaignWebhookInputs): string[] {
   return warnings;
 }
 
-/** A recorded subscription: no answer, so no status or data. */
-const stateAfterCreate = async (id: string, news: Inputs): Promise<CampaignWebhookState> => ({
-  ...checkedInputs(CampaignWebhookInputs, news),
-});
-
 async function create(news: Inputs): Promise<{ id: string; state: CampaignWebhookState }> {
   const inputs = CampaignWebhookInputs.parse(news);
   const id = newWebhookId(inputs.campaignId);
-  if (inputs.alreadySubscribed === true) return { id, state: await stateAfterCreate(id, inputs) };
+  if (inputs.alreadySubscribed === true)
+    return { id, state: await campaignWebhook.stateAfterCreate(id, inputs) };
   const campaign = `campaign ${inputs.campaignId}`;
   const response = await callApi({
     operation: `subscribe webhook ${inputs.url} to ${campaign}`,
@@ -389,15 +385,11 @@ return err`,
     return diffInputs(storedState(olds), news, plan);
   },
   create,
-  // Only reached when nothing the platform holds changes; it records the new inputs.
-  update: async (_id, olds, news) => ({
-    ...(storedState(olds) as CampaignWebhookState),
-    ...checkedInputs(CampaignWebhookInputs, news),
-  }),
+  // A recorded subscription's state is the default, the checked inputs (no answer, so no status
+  // or data), and so is the update that records new inputs: every input replaces it.
   delete: async (id, olds, context) => warn(stillSubscribed(id, olds, context)),
   adoptWith: () =>
     "alreadySubscribed: true beside the subscription's campaignId, url and events (its create records the subscription without a call)",
-  stateAfterCreate,
   outputsFromId: (id) => {
     const campaignId = /^([0-9a-f]{24})\//.exec(id)?.[1];
     return campaignId === undefined ? {} : { campaignId };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { checkedInputs, describeValue, onEveryObject } from "../core/check";
+import { describeValue, onEveryObject } from "../core/check";
 import { stateOfCreated } from "../core/created-object";
 import { requestBody } from "../core/field-facts";
 import {
@@ -11,12 +11,7 @@ import {
   text,
 } from "../core/input-rules";
 import { warnStaysOnPlatform } from "../core/provider-log";
-import {
-  defineResource,
-  storedState,
-  type Inputs,
-  type StateOf,
-} from "../core/resource-descriptor";
+import { defineResource, type Inputs, type StateOf } from "../core/resource-descriptor";
 import { namedSecretValues } from "../core/secret-paths";
 import { callApi } from "../platform/http-client";
 
@@ -287,16 +282,11 @@ function label(inputs: { name?: unknown }): string {
   return typeof inputs.name === "string" ? `SIP carrier "${inputs.name}"` : "SIP carrier";
 }
 
-const stateAfterCreate = async (id: string, news: Inputs): Promise<SipCarrierState> => ({
-  ...checkedInputs(SipCarrierInputs, news),
-  carrierId: id,
-});
-
 async function create(news: Inputs): Promise<{ id: string; state: SipCarrierState }> {
   const inputs = SipCarrierInputs.parse(news);
   const existing = inputs.existingCarrierId;
   if (existing !== undefined)
-    return { id: existing, state: await stateAfterCreate(existing, inputs) };
+    return { id: existing, state: await sipCarrier.stateAfterCreate(existing, inputs) };
   const response = await callApi({
     operation: `create ${label(inputs)}`,
     method: "POST",
@@ -313,7 +303,7 @@ async function create(news: Inputs): Promise<{ id: string; state: SipCarrierStat
   });
   const id = response.body.id;
   const state = await stateOfCreated(id, { ...inputs, carrierId: id }, () =>
-    stateAfterCreate(id, inputs),
+    sipCarrier.stateAfterCreate(id, inputs),
   );
   return { id, state };
 }
@@ -409,16 +399,11 @@ outputs:
   outputSchema: SipCarrierOutputs,
   warnings: sipCarrierWarnings,
   create,
-  // Only reached when nothing the platform holds changes; it records the new inputs.
-  update: async (id, olds, news) => ({
-    ...(storedState(olds) as SipCarrierState),
-    ...checkedInputs(SipCarrierInputs, news),
-    carrierId: id,
-  }),
   delete: async (id, olds, context) => warnStaysOnPlatform(`${label(olds)} (${id})`, context),
   adoptWith: (id) =>
     `existingCarrierId: ${JSON.stringify(id)} (its create records that carrier without a call)`,
-  stateAfterCreate,
+  // The state after create (checked inputs and carrierId) and the update that records new
+  // inputs are the defaults: there is no update call, so every input replaces the carrier.
   outputsFromId: (id) => ({ carrierId: id }),
   recovery: {
     lookFor: "a SIP carrier on the platform with",

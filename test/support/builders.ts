@@ -2,7 +2,6 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Inputs } from "../../provider/core/resource-descriptor";
-import type { ResourceKind } from "../../provider/resources";
 
 /** Writes a small sample file and returns its path. */
 export function writeSample(
@@ -71,19 +70,3 @@ export function advancedWebhook(overrides: Inputs = {}): Inputs {
     ...overrides,
   };
 }
-
-/**
- * Valid inputs and an id for each resource kind: the tests that walk every resource of the list
- * (provider/resources) take them from here, so a kind without an entry fails them.
- */
-export const everyKind: Record<
-  ResourceKind,
-  { readonly inputs: () => Inputs; readonly id: string }
-> = {
-  Voice: { inputs: () => voiceInputs(), id: "v-recovered" },
-  SipCarrier: { inputs: () => carrierInputs(), id: "c-recovered" },
-  CampaignWebhook: {
-    inputs: () => webhookInputs(),
-    id: "65a1f0c2e4b0a1b2c3d4e5f6/0123456789abcdef",
-  },
-};

@@ -157,18 +157,25 @@ function expectSameProperties(
 
 /**
  * The required inputs an import cannot read (the API has none): Pulumi's import would write `""`
- * for each into the code it generates, so the schema leaves them to the provider's check.
+ * for each into the code it generates, so the schema leaves them to the provider's check. Every
+ * zod-required input but those the id tells (`toldById`).
  */
-const requiredToCreateOnly: Record<string, readonly string[]> = {
-  Voice: ["name"],
-  SipCarrier: ["name"],
-  CampaignWebhook: ["url"],
-};
+function requiredToCreateOnly(object: z.ZodObject): string[] {
+  const shape = object.shape as Record<string, z.ZodType>;
+  return Object.keys(shape).filter(
+    (name) => !shape[name]!.safeParse(undefined).success && metaOf(shape[name]!).toldById !== true,
+  );
+}
+
+/** The resources api-spec.md describes: their facts are pinned here beside what is derived. */
+const specKinds = ["Voice", "SipCarrier", "CampaignWebhook"];
+const ofSpecKinds = <T>(byKind: Record<string, T>) =>
+  Object.fromEntries(Object.entries(byKind).filter(([kind]) => specKinds.includes(kind)));
 
 describe("package schema", () => {
   it.each(resources.map((descriptor) => [descriptor.type, descriptor] as const))(
     "%s: inputs match the zod schema by name, type, requiredness and description",
-    (name, definition) => {
+    (_name, definition) => {
       const resource = schema.resources[resourceToken(definition.type)]!;
       expect(resource).toBeDefined();
       expectSameProperties(
@@ -177,7 +184,7 @@ describe("package schema", () => {
         resource.requiredInputs,
         schema.types,
         definition.type,
-        requiredToCreateOnly[name],
+        requiredToCreateOnly(definition.inputSchema),
       );
     },
   );
@@ -189,8 +196,23 @@ describe("package schema", () => {
         schema.resources[resourceToken(descriptor.type)]!.requiredInputs,
       ]),
     );
-    expect(demanded).toEqual({ Voice: [], SipCarrier: [], CampaignWebhook: ["campaignId"] });
-    for (const [type, names] of Object.entries(requiredToCreateOnly)) {
+    expect(ofSpecKinds(demanded)).toEqual({
+      Voice: [],
+      SipCarrier: [],
+      CampaignWebhook: ["campaignId"],
+    });
+    const toCreate = Object.fromEntries(
+      resources.map((descriptor) => [
+        descriptor.type,
+        requiredToCreateOnly(descriptor.inputSchema),
+      ]),
+    );
+    expect(ofSpecKinds(toCreate)).toEqual({
+      Voice: ["name"],
+      SipCarrier: ["name"],
+      CampaignWebhook: ["url"],
+    });
+    for (const [type, names] of Object.entries(toCreate)) {
       const resource = schema.resources[resourceToken(type)]!;
       for (const name of names) {
         expect(resource.inputProperties[name]!.description).toContain(
@@ -214,7 +236,20 @@ describe("package schema", () => {
         ];
       }),
     );
-    expect(secrets).toEqual({
+    // Each kind's top-level secret inputs, as its descriptor names them, are secret inputs and outputs.
+    const topLevel = (paths: readonly string[]) => paths.filter((path) => !/[.[]/.test(path));
+    expect(secrets).toEqual(
+      Object.fromEntries(
+        resources.map((descriptor) => [
+          descriptor.type,
+          {
+            inputs: topLevel(descriptor.secretInputs),
+            outputs: topLevel(descriptor.secretInputs),
+          },
+        ]),
+      ),
+    );
+    expect(ofSpecKinds(secrets)).toEqual({
       Voice: { inputs: [], outputs: [] },
       SipCarrier: { inputs: ["registerPassword"], outputs: ["registerPassword"] },
       CampaignWebhook: { inputs: [], outputs: [] },

@@ -12,17 +12,21 @@ import { sipCarrier } from "../../provider/resources/sip-carrier";
 import { voice } from "../../provider/resources/voice";
 import * as runtime from "../../provider/runtime";
 import { resetProcessState } from "../../provider/settings/process-state";
-import { advancedWebhook, carrierInputs, everyKind, webhookInputs } from "../support/builders";
+import { advancedWebhook, carrierInputs, webhookInputs } from "../support/builders";
+import { fixtureFile, fixtureOf } from "../support/kind-fixtures";
 
 afterEach(resetProcessState);
 
 describe.each(resources.map((descriptor) => [descriptor.type, descriptor] as const))(
   "%s",
   (type, definition) => {
-    const fixture = everyKind[type];
+    const fixture = fixtureOf(type);
 
-    test("has valid inputs and an id in test/support/builders.ts (everyKind)", () => {
-      expect(fixture).toEqual({ inputs: expect.any(Function), id: expect.any(String) });
+    test(`has valid inputs and an id in ${fixtureFile(type)}`, () => {
+      expect({ inputs: fixture.inputs, id: fixture.id }).toEqual({
+        inputs: expect.any(Function),
+        id: expect.any(String),
+      });
     });
 
     test("knows nothing of __provider: the dynamic runtime takes it off", async () => {
