@@ -22,11 +22,18 @@ function kindFacts(): Record<string, object> {
       descriptor.type,
       {
         create_outputs: outputsWrittenBy(descriptor, "create"),
+        id_outputs: idOutputs(descriptor),
         secret_inputs: topLevelOf(descriptor.secretInputs),
         set_inputs: [...descriptor.diffPlan.setKeys],
       },
     ]),
   );
+}
+
+/** The outputs whose value is the object's id (a carrier's carrierId), as outputsFromId tells. */
+function idOutputs(descriptor: (typeof resources)[number]): string[] {
+  const told = descriptor.outputsFromId?.("<id>") ?? {};
+  return descriptor.outputs.map((output) => output.name).filter((name) => told[name] === "<id>");
 }
 
 const json = (value: unknown) => JSON.stringify(value);
@@ -265,6 +272,12 @@ def _created_webhook(inputs: Dict[str, Any], _platform: _MadeUpPlatform) -> Tupl
     return webhook_id, {**inputs, "status": "success", "data": True}
 
 
+def _created_with_an_id(kind: str, inputs: Dict[str, Any]) -> Tuple[str, Dict[str, Any]]:
+    """A create the platform answers with a new id alone: the inputs and the outputs that are the id."""
+    new_id = _new_object_id()
+    return new_id, {**inputs, **{name: new_id for name in _KINDS[kind]["id_outputs"]}}
+
+
 _CREATES = {"Voice": _created_voice, "SipCarrier": _created_carrier, "CampaignWebhook": _created_webhook}
 
 
@@ -298,7 +311,8 @@ class VoicePlatformMocks(pulumi.runtime.Mocks):
         if pulumi.runtime.is_dry_run():
             resource_id, state = None, {**inputs, **{name: _UNKNOWN for name in _KINDS[kind]["create_outputs"]}}
         else:
-            resource_id, state = _CREATES[kind](inputs, self._platform)
+            create = _CREATES.get(kind)
+            resource_id, state = create(inputs, self._platform) if create else _created_with_an_id(kind, inputs)
         state = _without_none(state)
         return resource_id, {
             key: {_SIG: _SECRET_SIG, "value": value} if key in secret_keys else value

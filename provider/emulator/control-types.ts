@@ -112,11 +112,14 @@ export interface StoredSubscription {
   advancedWebhook: AdvancedWebhook | null;
 }
 
+/** One organization's objects, a collection for each kind the emulator serves (routes/<kind>.ts). */
 export interface OrganizationState {
   voices: Voice[];
   carriers: StoredCarrier[];
   /** Keyed by campaign id, in subscription order. */
   subscriptions: Record<string, StoredSubscription[]>;
+  /** A kind's collection, as its route file shows it (a list unless it says otherwise). */
+  [collection: string]: unknown;
 }
 
 /** Secrets appear as "[redacted]". */

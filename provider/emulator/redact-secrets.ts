@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
+import { kindRoutes, type KindRoutes } from "./routes";
 
 export const REDACTED = "[redacted]";
 
@@ -14,29 +15,31 @@ export function redactHeaders(headers: IncomingHttpHeaders): Record<string, stri
 }
 
 /**
- * Returns a deep copy with the contract's secrets replaced, as the provider treats them:
- * `register_password` wherever it appears, and an advanced webhook's `url`, `body` and the values
- * of its `headers` and `parameters` (they carry tokens). Works on bodies that failed validation
- * too, since those are logged as well.
+ * Returns a deep copy with the contract's secrets replaced, as the provider treats them: the
+ * fields the route files name secret (`register_password`) wherever they appear, and an advanced
+ * webhook's `url`, `body` and the values of its `headers` and `parameters` (they carry tokens).
+ * Works on bodies that failed validation too, since those are logged as well.
  */
-export function redactSecrets<T>(value: T): T {
-  return redactValue(value) as T;
+export function redactSecrets<T>(value: T, kinds: readonly KindRoutes[] = kindRoutes): T {
+  // kindRoutes is read at the call: the route files load this module while it is being made.
+  const secretFields = new Set(kinds.flatMap((kind) => kind.secretFields ?? []));
+  return redactValue(value, secretFields) as T;
 }
 
-function redactValue(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redactValue);
+function redactValue(value: unknown, secretFields: ReadonlySet<string>): unknown {
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, secretFields));
   if (value === null || typeof value !== "object") return value;
   const copy: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) {
-    if (key === "register_password" && child !== undefined) copy[key] = REDACTED;
-    else if (key === "advancedWebhook") copy[key] = redactAdvancedWebhook(child);
-    else copy[key] = redactValue(child);
+    if (secretFields.has(key) && child !== undefined) copy[key] = REDACTED;
+    else if (key === "advancedWebhook") copy[key] = redactAdvancedWebhook(child, secretFields);
+    else copy[key] = redactValue(child, secretFields);
   }
   return copy;
 }
 
-function redactAdvancedWebhook(webhook: unknown): unknown {
-  const copy = redactValue(webhook);
+function redactAdvancedWebhook(webhook: unknown, secretFields: ReadonlySet<string>): unknown {
+  const copy = redactValue(webhook, secretFields);
   if (copy === null || typeof copy !== "object" || Array.isArray(copy)) return copy;
   const fields = copy as Record<string, unknown>;
   return {

@@ -1,11 +1,12 @@
-import { subscribeWebhook } from "./campaign-routes";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import type { EmulatorOrigin } from "./control-types";
 import { ErrorAnswer } from "./errors";
 import type { OperationHandler } from "./operation";
-import { createSipCarrier } from "./sip-routes";
-import { cloneVoice, updateVoice } from "./voice-routes";
 
 export interface Route {
+  /** The origin that serves it: the API's, or the campaigns'. */
+  origin: EmulatorOrigin;
   id: string;
   method: string;
   /** Path template; `:name` segments become params. */
@@ -18,26 +19,45 @@ export interface RouteMatch {
   params: Record<string, string>;
 }
 
-const ROUTES_BY_ORIGIN: Record<EmulatorOrigin, readonly Route[]> = {
-  api: [
-    { id: "voice-clone", method: "POST", path: "/voices/voice-clone", handler: cloneVoice },
-    { id: "voice-update", method: "PUT", path: "/voices/:id", handler: updateVoice },
-    { id: "sip-create", method: "POST", path: "/organization/sip", handler: createSipCarrier },
-  ],
-  campaigns: [
-    {
-      id: "webhook-subscribe",
-      method: "POST",
-      path: "/campaigns/:campaignId/webhook/subscribe",
-      handler: subscribeWebhook,
-    },
-  ],
-};
+/** An object the state holds: each organization's, by id. */
+export interface StoredObject {
+  id: string;
+  organizationId: string;
+}
+
+/**
+ * What a kind's route file, routes/<kind>.ts, exports as `kindRoutes`: its paths (each with its
+ * validation and answer, in its handler) and where the state holds its objects. The emulator
+ * serves every file in routes/, so a new kind's routes are that one file.
+ */
+export interface KindRoutes {
+  /** Each organization's objects of the kind, in the state: `carriers`. */
+  readonly collection: string;
+  readonly routes: readonly Route[];
+  /**
+   * Body fields whose values are secret wherever they stand (`register_password`): the request
+   * log and the state show them as "[redacted]" (redact-secrets.ts).
+   */
+  readonly secretFields?: readonly string[];
+  /** How the state shows the objects, in the order they were stored; a list by default. */
+  snapshot?(objects: StoredObject[]): unknown;
+  /** The objects a state file holds, as `snapshot` showed them; from a list by default. */
+  restore?(shown: unknown): StoredObject[];
+}
+
+const ROUTES_DIR = join(__dirname, "routes");
+
+/** Every route file's routes, in file name order: sources under tsx and jest, .js once built. */
+export const kindRoutes: readonly KindRoutes[] = readdirSync(ROUTES_DIR)
+  .filter((name) => /\.(ts|js)$/.test(name) && !name.endsWith(".d.ts"))
+  .sort()
+  .map((name) => (require(join(ROUTES_DIR, name)) as { kindRoutes: KindRoutes }).kindRoutes);
 
 /** Unknown path: 404. Known path, other method: 405 with an Allow header. */
 export function matchRoute(origin: EmulatorOrigin, method: string, path: string): RouteMatch {
   const candidates: RouteMatch[] = [];
-  for (const route of ROUTES_BY_ORIGIN[origin]) {
+  for (const route of kindRoutes.flatMap((kind) => kind.routes)) {
+    if (route.origin !== origin) continue;
     const params = matchTemplate(route.path, path);
     if (params !== undefined) candidates.push({ route, params });
   }

@@ -1,26 +1,18 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import type {
-  EmulatorState,
-  OrganizationState,
-  StoredCarrier,
-  StoredSubscription,
-  Voice,
-} from "./control-types";
+import type { EmulatorState, OrganizationState } from "./control-types";
 import { redactSecrets } from "./redact-secrets";
+import { kindRoutes as everyKind, type KindRoutes, type StoredObject } from "./routes";
 
-interface OrganizationRecords {
-  voices: Map<string, Voice>;
-  carriers: Map<string, StoredCarrier>;
-  subscriptions: Map<string, StoredSubscription[]>;
-}
+/** An organization's objects: by collection (`voices`), then by id, in the order stored. */
+type OrganizationRecords = Map<string, Map<string, StoredObject>>;
 
 const STATE_FILE_VERSION = 1;
 
 /**
- * Objects per organization, in memory. With a state file, every mutation rewrites the file
- * atomically (temporary file, then rename), so a killed emulator never leaves half a file.
- * The file holds the redacted snapshot: nothing the emulator serves needs a secret back, and a
- * test fixture on disk should not hold one.
+ * Objects per organization, in memory, in the collections the route files name. With a state
+ * file, every mutation rewrites the file atomically (temporary file, then rename), so a killed
+ * emulator never leaves half a file. The file holds the redacted snapshot: nothing the emulator
+ * serves needs a secret back, and a test fixture on disk should not hold one.
  */
 export class StateStore {
   private organizations = new Map<string, OrganizationRecords>();
@@ -28,31 +20,24 @@ export class StateStore {
   constructor(
     private readonly organizationIds: readonly string[],
     private readonly stateFile?: string,
+    private readonly kinds: readonly KindRoutes[] = everyKind,
   ) {
     this.clearRecords();
     if (stateFile !== undefined && existsSync(stateFile)) this.load(stateFile);
   }
 
-  /** Inserts or replaces. */
-  saveVoice(voice: Voice): void {
-    this.recordsOf(voice.organizationId).voices.set(voice.id, voice);
+  /** Inserts or replaces, by the object's id. */
+  save(collection: string, object: StoredObject): void {
+    this.collectionOf(object.organizationId, collection).set(object.id, object);
     this.persist();
   }
 
-  findVoice(organizationId: string, id: string): Voice | undefined {
-    return this.organizations.get(organizationId)?.voices.get(id);
-  }
-
-  addCarrier(carrier: StoredCarrier): void {
-    this.recordsOf(carrier.organizationId).carriers.set(carrier.id, carrier);
-    this.persist();
-  }
-
-  addSubscription(subscription: StoredSubscription): void {
-    const byCampaign = this.recordsOf(subscription.organizationId).subscriptions;
-    const existing = byCampaign.get(subscription.campaignId) ?? [];
-    byCampaign.set(subscription.campaignId, [...existing, subscription]);
-    this.persist();
+  find<Stored extends StoredObject>(
+    collection: string,
+    organizationId: string,
+    id: string,
+  ): Stored | undefined {
+    return this.organizations.get(organizationId)?.get(collection)?.get(id) as Stored | undefined;
   }
 
   clear(): void {
@@ -63,13 +48,14 @@ export class StateStore {
   snapshot(): EmulatorState {
     const organizations: Record<string, OrganizationState> = {};
     for (const [id, records] of this.organizations) {
-      organizations[id] = {
-        voices: [...records.voices.values()],
-        carriers: [...records.carriers.values()],
-        subscriptions: Object.fromEntries(records.subscriptions),
-      };
+      const shown: Record<string, unknown> = {};
+      for (const kind of this.kinds) {
+        const objects = [...(records.get(kind.collection)?.values() ?? [])];
+        shown[kind.collection] = kind.snapshot?.(objects) ?? objects;
+      }
+      organizations[id] = shown as unknown as OrganizationState;
     }
-    return redactSecrets({ organizations });
+    return redactSecrets({ organizations }, this.kinds);
   }
 
   private clearRecords(): void {
@@ -80,10 +66,20 @@ export class StateStore {
   private recordsOf(organizationId: string): OrganizationRecords {
     let records = this.organizations.get(organizationId);
     if (records === undefined) {
-      records = { voices: new Map(), carriers: new Map(), subscriptions: new Map() };
+      records = new Map(this.kinds.map((kind) => [kind.collection, new Map()]));
       this.organizations.set(organizationId, records);
     }
     return records;
+  }
+
+  private collectionOf(organizationId: string, collection: string): Map<string, StoredObject> {
+    const records = this.recordsOf(organizationId);
+    let objects = records.get(collection);
+    if (objects === undefined) {
+      objects = new Map();
+      records.set(collection, objects);
+    }
+    return objects;
   }
 
   private persist(): void {
@@ -105,11 +101,13 @@ export class StateStore {
       );
     }
     for (const [organizationId, state] of Object.entries(content.organizations)) {
-      const records = this.recordsOf(organizationId);
-      for (const voice of state.voices) records.voices.set(voice.id, voice);
-      for (const carrier of state.carriers) records.carriers.set(carrier.id, carrier);
-      for (const [campaignId, list] of Object.entries(state.subscriptions)) {
-        records.subscriptions.set(campaignId, list);
+      for (const kind of this.kinds) {
+        // A file an emulator without this kind wrote holds none of its objects.
+        const shown = (state as Record<string, unknown>)[kind.collection];
+        if (shown === undefined) continue;
+        const objects = kind.restore?.(shown) ?? (shown as StoredObject[]);
+        const collection = this.collectionOf(organizationId, kind.collection);
+        for (const object of objects) collection.set(object.id, object);
       }
     }
   }

@@ -2,7 +2,8 @@
  * The resources this package serves, in one list: everything else is derived from it (the
  * dynamic classes, their stubs and exports, the runtime entry, the plugin schema and SDKs, the
  * served handlers, redaction, the CLI and the tests that walk every resource). A new resource is
- * its descriptor file and one line here, then `npm run args` and `npm run sdk:generate`.
+ * its descriptor file, its import and entry here, its emulator route and its test fixture, then
+ * `npm run args`, `npm run sdk:generate` and `npm run docs` (docs/development.md, "Add a resource").
  */
 import type { ResourceDescriptor } from "../core/resource-descriptor";
 import { campaignWebhook } from "./campaign-webhook";

@@ -1,13 +1,15 @@
 /**
  * What each resource's create stores, given the made-up platform's answers instead of the real
  * platform's: the same calls in the same order as the resource's `create`, and the very functions
- * it builds its state with (toVoiceState, the carrier's stateAfterCreate, subscribedState).
+ * it builds its state with (toVoiceState, the carrier's stateAfterCreate, subscribedState). A kind
+ * without its own here has a create the platform answers with a new id alone: its state is the
+ * descriptor's state after create.
  * test/provider/mocks-match-create.test.ts holds these states against the real creates' against
  * the emulator, so the two cannot drift apart.
  */
 import { describeSample } from "../platform/sample-files";
 import type { Inputs } from "../core/resource-descriptor";
-import type { ResourceKind } from "../resources";
+import { descriptorOf, type ResourceKind } from "../resources";
 import {
   campaignWebhook,
   CampaignWebhookInputs,
@@ -16,7 +18,7 @@ import {
 } from "../resources/campaign-webhook";
 import { sipCarrier, SipCarrierInputs } from "../resources/sip-carrier";
 import { pickCreatedVoice, toUpdateBody, toVoiceState, VoiceInputs } from "../resources/voice";
-import type { MadeUpPlatform } from "./made-up-platform";
+import { newObjectId, type MadeUpPlatform } from "./made-up-platform";
 
 export interface CreatedObject {
   readonly id: string;
@@ -65,9 +67,22 @@ async function createdWebhook(news: Inputs, platform: MadeUpPlatform): Promise<C
   return { id, state: subscribedState(inputs, platform.subscribeAnswer()) };
 }
 
-/** One per resource kind: a new resource without one does not compile. */
-export const madeUpCreates: Readonly<Record<ResourceKind, MadeUpCreate>> = {
+/** The kinds whose create the made-up platform answers with more than a new id. */
+const ownCreates: Readonly<Partial<Record<ResourceKind, MadeUpCreate>>> = {
   Voice: createdVoice,
   SipCarrier: createdCarrier,
   CampaignWebhook: createdWebhook,
 };
+
+export const kindsWithOwnMadeUpCreate = Object.keys(ownCreates);
+
+/** What a kind's create stores, its answers made up. */
+export function madeUpCreate(kind: ResourceKind): MadeUpCreate {
+  return ownCreates[kind] ?? ((news) => createdWithAnId(kind, news));
+}
+
+/** A create the platform answers with a new id alone: the state the descriptor builds from it. */
+async function createdWithAnId(kind: ResourceKind, news: Inputs): Promise<CreatedObject> {
+  const id = newObjectId();
+  return { id, state: await descriptorOf(kind).stateAfterCreate(id, news) };
+}

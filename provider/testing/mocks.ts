@@ -19,7 +19,7 @@ import { InputError } from "../platform/errors";
 import { kindOfType } from "../codegen/type-tokens";
 import { descriptorOf, type ResourceKind } from "../resources";
 import { readSettings, rememberEngineConfig } from "../settings/config";
-import { madeUpCreates } from "./created-states";
+import { madeUpCreate } from "./created-states";
 import { MadeUpPlatform, newObjectId } from "./made-up-platform";
 
 export interface VoicePlatformMockOptions {
@@ -81,7 +81,7 @@ async function mockedResource(
   }
   const created = pulumi.runtime.isDryRun()
     ? { id: undefined, state: plannedCreateState(descriptor, checked.inputs) }
-    : await madeUpCreates[kind](checked.inputs, platform);
+    : await madeUpCreate(kind)(checked.inputs, platform);
   const state = { ...withoutUndefined(created.state as Inputs), ...hidden(given) };
   const secret = new Set([...secretKeys, ...topLevelOf(descriptor.secretInputs)]);
   return { id: created.id, state: withSecrets(state, secret) };

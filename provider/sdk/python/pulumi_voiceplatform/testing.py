@@ -45,6 +45,7 @@ _KINDS: Dict[str, Dict[str, List[str]]] = json.loads(
             "clonedVoices",
             "samples"
         ],
+        "id_outputs": [],
         "secret_inputs": [],
         "set_inputs": [
             "supportedLocales"
@@ -52,6 +53,9 @@ _KINDS: Dict[str, Dict[str, List[str]]] = json.loads(
     },
     "SipCarrier": {
         "create_outputs": [
+            "carrierId"
+        ],
+        "id_outputs": [
             "carrierId"
         ],
         "secret_inputs": [
@@ -67,6 +71,7 @@ _KINDS: Dict[str, Dict[str, List[str]]] = json.loads(
             "status",
             "data"
         ],
+        "id_outputs": [],
         "secret_inputs": [
             "advancedWebhook"
         ],
@@ -270,6 +275,12 @@ def _created_webhook(inputs: Dict[str, Any], _platform: _MadeUpPlatform) -> Tupl
     return webhook_id, {**inputs, "status": "success", "data": True}
 
 
+def _created_with_an_id(kind: str, inputs: Dict[str, Any]) -> Tuple[str, Dict[str, Any]]:
+    """A create the platform answers with a new id alone: the inputs and the outputs that are the id."""
+    new_id = _new_object_id()
+    return new_id, {**inputs, **{name: new_id for name in _KINDS[kind]["id_outputs"]}}
+
+
 _CREATES = {"Voice": _created_voice, "SipCarrier": _created_carrier, "CampaignWebhook": _created_webhook}
 
 
@@ -303,7 +314,8 @@ class VoicePlatformMocks(pulumi.runtime.Mocks):
         if pulumi.runtime.is_dry_run():
             resource_id, state = None, {**inputs, **{name: _UNKNOWN for name in _KINDS[kind]["create_outputs"]}}
         else:
-            resource_id, state = _CREATES[kind](inputs, self._platform)
+            create = _CREATES.get(kind)
+            resource_id, state = create(inputs, self._platform) if create else _created_with_an_id(kind, inputs)
         state = _without_none(state)
         return resource_id, {
             key: {_SIG: _SECRET_SIG, "value": value} if key in secret_keys else value

@@ -1,11 +1,18 @@
-import type { Caller } from "./auth";
-import type { AnswerShape, Voice } from "./control-types";
-import { ErrorAnswer } from "./errors";
-import { newObjectId, newProviderVoiceId } from "./ids";
-import { readMultipartForm } from "./multipart-upload";
-import { readLoggedJsonBody, type OperationHandler } from "./operation";
-import { requireMediaType } from "./json-body";
-import { parseCloneForm, parseVoiceUpdate, type CloneVoiceInput } from "./validate-voice";
+/**
+ * The voice routes (spec 4.1 and 4.2): the clone, a multipart form with the samples, and the
+ * update of a voice the caller can see.
+ */
+import type { Caller } from "../auth";
+import type { AnswerShape, Voice } from "../control-types";
+import { ErrorAnswer } from "../errors";
+import { newObjectId, newProviderVoiceId } from "../ids";
+import { readMultipartForm } from "../multipart-upload";
+import { readLoggedJsonBody, type OperationHandler } from "../operation";
+import { requireMediaType } from "../json-body";
+import type { KindRoutes } from "../routes";
+import { parseCloneForm, parseVoiceUpdate, type CloneVoiceInput } from "../validate-voice";
+
+const VOICES = "voices";
 
 /** ElevenLabs' defaults: the provider the platform's docs name first. */
 const DEFAULT_PROVIDER_TYPE = "ELEVENLABS";
@@ -20,7 +27,7 @@ export const cloneVoice: OperationHandler = async (request) => {
     successStatus: 200,
     commit: () => {
       const voice = newVoice(input, request.caller);
-      request.store.saveVoice(voice);
+      request.store.save(VOICES, voice);
       return [voiceAnswer(voice, request.answers)];
     },
   };
@@ -28,7 +35,7 @@ export const cloneVoice: OperationHandler = async (request) => {
 
 export const updateVoice: OperationHandler = async (request) => {
   const id = request.params.id ?? "";
-  const existing = request.store.findVoice(request.caller.organization.id, id);
+  const existing = request.store.find<Voice>(VOICES, request.caller.organization.id, id);
   if (existing === undefined || !visibleTo(existing, request.caller)) {
     throw new ErrorAnswer(404, "voice_not_found", `No voice with id "${id}" in this organization.`);
   }
@@ -36,7 +43,8 @@ export const updateVoice: OperationHandler = async (request) => {
   return {
     successStatus: 200,
     commit: () => {
-      const current = request.store.findVoice(existing.organizationId, existing.id) ?? existing;
+      const current =
+        request.store.find<Voice>(VOICES, existing.organizationId, existing.id) ?? existing;
       const updated: Voice = {
         ...current,
         ...(update.name !== undefined && { name: update.name }),
@@ -44,7 +52,7 @@ export const updateVoice: OperationHandler = async (request) => {
         ...(update.supportedLocales !== undefined && { supportedLocales: update.supportedLocales }),
         settings: { ...current.settings, ...definedEntries(update.settings ?? {}) },
       };
-      request.store.saveVoice(updated);
+      request.store.save(VOICES, updated);
       return voiceAnswer(updated, request.answers);
     },
   };
@@ -110,3 +118,17 @@ function definedEntries<T extends object>(value: T): Partial<T> {
     Object.entries(value).filter(([, entry]) => entry !== undefined),
   ) as Partial<T>;
 }
+
+export const kindRoutes: KindRoutes = {
+  collection: VOICES,
+  routes: [
+    {
+      origin: "api",
+      id: "voice-clone",
+      method: "POST",
+      path: "/voices/voice-clone",
+      handler: cloneVoice,
+    },
+    { origin: "api", id: "voice-update", method: "PUT", path: "/voices/:id", handler: updateVoice },
+  ],
+};

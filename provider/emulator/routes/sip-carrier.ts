@@ -1,8 +1,10 @@
+/** The SIP carrier route (spec 4.3): a create, whose body the contract types but barely bounds. */
 import { z } from "zod";
-import type { SipCarrierFields, StoredCarrier } from "./control-types";
-import { newObjectId } from "./ids";
-import { readLoggedJsonBody, type OperationHandler } from "./operation";
-import { parseWireBody } from "./wire-validation";
+import type { SipCarrierFields, StoredCarrier } from "../control-types";
+import { newObjectId } from "../ids";
+import { readLoggedJsonBody, type OperationHandler } from "../operation";
+import type { KindRoutes } from "../routes";
+import { parseWireBody } from "../wire-validation";
 
 const gatewaySchema = z.strictObject({
   outbound: z.boolean().optional(),
@@ -52,10 +54,24 @@ export const createSipCarrier: OperationHandler = async (request) => {
         subOrganizationId: request.caller.subOrganizationId,
         ...fields,
       };
-      request.store.addCarrier(carrier);
+      request.store.save(kindRoutes.collection, carrier);
       return request.answers === "extended"
         ? { id: carrier.id, name: carrier.name, createdAt: "2026-01-01T00:00:00.000Z" }
         : { id: carrier.id };
     },
   };
+};
+
+export const kindRoutes: KindRoutes = {
+  collection: "carriers",
+  secretFields: ["register_password"],
+  routes: [
+    {
+      origin: "api",
+      id: "sip-create",
+      method: "POST",
+      path: "/organization/sip",
+      handler: createSipCarrier,
+    },
+  ],
 };

@@ -1,9 +1,11 @@
+/** The campaign webhook route (spec 4.4): a subscribe, on the campaigns' origin. */
 import { z } from "zod";
-import type { AdvancedWebhook, StoredSubscription } from "./control-types";
-import { ErrorAnswer } from "./errors";
-import { OBJECT_ID_PATTERN, newObjectId } from "./ids";
-import { readLoggedJsonBody, type OperationHandler } from "./operation";
-import { parseWireBody } from "./wire-validation";
+import type { AdvancedWebhook, StoredSubscription } from "../control-types";
+import { ErrorAnswer } from "../errors";
+import { OBJECT_ID_PATTERN, newObjectId } from "../ids";
+import { readLoggedJsonBody, type OperationHandler } from "../operation";
+import type { KindRoutes, StoredObject } from "../routes";
+import { parseWireBody } from "../wire-validation";
 
 export const CAMPAIGN_EVENTS = [
   "POST_PROCESSING_FINISHED:INTERESTED",
@@ -54,10 +56,34 @@ export const subscribeWebhook: OperationHandler = async (request) => {
         isAdvanced: input.isAdvanced ?? false,
         advancedWebhook: input.advancedWebhook ?? null,
       };
-      request.store.addSubscription(subscription);
+      request.store.save(kindRoutes.collection, subscription);
       return request.answers === "extended"
         ? { status: "success", data: true, subscriptionId: subscription.id }
         : { status: "success", data: true };
     },
   };
+};
+
+/** The state shows each campaign's subscriptions, in the order they were made. */
+function byCampaign(objects: StoredObject[]): Record<string, StoredSubscription[]> {
+  const shown: Record<string, StoredSubscription[]> = {};
+  for (const subscription of objects as StoredSubscription[]) {
+    (shown[subscription.campaignId] ??= []).push(subscription);
+  }
+  return shown;
+}
+
+export const kindRoutes: KindRoutes = {
+  collection: "subscriptions",
+  routes: [
+    {
+      origin: "campaigns",
+      id: "webhook-subscribe",
+      method: "POST",
+      path: "/campaigns/:campaignId/webhook/subscribe",
+      handler: subscribeWebhook,
+    },
+  ],
+  snapshot: byCampaign,
+  restore: (shown) => Object.values(shown as Record<string, StoredSubscription[]>).flat(),
 };
