@@ -12,8 +12,15 @@
  * here only, so the provider never pays for it.
  */
 import type { ContainerClient, StoragePipelineOptions } from "@azure/storage-blob";
-import { BackendReadError } from "./errors";
-import { isLockKey, LOCK_READ_TIMEOUTS, lockRecordOf, readWithinDeadline } from "./lock-objects";
+import {
+  backendDeadline,
+  BACKEND_TIMEOUT_VARIABLE,
+  limitText,
+  stepMilliseconds,
+  type BackendDeadline,
+} from "./backend-deadline";
+import { BackendReadError, BackendTimeoutError } from "./errors";
+import { isLockKey, LOCK_READ_STEPS, lockRecordOf } from "./lock-objects";
 
 export function isAzureBlobBackend(url: string): boolean {
   return /^azblob:\/\//i.test(url);
@@ -80,12 +87,15 @@ export function azureBlobSettings(
   return { container, serviceUrl, credential };
 }
 
-async function containerClient(settings: AzureBlobSettings): Promise<ContainerClient> {
+async function containerClient(
+  settings: AzureBlobSettings,
+  deadline: BackendDeadline,
+): Promise<ContainerClient> {
   const blob = await import("@azure/storage-blob");
   const options: StoragePipelineOptions = {
     retryOptions: {
       maxTries: 3,
-      tryTimeoutInMs: LOCK_READ_TIMEOUTS.requestSeconds * 1000,
+      tryTimeoutInMs: stepMilliseconds(LOCK_READ_STEPS.attemptSeconds, deadline),
     },
   };
   const { credential } = settings;
@@ -122,41 +132,55 @@ async function containerClient(settings: AzureBlobSettings): Promise<ContainerCl
   }
 }
 
-/** The JSON of every lock blob under the prefixes. */
+/**
+ * The JSON of every lock blob under the prefixes. Every request carries the deadline's signal:
+ * when it passes, the SDK aborts what is in flight and the read fails, naming the container.
+ */
 export async function azureBlobLockRecords(
   url: string,
   prefixes: readonly string[],
+  deadline: BackendDeadline = backendDeadline(),
 ): Promise<Record<string, unknown>[]> {
   const settings = azureBlobSettings(url);
-  const read = async (abortSignal: AbortSignal) => {
-    const container = await containerClient(settings);
-    const records: Record<string, unknown>[] = [];
-    for (const prefix of prefixes) {
-      for await (const item of container.listBlobsFlat({ prefix, abortSignal })) {
-        if (!isLockKey(item.name)) continue;
-        const bytes = await container
-          .getBlobClient(item.name)
-          .downloadToBuffer(undefined, undefined, { abortSignal })
-          .catch((error: { statusCode?: number }) => {
-            // A lock released while listing: the CLI ignores it too.
-            if (error.statusCode === 404) return undefined;
-            throw error;
-          });
-        if (bytes !== undefined) records.push(lockRecordOf(bytes));
-      }
-    }
-    return records;
-  };
+  const where = `the Azure Blob container "${settings.container}"${settings.serviceUrl === "" ? "" : ` at ${settings.serviceUrl}`}`;
+  const check = `check that this machine reaches the storage account with the credentials \`pulumi\` uses (here: ${describeCredential(settings)})`;
   try {
-    return await readWithinDeadline(read);
+    return await lockBlobs(await containerClient(settings, deadline), prefixes, deadline.signal);
   } catch (error) {
     if (error instanceof BackendReadError) throw error;
+    if (deadline.signal.aborted) {
+      throw new BackendTimeoutError(
+        `could not read the stack's locks from ${where}: no answer within ${limitText(deadline)}; ${check}, and that the service answers (not stopped, paused or overloaded); if it is only slow, raise ${BACKEND_TIMEOUT_VARIABLE}`,
+      );
+    }
     const { name, message } = error as Error;
     throw new BackendReadError(
-      `could not read the stack's locks from the Azure Blob container "${settings.container}"${settings.serviceUrl === "" ? "" : ` at ${settings.serviceUrl}`} (${name}: ${withoutSecrets(firstLine(message), settings)}); ` +
-        `check that this machine reaches the storage account with the credentials \`pulumi\` uses (here: ${describeCredential(settings)})`,
+      `could not read the stack's locks from ${where} (${name}: ${withoutSecrets(firstLine(message), settings)}); ${check}`,
     );
   }
+}
+
+async function lockBlobs(
+  container: ContainerClient,
+  prefixes: readonly string[],
+  abortSignal: AbortSignal,
+): Promise<Record<string, unknown>[]> {
+  const records: Record<string, unknown>[] = [];
+  for (const prefix of prefixes) {
+    for await (const item of container.listBlobsFlat({ prefix, abortSignal })) {
+      if (!isLockKey(item.name)) continue;
+      const bytes = await container
+        .getBlobClient(item.name)
+        .downloadToBuffer(undefined, undefined, { abortSignal })
+        .catch((error: { statusCode?: number }) => {
+          // A lock released while listing: the CLI ignores it too.
+          if (error.statusCode === 404) return undefined;
+          throw error;
+        });
+      if (bytes !== undefined) records.push(lockRecordOf(bytes));
+    }
+  }
+  return records;
 }
 
 function describeCredential(settings: AzureBlobSettings): string {

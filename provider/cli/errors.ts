@@ -24,3 +24,19 @@ export class StackNotFoundError extends StackCommandError {
 export class BackendReadError extends StackCommandError {
   override readonly name: string = "BackendReadError";
 }
+
+/**
+ * A setting of the command (an environment variable) that cannot be used; like a bad command
+ * line, it is the job's to fix, and nothing was read or changed.
+ */
+export class CommandSettingError extends StackCommandError {
+  override readonly name: string = "CommandSettingError";
+}
+
+/**
+ * A read of the state backend (a `pulumi` run, a read of the locks) passed its deadline and was
+ * stopped (backend-deadline.ts). Its message names the backend, the limit and what to check.
+ */
+export class BackendTimeoutError extends BackendReadError {
+  override readonly name: string = "BackendTimeoutError";
+}

@@ -5,29 +5,16 @@
  * `.pulumi/locks/organization/<project>/<stack>/<uuid>.json` holding its holder.
  */
 
-/** How long a lock reader may take: one stalled backend must not hold a pipeline. */
-export const LOCK_READ_TIMEOUTS = {
+/**
+ * The steps of a lock read, each within the read's own deadline (backend-deadline.ts): a step
+ * that stalls is tried again while the deadline leaves time.
+ */
+export const LOCK_READ_STEPS = {
   /** Reaching the backend (TCP, TLS, authentication). */
   connectSeconds: 10,
-  /** One statement or request once connected. */
-  requestSeconds: 10,
+  /** One attempt of a request once connected. */
+  attemptSeconds: 10,
 } as const;
-
-/** What a bucket's lock reader may take: connecting, and a listing and reads after it. */
-const BUCKET_READ_SECONDS =
-  LOCK_READ_TIMEOUTS.connectSeconds + LOCK_READ_TIMEOUTS.requestSeconds * 3;
-
-/**
- * Reads a bucket's locks with an abort signal for every request: past the deadline the read
- * fails, saying so, and what it still has in flight is aborted.
- */
-export function readWithinDeadline<T>(read: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const abort = new AbortController();
-  return withinSeconds(BUCKET_READ_SECONDS, read(abort.signal), () => {
-    abort.abort();
-    return new Error(`no answer within ${BUCKET_READ_SECONDS} s`);
-  });
-}
 
 /**
  * Where a stack's locks live: the project layout (3.248's default) and the older flat one, under
@@ -54,22 +41,5 @@ export function lockRecordOf(bytes: Buffer | string): Record<string, unknown> {
     return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
   } catch {
     return {};
-  }
-}
-
-/** Rejects with `onTimeout()` when `work` has not settled within `seconds`. */
-export async function withinSeconds<T>(
-  seconds: number,
-  work: Promise<T>,
-  onTimeout: () => Error,
-): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(onTimeout()), seconds * 1000);
-  });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
   }
 }

@@ -1,16 +1,19 @@
 #!/usr/bin/env node
 /**
  * The `pulumi-voice-platform` command: `preflight` and `recover` for stacks that a killed
- * `pulumi up` left with interrupted creates, `rekey` for ids an earlier version wrote.
+ * `pulumi up` left with interrupted creates, `rekey` for ids an earlier version wrote,
+ * `policy-pack` for the platform's rules as a policy pack.
  */
+import { backendTimeoutSeconds } from "./backend-deadline";
 import { parseCommandLine, USAGE, UsageError } from "./command-line";
 import { EXIT } from "./command-result";
+import { writePolicyPack } from "./policy-pack";
 import { preflight } from "./preflight";
 import { PulumiCliError } from "./pulumi-stack";
 import { recover } from "./recover";
 import { rekey } from "./rekey";
 import { LockedRefusal, RecoveryRefused } from "./recovery-plan";
-import { BackendReadError, StackNotFoundError } from "./errors";
+import { BackendReadError, CommandSettingError, StackNotFoundError } from "./errors";
 
 export async function main(argv: readonly string[]): Promise<number> {
   try {
@@ -19,12 +22,16 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(`${USAGE}\n`);
       return 0;
     }
+    // A limit that cannot be used stops the command before it reads anything.
+    backendTimeoutSeconds();
     const result =
       command.command === "preflight"
         ? await preflight(command)
         : command.command === "rekey"
           ? await rekey(command)
-          : await recover(command);
+          : command.command === "policy-pack"
+            ? await writePolicyPack(command)
+            : await recover(command);
     process.stdout.write(`${result.text}\n`);
     return result.exitCode;
   } catch (error) {
@@ -45,6 +52,7 @@ export function failure(error: unknown): { message: string; exitCode: number } {
     };
   }
   const message = (error as Error).message ?? String(error);
+  if (error instanceof CommandSettingError) return { message, exitCode: EXIT.usage };
   if (error instanceof StackNotFoundError) return { message, exitCode: EXIT.stackNotFound };
   if (error instanceof BackendReadError || error instanceof PulumiCliError) {
     return { message, exitCode: EXIT.backendUnreadable };

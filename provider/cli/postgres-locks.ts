@@ -12,7 +12,9 @@
  * variables where the URL is silent. Two rules are stricter than lib/pq: a URL that names no
  * sslmode means `require` (lib/pq 1.12 falls back to an unencrypted connection), and a password is
  * never sent in clear text over an unencrypted connection unless the URL says `sslmode=disable`.
- * Every step has a time limit (LOCK_READ_TIMEOUTS, `connect_timeout` in the URL).
+ * Connecting has its limit (`connect_timeout` in the URL, else LOCK_READ_STEPS), a statement the
+ * server's statement_timeout, and the whole read the backend's deadline: a server that has stopped
+ * answering enforces no statement_timeout, so past the deadline the client ends the connection.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { connect as tcpConnect, type Socket } from "node:net";
@@ -20,8 +22,15 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { connect as tlsConnect, type ConnectionOptions, type TLSSocket } from "node:tls";
 import type { Sql } from "postgres";
-import { BackendReadError } from "./errors";
-import { isLockKey, LOCK_READ_TIMEOUTS, lockRecordOf, withinSeconds } from "./lock-objects";
+import {
+  backendDeadline,
+  BACKEND_TIMEOUT_VARIABLE,
+  limitText,
+  stepMilliseconds,
+  type BackendDeadline,
+} from "./backend-deadline";
+import { BackendReadError, BackendTimeoutError } from "./errors";
+import { isLockKey, LOCK_READ_STEPS, lockRecordOf } from "./lock-objects";
 
 export { lockKeyPrefixes } from "./lock-objects";
 
@@ -70,7 +79,6 @@ export interface PostgresTarget {
   readonly sslcert?: string;
   readonly sslkey?: string;
   readonly connectSeconds: number;
-  readonly statementSeconds: number;
   readonly applicationName: string;
 }
 
@@ -99,7 +107,7 @@ export function postgresTarget(
   const connectText = query("connect_timeout", "PGCONNECT_TIMEOUT");
   const connectSeconds =
     connectText === undefined || !(Number(connectText) > 0)
-      ? LOCK_READ_TIMEOUTS.connectSeconds
+      ? LOCK_READ_STEPS.connectSeconds
       : Number(connectText);
   const user = decodeURIComponent(parsed.username) || env.PGUSER || env.USER || "postgres";
   const sslcert = query("sslcert", "PGSSLCERT");
@@ -116,7 +124,6 @@ export function postgresTarget(
     ...(sslcert === undefined ? {} : { sslcert }),
     ...(sslkey === undefined ? {} : { sslkey }),
     connectSeconds,
-    statementSeconds: LOCK_READ_TIMEOUTS.requestSeconds,
     applicationName: "pulumi-voice-platform",
   };
 }
@@ -177,12 +184,12 @@ function connectTimeout(target: PostgresTarget): BackendReadError {
 }
 
 /**
- * A TCP connection whose silence past the connect time destroys it, so a stalled server leaves
- * nothing open behind the error (the command could not exit otherwise).
+ * A TCP connection whose silence past the connect time, or the read's deadline, destroys it, so a
+ * stalled server leaves nothing open behind the error (the command could not exit otherwise).
  */
-function connectTcp(target: PostgresTarget): Promise<Socket> {
+function connectTcp(target: PostgresTarget, signal: AbortSignal): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const socket = tcpConnect({ host: target.host, port: target.port });
+    const socket = tcpConnect({ host: target.host, port: target.port, signal });
     socket.setTimeout(target.connectSeconds * 1000, () => socket.destroy(connectTimeout(target)));
     socket.once("connect", () => {
       socket.removeListener("error", reject);
@@ -245,13 +252,17 @@ function refuseCleartextPassword(socket: Socket, onRequest: () => void): void {
   socket.on("data", watch);
 }
 
-/** One connection attempt's socket, TLS negotiated as the mode says, within the connect time. */
+/**
+ * One connection attempt's socket, TLS negotiated as the mode says: the raw socket's timeout (the
+ * connect time) and the deadline's signal hold until the negotiation is done.
+ */
 async function negotiatedSocket(
   target: PostgresTarget,
   plan: ReturnType<typeof tlsPlan>,
   onCleartextRequest: () => void,
+  signal: AbortSignal,
 ): Promise<Socket> {
-  const raw = await connectTcp(target);
+  const raw = await connectTcp(target, signal);
   try {
     if (plan.ask) {
       raw.write(SSL_REQUEST);
@@ -291,7 +302,9 @@ async function readRows(
   table: string,
   prefixes: readonly string[],
   plan: ReturnType<typeof tlsPlan>,
+  deadline: BackendDeadline,
 ): Promise<LockRow[]> {
+  if (deadline.signal.aborted) throw deadlinePassed(target, deadline);
   let cleartextRequested = false;
   // Settles the read at once when the server asks for a clear-text password (the client would
   // otherwise wait on the connection it lost until the deadline).
@@ -302,7 +315,7 @@ async function readRows(
   refused.catch(() => {});
   const socketError: { error?: unknown } = {};
   const postgres = (await import("postgres")).default;
-  const options = clientOptions(target, plan, {
+  const options = clientOptions(target, plan, deadline, {
     cleartextRequested: () => cleartextRequested,
     onCleartextRequest: () => {
       cleartextRequested = true;
@@ -312,23 +325,27 @@ async function readRows(
   });
   // `socket` (a connected socket of the caller's) is part of postgres.js but not of its types.
   const sql = postgres(options as Parameters<typeof postgres>[0] & typeof options);
+  // postgres.js's own way to drop a connection at once: the query in flight fails with it.
+  const endNow = () => void sql.end({ timeout: 0 });
+  deadline.signal.addEventListener("abort", endNow, { once: true });
   try {
-    return await withinSeconds(
-      target.connectSeconds + target.statementSeconds * prefixes.length + 5,
-      Promise.race([lockRowsUnder(sql, table, prefixes), refused]),
-      () =>
-        new BackendReadError(
-          `the PostgreSQL server at ${where(target)} did not answer within ${target.connectSeconds} s to connect and ${target.statementSeconds} s per statement`,
-        ),
-    );
+    return await Promise.race([lockRowsUnder(sql, table, prefixes), refused]);
   } catch (error) {
     if (cleartextRequested) throw cleartextRefusal(target);
+    if (deadline.signal.aborted) throw deadlinePassed(target, deadline);
     // postgres.js's own: the server took the connection and never finished the startup.
     if ((error as { code?: string }).code === "CONNECT_TIMEOUT") throw connectTimeout(target);
     throw socketError.error ?? error;
   } finally {
+    deadline.signal.removeEventListener("abort", endNow);
     await sql.end({ timeout: 0 });
   }
+}
+
+function deadlinePassed(target: PostgresTarget, deadline: BackendDeadline): BackendTimeoutError {
+  return new BackendTimeoutError(
+    `the PostgreSQL server at ${where(target)} did not answer within ${limitText(deadline)}`,
+  );
 }
 
 interface ConnectionHooks {
@@ -341,6 +358,7 @@ interface ConnectionHooks {
 function clientOptions(
   target: PostgresTarget,
   plan: ReturnType<typeof tlsPlan>,
+  deadline: BackendDeadline,
   hooks: ConnectionHooks,
 ) {
   return {
@@ -353,14 +371,12 @@ function clientOptions(
     // TLS is negotiated by negotiatedSocket, before the client sees the socket.
     ssl: false,
     socket: () =>
-      withinSeconds(
-        target.connectSeconds,
-        negotiatedSocket(target, plan, hooks.onCleartextRequest),
-        () => connectTimeout(target),
-      ).catch((error: unknown) => {
-        hooks.onSocketError(error);
-        throw error;
-      }),
+      negotiatedSocket(target, plan, hooks.onCleartextRequest, deadline.signal).catch(
+        (error: unknown) => {
+          hooks.onSocketError(error);
+          throw error;
+        },
+      ),
     max: 1,
     connect_timeout: target.connectSeconds,
     fetch_types: false,
@@ -368,7 +384,8 @@ function clientOptions(
     onnotice: () => {},
     connection: {
       application_name: target.applicationName,
-      statement_timeout: String(target.statementSeconds * 1000),
+      // The server ends a statement that waits (on a lock, say) with an error naming the cause.
+      statement_timeout: String(stepMilliseconds(LOCK_READ_STEPS.attemptSeconds, deadline)),
       default_transaction_read_only: "on",
     },
   };
@@ -406,6 +423,7 @@ function cleartextRefusal(target: PostgresTarget): BackendReadError {
 export async function postgresLockRecords(
   url: string,
   prefixes: readonly string[],
+  deadline: BackendDeadline = backendDeadline(),
 ): Promise<Record<string, unknown>[]> {
   const table = postgresStateTable(url);
   const target = postgresTarget(url);
@@ -413,11 +431,13 @@ export async function postgresLockRecords(
   let rows: LockRow[];
   try {
     try {
-      rows = await readRows(target, table, prefixes, plan);
+      rows = await readRows(target, table, prefixes, plan, deadline);
     } catch (error) {
       // allow: an unencrypted attempt first, then, as lib/pq, one with TLS.
-      if (target.sslmode !== "allow" || isMissingTable(error)) throw error;
-      rows = await readRows(target, table, prefixes, { ...plan, ask: true, required: true }).catch(
+      if (target.sslmode !== "allow" || isMissingTable(error) || deadline.signal.aborted)
+        throw error;
+      const tlsAttempt = { ...plan, ask: true, required: true };
+      rows = await readRows(target, table, prefixes, tlsAttempt, deadline).catch(
         (withTls: Error) => {
           throw new Error(`${(error as Error).message}; and then with TLS: ${withTls.message}`);
         },
@@ -426,6 +446,12 @@ export async function postgresLockRecords(
   } catch (error) {
     // The backend creates its table on first use: no table, no stack, no lock.
     if (isMissingTable(error)) return [];
+    if (deadline.signal.aborted) {
+      throw new BackendTimeoutError(
+        `could not read the stack's locks from the PostgreSQL backend: ${(error as Error).message}; ` +
+          `check that ${where(target)} runs and answers (not stopped, paused or overloaded) and that this machine reaches it with the URL and PG* variables \`pulumi\` uses; if it is only slow, raise ${BACKEND_TIMEOUT_VARIABLE}`,
+      );
+    }
     throw new BackendReadError(
       `could not read the stack's locks from the PostgreSQL backend (${(error as Error).message}); ` +
         `check that this machine reaches ${where(target)} with the URL and PG* variables \`pulumi\` uses (sslmode=${target.sslmode})`,

@@ -5,6 +5,7 @@
 import { constants, existsSync } from "node:fs";
 import { lstat, mkdir, open } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
+import { BackendTimeoutError } from "./errors";
 import { stackOfUrn, type ExportedStack } from "./exported-state";
 import { RecoveryRefused } from "./recovery-plan";
 
@@ -51,6 +52,17 @@ export async function saveBackup(
     );
     if (written) return backup;
   }
+}
+
+/**
+ * A run stopped at its deadline once the backup is written may have changed the stack: its
+ * message names the backup that restores it.
+ */
+export function namingBackup(error: unknown, backup: string): unknown {
+  if (!(error instanceof BackendTimeoutError)) return error;
+  return new BackendTimeoutError(
+    `${error.message}. The state before this command is saved in ${backup}: \`pulumi stack import --file ${backup}\` restores it`,
+  );
 }
 
 /** A folder of recover's own, made when missing; a symbolic link or a file in its place is refused. */

@@ -1,11 +1,25 @@
 /**
- * The Pulumi CLI on PATH, for the three commands preflight and recover need. Going through the
- * CLI (not the backend's files) is what makes them work with every backend it can log into.
+ * The Pulumi CLI on PATH, for the commands preflight, recover and rekey need. Going through the
+ * CLI (not the backend's files) is what makes them work with every backend it can log into. Each
+ * run has the backend's deadline (backend-deadline.ts): past it the process is killed.
  */
 import { spawn } from "node:child_process";
+import {
+  BACKEND_TIMEOUT_VARIABLE,
+  backendDeadline,
+  limitText,
+  type BackendDeadline,
+} from "./backend-deadline";
+import { configuredBackendUrl, describeBackend } from "./backend-url";
 import type { ExportedStack } from "./exported-state";
+import { projectDirectory } from "./project-folder";
 import { holdersInLockedError, type LockHolder, type StackAccess } from "./stack-lock";
-import { BackendReadError, StackCommandError, StackNotFoundError } from "./errors";
+import {
+  BackendReadError,
+  BackendTimeoutError,
+  StackCommandError,
+  StackNotFoundError,
+} from "./errors";
 
 export interface StackTarget {
   readonly stack?: string;
@@ -33,6 +47,15 @@ export class PulumiCliError extends Error {
     return /no stack named '[^']*' found/.test(this.stderr);
   }
 
+  /**
+   * `write ".pulumi/meta.yaml": …`: a diy backend writes that file the first time it is opened,
+   * only when it holds no stack yet (pkg/backend/diy/meta.go at v3.248.0), and read-only
+   * credentials (a pull request's preview) cannot. So the backend has no stack at all.
+   */
+  get isNewBackendUnwritable(): boolean {
+    return /write "\.pulumi\/meta\.yaml"/.test(this.stderr);
+  }
+
   /** The lock holders the error lists (file backends name user, host, pid and time). */
   get lockHolders(): LockHolder[] {
     return holdersInLockedError(this.stderr);
@@ -47,27 +70,56 @@ function targetArgs(target: StackTarget): string[] {
   ];
 }
 
-function runPulumi(args: string[], stdin?: string): Promise<string> {
+/** One `pulumi` run: its arguments, the stack it is for, what it reads on stdin. */
+interface PulumiRun {
+  readonly args: string[];
+  readonly target: StackTarget;
+  readonly stdin?: string;
+  /** For a run that writes the stack: what it may have done when stopped. Reads changed nothing. */
+  readonly ifStopped?: string;
+}
+
+/**
+ * Runs `pulumi`; past the backend's deadline Node kills it (SIGKILL: these commands have nothing
+ * to finish on the way out, and a process stuck in a read ends at once) and the run fails with
+ * BackendTimeoutError.
+ */
+function runPulumi(run: PulumiRun): Promise<string> {
+  const { args } = run;
+  const deadline = backendDeadline();
   return new Promise((resolvePromise, reject) => {
     const child = spawn("pulumi", args, {
       stdio: ["pipe", "pipe", "pipe"],
       env: { PULUMI_SKIP_UPDATE_CHECK: "true", ...process.env },
+      signal: deadline.signal,
+      killSignal: "SIGKILL",
     });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
     child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
-    child.on("error", (error: NodeJS.ErrnoException) =>
+    child.on("error", (error: NodeJS.ErrnoException) => {
+      // The deadline: Node kills the process, and "close" says so below.
+      if (error.name === "AbortError") return;
       reject(
         error.code === "ENOENT"
           ? new BackendReadError(
               "the `pulumi` CLI is not on PATH: install it, or run this where `pulumi up` runs",
             )
           : error,
-      ),
-    );
+      );
+    });
+    child.on("exit", (_code, signal) => {
+      // Killed at the deadline: a process it started may still hold the pipes, and "close" must
+      // not wait for it.
+      if (deadline.signal.aborted && signal === "SIGKILL") {
+        child.stdout.destroy();
+        child.stderr.destroy();
+      }
+    });
     child.on("close", (code, signal) => {
       if (code === 0) resolvePromise(Buffer.concat(stdout).toString("utf8"));
+      else if (deadline.signal.aborted) reject(pulumiTimedOut(run, deadline));
       else {
         const exit = signal === null ? `exit code ${code}` : `signal ${signal}`;
         reject(new PulumiCliError(args, Buffer.concat(stderr).toString("utf8"), exit));
@@ -75,8 +127,22 @@ function runPulumi(args: string[], stdin?: string): Promise<string> {
     });
     // A pulumi that exits before reading its input (EPIPE) says why by its exit and stderr.
     child.stdin.on("error", () => undefined);
-    child.stdin.end(stdin ?? "");
+    child.stdin.end(run.stdin ?? "");
   });
+}
+
+/** What a run stopped at its deadline tells: the backend, what may have happened, what to check. */
+function pulumiTimedOut(run: PulumiRun, deadline: BackendDeadline): BackendTimeoutError {
+  const command = ["pulumi", ...run.args.filter((arg) => arg !== "--non-interactive")].join(" ");
+  const backend = describeBackend(
+    configuredBackendUrl(projectDirectory(run.target.cwd ?? process.cwd())),
+  );
+  const outcome = run.ifStopped ?? "Nothing was changed";
+  return new BackendTimeoutError(
+    `\`${command}\` did not finish within ${limitText(deadline)} and was stopped: ${backend} did not answer in time. ${outcome}. ` +
+      "Check that the backend runs and answers (not stopped, paused or overloaded; no proxy or firewall holding the connection) and that this job has the backend URL and credentials `pulumi up` uses; " +
+      `if the backend is only slow, give each read longer with ${BACKEND_TIMEOUT_VARIABLE}`,
+  );
 }
 
 /**
@@ -89,7 +155,7 @@ export async function exportStack(
 ): Promise<ExportedStack> {
   const args = ["stack", "export", ...targetArgs(target)];
   if (options.showSecrets === true) args.push("--show-secrets");
-  const text = await runPulumi(args).catch((error: unknown) => {
+  const text = await runPulumi({ args, target }).catch((error: unknown) => {
     throw readFailure(error, target);
   });
   const parsed = JSON.parse(text) as ExportedStack;
@@ -114,6 +180,12 @@ export function readFailure(error: unknown, target: StackTarget): unknown {
         "If it was never deployed, create it once with `pulumi stack init`; otherwise check PULUMI_BACKEND_URL and the stack's full name (organization/project/stack)",
     );
   }
+  if (error.isNewBackendUnwritable) {
+    return new StackNotFoundError(
+      `${stack} does not exist: the backend holds no stack yet (\`pulumi\` could not write .pulumi/meta.yaml, the file it adds to a new backend, with these read-only credentials). ` +
+        "Its first deployment, with write credentials, creates it; otherwise check PULUMI_BACKEND_URL",
+    );
+  }
   return new BackendReadError(
     `could not read ${stack} from the backend: ${error.message}. Check PULUMI_BACKEND_URL and the backend's credentials`,
   );
@@ -125,7 +197,13 @@ function firstErrorLine(stderr: string): string {
 
 /** `pulumi stack import`, reading the deployment from standard input so it never sits in a file. */
 export async function importStack(target: StackTarget, exported: ExportedStack): Promise<void> {
-  await runPulumi(["stack", "import", ...targetArgs(target)], JSON.stringify(exported));
+  await runPulumi({
+    args: ["stack", "import", ...targetArgs(target)],
+    target,
+    stdin: JSON.stringify(exported),
+    ifStopped:
+      "The stack holds either its former state or the one being imported (the backend stores a state whole), and may keep the lock the import took: run `pulumi-voice-platform preflight` to see which",
+  });
 }
 
 /**
@@ -133,7 +211,11 @@ export async function importStack(target: StackTarget, exported: ExportedStack):
  * leaves behind; on Pulumi Cloud it ends the update the killed CLI started.
  */
 export async function cancelUpdate(target: StackTarget): Promise<void> {
-  await runPulumi(["cancel", "--yes", ...targetArgs(target)]);
+  await runPulumi({
+    args: ["cancel", "--yes", ...targetArgs(target)],
+    target,
+    ifStopped: "The stack's lock may or may not have been released",
+  });
 }
 
 /** The backend URL `pulumi whoami --json` reports (the project's, the environment's or the login's). */
@@ -141,7 +223,7 @@ export async function backendUrl(target: StackTarget): Promise<string | undefine
   const args = ["whoami", "--json", "--non-interactive"];
   if (target.cwd !== undefined) args.push("--cwd", target.cwd);
   const parsed = JSON.parse(
-    await runPulumi(args).catch((error: unknown) => {
+    await runPulumi({ args, target }).catch((error: unknown) => {
       throw readFailure(error, target);
     }),
   ) as { url?: unknown };
@@ -153,7 +235,7 @@ export async function updateInProgress(target: StackTarget): Promise<boolean> {
   const args = ["stack", "ls", "--json", "--non-interactive"];
   if (target.cwd !== undefined) args.push("--cwd", target.cwd);
   const stacks = JSON.parse(
-    await runPulumi(args).catch((error: unknown) => {
+    await runPulumi({ args, target }).catch((error: unknown) => {
       throw readFailure(error, target);
     }),
   ) as {

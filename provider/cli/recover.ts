@@ -12,7 +12,7 @@ import {
   type StateResource,
 } from "./exported-state";
 import type { CommandResult } from "./command-result";
-import { projectDirectory, saveBackup } from "./project-folder";
+import { namingBackup, projectDirectory, saveBackup } from "./project-folder";
 import { idProblem, outputsAfterCreate, recordedResource, sealOutputs } from "./recovered-resource";
 import {
   editedDeployment,
@@ -62,9 +62,6 @@ export async function recover(
   const plainInputsOf = await plainPendingInputs(access, plan);
   refuseWrongIds(plan, plainInputsOf);
   const recorded = await recordedResources(plan, plainInputsOf, projectDir, now);
-  const someUrn = plan.record[0]?.pending.urn ?? plan.forget[0]?.urn;
-  const backup = await saveBackup(stored, someUrn, options.stack, projectDir, now);
-  const lines: string[] = [`Saved the state being replaced to ${backup}`];
   // An update that started (or finished a step) since the plan was made changed the state: the
   // import would overwrite what it recorded.
   if (!sameApartFromTimestamps(stored, await access.exportStack())) {
@@ -72,13 +69,21 @@ export async function recover(
       "the stack changed since recover read it (an update ran or is running): nothing was imported. Run preflight again",
     );
   }
+  // Written after the last read before the import: a read that fails leaves no backup behind.
+  const someUrn = plan.record[0]?.pending.urn ?? plan.forget[0]?.urn;
+  const backup = await saveBackup(stored, someUrn, options.stack, projectDir, now);
+  const lines: string[] = [`Saved the state being replaced to ${backup}`];
   const edited: ExportedStack = {
     ...stored,
     deployment: editedDeployment(stored.deployment, recorded),
   };
-  if (await importReleasingStaleLock(access, edited, { locksNow, machine, cancelStaleLock, now }))
-    lines.push("Released the lock the interrupted run left on the stack (pulumi cancel --yes).");
-  await verifyImported(access, recorded, backup);
+  try {
+    if (await importReleasingStaleLock(access, edited, { locksNow, machine, cancelStaleLock, now }))
+      lines.push("Released the lock the interrupted run left on the stack (pulumi cancel --yes).");
+    await verifyImported(access, recorded, backup);
+  } catch (error) {
+    throw namingBackup(error, backup);
+  }
   lines.push(...summary(plan));
   return { exitCode: 0, text: lines.join("\n") };
 }

@@ -16,7 +16,7 @@ import {
 } from "./exported-state";
 import type { CommandResult } from "./command-result";
 import { cliStackAccess, type StackTarget } from "./pulumi-stack";
-import { projectDirectory, saveBackup } from "./project-folder";
+import { namingBackup, projectDirectory, saveBackup } from "./project-folder";
 import { RecoveryRefused } from "./recovery-plan";
 import { knownId } from "./recovered-resource";
 import {
@@ -69,15 +69,16 @@ export async function rekey(
     return { exitCode: 0, text: "Every resource id of the stack is current: nothing to rekey." };
   }
   const edited = rekeyed(stored, planned);
-  const anyUrn = planned[0]!.urn;
-  const backup = await saveBackup(stored, anyUrn, target.stack, projectDir, now);
   if (!sameApartFromTimestamps(stored, await access.exportStack())) {
     throw new RecoveryRefused(
       "the stack changed since rekey read it (an update ran or is running): nothing was imported. Run rekey again",
     );
   }
-  await access.importStack(edited);
-  const after = (await access.exportStack()).deployment.resources ?? [];
+  // Written after the last read before the import: a read that fails leaves no backup behind.
+  const backup = await saveBackup(stored, planned[0]!.urn, target.stack, projectDir, now);
+  const after = await importAndRead(access, edited).catch((error: unknown) => {
+    throw namingBackup(error, backup);
+  });
   const missing = planned.filter((r) => !after.some((a) => a.urn === r.urn && a.id === r.to));
   if (missing.length > 0) {
     throw new StackCommandError(
@@ -93,6 +94,14 @@ export async function rekey(
       "The backup and the backend's history still hold the old ids; delete old backups you do not need.",
     ].join("\n"),
   };
+}
+
+async function importAndRead(
+  access: StackAccess,
+  edited: ExportedStack,
+): Promise<readonly StateResource[]> {
+  await access.importStack(edited);
+  return (await access.exportStack()).deployment.resources ?? [];
 }
 
 /** Each live resource of this package whose id its kind no longer writes, with its new id. */

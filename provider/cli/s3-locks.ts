@@ -8,9 +8,21 @@
  * shared files, web identity, SSO, container and instance roles), read-only: it lists and gets.
  * The SDK is loaded here only, so the provider never pays for it.
  */
-import type { S3ClientConfig } from "@aws-sdk/client-s3";
-import { BackendReadError } from "./errors";
-import { isLockKey, LOCK_READ_TIMEOUTS, lockRecordOf, readWithinDeadline } from "./lock-objects";
+import type {
+  GetObjectCommand,
+  ListObjectsV2Command,
+  S3Client,
+  S3ClientConfig,
+} from "@aws-sdk/client-s3";
+import {
+  backendDeadline,
+  BACKEND_TIMEOUT_VARIABLE,
+  limitText,
+  stepMilliseconds,
+  type BackendDeadline,
+} from "./backend-deadline";
+import { BackendReadError, BackendTimeoutError } from "./errors";
+import { isLockKey, LOCK_READ_STEPS, lockRecordOf } from "./lock-objects";
 
 export function isS3Backend(url: string): boolean {
   return /^s3:\/\//i.test(url);
@@ -31,8 +43,14 @@ function flag(value: string | null): boolean {
   return value !== null && /^(1|t|true)$/i.test(value);
 }
 
-/** The bucket and the client configuration the backend URL describes. */
-export function s3ClientSettings(url: string): { bucket: string; config: S3ClientConfig } {
+/**
+ * The bucket and the client configuration the backend URL describes; each attempt of a request
+ * within the steps' limits, none past the read's deadline.
+ */
+export function s3ClientSettings(
+  url: string,
+  deadline: BackendDeadline = backendDeadline(),
+): { bucket: string; config: S3ClientConfig } {
   const parsed = new URL(url);
   const query = parsed.searchParams;
   const bucket = decodeURIComponent(parsed.hostname);
@@ -61,8 +79,11 @@ export function s3ClientSettings(url: string): { bucket: string; config: S3Clien
     useAccelerateEndpoint: flag(query.get("accelerate")),
     maxAttempts: 3,
     requestHandler: {
-      connectionTimeout: LOCK_READ_TIMEOUTS.connectSeconds * 1000,
-      requestTimeout: LOCK_READ_TIMEOUTS.requestSeconds * 1000,
+      connectionTimeout: stepMilliseconds(LOCK_READ_STEPS.connectSeconds, deadline),
+      requestTimeout: stepMilliseconds(LOCK_READ_STEPS.attemptSeconds, deadline),
+      // Without it the SDK only prints a warning when an attempt passes requestTimeout, and
+      // goes on waiting for a server that never answers.
+      throwOnRequestTimeout: true,
     },
   };
   return { bucket, config };
@@ -87,51 +108,73 @@ export function unknownS3Parameters(url: string): string[] {
   );
 }
 
-/** The JSON of every lock object under the prefixes. */
+/**
+ * The JSON of every lock object under the prefixes. Every request carries the deadline's signal:
+ * when it passes, the SDK aborts what is in flight and the read fails, naming the bucket.
+ */
 export async function s3LockRecords(
   url: string,
   prefixes: readonly string[],
+  deadline: BackendDeadline = backendDeadline(),
 ): Promise<Record<string, unknown>[]> {
-  const { bucket, config } = s3ClientSettings(url);
-  const { S3Client, ListObjectsV2Command, GetObjectCommand } = await import("@aws-sdk/client-s3");
-  const client = new S3Client(config);
-  const read = async (abortSignal: AbortSignal) => {
-    const records: Record<string, unknown>[] = [];
-    for (const prefix of prefixes) {
-      let token: string | undefined;
-      do {
-        const page = await client.send(
-          new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
-          { abortSignal },
-        );
-        for (const object of page.Contents ?? []) {
-          if (object.Key === undefined || !isLockKey(object.Key)) continue;
-          const got = await client
-            .send(new GetObjectCommand({ Bucket: bucket, Key: object.Key }), { abortSignal })
-            .catch((error: { name?: string }) => {
-              // A lock released while listing: the CLI ignores it too.
-              if (error.name === "NoSuchKey") return undefined;
-              throw error;
-            });
-          if (got?.Body === undefined) continue;
-          records.push(lockRecordOf(await got.Body.transformToString()));
-        }
-        token = page.IsTruncated === true ? page.NextContinuationToken : undefined;
-      } while (token !== undefined);
-    }
-    return records;
-  };
+  const { bucket, config } = s3ClientSettings(url, deadline);
+  const sdk = await import("@aws-sdk/client-s3");
+  const client = new sdk.S3Client(config);
+  const where = `the S3 bucket "${bucket}"${config.endpoint === undefined ? "" : ` at ${String(config.endpoint)}`}`;
+  const check =
+    "check that this machine reaches the bucket with the AWS credentials and region `pulumi` uses (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, AWS_PROFILE, AWS_REGION, the URL's region, endpoint and profile)";
   try {
-    return await readWithinDeadline(read);
+    return await lockObjects(client, sdk, bucket, prefixes, deadline.signal);
   } catch (error) {
+    if (deadline.signal.aborted) {
+      throw new BackendTimeoutError(
+        `could not read the stack's locks from ${where}: no answer within ${limitText(deadline)}; ${check}, and that the server answers (not stopped, paused or overloaded); if it is only slow, raise ${BACKEND_TIMEOUT_VARIABLE}`,
+      );
+    }
     const { name, message } = error as Error;
     const unknown = unknownS3Parameters(url);
     throw new BackendReadError(
-      `could not read the stack's locks from the S3 bucket "${bucket}"${config.endpoint === undefined ? "" : ` at ${String(config.endpoint)}`} (${name}: ${message}); ` +
-        "check that this machine reaches the bucket with the AWS credentials and region `pulumi` uses (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, AWS_PROFILE, AWS_REGION, the URL's region, endpoint and profile)" +
+      `could not read the stack's locks from ${where} (${name}: ${message}); ${check}` +
         (unknown.length === 0 ? "" : `; the URL's ${unknown.join(", ")} are not read here`),
     );
   } finally {
     client.destroy();
   }
+}
+
+async function lockObjects(
+  client: S3Client,
+  commands: {
+    ListObjectsV2Command: typeof ListObjectsV2Command;
+    GetObjectCommand: typeof GetObjectCommand;
+  },
+  bucket: string,
+  prefixes: readonly string[],
+  abortSignal: AbortSignal,
+): Promise<Record<string, unknown>[]> {
+  const { ListObjectsV2Command, GetObjectCommand } = commands;
+  const records: Record<string, unknown>[] = [];
+  for (const prefix of prefixes) {
+    let token: string | undefined;
+    do {
+      const page = await client.send(
+        new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
+        { abortSignal },
+      );
+      for (const object of page.Contents ?? []) {
+        if (object.Key === undefined || !isLockKey(object.Key)) continue;
+        const got = await client
+          .send(new GetObjectCommand({ Bucket: bucket, Key: object.Key }), { abortSignal })
+          .catch((error: { name?: string }) => {
+            // A lock released while listing: the CLI ignores it too.
+            if (error.name === "NoSuchKey") return undefined;
+            throw error;
+          });
+        if (got?.Body === undefined) continue;
+        records.push(lockRecordOf(await got.Body.transformToString()));
+      }
+      token = page.IsTruncated === true ? page.NextContinuationToken : undefined;
+    } while (token !== undefined);
+  }
+  return records;
 }

@@ -23,6 +23,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { homedir, hostname } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { backendDeadline, type BackendDeadline } from "./backend-deadline";
 import type { ExportedStack } from "./exported-state";
 import { azureBlobLockRecords, isAzureBlobBackend } from "./azblob-locks";
 import { lockKeyPrefixes } from "./lock-objects";
@@ -157,10 +158,17 @@ export interface LockQuery {
   readonly projectDir: string;
 }
 
-/** Backends whose lock objects live under keys a reader lists, with that reader. */
+/**
+ * Backends whose lock objects live under keys a reader lists, with that reader; each read has a
+ * deadline of its own.
+ */
 const BUCKET_LOCK_READERS: readonly {
   readonly matches: (url: string) => boolean;
-  readonly read: (url: string, prefixes: readonly string[]) => Promise<Record<string, unknown>[]>;
+  readonly read: (
+    url: string,
+    prefixes: readonly string[],
+    deadline: BackendDeadline,
+  ) => Promise<Record<string, unknown>[]>;
 }[] = [
   { matches: isPostgresBackend, read: postgresLockRecords },
   { matches: isS3Backend, read: s3LockRecords },
@@ -197,7 +205,13 @@ export async function findStackLocks(
   const holders =
     backendDir !== undefined
       ? await lockFileHolders(lockDirectories(backendDir, names.project, names.stack))
-      : (await reader!.read(url!, lockKeyPrefixes(url!, names.project, names.stack))).map(holderOf);
+      : (
+          await reader!.read(
+            url!,
+            lockKeyPrefixes(url!, names.project, names.stack),
+            backendDeadline(),
+          )
+        ).map(holderOf);
   return holders.map((holder) => ({ holder, liveness: livenessOf(holder, machine) }));
 }
 

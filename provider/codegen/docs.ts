@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { dirname, join, posix, resolve } from "node:path";
 import {
   packageSchema,
+  REQUIRED_TO_CREATE,
   type EnumTypeSpec,
   type ObjectTypeSpec,
   type PackageSchema,
@@ -137,7 +138,11 @@ function propertiesTable(
     Object.entries(properties).map(([name, spec]) => [
       `\`${name}\``,
       typeText(spec),
-      yes(required.includes(name)),
+      required.includes(name)
+        ? "yes"
+        : spec.description?.includes(REQUIRED_TO_CREATE)
+          ? "to create"
+          : "",
       yes(spec.secret === true),
       spec.description ?? "",
     ]),

@@ -3,7 +3,9 @@
  * package schema (itself derived from the resource descriptors' zod schemas), so their editor docs
  * are the descriptions the schema carries and nobody writes the fields twice.
  */
-import type { PackageSchema, PropertySpec } from "./schema";
+import { requiredInputNames } from "../core/field-facts";
+import { descriptorOf, type ResourceKind } from "../resources";
+import { REQUIRED_TO_CREATE, type PackageSchema, type PropertySpec } from "./schema";
 
 const TYPE_REF = "#/types/voiceplatform:index:";
 
@@ -73,6 +75,18 @@ function inputTypeNames(schema: PackageSchema): Set<string> {
   return new Set(Object.keys(schema.types).filter((token) => used.has(token)));
 }
 
+/** The inputs without the schema's note that the SDKs do not demand a required input. */
+function withoutImportNote(properties: Record<string, PropertySpec>): Record<string, PropertySpec> {
+  return Object.fromEntries(
+    Object.entries(properties).map(([name, spec]) => [
+      name,
+      spec.description === undefined
+        ? spec
+        : { ...spec, description: spec.description.replace(` ${REQUIRED_TO_CREATE}`, "") },
+    ]),
+  );
+}
+
 export function argsText(schema: PackageSchema): string {
   const parts = ['import type * as pulumi from "@pulumi/pulumi";\n'];
   for (const token of inputTypeNames(schema)) {
@@ -95,8 +109,9 @@ export function argsText(schema: PackageSchema): string {
       interfaceText(
         `${name}Args`,
         `Inputs of ${name}: ${summary}`,
-        resource.inputProperties,
-        resource.requiredInputs,
+        withoutImportNote(resource.inputProperties),
+        // The dynamic resources import nothing: every input a create needs is demanded.
+        requiredInputNames(descriptorOf(name as ResourceKind).inputSchema),
         schema,
       ),
     );

@@ -4,7 +4,7 @@
  * descriptor's state gives it (dynamic/dynamic-class.ts holds what they share).
  */
 import { resources } from "../resources";
-import { resourceToken, type PackageSchema } from "./schema";
+import { REQUIRED_TO_CREATE, resourceToken, type PackageSchema } from "./schema";
 
 function docComment(text: string, indent: string): string {
   return `${indent}/** ${text.replace(/\*\//g, "*\\/")} */\n`;
@@ -18,7 +18,9 @@ function classText(descriptor: (typeof resources)[number], schema: PackageSchema
   const spec = schema.resources[resourceToken(kind)]!;
   const outputs = Object.entries(spec.properties).map(([name, property]) => {
     if (RESERVED.has(name)) throw new Error(`${kind}: an output cannot be named ${name}`);
-    return `${docComment(property.description ?? name, "  ")}  declare readonly ${name}: pulumi.Output<StateOfKind<"${kind}">["${name}"]>;\n`;
+    // The dynamic resources import nothing: the schema's note on required inputs is not theirs.
+    const description = (property.description ?? name).replace(` ${REQUIRED_TO_CREATE}`, "");
+    return `${docComment(description, "  ")}  declare readonly ${name}: pulumi.Output<StateOfKind<"${kind}">["${name}"]>;\n`;
   });
   const summary = spec.description.split("\n")[0]!;
   const adopt = descriptor.adoptWith("<id>");
@@ -35,7 +37,8 @@ function classText(descriptor: (typeof resources)[number], schema: PackageSchema
       "  ",
     ),
     `  static get(name: string, id: pulumi.Input<string>): ${kind} {\n`,
-    `    return refuseGet("${kind}", name, id);\n`,
+    // Constructed with the \`id\` option, which the constructor refuses at preview (dynamic-class.ts).
+    `    return new ${kind}(name, {} as ${kind}Args, { id });\n`,
     "  }\n",
     "}\n",
   ].join("");
@@ -46,7 +49,7 @@ export function classesText(schema: PackageSchema): string {
   return [
     'import * as pulumi from "@pulumi/pulumi";\n',
     `import type { ${kinds.map((kind) => `${kind}Args`).join(", ")} } from "./args";\n`,
-    'import { dynamicArgs, refuseGet, type StateOfKind } from "./dynamic-class";\n',
+    'import { dynamicArgs, type StateOfKind } from "./dynamic-class";\n',
     ...resources.map((descriptor) => `\n${classText(descriptor, schema)}`),
   ].join("");
 }

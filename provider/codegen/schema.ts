@@ -8,6 +8,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { z } from "zod";
+import { requiredInputNames, requiredOnImport } from "../core/field-facts";
 import type { ResourceDescriptor } from "../core/resource-descriptor";
 import { resources } from "../resources";
 import {
@@ -59,6 +60,7 @@ export interface PackageSchema {
   keywords: string[];
   license: string;
   repository?: string;
+  homepage?: string;
   /** Where the engine downloads the plugin archive from; set by the release (provider/release). */
   pluginDownloadURL?: string;
   meta: { moduleFormat: string; supportPack?: boolean };
@@ -205,11 +207,22 @@ export const UPDATES_IN_PLACE = "Updates in place.";
 export const EVERY_INPUT_REPLACES = "Changing any input replaces it.";
 export const IS_SET = "Order does not matter, and repeated items count once.";
 export const IS_SECRET = "Secret: encrypted in state, never shown in messages.";
+/**
+ * Said of a required input the plugin's schema does not demand: an import reads nothing, and
+ * Pulumi writes `""` for every required input it could not read into the code it generates.
+ */
+export const REQUIRED_TO_CREATE =
+  "Required to create the object (checked at preview); the SDKs do not demand it, since an object adopted by import may leave it out.";
 
 /** A field's description and what its facts say, each said once, here. */
-function describeField(node: JsonSchema, replace?: boolean): string | undefined {
+function describeField(
+  node: JsonSchema,
+  replace?: boolean,
+  requiredToCreate = false,
+): string | undefined {
   const sentences = [
     node.description,
+    requiredToCreate ? REQUIRED_TO_CREATE : undefined,
     node.set ? IS_SET : undefined,
     node.secret ? IS_SECRET : undefined,
     replace === undefined ? undefined : replace ? REPLACES : UPDATES_IN_PLACE,
@@ -219,18 +232,20 @@ function describeField(node: JsonSchema, replace?: boolean): string | undefined 
 
 /**
  * The properties of an object node. `replaces` names the top-level inputs whose change replaces
- * the resource, for a resource some of whose inputs change in place.
+ * the resource, for a resource some of whose inputs change in place; `requiredToCreate` the
+ * required inputs the schema does not demand.
  */
 function propertiesOf(
   node: JsonSchema,
   prefix: string,
   types: PackageSchema["types"],
   replaces?: ReadonlySet<string>,
+  requiredToCreate?: ReadonlySet<string>,
 ): Record<string, PropertySpec> {
   const properties: Record<string, PropertySpec> = {};
   for (const [name, child] of Object.entries(node.properties ?? {})) {
     const path = prefix === "" ? name : `${prefix}.${name}`;
-    const description = describeField(child, replaces?.has(name));
+    const description = describeField(child, replaces?.has(name), requiredToCreate?.has(name));
     properties[name] = {
       ...toTypeSpec(child, path, types),
       ...(description ? { description } : {}),
@@ -250,7 +265,7 @@ function describeResource(descriptor: ResourceDescriptor<object>): string {
     "",
     "## Import",
     "",
-    `The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is ${descriptor.importId}.`,
+    `The API has no read: an import adopts the id and knows only what the id tells (a webhook's \`campaignId\`), so the code \`pulumi import\` generates holds nothing else and runs as it is. Each \`pulumi up\` then records the inputs the program declares, without a call, until they hold every required input (or \`ignoreChanges\` names it): declare them as the platform holds them. The id is ${descriptor.importId}.`,
     "",
     "For the same reason, looking the resource up by id (\`get\` in the SDKs) returns the id and only what the id itself tells (a carrier's \`carrierId\`, a webhook's \`campaignId\`), and warns: nothing else can be read from the platform, so every other property is empty.",
   ].join("\n");
@@ -264,10 +279,14 @@ function resourceSpec(
   const { keys, replaceKeys } = descriptor.diffPlan;
   // Said once for the resource when every input replaces it, else on each input.
   const perInput = json.replaceOnChange === true || keys.length === 0 ? undefined : replaceKeys;
-  const inputs = propertiesOf(json, "", types, perInput);
+  // Only what an import knows is demanded: the code `pulumi import` writes must pass check.
+  const requiredInputs = requiredOnImport(descriptor.inputSchema);
+  const requiredToCreate = new Set(
+    requiredInputNames(descriptor.inputSchema).filter((key) => !requiredInputs.includes(key)),
+  );
+  const inputs = propertiesOf(json, "", types, perInput, requiredToCreate);
   const written = jsonSchemaOf(descriptor.outputSchema, "output");
   const outputs: Record<string, PropertySpec> = { ...inputs, ...propertiesOf(written, "", types) };
-  const requiredInputs = [...(json.required ?? [])];
   return {
     description: describeResource(descriptor),
     inputProperties: inputs,
@@ -324,8 +343,13 @@ export function servedSchemaText(): string {
   return servedSchema;
 }
 
-/** What a release changes in the schema; the committed schema and SDKs use neither. */
+/** What a release changes in the schema; the committed schema and SDKs use none of it. */
 export interface ReleaseSchemaOptions {
+  /** The release's version, from its tag (default this package's). */
+  version?: string;
+  /** The project's public repository and home page (provider/release/public-address.ts). */
+  repository?: string;
+  homepage?: string;
   /** The engine downloads `<url>/pulumi-resource-voiceplatform-v<version>-<os>-<arch>.tar.gz`. */
   pluginDownloadURL?: string;
   /** The Go SDK's module path (default DEFAULT_GO_MODULE_PATH). */
@@ -348,11 +372,13 @@ export function packageSchema(release: ReleaseSchemaOptions = {}): PackageSchema
   return {
     name: PACKAGE_NAME,
     displayName: "Voice Platform",
-    version: packageVersion(),
+    version: release.version ?? packageVersion(),
     description:
       "Cloned voices, SIP carriers and campaign webhooks of a voice-calling platform as code.",
     keywords: ["pulumi", "voiceplatform", "category/utility", "kind/native"],
     license: "Apache-2.0",
+    ...(release.repository === undefined ? {} : { repository: release.repository }),
+    ...(release.homepage === undefined ? {} : { homepage: release.homepage }),
     // supportPack: the SDKs are complete packages (the Go one with its own go.mod).
     meta: { moduleFormat: "(.*)", supportPack: true },
     config: {

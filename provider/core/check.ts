@@ -71,7 +71,8 @@ export async function checkResource<Valid>(
   ]);
   if (rules.moreFailures) found.push(...(await rules.moreFailures(news)));
   const failures = context.adopted ? found.filter((f) => !isMissingInput(f, news)) : found;
-  if (failures.length === 0 && !containsUnknown(news)) {
+  // Only about complete inputs: an adopted object's may lack a required one the warnings read.
+  if (found.length === 0 && !containsUnknown(news)) {
     const saidBefore = new Set(warningsFor(rules, context.olds));
     for (const warning of rules.warnings(news as Valid))
       if (!saidBefore.has(warning)) warn(warning);

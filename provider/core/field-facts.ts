@@ -13,7 +13,9 @@
  * - `set`: a list whose order means nothing: stored sorted without repeats, compared as a set;
  * - `typeName`: on a nested object or enum, its name among the schema's types (`SipGateway`);
  * - `pulumiType`: the schema's type where zod's does not say it (a number also taken as text);
- * - `writtenBy`: on an output, the calls whose answer gives it.
+ * - `writtenBy`: on an output, the calls whose answer gives it;
+ * - `toldById`: on a top-level input, the object's id tells its value (a webhook's `campaignId`),
+ *   so an import knows it although the API has no read.
  *
  * Everything that used to be a list beside the schema is read from these: secret input paths,
  * secret wire fields, the diff plan, the sorting of sets, request bodies and the output types.
@@ -32,6 +34,7 @@ declare module "zod" {
     typeName?: string;
     pulumiType?: "integer" | "number";
     writtenBy?: "create" | "create and update";
+    toldById?: boolean;
   }
 }
 
@@ -80,6 +83,24 @@ function shapeOf(object: AnyObject): [string, z.ZodType][] {
 /** Whether a field may be left out. */
 export function isOptional(field: z.ZodType): boolean {
   return field.safeParse(undefined).success;
+}
+
+/** The top-level inputs a create cannot do without. */
+export function requiredInputNames(object: AnyObject): string[] {
+  return shapeOf(object)
+    .filter(([, field]) => !isOptional(field))
+    .map(([key]) => key);
+}
+
+/**
+ * The required inputs an import knows without a read, because the id tells them: the only ones
+ * the plugin's schema (and so every SDK) demands. Pulumi's import writes a zero value (`""`) for
+ * each other required input into the code it generates, and the provider would refuse that.
+ */
+export function requiredOnImport(object: AnyObject): string[] {
+  return requiredInputNames(object).filter(
+    (key) => factsOf(object.shape[key] as z.ZodType).toldById === true,
+  );
 }
 
 /**

@@ -9,9 +9,18 @@
  */
 import { forEngine, type EngineFailureContext } from "./check";
 import { INCOMPLETE_CREATE, IncompleteCreateError, isIncompleteCreate } from "./created-object";
-import { diffAnswer, withoutIgnored, withReplaceOnChanges, type DiffAnswer } from "./diff";
+import {
+  canonical,
+  diffAnswer,
+  withoutIgnored,
+  withReplaceOnChanges,
+  type DiffAnswer,
+  type DiffKind,
+} from "./diff";
+import { requiredInputNames } from "./field-facts";
 import { importIdProblem } from "./import-id";
 import { plannedCreateState, plannedUpdateState } from "./planned-state";
+import { parsePath, pathContains } from "./property-path";
 import { endsReplacement, rememberCreated, rememberReplacing } from "./replacements";
 import { currentResource, inform, warn } from "./provider-log";
 import { markedSecretValues, secretValues } from "./secret-paths";
@@ -23,15 +32,20 @@ import { engineCredentials } from "../settings/config";
 
 /**
  * Marks the inputs of an object adopted by id without a read (import), for as long as the stack
- * holds it: an `ignoreChanges` may have kept a required input out of them, since nothing could be
- * read to fill it. Internal (`__`): the engine shows it nowhere.
+ * holds it: a required input may be missing from them (the program has not declared it yet, or an
+ * `ignoreChanges` keeps it out), since nothing could be read to fill it. Internal (`__`): the
+ * engine shows it nowhere, and Pulumi's import leaves it out of the code it prints.
  */
 export const ADOPTED = "__adopted";
 
 /**
- * Marks the state of an object adopted by id until the update that follows records the declared
- * inputs, without a call: the API has no read, so nothing else about it is known. Earlier
- * versions wrote `importedWithoutRead`, which is read the same.
+ * Marks the state of an object adopted by id while its adoption is open: the API has no read, so
+ * only what the id tells is known, and each update records the inputs the program declares
+ * without a call. The adoption closes with the update that records every required input (or
+ * finds it named by `ignoreChanges`); from then on changes are what they are for any object. So
+ * the code `pulumi import` generates (no input the id does not tell) can be pasted as it is, and
+ * the inputs declared later are recorded, not a replacement. Earlier versions wrote
+ * `importedWithoutRead`, which is read the same.
  */
 export const IMPORTED_WITHOUT_READ = "__importedWithoutRead";
 const FIRST_IMPORT_MARKER = "importedWithoutRead";
@@ -120,6 +134,7 @@ export function servedResource(descriptor: ResourceDescriptor<object>): ServedRe
     secretPaths: [...descriptor.secretInputs, ...(options.markedSecret ?? [])],
   });
   const label = (id: string) => `${descriptor.type} ${JSON.stringify(id)}`;
+  const inputNames = Object.keys(descriptor.inputSchema.shape);
   return Object.freeze({
     descriptor,
     check(olds: Inputs, news: Inputs, options: CallOptions = {}) {
@@ -141,7 +156,7 @@ export function servedResource(descriptor: ResourceDescriptor<object>): ServedRe
     diff(id: string, olds: Inputs, news: Inputs, options: CallOptions = {}) {
       const declared = unmarked(news);
       return withSecrets(options, [olds, declared], async () => {
-        if (importedWithoutRead(olds)) return adoptionDiff(id, declared);
+        if (importedWithoutRead(olds)) return adoptionDiff(id, unmarked(olds), declared);
         let answer = await descriptor.diff(id, unmarked(olds), declared).catch(rethrowRedacted);
         answer = withoutIgnored(answer, options.ignoreChanges ?? []);
         answer = withReplaceOnChanges(answer, options.replaceOnChanges ?? []);
@@ -162,8 +177,12 @@ export function servedResource(descriptor: ResourceDescriptor<object>): ServedRe
       const declared = unmarked(news);
       return withSecrets(options, [olds, declared], async () => {
         if (importedWithoutRead(olds)) {
-          if (preview) return plannedCreateState(descriptor, declared);
-          return descriptor.stateAfterCreate(id, declared).catch(rethrowRedacted);
+          const state = preview
+            ? plannedCreateState(descriptor, declared)
+            : await descriptor.stateAfterCreate(id, declared).catch(rethrowRedacted);
+          return adoptionOpen(declared, options)
+            ? { ...state, [IMPORTED_WITHOUT_READ]: true }
+            : state;
         }
         const stored = unmarked(olds);
         if (preview) return plannedUpdateState(descriptor, stored, declared);
@@ -198,6 +217,9 @@ export function servedResource(descriptor: ResourceDescriptor<object>): ServedRe
       }
       const known = descriptor.outputsFromId?.(id) ?? {};
       const told = Object.keys(known);
+      // What the id tells of the inputs (a webhook's campaignId) is all the code `pulumi import`
+      // generates; the rest the program declares.
+      const toldInputs = told.filter((key) => inputNames.includes(key));
       warn(
         `${label(id)} is looked up by id, but the platform has no read operation: ` +
           (told.length > 0
@@ -207,25 +229,45 @@ export function servedResource(descriptor: ResourceDescriptor<object>): ServedRe
       );
       return {
         state: { ...known, [IMPORTED_WITHOUT_READ]: true },
-        inputs: { [ADOPTED]: true },
+        inputs: {
+          ...Object.fromEntries(toldInputs.map((key) => [key, known[key]])),
+          [ADOPTED]: true,
+        },
       };
     },
   });
 
   /**
-   * The update that records an adopted object's declared inputs, each shown as added; refused
-   * when the declared inputs cannot be the object's, as `recover` refuses the same id.
+   * While an adoption is open: the update that records the declared inputs where they differ from
+   * those recorded so far, none replacing; refused when the declared inputs cannot be the
+   * object's, as `recover` refuses the same id.
    */
-  function adoptionDiff(id: string, declared: Inputs): DiffAnswer {
+  function adoptionDiff(id: string, stored: Inputs, declared: Inputs): DiffAnswer {
     const problem = importIdProblem(descriptor, id, declared);
     if (problem !== undefined) {
       throw new InputError(
         `${label(id)} cannot be imported with these inputs: the id ${problem}. Nothing was recorded; fix the id or the inputs`,
       );
     }
-    const added = Object.keys(declared).filter((key) => declared[key] !== undefined);
-    return diffAnswer(
-      Object.fromEntries(added.map((key) => [key, { kind: "add" as const, replace: false }])),
+    const changed = inputNames.flatMap((key): [string, { kind: DiffKind; replace: false }][] => {
+      if (canonical(stored[key]) === canonical(declared[key])) return [];
+      const kind =
+        stored[key] === undefined ? "add" : declared[key] === undefined ? "delete" : "update";
+      return [[key, { kind, replace: false }]];
+    });
+    return diffAnswer(Object.fromEntries(changed));
+  }
+
+  /**
+   * Whether an adoption stays open after recording `declared`: a required input is neither
+   * declared nor named by `ignoreChanges` (the program has not said it yet).
+   */
+  function adoptionOpen(declared: Inputs, options: CallOptions): boolean {
+    const ignored = (options.ignoreChanges ?? []).map(parsePath);
+    return requiredInputNames(descriptor.inputSchema).some(
+      (key) =>
+        declared[key] === undefined &&
+        !ignored.some((path) => path !== undefined && pathContains(path, [key])),
     );
   }
 }

@@ -72,7 +72,7 @@ export interface AdvancedWebhookArgs {
 
 /** Inputs of Voice: A voice cloned from audio samples, or an existing voice adopted with existingVoiceId. */
 export interface VoiceArgs {
-  /** Display name. Required here though the spec leaves it open: the clone's answer is matched to the request by it. Updates in place. */
+  /** Display name. The spec leaves it open, but the clone's answer is matched to the request by it. Updates in place. */
   name: pulumi.Input<string>;
   /** Description sent with the clone. Changing it replaces the resource. */
   description?: pulumi.Input<string>;
@@ -102,7 +102,7 @@ export interface VoiceArgs {
 
 /** Inputs of SipCarrier: A SIP carrier (trunk) with registration credentials, gateways and phone numbers. The API has no update operation for carriers. Changing any input replaces it. */
 export interface SipCarrierArgs {
-  /** Carrier name. Required here though the spec leaves it open: preflight finds an interrupted create on the platform by it. */
+  /** Carrier name. The spec leaves it open, but preflight finds an interrupted create on the platform by it. */
   name: pulumi.Input<string>;
   /** Registration username. */
   registerUsername?: pulumi.Input<string>;

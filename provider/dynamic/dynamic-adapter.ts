@@ -23,6 +23,7 @@ import { canonical } from "../core/diff";
 import { servedResource } from "../core/served-resource";
 import { withoutUndefined } from "../core/serializable";
 import { IncompleteCreateError } from "../core/created-object";
+import { InputError } from "../platform/errors";
 import { readSettings } from "../settings/config";
 import { inputChangesShown } from "./input-changes-shown";
 import { withResource } from "../core/provider-log";
@@ -36,6 +37,8 @@ export const RESOURCE_KEY = "__resource";
 
 export interface ResourceFacts {
   readonly urn: string;
+  /** Why the resource cannot be registered as declared (an id given to adopt it): check fails with it. */
+  readonly refused?: string;
   readonly ignoreChanges?: readonly string[];
   readonly replaceOnChanges?: readonly string[];
   /** Inputs the user marked secret that the package does not call secret (dynamic-class.ts). */
@@ -129,6 +132,10 @@ export function dynamicHandlers<State extends object>(descriptor: ResourceDescri
   return Object.freeze({
     check: (olds: Inputs, news: Inputs) =>
       onResource(news, async () => {
+        const refused = factsOf(news)?.refused;
+        if (refused !== undefined) {
+          return { inputs: resourceOf(news), failures: [{ property: "", reason: refused }] };
+        }
         // A bad setting fails the preview here, not the first call of the update.
         readSettings();
         const answer = await served.check(withoutProvider(olds), withoutProvider(news), {
@@ -159,12 +166,15 @@ export function dynamicHandlers<State extends object>(descriptor: ResourceDescri
         };
       }),
     create: (news: Inputs) =>
-      onResource(news, () =>
-        served.create(withoutProvider(news), false, factsOf(news)).then(
+      onResource(news, () => {
+        // Check refused it already: nothing reaches the platform for such a resource.
+        const refused = factsOf(news)?.refused;
+        if (refused !== undefined) return Promise.reject(new InputError(refused));
+        return served.create(withoutProvider(news), false, factsOf(news)).then(
           ({ id, state }) => ({ id: id!, outs: outputs(state, news) }),
           (error: unknown) => withProviderKept(error, news),
-        ),
-      ),
+        );
+      }),
     update: (id: string, olds: Inputs, news: Inputs) =>
       onResource(news, () =>
         served.update(id, withoutProvider(olds), withoutProvider(news), false, factsOf(news)).then(

@@ -15,8 +15,10 @@
  * `ignoreChanges` and `replaceOnChanges` the provider's diff and calls honour, and the names of
  * inputs the user marked secret that the package does not call secret (the engine strips the
  * marker before a dynamic provider sees them), so their values stay out of messages. An id given to
- * adopt an object (`import`, `id`, `get`) cannot work, the protocol having no read: refused here,
- * pointing at the input that adopts it instead.
+ * adopt an object (`import`, `id`, `get`) cannot work, the protocol having no read: the option is
+ * not passed on, and the refusal, pointing at the input that adopts the object instead, rides in
+ * `__resource` for the provider's check to fail the preview with, on the resource, like any bad
+ * input (a throw here would print as the program's unhandled exception, with its stack).
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { ResourceDescriptor } from "../core/resource-descriptor";
@@ -57,21 +59,22 @@ export function dynamicArgs(
       );
     }
   }
-  const adoptedId = opts?.import ?? opts?.id;
-  if (adoptedId !== undefined) throw adoptionByIdRefused(descriptor, name, adoptedId);
+  const { import: importId, id: readId, ...kept } = opts ?? {};
+  const adoptedId = importId ?? readId;
+  const refused = adoptedId === undefined ? undefined : adoptionByIdRefused(descriptor, adoptedId);
   const type = `pulumi-nodejs:dynamic/${MODULE}:${kind}`;
   const props: Record<string, unknown> = { ...args };
   for (const { name: key } of descriptor.outputs) props[key] = undefined;
   const secrets = topLevelOf(descriptor.secretInputs).filter((key) => props[key] !== undefined);
   for (const key of secrets) props[key] = pulumi.secret(props[key]);
   props[PROVIDER_KEY] = providerText(kind);
-  props[RESOURCE_KEY] = resourceFacts(type, name, opts, markedSecretOf(args, secrets));
+  props[RESOURCE_KEY] = resourceFacts(type, name, kept, markedSecretOf(args, secrets), refused);
   const options =
     secrets.length === 0
-      ? opts
+      ? kept
       : {
-          ...opts,
-          additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secrets],
+          ...kept,
+          additionalSecretOutputs: [...(kept.additionalSecretOutputs ?? []), ...secrets],
         };
   return [type, name, props, options];
 }
@@ -97,36 +100,32 @@ async function markedSecretOf(args: object, packageSecrets: readonly string[]): 
 function resourceFacts(
   type: string,
   name: string,
-  opts: pulumi.CustomResourceOptions | undefined,
+  opts: pulumi.CustomResourceOptions,
   markedSecret: Promise<string[]>,
+  refused: string | undefined,
 ): pulumi.Output<ResourceFacts> {
-  const { ignoreChanges, replaceOnChanges } = opts ?? {};
+  const { ignoreChanges, replaceOnChanges } = opts;
   return pulumi
-    .all([pulumi.createUrn(name, type, opts?.parent), markedSecret])
+    .all([pulumi.createUrn(name, type, opts.parent), markedSecret])
     .apply(([urn, marked]) => ({
       urn,
       ...(ignoreChanges?.length ? { ignoreChanges } : {}),
       ...(replaceOnChanges?.length ? { replaceOnChanges } : {}),
       ...(marked.length ? { markedSecret: marked } : {}),
+      ...(refused === undefined ? {} : { refused }),
     }));
 }
 
-/** Why an id cannot adopt an object here, and the input that can. */
+/** Why an id cannot adopt an object here, and the input that can (the engine names the resource). */
 function adoptionByIdRefused(
   descriptor: ResourceDescriptor<object>,
-  name: string,
   id: pulumi.Input<string>,
-): InputError {
+): string {
   const shown = typeof id === "string" ? id : "<id>";
-  return new InputError(
-    `${descriptor.type} "${name}": the dynamic resources cannot adopt an object by id (the \`import\` or \`id\` ` +
-      "option, `get()`, `pulumi import`): Pulumi's dynamic provider protocol has no read. Declare the resource " +
-      `with ${descriptor.adoptWith(shown)}, or use the plugin's resources (voiceplatform:index:${descriptor.type}), ` +
-      "which import by id",
+  return (
+    "the dynamic resources cannot adopt an object by id (the `import` or `id` option, `get()`, `pulumi import`): " +
+    "Pulumi's dynamic provider protocol has no read, so nothing was recorded and nothing sent. Declare the resource " +
+    `with ${descriptor.adoptWith(shown)}, or use the plugin's resources (voiceplatform:index:${descriptor.type}), ` +
+    "which import by id"
   );
-}
-
-/** `get()`, refused the same way: nothing can be read from the platform. */
-export function refuseGet(kind: ResourceKind, name: string, id: pulumi.Input<string>): never {
-  throw adoptionByIdRefused(descriptorOf(kind), name, id);
 }

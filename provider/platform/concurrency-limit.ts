@@ -25,18 +25,39 @@ export class ConcurrencyLimit {
     }
   }
 
-  async run<T>(task: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `task` once a slot is free. When `stopped` aborts while it waits, it gives up its place
+   * and resolves undefined without running `task`.
+   */
+  async run<T>(task: () => Promise<T>, stopped?: AbortSignal): Promise<T | undefined> {
     if (this.active < this.currentLimit) {
       this.active++;
-    } else {
-      // The slot is handed over by `release`, already counted.
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    } else if (!(await this.turn(stopped))) {
+      return undefined;
     }
     try {
       return await task();
     } finally {
       this.release();
     }
+  }
+
+  /** Resolves true when a slot is handed over (already counted), false if stopped first. */
+  private turn(stopped: AbortSignal | undefined): Promise<boolean> {
+    if (stopped?.aborted) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const handOver = () => {
+        stopped?.removeEventListener("abort", giveUp);
+        resolve(true);
+      };
+      const giveUp = () => {
+        const place = this.waiting.indexOf(handOver);
+        if (place >= 0) this.waiting.splice(place, 1);
+        resolve(false);
+      };
+      this.waiting.push(handOver);
+      stopped?.addEventListener("abort", giveUp, { once: true });
+    });
   }
 
   private release(): void {

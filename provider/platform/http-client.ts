@@ -7,6 +7,8 @@ import type { z } from "zod";
 import {
   apiErrorFor,
   ApiResponseError,
+  authenticationHint,
+  permissionHint,
   UnsafePathError,
   type ApiError,
   type ApiErrorDetails,
@@ -15,6 +17,7 @@ import { isFindable, MIN_FINDABLE_LENGTH, redactSecrets, rememberSecret } from "
 import { markedSecrets } from "./marked-secrets";
 import { pathSegmentProblem } from "./path-segment";
 import { missingSetting, readSettings, type Settings } from "../settings/config";
+import { providerLifetime, type ProviderLifetime } from "../settings/process-state";
 import {
   cappedRetryAfter,
   certainlyNotProcessed,
@@ -73,6 +76,10 @@ export interface ApiResponse<Answer = unknown> {
  * malformed setting (`ConfigurationError`), a path that would change the address
  * (`UnsafePathError`). A form part that cannot give what it announced (a sample that changed while
  * it was sent) cuts the request short with its own error, a `PartSourceError`.
+ *
+ * After the engine's Cancel no call of the provider starts (`RequestNotSentError`) and none tries
+ * again; those in flight finish. Once the engine has ended the provider, its calls in flight are
+ * cut too, uploads included: the engine records nothing they return (settings/process-state).
  */
 export async function callApi<Answer = unknown>(
   call: ApiCall<Answer>,
@@ -141,6 +148,9 @@ function refuseUnsafePath(call: ApiCall): void {
 }
 
 async function callWithRetries(call: ApiCall, random: () => number): Promise<ApiResponse> {
+  const lifetime = providerLifetime();
+  // An ended provider's settings went with it: the path alone names the request.
+  if (lifetime.ended.aborted) throw notSent(call, call.path, lifetime);
   refuseUnsafePath(call);
   const settings = readSettings();
   const url = resolveUrl(call, settings);
@@ -150,27 +160,37 @@ async function callWithRetries(call: ApiCall, random: () => number): Promise<Api
   const subOrganizationId = call.subOrganizationId ?? settings.subOrganizationId;
   const headers = requestHeaders(call, settings.apiKey, settings.authScheme, subOrganizationId);
   const deadlineMs = settings.timeoutSeconds * 1000 + (call.extraTimeoutMs ?? 0);
+  if (lifetime.stopped.aborted) throw notSent(call, url, lifetime);
   const pacer = sharedPacer();
   pacer.enter(Date.now());
   try {
     for (let retriesSoFar = 0; ; retriesSoFar++) {
-      const attempt = await pacedAttempt(pacer, settings.maxConcurrency, () =>
-        attemptOnce(call, url, headers, deadlineMs, settings),
+      const attempt = await pacedAttempt(pacer, settings.maxConcurrency, lifetime.stopped, () =>
+        attemptOnce(call, url, headers, deadlineMs, settings, lifetime.ended),
       );
+      if (attempt.kind === "not-started") throw notSent(call, url, lifetime);
       if (attempt.kind === "success") return attempt.response;
       const { outcome, response } = attempt;
       holdForRetryAfter(pacer, outcome, limits);
-      if (!shouldRetry(outcome, { idempotent: call.idempotent, retriesSoFar }, limits)) {
-        throw toApiError(call, url, outcome, response, {
+      const failure = (stoppedBy?: string) =>
+        toApiError(call, url, outcome, response, {
           retriesSoFar,
           subOrganizationId,
           limits,
           withheld: answerWithheldBecause(call, settings.apiKey),
           cause: attempt.cause,
+          stoppedBy,
         });
+      if (lifetime.ended.aborted) throw failure(stopReason(lifetime));
+      if (!shouldRetry(outcome, { idempotent: call.idempotent, retriesSoFar }, limits)) {
+        throw failure();
       }
       const retryAfterMs = outcome.kind === "status" ? outcome.retryAfterMs : undefined;
-      await sleep(retryDelay(retriesSoFar, retryAfterMs, limits, random));
+      const waited = await waitUnlessStopped(
+        retryDelay(retriesSoFar, retryAfterMs, limits, random),
+        lifetime.stopped,
+      );
+      if (!waited) throw failure(stopReason(lifetime));
     }
   } finally {
     pacer.leave(Date.now());
@@ -195,21 +215,56 @@ function requestHeaders(
 
 /**
  * One attempt, started when the pacing admits it and run within the process's limit of calls in
- * flight; the pacing learns from what the platform answered.
+ * flight; the pacing learns from what the platform answered. Not started when the provider is
+ * stopped first, waits included.
  */
 async function pacedAttempt(
   pacer: Pacer,
   maxConcurrency: number,
+  stopped: AbortSignal,
   attempt: () => Promise<Attempt>,
-): Promise<Attempt> {
+): Promise<Attempt | NotStarted> {
   // Most calls are admitted at once; awaiting nothing would still cost a turn of the loop.
-  const admitted = pacer.admit(Date.now());
-  if (admitted) await admitted;
+  const admitted = pacer.admit(Date.now(), stopped);
+  if (admitted && !(await admitted)) return NOT_STARTED;
   const startedAt = Date.now();
-  const result = await sharedLimit(maxConcurrency).run(attempt);
+  const result = await sharedLimit(maxConcurrency).run<Attempt | NotStarted>(
+    () => (stopped.aborted ? Promise.resolve(NOT_STARTED) : attempt()),
+    stopped,
+  );
+  if (result === undefined || result.kind === "not-started") return NOT_STARTED;
   const status = result.kind === "success" ? result.response.status : result.response?.status;
   if (status !== undefined) pacer.answered(startedAt, status === 429, Date.now());
   return result;
+}
+
+/** An attempt the provider did not start: stopped while it waited for its turn. */
+interface NotStarted {
+  readonly kind: "not-started";
+}
+
+const NOT_STARTED: NotStarted = { kind: "not-started" };
+
+/** Why the provider starts no more calls, for messages. */
+function stopReason(lifetime: ProviderLifetime): string {
+  return lifetime.ended.aborted
+    ? "the engine ended this provider (its plugin process stopped), so it records nothing more from it"
+    : "the engine cancelled the deployment (Ctrl-C, or the engine closing this provider)";
+}
+
+/** A call the provider did not send because it was stopped: nothing reached the platform. */
+function notSent(call: ApiCall, url: string, lifetime: ProviderLifetime): ApiError {
+  const reason = stopReason(lifetime);
+  return apiErrorFor(
+    { kind: "unsent", reason },
+    {
+      ...requestFacts(call, url),
+      problem: `not sent: ${reason}`,
+      hint:
+        "Nothing was sent for it, so nothing was created or changed on the platform: run " +
+        "`pulumi up` again to carry on",
+    },
+  );
 }
 
 /**
@@ -243,14 +298,17 @@ async function attemptOnce(
   headers: Record<string, string>,
   deadlineMs: number,
   settings: Settings,
+  ended: AbortSignal,
 ): Promise<Attempt> {
   // A timer cleared when the answer is in: as exact as AbortSignal.timeout, without leaving one
   // pending timer per call behind for the whole deadline. undici also takes an EventEmitter as its
   // signal, which costs a fraction of an AbortSignal's event listeners on every call.
-  const signal = new DeadlineSignal();
-  const timer = setTimeout(() => signal.fire(deadlineMs), deadlineMs);
+  const signal = new AttemptSignal();
+  const timer = setTimeout(() => signal.fire(new DeadlineError(deadlineMs)), deadlineMs);
+  const cut = () => signal.fire(ended.reason as Error);
+  ended.addEventListener("abort", cut);
   try {
-    const form = call.form ? encodeMultipart(call.form()) : undefined;
+    const form = call.form ? encodeMultipart(call.form(), ended) : undefined;
     const res = await undici().request(url, {
       method: call.method,
       headers: form ? { ...headers, ...form.headers } : headers,
@@ -280,6 +338,7 @@ async function attemptOnce(
     return failedAttempt(cause, signal);
   } finally {
     clearTimeout(timer);
+    ended.removeEventListener("abort", cut);
   }
 }
 
@@ -307,10 +366,14 @@ function successAttempt(answer: AnswerFacts, tooLarge: boolean): Attempt {
 }
 
 /** No answer: what kept it from coming, as the retry policy tells outcomes apart. */
-function failedAttempt(cause: unknown, signal: DeadlineSignal): Attempt {
+function failedAttempt(cause: unknown, signal: AttemptSignal): Attempt {
   // Cut short by the provider itself: the platform never got a whole request to act on.
   if (cause instanceof PartSourceError) throw cause;
-  if (signal.aborted) return { kind: "failure", outcome: { kind: "timeout" }, cause };
+  if (signal.reason instanceof DeadlineError)
+    return { kind: "failure", outcome: { kind: "timeout" }, cause };
+  // Cut because the provider ended: the platform may have acted on it.
+  if (signal.aborted)
+    return { kind: "failure", outcome: { kind: "network", code: "ECANCELED" }, cause };
   const refused = refusedBeforeSending(cause);
   if (refused !== undefined)
     return { kind: "failure", outcome: { kind: "unsent", reason: refused }, cause };
@@ -347,13 +410,19 @@ async function readBounded(
   return { text: Buffer.concat(chunks).toString("utf8"), tooLarge: false };
 }
 
-/** The abort signal undici listens to: an EventEmitter with `aborted`, fired at the deadline. */
-class DeadlineSignal extends EventEmitter {
+/**
+ * The abort signal undici listens to: an EventEmitter with `aborted`, fired at the deadline or
+ * when the provider ends, whichever comes first.
+ */
+class AttemptSignal extends EventEmitter {
   aborted = false;
+  reason: Error | undefined;
 
-  fire(ms: number): void {
+  fire(reason: Error): void {
+    if (this.aborted) return;
     this.aborted = true;
-    this.emit("abort", new DeadlineError(ms));
+    this.reason = reason;
+    this.emit("abort", reason);
   }
 }
 
@@ -371,6 +440,8 @@ interface FailureFacts {
   /** Why the platform's answer is withheld, when it is (answerWithheldBecause). */
   readonly withheld: string | undefined;
   readonly cause: unknown;
+  /** Why the call was not tried again although it could have been: the provider was stopped. */
+  readonly stoppedBy?: string;
 }
 
 function toApiError(
@@ -381,10 +452,9 @@ function toApiError(
   facts: FailureFacts,
 ): ApiError {
   const explained = explainFailure(call, outcome, facts);
+  const stopped = facts.stoppedBy === undefined ? undefined : `not tried again: ${facts.stoppedBy}`;
   const problem =
-    facts.withheld === undefined
-      ? explained.problem
-      : [explained.problem, facts.withheld].filter(Boolean).join("; ");
+    [explained.problem, stopped, facts.withheld].filter(Boolean).join("; ") || undefined;
   const answer = facts.withheld === undefined ? response : undefined;
   const details: ApiErrorDetails = {
     ...requestFacts(call, url),
@@ -463,12 +533,8 @@ function statusHint(
   subOrganizationId: string | undefined,
   call: ApiCall,
 ): string | undefined {
-  if (status === 401) {
-    return "Check voiceplatform:apiKey (or VOICEPLATFORM_API_KEY), and set voiceplatform:authScheme (e.g. Bearer) if the platform expects a scheme before the key";
-  }
-  if (status === 403 && subOrganizationId !== undefined) {
-    return `Check that sub-organization "${subOrganizationId}" belongs to the organization that owns the API key`;
-  }
+  if (status === 401) return authenticationHint();
+  if (status === 403) return permissionHint(subOrganizationId);
   if (status === 429) {
     return "The platform is rate limiting: lower voiceplatform:maxConcurrency or raise voiceplatform:maxRetries";
   }
@@ -506,6 +572,18 @@ function errorCode(error: unknown): string {
   return "UNKNOWN";
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`; false when `stopped` aborts first. */
+function waitUnlessStopped(ms: number, stopped: AbortSignal): Promise<boolean> {
+  if (stopped.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      stopped.removeEventListener("abort", stop);
+      resolve(true);
+    }, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    stopped.addEventListener("abort", stop, { once: true });
+  });
 }

@@ -44,8 +44,12 @@ export class MultipartForm implements FormDataLike {
 /**
  * The body of a form and the headers announcing it. It is streamed part by part with its length
  * given up front, so undici fails the request if a file ends up longer or shorter than declared.
+ * Once `stop` aborts, not another piece is read or sent.
  */
-export function encodeMultipart(form: MultipartForm): {
+export function encodeMultipart(
+  form: MultipartForm,
+  stop?: AbortSignal,
+): {
   headers: { "content-type": string; "content-length": string };
   body: AsyncIterable<Uint8Array>;
 } {
@@ -55,7 +59,7 @@ export function encodeMultipart(form: MultipartForm): {
       "content-type": encoder.contentType,
       "content-length": String(encoder.contentLength),
     },
-    body: coalesced(encoder.encode()),
+    body: coalesced(encoder.encode(), stop),
   };
 }
 
@@ -67,7 +71,10 @@ const COALESCE_BYTES = 64 * 1024;
  * undici writes each piece to the socket on its own, a system call apiece. Small pieces are
  * joined until a sample chunk (already 64 KiB) or the end comes.
  */
-export async function* coalesced(pieces: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+export async function* coalesced(
+  pieces: AsyncIterable<Uint8Array>,
+  stop?: AbortSignal,
+): AsyncGenerator<Uint8Array> {
   let pending: Uint8Array[] = [];
   let pendingBytes = 0;
   const flush = () => {
@@ -77,6 +84,7 @@ export async function* coalesced(pieces: AsyncIterable<Uint8Array>): AsyncGenera
     return joined;
   };
   for await (const piece of pieces) {
+    stop?.throwIfAborted();
     if (piece.byteLength >= COALESCE_BYTES) {
       if (pendingBytes > 0) yield flush();
       yield piece;

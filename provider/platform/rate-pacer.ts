@@ -52,12 +52,27 @@ export class Pacer {
     this.notBefore = Math.max(this.notBefore, time);
   }
 
-  /** Resolves when an attempt may start: after `notBefore`, at the learned pace, in turn. */
-  admit(now: number): Promise<void> | undefined {
+  /**
+   * Resolves true when an attempt may start: after `notBefore`, at the learned pace, in turn; false
+   * when `stopped` aborts first (its turn goes to the next). Undefined when it may start at once.
+   */
+  admit(now: number, stopped?: AbortSignal): Promise<boolean> | undefined {
     if (this.intervalMs === 0 && this.waiting.length === 0 && this.notBefore <= now)
       return undefined;
+    if (stopped?.aborted) return Promise.resolve(false);
     return new Promise((resolve) => {
-      this.waiting.push(resolve);
+      const go = () => {
+        stopped?.removeEventListener("abort", giveUp);
+        resolve(true);
+      };
+      const giveUp = () => {
+        const place = this.waiting.indexOf(go);
+        if (place >= 0) this.waiting.splice(place, 1);
+        if (this.waiting.length === 0) this.stopTimer();
+        resolve(false);
+      };
+      this.waiting.push(go);
+      stopped?.addEventListener("abort", giveUp, { once: true });
       if (this.timer === undefined) this.release();
     });
   }
@@ -100,6 +115,11 @@ export class Pacer {
       this.acceptedHead = 0;
     }
     return times.length - this.acceptedHead;
+  }
+
+  private stopTimer(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
   }
 
   /** Lets waiting attempts start, one per interval on a steady schedule, never before notBefore. */

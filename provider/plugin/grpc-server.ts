@@ -21,7 +21,11 @@ import { resources } from "../resources";
 import { checkProviderConfig, configureProvider, diffProviderConfig } from "./provider-config";
 import { withResource } from "../core/provider-log";
 import { secretSettings } from "../settings/config";
-import { withProviderStates, type ProviderStates } from "../settings/process-state";
+import {
+  cancelProviderCalls,
+  withProviderStates,
+  type ProviderStates,
+} from "../settings/process-state";
 import { packageVersion, resourceToken, servedSchemaText } from "../codegen/schema";
 import {
   anyPb,
@@ -337,7 +341,7 @@ export const providerService = {
           `the voiceplatform provider's configuration is not valid: ${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`,
         );
       }
-      configureProvider(inputs);
+      configureProvider(inputs, call.request.getUrn());
       const response = new providerPb.ConfigureResponse();
       response.setAcceptsecrets(protocol.acceptSecrets);
       response.setAcceptresources(protocol.acceptResources);
@@ -445,7 +449,13 @@ export const providerService = {
     });
   },
 
+  /**
+   * The engine's Cancel (Ctrl-C; Pulumi 3.231 and later also send it when they close a plugin):
+   * the engine still records answers, so calls in flight finish and keep every id the platform
+   * returns, while no call starts any more (each fails saying nothing was sent).
+   */
   cancel(_call: Call<EmptyPb.Empty>, done: Done<EmptyPb.Empty>) {
+    cancelProviderCalls();
     done(null, new emptyPb.Empty());
   },
 

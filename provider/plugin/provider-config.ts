@@ -111,12 +111,15 @@ export function diffProviderConfig(
   return { changed: changed.sort(), replaces: [] };
 }
 
-/** Configure: the checked inputs become the provider's settings, by name. */
-export function configureProvider(inputs: Inputs): void {
+/**
+ * Configure: the checked inputs become the provider's settings, by name. `providerUrn` says whose
+ * they are (an explicit provider's inputs, or the stack config given to the default provider).
+ */
+export function configureProvider(inputs: Inputs, providerUrn = ""): void {
   const given: Partial<Record<SettingName, string | number>> = {};
   for (const name of Object.keys(ProviderInputs.shape) as SettingName[]) {
     const value = inputs[name];
     if (typeof value === "string" || typeof value === "number") given[name] = value;
   }
-  rememberProviderSettings(given);
+  rememberProviderSettings(given, providerUrn);
 }

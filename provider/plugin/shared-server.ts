@@ -11,12 +11,14 @@
  * provider of its own on a fresh loopback port, with its own states (settings, connections,
  * secrets to keep out of messages: settings/process-state), and answers the port, which the
  * launcher prints for the engine. When the launcher ends (the engine closing that provider or
- * killing it), its socket closes and that provider's server stops at once, as the process would
- * have; the shared server exits once no launcher has been connected for `LINGER_MS`.
+ * killing it, or the engine gone), its socket closes and that provider ends at once, as its own
+ * process would have: its calls in flight are cut, uploads and waits included, none starts again,
+ * and its gRPC server stops, since the engine records nothing that provider returns any more. The
+ * shared server exits once no launcher has been connected for `LINGER_MS`.
  */
 import type { Server as NetServer, Socket } from "node:net";
 import { unlink } from "node:fs/promises";
-import { dropStates, type ProviderStates } from "../settings/process-state";
+import { endProvider, type ProviderStates } from "../settings/process-state";
 import { forwardConsoleToEngine } from "./engine-log";
 import { serve } from "./grpc-server";
 
@@ -37,9 +39,10 @@ async function serveLauncher(socket: Socket): Promise<void> {
   socket.on("error", () => socket.destroy());
   socket.on("close", () => {
     // Ends the provider as ending its process would: its calls and connections dropped.
+    const ending = endProvider(states);
     served
       .then(({ server }) => server.forceShutdown())
-      .finally(() => dropStates(states))
+      .finally(() => ending)
       .catch(() => undefined);
   });
   const { port } = await served;

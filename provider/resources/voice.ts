@@ -63,7 +63,7 @@ const sampleInput = z.union([
 const voiceFields = z.strictObject({
   name: text.meta({
     description:
-      "Display name. Required here though the spec leaves it open: the clone's answer is matched to the request by it.",
+      "Display name. The spec leaves it open, but the clone's answer is matched to the request by it.",
     wire: "name",
   }),
   description: z

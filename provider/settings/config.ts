@@ -113,16 +113,16 @@ function url(name: "baseUrl" | "campaignsBaseUrl") {
     .meta(describedAs(name));
 }
 
-/** Text sent in a header, as the header can carry it (headerValueProblem). */
+/**
+ * Text sent in a header, as the header can carry it (headerValueProblem): never trimmed, so a key
+ * with a space or line break at either end is refused rather than silently changed.
+ */
 function headerText(empty: string, extraRule?: (value: string) => string | undefined) {
-  return z
-    .string()
-    .trim()
-    .min(1, empty)
-    .superRefine((value, context) => {
-      const problem = headerValueProblem(value) ?? extraRule?.(value);
-      if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
-    });
+  return z.string().superRefine((value, context) => {
+    // Blank is empty; any other value with white space at either end is refused as it is.
+    const problem = value.trim() === "" ? empty : (headerValueProblem(value) ?? extraRule?.(value));
+    if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
+  });
 }
 
 /**
@@ -168,27 +168,77 @@ export function rememberEngineConfig(config: { get(key: string): string | undefi
   const state = settingsState();
   state.engineConfig = kept;
   state.givenSettings = {};
+  state.explicitProvider = undefined;
 }
 
 /**
  * Called from the plugin's Configure with the provider's checked inputs (provider-config): they
  * are the settings. Those left out fall back to their environment variables, read at call time.
+ * `providerUrn` tells an explicit provider, whose inputs these are, from the default provider,
+ * which the engine gives the stack config under the same names.
  */
 export function rememberProviderSettings(
   given: Readonly<Partial<Record<SettingName, string | number>>>,
+  providerUrn = "",
 ): void {
   const state = settingsState();
   state.engineConfig = {};
   state.givenSettings = given;
+  state.explicitProvider = explicitProviderName(providerUrn);
   state.lastSettings = undefined;
 }
 
-function readRaw(name: SettingName, env: NodeJS.ProcessEnv): string | undefined {
-  const given = settingsState().givenSettings[name];
-  if (given !== undefined) return String(given);
+/**
+ * The name of an explicit provider from its URN; undefined for a default provider (named
+ * `default` or `default_<version>` by the engine) or when the URN is not known.
+ */
+function explicitProviderName(urn: string): string | undefined {
+  const name = urn.split("::").at(-1) ?? "";
+  return name === "" || /^default(_\d+_\d+_\d+\w*)?$/.test(name) ? undefined : name;
+}
+
+/** Where a value came from: an explicit provider's input, the stack config, the environment. */
+type SettingOrigin = "provider input" | "stack config" | "environment";
+
+interface RawSetting {
+  readonly value: string;
+  readonly origin: SettingOrigin;
+}
+
+/** A setting as it was given, untrimmed; an empty value is no value. */
+function readRaw(name: SettingName, env: NodeJS.ProcessEnv): RawSetting | undefined {
+  const state = settingsState();
+  const given = state.givenSettings[name];
+  if (given !== undefined) {
+    const origin = state.explicitProvider === undefined ? "stack config" : "provider input";
+    return { value: String(given), origin };
+  }
   const { key, env: variable } = settingSources[name];
-  const value = settingsState().engineConfig[key] ?? env[variable];
-  return value === undefined || value.trim() === "" ? undefined : value.trim();
+  const configured = state.engineConfig[key];
+  const [value, origin]: [string | undefined, SettingOrigin] =
+    configured !== undefined ? [configured, "stack config"] : [env[variable], "environment"];
+  return value === undefined || value.trim() === "" ? undefined : { value, origin };
+}
+
+/**
+ * Where the value of setting `name` in use comes from, as a message names it: the explicit
+ * provider's input, the stack config key, or the environment variable; undefined when unset.
+ */
+export function settingOrigin(
+  name: SettingName,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  const raw = readRaw(name, env);
+  if (raw === undefined) return undefined;
+  const { key, env: variable } = settingSources[name];
+  switch (raw.origin) {
+    case "provider input":
+      return `the \`${name}\` input of the explicit provider "${settingsState().explicitProvider}" (the SDKs fill it from ${variable} when the program leaves it out)`;
+    case "stack config":
+      return `the stack config key ${key}`;
+    case "environment":
+      return `the environment variable ${variable}`;
+  }
 }
 
 /** A setting's value parsed by the settings schema, or the error naming where it was set. */
@@ -196,7 +246,7 @@ function readSetting<Name extends SettingName>(
   name: Name,
   env: NodeJS.ProcessEnv,
 ): z.output<(typeof SettingsSchema.shape)[Name]> | undefined {
-  const raw = readRaw(name, env);
+  const raw = readRaw(name, env)?.value;
   if (raw === undefined) return undefined;
   const parsed = SettingsSchema.shape[name].safeParse(raw);
   if (!parsed.success) {
@@ -212,7 +262,7 @@ function readSetting<Name extends SettingName>(
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   // Every raw value is read now; only the parsing of unchanged values is reused.
   const raw = (Object.keys(settingSources) as SettingName[])
-    .map((name) => readRaw(name, env) ?? "\u0000")
+    .map((name) => readRaw(name, env)?.value ?? "\u0000")
     .join("\u0001");
   // The settings parsed from the last raw values seen: parsing is skipped while they stay the same.
   const last = settingsState().lastSettings;

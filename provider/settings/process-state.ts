@@ -9,6 +9,9 @@
  * shared-server.ts), which serves every provider of one engine run, each with states of its own:
  * its calls run inside `withProviderStates`, and a slot answers the state of the provider whose
  * call is running. Anywhere else a slot answers the process's own.
+ *
+ * A provider's lifetime is one of its states too: the engine's Cancel stops it starting calls, and
+ * ending it (the shared server, when the engine lets go of the provider) also cuts those in flight.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 
@@ -26,19 +29,31 @@ const processStates: ProviderStates = new Map();
 // and async context made while a snapshot is built is not carried into the process.
 let scope: AsyncLocalStorage<ProviderStates> | undefined;
 
+/** The states of the provider whose call is running. */
+function runningStates(): ProviderStates {
+  return scope?.getStore() ?? processStates;
+}
+
+/** The state `slot` holds in `states`, made fresh on first use. */
+function heldIn<T>(
+  states: ProviderStates,
+  slot: object,
+  fresh: () => T,
+  close?: (state: T) => void | Promise<void>,
+): T {
+  let held = states.get(slot);
+  if (held === undefined) {
+    const state = fresh();
+    held = { state, close: () => close?.(state) };
+    states.set(slot, held);
+  }
+  return held.state as T;
+}
+
 /** A concern's state: the function answers the running provider's, made fresh on first use. */
 export function stateSlot<T>(fresh: () => T, close?: (state: T) => void | Promise<void>): () => T {
   const slot = {};
-  return () => {
-    const states = scope?.getStore() ?? processStates;
-    let held = states.get(slot);
-    if (held === undefined) {
-      const state = fresh();
-      held = { state, close: () => close?.(state) };
-      states.set(slot, held);
-    }
-    return held.state as T;
-  };
+  return () => heldIn(runningStates(), slot, fresh, close);
 }
 
 /** Runs `work` (and all it starts) as a call of the provider owning `states`. */
@@ -55,6 +70,52 @@ export async function dropStates(states: ProviderStates): Promise<void> {
   const held = [...states.values()];
   states.clear();
   await Promise.all(held.map((state) => state.close()));
+}
+
+/** Whether a provider's calls may still start, and whether those in flight may finish. */
+export interface ProviderLifetime {
+  /** Aborted by the engine's Cancel, or when the provider ends: no call starts after it. */
+  readonly stopped: AbortSignal;
+  /** Aborted when the provider ends: the engine records nothing more, so calls in flight end too. */
+  readonly ended: AbortSignal;
+}
+
+interface LifetimeControl {
+  readonly stop: AbortController;
+  readonly end: AbortController;
+}
+
+const lifetimeSlot = {};
+
+function lifetimeIn(states: ProviderStates): LifetimeControl {
+  return heldIn(states, lifetimeSlot, () => ({
+    stop: new AbortController(),
+    end: new AbortController(),
+  }));
+}
+
+/** The running provider's lifetime. */
+export function providerLifetime(): ProviderLifetime {
+  const { stop, end } = lifetimeIn(runningStates());
+  return { stopped: stop.signal, ended: end.signal };
+}
+
+/** The engine's Cancel: the running provider starts no call from now on; those in flight finish. */
+export function cancelProviderCalls(): void {
+  lifetimeIn(runningStates()).stop.abort(new Error("the engine cancelled the provider's calls"));
+}
+
+/**
+ * Ends the provider owning `states`: its calls in flight are cut at once, none starts again (its
+ * lifetime stays ended in `states`, whatever still runs for it), and its other states are dropped.
+ */
+export async function endProvider(states: ProviderStates): Promise<void> {
+  const lifetime = lifetimeIn(states);
+  lifetime.stop.abort(new Error("the engine ended the provider"));
+  lifetime.end.abort(new Error("the engine ended the provider"));
+  const dropping = dropStates(states);
+  states.set(lifetimeSlot, { state: lifetime, close: () => undefined });
+  await dropping;
 }
 
 /** Forgets everything the process's own provider learned, at once: for tests and benchmarks. */

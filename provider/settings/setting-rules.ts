@@ -77,13 +77,14 @@ export function controlCharacterProblem(value: string): string | undefined {
  * either end; so each is refused here, before anything is sent.
  */
 export function headerValueProblem(value: string): string | undefined {
+  // First: a line break pasted after a key is white space at its end, and is said so.
+  if (value !== value.trim()) {
+    return "must not start or end with white space (a space, tab or line break): remove it; the value is sent in an HTTP header, which drops it, so it is never trimmed for you";
+  }
   const control = controlCharacterProblem(value);
   if (control !== undefined) return control;
   if (/[^\u0020-\u007e]/.test(value)) {
     return "must hold only printable ASCII characters (letters, digits, punctuation and spaces): it is sent in an HTTP header, which carries no other characters as written";
-  }
-  if (value !== value.trim()) {
-    return "must not start or end with a space: it is sent in an HTTP header, which drops them";
   }
   return undefined;
 }

@@ -9,12 +9,19 @@ interface SettingsState {
   engineConfig: Readonly<Record<string, string | undefined>>;
   /** What the plugin's Configure was given, already checked: these settings are used as they are. */
   givenSettings: Readonly<Record<string, string | number | undefined>>;
+  /** The explicit provider whose inputs givenSettings are; undefined for the default provider. */
+  explicitProvider: string | undefined;
   /** The settings last parsed, with the raw values they came from. */
   lastSettings: { readonly raw: string; readonly settings: object } | undefined;
 }
 
 function fresh(): SettingsState {
-  return { engineConfig: {}, givenSettings: {}, lastSettings: undefined };
+  return {
+    engineConfig: {},
+    givenSettings: {},
+    explicitProvider: undefined,
+    lastSettings: undefined,
+  };
 }
 
 const state = stateSlot(fresh);

@@ -244,23 +244,45 @@ describeE2E("the engine's conventions on the dynamic resources", () => {
   test.each([
     [
       "import-option",
-      /SipCarrier "by-import": the dynamic resources cannot adopt an object by id .*existingCarrierId: "carrier-made-elsewhere"/,
+      /SipCarrier resource 'by-import' has a problem: the dynamic resources cannot adopt an object by id .*existingCarrierId: "carrier-made-elsewhere"/,
     ],
     [
       "id-option",
-      /Voice "by-id": the dynamic resources cannot adopt an object by id .*existingVoiceId: "voice-made-elsewhere"/,
+      /Voice resource 'by-id' has a problem: the dynamic resources cannot adopt an object by id .*existingVoiceId: "voice-made-elsewhere"/,
     ],
     [
       "get",
-      /Voice "fetched": the dynamic resources cannot adopt an object by id .*existingVoiceId: "voice-made-elsewhere"/,
+      /Voice resource 'fetched' has a problem: the dynamic resources cannot adopt an object by id .*existingVoiceId: "voice-made-elsewhere"/,
     ],
-  ])("the %s form is refused at preview, naming the adoption input", async (mode, expected) => {
-    await stack.setConfig("conv:mode", { value: mode });
-    const output = await failingPreview();
-    expect(output).toMatch(expected);
-    expect(output).not.toMatch(/TypeError|Cannot read properties/);
-    await stack.removeConfig("conv:mode");
-  });
+  ])(
+    "the %s form is refused at preview as an error on the resource, naming the adoption input, without a stack trace",
+    async (mode, expected) => {
+      await stack.setConfig("conv:mode", { value: mode });
+      const transcript = record();
+      const failure = await stack.preview(transcript.options).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failure).toBeDefined();
+      expect(await newCalls()).toEqual([]);
+      const output = `${errorText(failure)}\n${transcript.text}`;
+      expect(output).toMatch(expected);
+      expect(output).not.toMatch(/TypeError|Cannot read properties|unhandled exception/);
+      // No stack trace: no frame of this package, of the program or of Node.js.
+      expect(output).not.toMatch(/^\s+at .+[(:]/m);
+      const errors = transcript.diagnostics.filter((d) => d.severity === "error");
+      expect(errors).toEqual([
+        {
+          ...errors[0],
+          message: expect.stringMatching(expected),
+          urn: expect.stringMatching(
+            new RegExp(`::${mode === "get" ? "fetched" : `by-${mode.split("-")[0]}`}$`),
+          ),
+        },
+      ]);
+      await stack.removeConfig("conv:mode");
+    },
+  );
 
   test("nothing printed showed a secret", async () => {
     await stack.destroy(record().options);

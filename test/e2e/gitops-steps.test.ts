@@ -17,6 +17,7 @@
  *    rest, nothing created twice.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,7 +26,7 @@ import { startEmulator, type RunningEmulator } from "../emulator";
 import { REPO_ROOT } from "../pulumi-cli/locate";
 import { lockKeyPrefixes } from "../../provider/cli/lock-objects";
 import { locateTool, toolMissing } from "../support/test-tools";
-import { startMoto, type ThrowawayBackend } from "../support/throwaway-backend";
+import { startAzurite, startMoto, type ThrowawayBackend } from "../support/throwaway-backend";
 import { cli, describeE2E, E2EProject } from "./harness";
 import {
   carriersProgram,
@@ -43,9 +44,15 @@ const STACK = `organization/${PROJECT}/prod`;
 const CONCURRENCY = 4;
 const HOLD_MS = 4000;
 
+interface Step {
+  run?: string;
+  uses?: string;
+  env?: Record<string, string>;
+}
+
 interface Job {
   env: Record<string, string>;
-  steps: { run?: string; uses?: string }[];
+  steps: Step[];
   defaults?: { run?: { "working-directory"?: string } };
   concurrency: { group: string; "cancel-in-progress": boolean };
   environment?: string;
@@ -56,9 +63,95 @@ const workflow = load(
   readFileSync(join(REPO_ROOT, "examples/gitops/voice-platform.yml"), "utf8"),
 ) as { jobs: Record<"preview" | "up", Job> };
 
+/** The variables the job's script step gets: the job's env and the step's own. */
+const namesSetFor = (job: "preview" | "up") => [
+  ...Object.keys(workflow.jobs[job].env ?? {}),
+  ...Object.keys(workflow.jobs[job].steps.at(-1)!.env ?? {}),
+];
+
 /** A program of `count` carriers named gitops-NN, each with its own gateway. */
 const program = (count: number) =>
   carriersProgram({ count, name: '"gitops-" + String(i).padStart(2, "0")', firstIpv4Octet: 40 });
+
+/**
+ * The README's commands that encrypt a secret into Pulumi.<stack>.yaml before the stack exists
+ * (from `scratch=` to its removal), for this project's key `e2e:sipPassword`.
+ */
+function readmeSecretCommands(): string {
+  const readme = readFileSync(join(REPO_ROOT, "examples/gitops/README.md"), "utf8");
+  const block = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)]
+    .map((m) => m[1]!)
+    .find((text) => text.includes('scratch="$(mktemp -d)"'));
+  if (block === undefined)
+    throw new Error("examples/gitops/README.md shows no scratch-stack commands");
+  const lines = block.split("\n");
+  const from = lines.findIndex((line) => line.startsWith("scratch="));
+  const to = lines.findIndex((line) => line.startsWith('rm -rf "$scratch"'));
+  const commands = lines.slice(from, to + 1).join("\n");
+  expect(commands.match(/ sipPassword$/gm)).toHaveLength(1);
+  return commands.replace(/ sipPassword$/m, " e2e:sipPassword");
+}
+
+/**
+ * A repository laid out as the example's header says: the workflow in .github/workflows, its
+ * script in .github/scripts, the Pulumi project (linked) in infra/voice.
+ */
+function layOutRepository(projectDir: string): string {
+  const repo = mkdtempSync(join(tmpdir(), "gitops-repo-"));
+  mkdirSync(join(repo, ".github", "workflows"), { recursive: true });
+  mkdirSync(join(repo, ".github", "scripts"), { recursive: true });
+  mkdirSync(join(repo, "infra"));
+  cpSync(
+    join(REPO_ROOT, "examples/gitops/voice-platform.yml"),
+    join(repo, ".github/workflows/voice-platform.yml"),
+  );
+  cpSync(
+    join(REPO_ROOT, "examples/gitops/voice-platform.sh"),
+    join(repo, ".github/scripts/voice-platform.sh"),
+  );
+  symlinkSync(projectDir, join(repo, "infra", "voice"), "dir");
+  return repo;
+}
+
+/**
+ * The environment of the job's script step: exactly the keys the workflow sets for it (the job's
+ * and the step's own), with the given values; a key without a value is empty, as GitHub passes a
+ * secret or variable that does not exist. Plus what a runner provides.
+ */
+function jobEnvironment(
+  job: "preview" | "up",
+  values: Record<string, string>,
+  base: Record<string, string>,
+  runner: { repo: string; summaryFile: string } & Record<string, string>,
+): Record<string, string> {
+  const { repo, summaryFile, ...extra } = runner;
+  const env: Record<string, string> = { ...base };
+  for (const name of namesSetFor(job)) env[name] = values[name] ?? "";
+  return { ...env, GITHUB_WORKSPACE: repo, GITHUB_STEP_SUMMARY: summaryFile, ...extra };
+}
+
+/** The job's last `run:` step, as GitHub runs it: `bash -e` in the job's working directory. */
+function startJobIn(
+  repo: string,
+  job: "preview" | "up",
+  env: Record<string, string>,
+): { child: ChildProcess; done: Promise<JobResult> } {
+  const steps = workflow.jobs[job].steps;
+  const command = steps.at(-1)!.run!;
+  const workDir = join(repo, workflow.jobs[job].defaults!.run!["working-directory"]!);
+  const child = spawn("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", command], {
+    cwd: workDir,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const done = new Promise<JobResult>((resolve) =>
+    child.on("close", (code, signal) => resolve({ code, signal, output })),
+  );
+  return { child, done };
+}
 
 describeE2E(
   "examples/gitops run step by step on an S3-compatible backend (issue 31)",
@@ -76,19 +169,7 @@ describeE2E(
       emulator = await startEmulator({ apiKey: API_KEY });
       project = await E2EProject.create();
       await project.writeFile("index.js", program(2));
-      repo = mkdtempSync(join(tmpdir(), "gitops-repo-"));
-      mkdirSync(join(repo, ".github", "workflows"), { recursive: true });
-      mkdirSync(join(repo, ".github", "scripts"), { recursive: true });
-      mkdirSync(join(repo, "infra"));
-      cpSync(
-        join(REPO_ROOT, "examples/gitops/voice-platform.yml"),
-        join(repo, ".github/workflows/voice-platform.yml"),
-      );
-      cpSync(
-        join(REPO_ROOT, "examples/gitops/voice-platform.sh"),
-        join(repo, ".github/scripts/voice-platform.sh"),
-      );
-      symlinkSync(project.dir, join(repo, "infra", "voice"), "dir");
+      repo = layOutRepository(project.dir);
       summaryFile = join(repo, "step-summary.md");
       await commitStackConfig();
     });
@@ -101,30 +182,32 @@ describeE2E(
     });
 
     /**
-     * Pulumi.prod.yaml as the team commits it: the platform's addresses, the concurrency, and the
-     * SIP password as a secret under the passphrase, made with a stack of a local file backend;
-     * never the API key.
+     * Pulumi.prod.yaml as the team commits it before the stack exists: the SIP password encrypted
+     * under the passphrase by the README's own commands, then the platform's addresses and the
+     * concurrency; never the API key.
      */
     async function commitStackConfig(): Promise<void> {
+      await runIn(project.dir, "bash", ["-euo", "pipefail", "-c", readmeSecretCommands()], {
+        ...teamEnv(),
+        STACK,
+        SIP_PASSWORD,
+      });
       const local = mkdtempSync(join(tmpdir(), "gitops-local-"));
       try {
         const env = { ...teamEnv(), PULUMI_BACKEND_URL: `file://${local}` };
         await runIn(project.dir, cli!.pulumi, ["stack", "init", STACK, "--non-interactive"], env);
-        const set = (key: string, value: string, secret = false) =>
-          runIn(
-            project.dir,
-            cli!.pulumi,
-            ["config", "set", ...(secret ? ["--secret"] : []), "--stack", STACK, key, value],
-            env,
-          );
+        const set = (key: string, value: string) =>
+          runIn(project.dir, cli!.pulumi, ["config", "set", "--stack", STACK, key, value], env);
         await set("voiceplatform:baseUrl", emulator.baseUrl);
         await set("voiceplatform:campaignsBaseUrl", emulator.campaignsBaseUrl);
         await set("voiceplatform:maxConcurrency", String(CONCURRENCY));
-        await set("e2e:sipPassword", SIP_PASSWORD, true);
       } finally {
         rmSync(local, { recursive: true, force: true });
       }
-      expect(await project.stackConfigFile("prod")).not.toMatch(SIP_PASSWORD);
+      const committed = await project.stackConfigFile("prod");
+      expect(committed).toMatch(/^encryptionsalt: v1:/m);
+      expect(committed).toMatch(/e2e:sipPassword:\n\s+secure: v1:/);
+      expect(committed).not.toMatch(SIP_PASSWORD);
     }
 
     /** What every job has: the CLI on PATH, a Pulumi home, the shared backend's URL. */
@@ -138,15 +221,12 @@ describeE2E(
       };
     }
 
-    /**
-     * The job's environment: exactly the keys the workflow sets for it, with this test's values
-     * (secrets it does not set stay out), plus what a runner provides.
-     */
+    /** The script step's environment (jobEnvironment) with this suite's values. */
     function jobEnv(
       job: "preview" | "up",
       extra: Record<string, string> = {},
     ): Record<string, string> {
-      const values: Record<string, string> = {
+      const values = {
         STACK,
         PULUMI_BACKEND_URL: backendUrl,
         PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
@@ -154,44 +234,11 @@ describeE2E(
         CREATE_STACK: "false",
         ...backend.env,
       };
-      const env: Record<string, string> = { ...teamEnv() };
-      for (const name of [...Object.keys(workflow.jobs[job].env), ...Object.keys(backend.env)]) {
-        delete env[name];
-      }
-      for (const name of Object.keys(workflow.jobs[job].env)) {
-        if (values[name] !== undefined) env[name] = values[name];
-      }
-      // Credentials the test backend needs under the names this job's env maps them to.
-      for (const [name, value] of Object.entries(backend.env)) env[name] = value;
-      return {
-        ...env,
-        GITHUB_WORKSPACE: repo,
-        GITHUB_STEP_SUMMARY: summaryFile,
-        ...extra,
-      };
+      return jobEnvironment(job, values, teamEnv(), { repo, summaryFile, ...extra });
     }
 
-    /** The job's last `run:` step, as GitHub runs it: `bash -e` in the job's working directory. */
-    function startJob(
-      job: "preview" | "up",
-      env: Record<string, string>,
-    ): { child: ChildProcess; done: Promise<JobResult> } {
-      const steps = workflow.jobs[job].steps;
-      const command = steps.at(-1)!.run!;
-      const workDir = join(repo, workflow.jobs[job].defaults!.run!["working-directory"]!);
-      const child = spawn("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", command], {
-        cwd: workDir,
-        env,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let output = "";
-      child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-      child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-      const done = new Promise<JobResult>((resolve) =>
-        child.on("close", (code, signal) => resolve({ code, signal, output })),
-      );
-      return { child, done };
-    }
+    const startJob = (job: "preview" | "up", env: Record<string, string>) =>
+      startJobIn(repo, job, env);
 
     const runJob = (job: "preview" | "up", extra: Record<string, string> = {}) =>
       startJob(job, jobEnv(job, extra)).done;
@@ -201,7 +248,7 @@ describeE2E(
     const requests = async () => (await emulator.client.requests()).length;
     const summary = () => readFileSync(summaryFile, "utf8");
 
-    test("the workflow runs this script in each job, the platform key only in the up job", () => {
+    test("the workflow runs this script in each job, the platform key only in the up job's", () => {
       const { preview, up } = workflow.jobs;
       expect(preview.steps.at(-1)!.run).toBe(
         'bash "$GITHUB_WORKSPACE/.github/scripts/voice-platform.sh" preview',
@@ -209,9 +256,11 @@ describeE2E(
       expect(up.steps.at(-1)!.run).toBe(
         'bash "$GITHUB_WORKSPACE/.github/scripts/voice-platform.sh" up',
       );
-      expect(Object.keys(preview.env)).not.toContain("VOICEPLATFORM_API_KEY");
+      expect(namesSetFor("preview")).not.toContain("VOICEPLATFORM_API_KEY");
       expect(JSON.stringify(preview)).not.toMatch("VOICEPLATFORM_API_KEY");
-      expect(up.env.VOICEPLATFORM_API_KEY).toBe("${{ secrets.VOICEPLATFORM_API_KEY }}");
+      expect(up.steps.at(-1)!.env!.VOICEPLATFORM_API_KEY).toBe(
+        "${{ secrets.VOICEPLATFORM_API_KEY }}",
+      );
       expect(up.environment).toBe("production");
       expect(preview.environment).toBeUndefined();
       // Deploys queue per stack; previews per pull request and stack, never in a deploy's queue.
@@ -231,6 +280,28 @@ describeE2E(
           "${{ vars.PULUMI_ORG || 'organization' }}/${{ vars.PULUMI_PROJECT || 'voice-platform' }}/${{ matrix.stack }}",
         );
       }
+    });
+
+    test("no state backend (empty variables, as GitHub passes missing ones), or an empty passphrase for a new stack: refused (exit 2), nothing sent or created", async () => {
+      const noBackend = await runJob("up", { PULUMI_BACKEND_URL: "", PULUMI_ACCESS_TOKEN: "" });
+      expect(noBackend.code).toBe(2);
+      expect(noBackend.output).toMatch(
+        "No state backend: set PULUMI_BACKEND_URL (s3://, azblob://, postgres://, gs://) with its credentials, or PULUMI_ACCESS_TOKEN for Pulumi Cloud.",
+      );
+      // It stopped before preflight: nothing read, nothing printed of the stack.
+      expect(noBackend.output).not.toMatch("pulumi-voice-platform");
+
+      const emptyPassphrase = await runJob("up", {
+        CREATE_STACK: "true",
+        PULUMI_CONFIG_PASSPHRASE: "",
+      });
+      expect(emptyPassphrase.code).toBe(2);
+      expect(emptyPassphrase.output).toMatch(
+        `Creating ${STACK} needs the passphrase its secrets are encrypted with: set PULUMI_CONFIG_PASSPHRASE`,
+      );
+      expect(emptyPassphrase.output).not.toMatch("Creating stack");
+      expect(await requests()).toBe(0);
+      expect(await stackNames()).toEqual([]);
     });
 
     test("first runs: a merge before the stack exists stops (exit 4), a preview passes with a notice, the create-stack run deploys", async () => {
@@ -288,6 +359,66 @@ describeE2E(
       console.log(
         `pull request preview: exit 0, 0 requests; merge: 1 create; second merge: 0 requests`,
       );
+    });
+
+    test("a lock whose run may still go: its report once, one short line per poll, then exit 3; the lock is left alone", async () => {
+      const key = await plantLock({ hostname: "runner-gone", timestamp: new Date() });
+      try {
+        const before = await requests();
+        const waiting = await runJob("up", { LOCK_WAIT_SECONDS: "3", LOCK_POLL_SECONDS: "1" });
+        expect(waiting.code).toBe(3);
+        const reports = waiting.output.split("is locked by an update in progress").length - 1;
+        expect(reports).toBe(1);
+        const polls = waiting.output
+          .split("\n")
+          .filter((line) => line.startsWith("Still locked by "));
+        expect(polls).toHaveLength(3);
+        for (const line of polls) {
+          expect(line).toMatch(
+            /^Still locked by ci@runner-gone \(pid 4242\), locked \d+ s ago \([^)]+\); waited \d of 3 s$/,
+          );
+        }
+        expect(waiting.output).toMatch(`${STACK} is still locked by another update after 3 s`);
+        expect(waiting.output).toMatch(
+          "How to clear a lock whose run is gone (this job never removes a lock it did not take):",
+        );
+        expect(waiting.output).toMatch(`\`pulumi cancel --stack ${STACK} --yes\``);
+        expect(await lockKeys()).toEqual([key]);
+        expect(await requests()).toBe(before);
+        console.log(
+          `a held lock: 1 report, ${polls.length} poll lines of ${Math.max(...polls.map((l) => l.length))} characters at most, exit 3`,
+        );
+      } finally {
+        await deleteObject(key);
+      }
+    });
+
+    test("a lock older than any run lasts: exit 3 at once, how to clear it; `pulumi cancel` as printed clears it and the next run deploys", async () => {
+      const taken = new Date(Date.now() - 7 * 3600_000);
+      const key = await plantLock({ hostname: "runner-gone", timestamp: taken });
+      const before = await requests();
+      const stale = await runJob("up", { LOCK_WAIT_SECONDS: "600", LOCK_POLL_SECONDS: "1" });
+      expect(stale.code).toBe(3);
+      expect(stale.output).toMatch(
+        `${STACK} has been locked for 420 min, longer than any run of this job lasts (LOCK_STALE_MINUTES=360):`,
+      );
+      expect(stale.output).not.toMatch("Still locked by");
+      expect(stale.output).toMatch(`\`pulumi cancel --stack ${STACK} --yes\``);
+      expect(await lockKeys()).toEqual([key]);
+      expect(await requests()).toBe(before);
+
+      // The operator, having checked that no run of the stack goes on, runs the printed command.
+      await runIn(
+        project.dir,
+        cli!.pulumi,
+        ["cancel", "--stack", STACK, "--yes", "--non-interactive"],
+        jobEnv("up"),
+      );
+      expect(await lockKeys()).toEqual([]);
+      const after = await runJob("up");
+      expect({ code: after.code, output: after.output }).toMatchObject({ code: 0 });
+      expect(after.output).toMatch(/4 unchanged/);
+      expect(await requests()).toBe(before);
     });
 
     test("a runner killed mid-up: the next run stops on its lock (exit 3), recover settles it, the run after deploys the rest once", async () => {
@@ -399,12 +530,16 @@ describeE2E(
       );
     });
 
-    /** Rewrites the stack's lock object as if its holder ran on another machine. */
-    async function moveLockToAnotherHost(): Promise<void> {
-      const { S3Client, ListObjectsV2Command, GetObjectCommand, PutObjectCommand } =
-        await import("@aws-sdk/client-s3");
+    /** The S3 client of the test's bucket, with the backend's credentials. */
+    async function withBucket<T>(
+      use: (
+        client: import("@aws-sdk/client-s3").S3Client,
+        s3: typeof import("@aws-sdk/client-s3"),
+      ) => Promise<T>,
+    ): Promise<T> {
+      const s3 = await import("@aws-sdk/client-s3");
       const endpoint = decodeURIComponent(/endpoint=([^&]+)/.exec(backendUrl)![1]!);
-      const client = new S3Client({
+      const client = new s3.S3Client({
         endpoint,
         forcePathStyle: true,
         region: "us-east-1",
@@ -414,11 +549,57 @@ describeE2E(
         },
       });
       try {
-        const prefix = lockKeyPrefixes(backendUrl, PROJECT, "prod")[0]!;
+        return await use(client, s3);
+      } finally {
+        client.destroy();
+      }
+    }
+
+    const lockPrefix = () => lockKeyPrefixes(backendUrl, PROJECT, "prod")[0]!;
+
+    /** The keys of the stack's lock objects. */
+    const lockKeys = () =>
+      withBucket(async (client, { ListObjectsV2Command }) => {
         const listed = await client.send(
-          new ListObjectsV2Command({ Bucket: "team-state", Prefix: prefix }),
+          new ListObjectsV2Command({ Bucket: "team-state", Prefix: lockPrefix() }),
         );
-        const keys = (listed.Contents ?? []).map((o) => o.Key!).filter((k) => k.endsWith(".json"));
+        return (listed.Contents ?? []).map((o) => o.Key!).filter((k) => k.endsWith(".json"));
+      });
+
+    /** The stacks on the backend (one checkpoint object each). */
+    const stackNames = () =>
+      withBucket(async (client, { ListObjectsV2Command }) => {
+        const listed = await client.send(
+          new ListObjectsV2Command({ Bucket: "team-state", Prefix: ".pulumi/stacks/" }),
+        );
+        return (listed.Contents ?? []).map((o) => o.Key!).filter((k) => k.endsWith(".json"));
+      });
+
+    /** A lock as a `pulumi up` on another machine writes it; returns its key. */
+    const plantLock = (holder: { hostname: string; timestamp: Date }) =>
+      withBucket(async (client, { PutObjectCommand }) => {
+        const key = `${lockPrefix()}${randomUUID()}.json`;
+        const body = {
+          pid: 4242,
+          username: "ci",
+          hostname: holder.hostname,
+          timestamp: holder.timestamp.toISOString(),
+        };
+        await client.send(
+          new PutObjectCommand({ Bucket: "team-state", Key: key, Body: JSON.stringify(body) }),
+        );
+        return key;
+      });
+
+    const deleteObject = (key: string) =>
+      withBucket(async (client, { DeleteObjectCommand }) => {
+        await client.send(new DeleteObjectCommand({ Bucket: "team-state", Key: key }));
+      });
+
+    /** Rewrites the stack's lock object as if its holder ran on another machine. */
+    const moveLockToAnotherHost = () =>
+      withBucket(async (client, { GetObjectCommand, PutObjectCommand }) => {
+        const keys = await lockKeys();
         expect(keys).toHaveLength(1);
         const got = await client.send(new GetObjectCommand({ Bucket: "team-state", Key: keys[0] }));
         const lock = JSON.parse(await got.Body!.transformToString()) as Record<string, unknown>;
@@ -429,12 +610,92 @@ describeE2E(
             Body: JSON.stringify({ ...lock, username: "ci", hostname: "runner-gone" }),
           }),
         );
-      } finally {
-        client.destroy();
-      }
-    }
+      });
   },
   [{ available: locateTool("moto") !== undefined, missing: toolMissing("moto") }],
+);
+
+describeE2E(
+  "examples/gitops: a pull request's preview against a brand-new Azure Blob container, read-only (issue 38)",
+  () => {
+    let backend: ThrowawayBackend;
+    let emulator: RunningEmulator;
+    let project: E2EProject;
+    let repo: string;
+
+    beforeAll(async () => {
+      backend = await startAzurite();
+      emulator = await startEmulator({ apiKey: API_KEY });
+      project = await E2EProject.create();
+      await project.writeFile("index.js", program(1));
+      repo = layOutRepository(project.dir);
+    });
+
+    afterAll(async () => {
+      await emulator?.close();
+      await backend?.stop();
+      await project?.remove();
+      if (repo !== undefined) rmSync(repo, { recursive: true, force: true });
+    });
+
+    test("the preview job with a read-and-list SAS token passes with the notice (exit 0), writes nothing and sends nothing", async () => {
+      const backendUrl = await backend.createStore("never-used");
+      const values = {
+        STACK,
+        PULUMI_BACKEND_URL: backendUrl,
+        PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+        AZURE_STORAGE_ACCOUNT: backend.env.AZURE_STORAGE_ACCOUNT!,
+        AZURE_STORAGE_SAS_TOKEN: await readOnlySas("never-used"),
+      };
+      const base = { ...project.env({}), PULUMI_HOME: project.pulumiHome, FORCE_COLOR: "0" };
+      const summaryFile = join(repo, "step-summary.md");
+      const env = jobEnvironment("preview", values, base, { repo, summaryFile });
+      expect(env.AZURE_STORAGE_KEY).toBeUndefined();
+      const preview = await startJobIn(repo, "preview", env).done;
+      expect({ code: preview.code, output: preview.output }).toMatchObject({ code: 0 });
+      expect(preview.output).toMatch(
+        `Stack ${STACK} does not exist yet: nothing to preview against`,
+      );
+      expect(preview.output).toMatch("the backend holds no stack yet");
+      expect(await blobsIn(backendUrl)).toEqual([]);
+      expect(await emulator.client.requests()).toEqual([]);
+    });
+
+    /** A SAS token for the container that reads and lists, as a preview's credentials should. */
+    async function readOnlySas(container: string): Promise<string> {
+      const {
+        generateBlobSASQueryParameters,
+        ContainerSASPermissions,
+        StorageSharedKeyCredential,
+      } = await import("@azure/storage-blob");
+      return generateBlobSASQueryParameters(
+        {
+          containerName: container,
+          permissions: ContainerSASPermissions.parse("rl"),
+          expiresOn: new Date(Date.now() + 3600_000),
+        },
+        new StorageSharedKeyCredential(
+          backend.env.AZURE_STORAGE_ACCOUNT!,
+          backend.env.AZURE_STORAGE_KEY!,
+        ),
+      ).toString();
+    }
+
+    /** The names of the blobs in the backend's container, read with the account's key. */
+    async function blobsIn(backendUrl: string): Promise<string[]> {
+      const { BlobServiceClient, StorageSharedKeyCredential } = await import("@azure/storage-blob");
+      const url = new URL(backendUrl);
+      const account = backend.env.AZURE_STORAGE_ACCOUNT!;
+      const container = new BlobServiceClient(
+        `http://${url.searchParams.get("domain")}/${account}`,
+        new StorageSharedKeyCredential(account, backend.env.AZURE_STORAGE_KEY!),
+      ).getContainerClient(url.hostname);
+      const names: string[] = [];
+      for await (const blob of container.listBlobsFlat()) names.push(blob.name);
+      return names;
+    }
+  },
+  [{ available: locateTool("azurite") !== undefined, missing: toolMissing("azurite") }],
 );
 
 interface JobResult {

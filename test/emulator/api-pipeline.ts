@@ -32,7 +32,7 @@ export async function handleApiRequest(
   res.on("finish", () => {
     logEntry.status = res.statusCode;
   });
-  const signal = abandonedSignal(runtime, res);
+  const signal = abandonedSignal(runtime, res, logEntry);
   try {
     await waitUnlessAbandoned(runtime.settings.latencyMs, signal);
     const rate = runtime.takeRateToken();
@@ -60,6 +60,7 @@ export async function handleApiRequest(
           action.as ?? "json",
           await readBodyText(req),
           req.headers.authorization ?? "",
+          action.fields,
         );
         res.writeHead(action.status, { "content-type": echoed.contentType });
         res.end(echoed.text);
@@ -67,7 +68,7 @@ export async function handleApiRequest(
       }
       if (action.kind === "hang") return;
       if (action.kind === "reset-before") {
-        req.socket.destroy();
+        cutConnection(req, res);
         return;
       }
       if (action.kind === "latency") {
@@ -109,7 +110,7 @@ function answer(
   switch (fault?.action.kind) {
     case "reset-after":
       prepared.commit();
-      req.socket.destroy();
+      cutConnection(req, res);
       return;
     case "malformed-json": {
       const text = JSON.stringify(prepared.commit());
@@ -153,11 +154,28 @@ function recordFault(logEntry: RequestLogEntry, rule: ActiveFaultRule): void {
   logEntry.fault = { ruleId: rule.id, kind: rule.action.kind };
 }
 
-/** Aborts when the client goes away before an answer, or when the emulator closes. */
-function abandonedSignal(runtime: EmulatorRuntime, res: ServerResponse): AbortSignal {
+/** Connections the emulator cut itself (reset faults): their clients did not leave. */
+const cutByEmulator = new WeakSet<ServerResponse>();
+
+function cutConnection(req: IncomingMessage, res: ServerResponse): void {
+  cutByEmulator.add(res);
+  req.socket.destroy();
+}
+
+/**
+ * Aborts when the client goes away before an answer, or when the emulator closes. A request its
+ * client left is processed no further, whatever it waited for: nothing is stored for it.
+ */
+function abandonedSignal(
+  runtime: EmulatorRuntime,
+  res: ServerResponse,
+  logEntry: RequestLogEntry,
+): AbortSignal {
   const clientGone = new AbortController();
   res.on("close", () => {
-    if (!res.writableFinished) clientGone.abort();
+    if (res.writableFinished) return;
+    if (!cutByEmulator.has(res)) logEntry.abandoned = true;
+    clientGone.abort();
   });
   return AbortSignal.any([clientGone.signal, runtime.closingSignal]);
 }

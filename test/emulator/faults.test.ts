@@ -103,12 +103,30 @@ test("clearing the faults ends a latency early; the held request then processes 
   expect(await stored()).toMatchObject({ carriers: 1 });
 });
 
+test.each([
+  ["a latency fault", () => fault({ action: { kind: "latency", ms: 800 } })],
+  ["the latency setting", () => emulator.client.settings({ latencyMs: 800 })],
+])(
+  "a client that leaves during %s stores nothing, also once the latency is over",
+  async (_latency, addLatency) => {
+    await addLatency();
+    await expect(createCarrier({ signal: AbortSignal.timeout(200) })).rejects.toThrow();
+    // Sent after the one that left, and held as long: its answer comes after that one's would.
+    expect((await createCarrier()).status).toBe(201);
+    expect(await stored()).toMatchObject({ carriers: 1 });
+    const [left, waited] = await emulator.client.requests();
+    expect(left).toMatchObject({ status: null, abandoned: true });
+    expect(waited).toMatchObject({ status: 201 });
+    expect(waited!.abandoned).toBeUndefined();
+  },
+);
+
 test("hang never answers; the client's abort ends it and nothing is stored", async () => {
   await fault({ action: { kind: "hang" } });
   await expect(createCarrier({ signal: AbortSignal.timeout(300) })).rejects.toThrow();
   expect(await stored()).toMatchObject({ carriers: 0 });
   const [entry] = await emulator.client.requests();
-  expect(entry).toMatchObject({ status: null, fault: { kind: "hang" } });
+  expect(entry).toMatchObject({ status: null, abandoned: true, fault: { kind: "hang" } });
   await emulator.client.clearFaults();
   expect((await createCarrier()).status).toBe(201);
 });
@@ -138,6 +156,8 @@ test("reset-before destroys the connection and stores nothing", async () => {
   expect(await stored()).toMatchObject({ carriers: 0 });
   const [entry] = await emulator.client.requests();
   expect(entry).toMatchObject({ status: null, fault: { kind: "reset-before" } });
+  // Cut by the emulator, not left by the client.
+  expect(entry!.abandoned).toBeUndefined();
 });
 
 test("reset-after stores the object, then loses the response", async () => {

@@ -5,12 +5,13 @@
  * Used by the examples' test, the language suites and `npm run example`.
  */
 import { execFile } from "node:child_process";
-import { cp, mkdtemp, readFile, rename, rm, symlink } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { cp, mkdtemp, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { promisify } from "node:util";
 import { goEnv, nodeSdk, pythonVenv, replaceGoSdk } from "../languages/toolchains";
-import { createFixtureProject, REPO_ROOT } from "../support/packed-package";
+import { createFixtureProject, npmEnv, packPackage, REPO_ROOT } from "../support/packed-package";
 
 const run = promisify(execFile);
 
@@ -106,4 +107,45 @@ async function unpackInto(project: string, tarball: string, name: string): Promi
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
+}
+
+/**
+ * examples/environments copied out and installed as its README says: `npm ci` from its own
+ * lockfile, `tsx` included. The registry has no pulumi-voice-platform before the release, so the
+ * lockfile's one entry the release completes (its integrity) is pointed at the packed package;
+ * every other dependency is installed as the committed lockfile pins it.
+ */
+export async function copyEnvironmentsWithLockfile(): Promise<{ root: string; dir: string }> {
+  const root = await mkdtemp(join(tmpdir(), "voiceplatform-environments-ci-"));
+  try {
+    const dir = join(root, "environments");
+    await cp(join(REPO_ROOT, "examples", "environments"), dir, {
+      recursive: true,
+      filter: (source) => !notCopied.test(source),
+    });
+    await pointLockfileAtPackedPackage(join(dir, "package-lock.json"));
+    await run("npm", ["ci", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], {
+      cwd: dir,
+      env: npmEnv(),
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return { root, dir };
+  } catch (error) {
+    await rm(root, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function pointLockfileAtPackedPackage(lockfile: string): Promise<void> {
+  const tarball = await packPackage();
+  const lock = JSON.parse(await readFile(lockfile, "utf8")) as {
+    packages: Record<string, Record<string, unknown>>;
+  };
+  const entry = lock.packages["node_modules/pulumi-voice-platform"];
+  if (entry === undefined) throw new Error(`${lockfile} has no pulumi-voice-platform`);
+  const digest = createHash("sha512")
+    .update(await readFile(tarball))
+    .digest("base64");
+  Object.assign(entry, { resolved: `file:${tarball}`, integrity: `sha512-${digest}` });
+  await writeFile(lockfile, JSON.stringify(lock, null, 2));
 }

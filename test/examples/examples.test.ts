@@ -97,13 +97,18 @@ withCli("examples on the real engine", () => {
           example.project,
           "--backend",
           `file://${example.root}`,
+          "--create-stacks",
           "team-a",
           "team-b",
         ],
-        { VOICEPLATFORM_API_KEY: emulator.apiKey },
+        {
+          VOICEPLATFORM_API_KEY: emulator.apiKey,
+          SIP_PASSWORD: "stamp-out-sip-password-3c9d",
+          PULUMI_CONFIG_PASSPHRASE: "examples-test",
+        },
       );
-      expect(stdout).toContain("[team-a] preflight: no interrupted operations");
-      expect(stdout).toContain("[team-b] preflight: no interrupted operations");
+      expect(stdout).toContain("[team-a] created the stack (--create-stacks)");
+      expect(stdout).toContain("[team-b] created the stack (--create-stacks)");
       expect(stdout).toMatch(/\[team-a\] succeeded in [\d.]+ s \(4 create\)/);
       expect(stdout).toMatch(/\[team-b\] succeeded in [\d.]+ s \(4 create\)/);
       expect(stdout).toMatch(/^stack +result +changes +seconds$/m);

@@ -1,8 +1,11 @@
 /**
  * examples/gitops/voice-platform.yml checked as GitHub would read it: actionlint (built from the Go
  * module proxy by `npm run tools:install`) finds nothing in it, and does find a mistake planted in a
- * copy (so the check can fail); every action is taken at a version, never a branch; the script the
- * jobs call is valid bash. test/e2e/gitops-steps.test.ts runs the jobs' commands.
+ * copy (so the check can fail); every action is taken at a version, never a branch; the Pulumi CLI
+ * at the version the package is tested with; secrets only in the one step that runs the script,
+ * each the one the README tells the reader to create for that job; `id-token: write` only in the
+ * job whose role-based logins need it; the script the jobs call is valid bash.
+ * test/e2e/gitops-steps.test.ts runs the jobs' commands.
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -10,12 +13,47 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { load } from "js-yaml";
-import { REPO_ROOT } from "../pulumi-cli/locate";
+import { lockedPulumiVersion, REPO_ROOT } from "../pulumi-cli/locate";
 import { describeWithTools, locateTool } from "../support/test-tools";
 
 const run = promisify(execFile);
 const WORKFLOW = join(REPO_ROOT, "examples/gitops/voice-platform.yml");
 const SCRIPT = join(REPO_ROOT, "examples/gitops/voice-platform.sh");
+const README = join(REPO_ROOT, "examples/gitops/README.md");
+
+interface Step {
+  name?: string;
+  uses?: string;
+  run?: string;
+  env?: Record<string, string>;
+  with?: Record<string, string>;
+  if?: string;
+}
+
+interface Job {
+  env?: Record<string, string>;
+  environment?: string;
+  permissions?: Record<string, string>;
+  steps: Step[];
+}
+
+/** The `secrets.NAME` a piece of the workflow reads, sorted. */
+function secretsIn(value: unknown): string[] {
+  const names = [...JSON.stringify(value ?? {}).matchAll(/secrets\.([A-Z0-9_]+)/g)].map(
+    (m) => m[1]!,
+  );
+  return [...new Set(names)].sort();
+}
+
+/** The backquoted names in the README's "Secrets" table row that starts with `label`. */
+function readmeRow(label: string): string[] {
+  const row = readFileSync(README, "utf8")
+    .split("\n")
+    .find((line) => line.startsWith(`| ${label}`));
+  if (row === undefined) throw new Error(`README.md has no table row starting "| ${label}"`);
+  const cells = row.split("|").slice(2).join("|");
+  return [...cells.matchAll(/`([A-Z0-9_]+)`/g)].map((m) => m[1]!);
+}
 
 /** actionlint's exit code and findings for a workflow file. */
 async function actionlint(file: string): Promise<{ code: number; findings: string }> {
@@ -51,8 +89,80 @@ describeWithTools(["actionlint"], "the GitOps workflow", () => {
 
 describe("the GitOps workflow's actions and script", () => {
   const workflow = load(readFileSync(WORKFLOW, "utf8")) as {
-    jobs: Record<string, { steps: { uses?: string }[] }>;
+    permissions: Record<string, string>;
+    env?: Record<string, string>;
+    jobs: Record<"preview" | "up", Job>;
   };
+  const { preview, up } = workflow.jobs;
+  const scriptStep = (job: Job) =>
+    job.steps.find((step) => step.run?.includes("voice-platform.sh"))!;
+
+  test("secrets reach only the step that runs the script; npm ci installs without scripts and secrets", () => {
+    expect(secretsIn(workflow.env)).toEqual([]);
+    for (const job of [preview, up]) {
+      expect(secretsIn(job.env)).toEqual([]);
+      const script = scriptStep(job);
+      expect(job.steps.at(-1)).toBe(script);
+      expect(secretsIn(script.env).length).toBeGreaterThan(0);
+      for (const step of job.steps.filter((s) => s !== script)) {
+        expect({ step: step.name ?? step.uses ?? step.run, secrets: secretsIn(step) }).toEqual({
+          step: step.name ?? step.uses ?? step.run,
+          secrets: [],
+        });
+      }
+      const install = job.steps.find((step) => step.run?.startsWith("npm "));
+      expect(install?.run).toBe("npm ci --ignore-scripts");
+    }
+    expect(secretsIn(preview)).not.toContain("VOICEPLATFORM_API_KEY");
+    expect(scriptStep(up).env?.VOICEPLATFORM_API_KEY).toBe("${{ secrets.VOICEPLATFORM_API_KEY }}");
+  });
+
+  test("each job reads only the secrets the README lists for where it runs", () => {
+    const repository = readmeRow("repository secrets");
+    const production = readmeRow("`production` environment");
+    expect(preview.environment).toBeUndefined();
+    expect(up.environment).toBe("production");
+    // A pull request's job sees repository secrets; the protected environment's are not for it.
+    for (const name of secretsIn(preview))
+      expect({ name, listed: repository.includes(name) }).toEqual({ name, listed: true });
+    for (const name of secretsIn(up))
+      expect({ name, listed: production.includes(name) }).toEqual({ name, listed: true });
+    expect(secretsIn(preview)).toContain("STATE_READ_PULUMI_ACCESS_TOKEN");
+    expect(secretsIn(preview)).not.toContain("PULUMI_ACCESS_TOKEN");
+  });
+
+  test("id-token: write only in the up job, which runs the role-based logins", () => {
+    expect(workflow.permissions).toEqual({ contents: "read" });
+    expect(preview.permissions).toBeUndefined();
+    expect(up.permissions).toEqual({ contents: "read", "id-token": "write" });
+    const logins = up.steps.filter((step) =>
+      /^(aws-actions\/configure-aws-credentials|azure\/login)@/.test(step.uses ?? ""),
+    );
+    expect(logins.map((step) => step.uses!.split("@")[0])).toEqual([
+      "aws-actions/configure-aws-credentials",
+      "azure/login",
+    ]);
+    // A step's env wins over what an earlier step exported: without stored keys (empty secrets),
+    // the role's credentials must stay in place.
+    for (const name of ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"]) {
+      expect(scriptStep(up).env?.[name]).toBe(`\${{ secrets.${name} || env.${name} }}`);
+    }
+    // Each runs only when configured, after npm ci and before the script.
+    const index = (step: Step) => up.steps.indexOf(step);
+    for (const login of logins) {
+      expect(login.if).toMatch(/^vars\.[A-Z_]+ != ''$/);
+      expect(index(login)).toBeGreaterThan(up.steps.findIndex((s) => s.run?.startsWith("npm ")));
+      expect(index(login)).toBeLessThan(index(scriptStep(up)));
+    }
+  });
+
+  test("the Pulumi CLI is pinned to the version the package is tested with", () => {
+    for (const job of [preview, up]) {
+      const install = job.steps.filter((step) => step.uses?.startsWith("pulumi/actions@"));
+      expect(install).toHaveLength(1);
+      expect(install[0]!.with?.["pulumi-version"]).toBe(lockedPulumiVersion());
+    }
+  });
 
   test("every action is taken at a version tag or a commit, never a branch", () => {
     const uses = Object.values(workflow.jobs).flatMap((job) =>

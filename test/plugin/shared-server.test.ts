@@ -5,11 +5,10 @@
  * package's plugin bin (the release puts its single executable there; test/release runs that).
  * Each provider keeps its own settings and connections; ending a launcher ends its provider only;
  * the server ends with the last one; anything that could make two processes differ gets its own
- * server; and the folder holding the sockets must be the user's alone.
+ * server; and a folder holding the sockets that is not the user's alone is not used.
  */
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { chmod, chown, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type RunningEmulator } from "../emulator";
@@ -192,23 +191,53 @@ test("PULUMI_VOICEPLATFORM_SHARED_SERVER=false runs a process per provider", asy
   expect(await sharedServerPids(runtime)).toEqual([]);
 });
 
-test("a socket folder others can enter is refused, saying how to fix it", async () => {
-  const runtime = await runtimeFolder();
-  const folder = join(runtime, `pvp-${process.getuid!()}`);
-  await mkdir(folder, { mode: 0o755 });
-  await chmod(folder, 0o755);
-  const child = spawn(join(pluginDir, PLUGIN_NAME), [ENGINE], {
-    cwd: project,
-    env: { ...process.env, XDG_RUNTIME_DIR: runtime },
-    stdio: ["ignore", "pipe", "pipe"],
+/**
+ * A socket folder that is not the user's alone (another user made it first in a shared /tmp, it is
+ * a link, others can enter it): the provider still serves, from a process of its own, and one line
+ * on stderr says why and how to share one process again.
+ */
+describe.each([
+  [
+    "another user's",
+    async (folder: string) => {
+      await mkdir(folder, { mode: 0o700 });
+      await chown(folder, 65534, 65534);
+    },
+    /belongs to another user \(uid 65534\), not to this one/,
+  ],
+  [
+    "open to others",
+    async (folder: string) => {
+      await mkdir(folder);
+      await chmod(folder, 0o755);
+    },
+    /has mode 0755: others can enter it \(it must be 0700\)/,
+  ],
+  [
+    "a link",
+    async (folder: string) => {
+      const elsewhere = `${folder}-target`;
+      await mkdir(elsewhere, { mode: 0o700 });
+      await symlink(elsewhere, folder);
+    },
+    /is a symbolic link, not a folder/,
+  ],
+])("a socket folder %s", (_what, makeFolder, problem) => {
+  test("serves the provider from a process of its own, with one line saying why and the fix", async () => {
+    const runtime = await runtimeFolder();
+    const folder = join(runtime, `pvp-${process.getuid!()}`);
+    await makeFolder(folder);
+    const plugin = await launch(runtime);
+    await configureFor(plugin, "key-of-org-one");
+    await plugin.create(carrierUrn("alone"), carrier("served alone"));
+    expect(await carriersOf("org_one")).toContain("served alone");
+    expect(await sharedServerPids(runtime)).toEqual([]);
+    const lines = plugin.stderr.split("\n").filter((line) => line.includes(folder));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(problem);
+    expect(lines[0]).toMatch(`pulumi-resource-voiceplatform: ${folder} `);
+    expect(lines[0]).toMatch(
+      /so each provider runs in a process of its own .*: remove it \(or set TMPDIR or XDG_RUNTIME_DIR to a folder only you can enter\) to share one process per run again/,
+    );
   });
-  let stderr = "";
-  let stdout = "";
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-  expect(code).toBe(1);
-  expect(stdout).toBe("");
-  expect(stderr).toContain(`${folder} must be a folder of this user's with mode 0700`);
-  expect(stderr).toContain("PULUMI_VOICEPLATFORM_SHARED_SERVER=false");
 });

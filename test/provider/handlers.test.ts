@@ -297,7 +297,7 @@ describe("SipCarrier handlers", () => {
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as Error).message).toMatch(
-      /^create SIP carrier "main-trunk" failed: 403 Forbidden: .*\(POST http:\/\/127\.0\.0\.1:\d+\/organization\/sip, request id req_\w+\)\. Check that sub-organization "sub_b" belongs to the organization that owns the API key$/,
+      /^create SIP carrier "main-trunk" failed: 403 Forbidden: .*\(POST http:\/\/127\.0\.0\.1:\d+\/organization\/sip, request id req_\w+\)\. Check that sub-organization "sub_b" belongs to the organization that owns the API key from the stack config key voiceplatform:apiKey$/,
     );
     expect((error as Error).message).not.toContain("s3cret-sip-password");
   });
@@ -387,14 +387,33 @@ describe("HTTP behaviour", () => {
     expect((await state()).carriers).toHaveLength(2);
   });
 
-  it("fails on a wrong key with a hint, and never prints the key", async () => {
+  it("fails on a wrong key naming where the key came from, and never prints the key", async () => {
     context.configure({ apiKey: "wrong-key-987654" });
-    const error = (await runtime.SipCarrier.create(
+    const fromConfig = (await runtime.SipCarrier.create(
       await checked("SipCarrier", carrierInputs()),
     ).catch((e: unknown) => e)) as ApiError;
-    expect(error.status).toBe(401);
-    expect(error.message).toContain("Check voiceplatform:apiKey (or VOICEPLATFORM_API_KEY)");
-    expect(error.message).not.toContain("wrong-key-987654");
+    expect(fromConfig.status).toBe(401);
+    expect(fromConfig.message).toContain(
+      "The platform refused the API key from the stack config key voiceplatform:apiKey: check it there",
+    );
+    expect(fromConfig.message).not.toContain("wrong-key-987654");
+    // Left out of the stack config, the key comes from the environment, and the message says so.
+    context.configure({ apiKey: undefined as unknown as string });
+    const saved = process.env.VOICEPLATFORM_API_KEY;
+    process.env.VOICEPLATFORM_API_KEY = "wrong-env-key-123456";
+    try {
+      const fromEnv = (await runtime.SipCarrier.create(
+        await checked("SipCarrier", carrierInputs()),
+      ).catch((e: unknown) => e)) as ApiError;
+      expect(fromEnv.status).toBe(401);
+      expect(fromEnv.message).toContain(
+        "The platform refused the API key from the environment variable VOICEPLATFORM_API_KEY: check it there",
+      );
+      expect(fromEnv.message).not.toContain("wrong-env-key-123456");
+    } finally {
+      if (saved === undefined) delete process.env.VOICEPLATFORM_API_KEY;
+      else process.env.VOICEPLATFORM_API_KEY = saved;
+    }
   });
 
   it("fails without a key, naming both ways to set it, before any call", async () => {

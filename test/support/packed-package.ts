@@ -308,7 +308,7 @@ async function npm(args: string[], cwd: string): Promise<void> {
  * The environment without what an enclosing `npm test` exports: npm reads `npm_config_*` back
  * as config, and a prefix from the repo would install into the repo instead of the fixture.
  */
-function npmEnv(): NodeJS.ProcessEnv {
+export function npmEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (/^npm_(config_(local_)?prefix|package_|lifecycle_)/i.test(name)) continue;

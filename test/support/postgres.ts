@@ -15,6 +15,7 @@ import {
   constants,
   existsSync,
   readdirSync,
+  readFileSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -46,6 +47,8 @@ export interface RunningPostgres {
   createDatabase(name: string): Promise<string>;
   /** The URL of an existing database (`postgres` is always there). */
   url(database: string): string;
+  /** The server's main process (the postmaster), from its pid file. */
+  pid(): number;
   /** Stops the server at once and removes its folder; safe to call twice. */
   stop(): void;
 }
@@ -238,6 +241,7 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Runn
       },
       createDatabase: (name) => createDatabase(port, name),
       url: (database) => backendUrl(port, database),
+      pid: () => Number(readFileSync(join(data, "postmaster.pid"), "utf8").split("\n")[0]),
       stop,
     };
   } catch (error) {

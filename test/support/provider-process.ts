@@ -527,6 +527,13 @@ export class ProviderProcess {
     return { version: response.getVersion() };
   }
 
+  /** The engine's Cancel: sent on Ctrl-C, and by Pulumi 3.231 and later when closing a plugin. */
+  async cancel(): Promise<void> {
+    await this.call<EmptyPb.Empty>("cancel", (...rest) =>
+      this.client.cancel(new this.sdk.empty.Empty(), ...rest),
+    );
+  }
+
   /** Closes the connection and ends the process (SIGTERM, then SIGKILL after 5 s). */
   async close(): Promise<void> {
     this.client.close();

@@ -59,6 +59,11 @@ export interface RunnerOptions {
   readonly platform: Platform;
   /** Environment of every runner: PATH with the CLI, PULUMI_HOME, the passphrase. */
   readonly env: Record<string, string>;
+  /**
+   * Whether stamp-out is asked to create the stacks that do not exist (`--create-stacks`, a first
+   * round); true unless false is given. deploy-job.sh always selects or creates.
+   */
+  readonly createStacks?: boolean;
 }
 
 export interface RunnerResult {
@@ -117,11 +122,12 @@ export function runStampOutRunners(options: RunnerOptions): Promise<RunnerResult
       options.platform.campaignsBaseUrl,
       "--parallel",
       "1",
+      ...(options.createStacks === false ? [] : ["--create-stacks"]),
       subOrganizationId,
     ];
     return runnerProcess("stamp-out", subOrganizationId, process.execPath, args, {
       cwd: REPO_ROOT,
-      env: options.env,
+      env: { ...options.env, SIP_PASSWORD: sipPasswordOf(subOrganizationId) },
       options,
     });
   });
@@ -139,8 +145,6 @@ export function runDeployJobs(options: RunnerOptions): Promise<RunnerResult[]> {
     PREFLIGHT_BIN: join(dirname(manifest), bin["pulumi-voice-platform"]!),
     PLATFORM_BASE_URL: options.platform.baseUrl,
     PLATFORM_CAMPAIGNS_BASE_URL: options.platform.campaignsBaseUrl,
-    // What stamp-out.ts sets for each stack when the job's environment does not.
-    PULUMI_CONFIG_PASSPHRASE: options.env.PULUMI_CONFIG_PASSPHRASE ?? "stamp-out",
   };
   return runEach(options, (subOrganizationId) =>
     runnerProcess(
@@ -150,12 +154,15 @@ export function runDeployJobs(options: RunnerOptions): Promise<RunnerResult[]> {
       [join(__dirname, "deploy-job.sh"), subOrganizationId],
       {
         cwd: options.workDir,
-        env: { ...env, SIP_PASSWORD: `${subOrganizationId}-sip-password` },
+        env: { ...env, SIP_PASSWORD: sipPasswordOf(subOrganizationId) },
         options,
       },
     ),
   );
 }
+
+/** Each sub-organization's carrier password, the same in every round, as a CI secret would be. */
+const sipPasswordOf = (subOrganizationId: string) => `${subOrganizationId}-sip-password`;
 
 function runnerProcess(
   runner: RunnerResult["runner"],
@@ -216,6 +223,9 @@ export function expectRoundSucceeded(runs: readonly RunnerResult[], outcome: "cr
     expect({ sub, code: run.code, output: run.output }).toMatchObject({ code: 0 });
     if (run.runner === "stamp-out") {
       if (outcome === "create") {
+        expect(run.output).toContain(`[${sub}] preflight: the stack does not exist yet`);
+        expect(run.output).toContain(`[${sub}] created the stack (--create-stacks)`);
+      } else {
         expect(run.output).toContain(`[${sub}] preflight: no interrupted operations`);
       }
       expect(run.output).toMatch(

@@ -19,8 +19,23 @@ export interface ThrowawayBackend {
   createStore(name: string): Promise<string>;
   /** What `pulumi` and the lock readers need besides the URL: credentials, region. */
   readonly env: Record<string, string>;
+  /**
+   * Freezes the server (SIGSTOP): the kernel still accepts its connections, and nothing answers
+   * them. Returns what thaws it (SIGCONT).
+   */
+  pause(): () => void;
   /** Stops the server and removes its files; safe to call twice. */
   stop(): Promise<void>;
+}
+
+/** SIGSTOP to a process, and the SIGCONT that undoes it. */
+function pauser(pid: () => number | undefined): () => () => void {
+  return () => {
+    const target = pid();
+    if (target === undefined) throw new Error("the server is not running");
+    process.kill(target, "SIGSTOP");
+    return () => process.kill(target, "SIGCONT");
+  };
 }
 
 /** Dummy credentials: moto accepts any. */
@@ -96,6 +111,7 @@ export async function startMoto(): Promise<ThrowawayBackend> {
       if (!response.ok) throw new Error(`creating bucket ${name}: HTTP ${response.status}`);
       return `s3://${name}?endpoint=${encodeURIComponent(endpoint)}&s3ForcePathStyle=true&region=us-east-1`;
     },
+    pause: pauser(() => child.pid),
     stop,
   };
 }
@@ -146,6 +162,7 @@ export async function startAzurite(): Promise<ThrowawayBackend> {
       await service.getContainerClient(name).create();
       return `azblob://${name}?localemu=true&domain=${domain}&protocol=http`;
     },
+    pause: pauser(() => child.pid),
     stop,
   };
 }
@@ -157,6 +174,8 @@ export async function startPostgresBackend(): Promise<ThrowawayBackend> {
     kind: "postgres",
     env: {},
     createStore: (name) => postgres.createDatabase(name.replace(/-/g, "_")),
+    // The postmaster: it accepts every new connection, so frozen, none is served.
+    pause: pauser(() => postgres.pid()),
     stop: async () => postgres.stop(),
   };
 }

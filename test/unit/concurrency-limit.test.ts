@@ -50,4 +50,36 @@ describe("ConcurrencyLimit", () => {
     await first;
     expect(limit.inFlight).toBe(0);
   });
+
+  it("lets a task that waits give up its place when stopped, and never runs it", async () => {
+    const limit = new ConcurrencyLimit(1);
+    const gate = deferred();
+    const first = limit.run(() => gate.promise);
+    const stop = new AbortController();
+    let stoppedRan = false;
+    const stopped = limit.run(async () => {
+      stoppedRan = true;
+    }, stop.signal);
+    const third = limit.run(async () => "third");
+    stop.abort();
+    await expect(stopped).resolves.toBeUndefined();
+    gate.resolve();
+    await first;
+    // The slot went to the task behind the one that gave up.
+    await expect(third).resolves.toBe("third");
+    expect(stoppedRan).toBe(false);
+    expect(limit.inFlight).toBe(0);
+  });
+
+  it("runs nothing for a signal already stopped when no slot is free", async () => {
+    const limit = new ConcurrencyLimit(1);
+    const gate = deferred();
+    const first = limit.run(() => gate.promise);
+    const stop = new AbortController();
+    stop.abort();
+    await expect(limit.run(async () => "ran", stop.signal)).resolves.toBeUndefined();
+    gate.resolve();
+    await first;
+    expect(limit.inFlight).toBe(0);
+  });
 });

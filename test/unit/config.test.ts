@@ -3,8 +3,12 @@ import {
   missingSetting,
   readSettings,
   rememberEngineConfig,
+  rememberProviderSettings,
+  settingOrigin,
   settingSources,
 } from "../../provider/settings/config";
+import { checkProviderConfig } from "../../provider/plugin/provider-config";
+import { authenticationHint, permissionHint } from "../../provider/platform/errors";
 import { resetProcessState } from "../../provider/settings/process-state";
 
 const engine = (values: Record<string, string>) =>
@@ -74,5 +78,120 @@ describe("setting sources", () => {
         .filter(([, source]) => "secret" in source && source.secret)
         .map(([name]) => name),
     ).toEqual(["apiKey"]);
+  });
+});
+
+describe("a secret setting with white space at either end is refused, never trimmed or shown", () => {
+  const key = "key-with-edges-48213";
+  const messageOf = (work: () => unknown): string => {
+    try {
+      work();
+    } catch (error) {
+      return (error as Error).message;
+    }
+    return "";
+  };
+
+  it.each([
+    ["a trailing space", `${key} `],
+    ["a leading space", ` ${key}`],
+    ["a trailing line break", `${key}\n`],
+    ["a trailing tab", `${key}\t`],
+  ])("from the stack config or the environment: %s", (_case, value) => {
+    const expected =
+      /^voiceplatform:apiKey \(or VOICEPLATFORM_API_KEY\) must not start or end with white space \(a space, tab or line break\): remove it/;
+    engine({ "voiceplatform:apiKey": value });
+    const fromConfig = messageOf(() => readSettings({}));
+    expect(fromConfig).toMatch(expected);
+    expect(fromConfig).not.toContain(key);
+    engine({});
+    const fromEnv = messageOf(() => readSettings({ VOICEPLATFORM_API_KEY: value }));
+    expect(fromEnv).toMatch(expected);
+    expect(fromEnv).not.toContain(key);
+  });
+
+  it("as an explicit provider's input, or the variable standing in for it (the plugin's CheckConfig)", () => {
+    const given = checkProviderConfig({ apiKey: `${key} ` }, {}, () => false);
+    expect(given.failures).toEqual([
+      {
+        property: "apiKey",
+        reason: expect.stringMatching(/^must not start or end with white space .*: remove it/),
+      },
+    ]);
+    const fallback = checkProviderConfig({}, { VOICEPLATFORM_API_KEY: `${key}\n` }, () => false);
+    expect(fallback.failures).toEqual([
+      {
+        property: "apiKey",
+        reason: expect.stringMatching(
+          /^is not set, and its fallback VOICEPLATFORM_API_KEY is "\[redacted\]", which must not start or end with white space/,
+        ),
+      },
+    ]);
+    expect(JSON.stringify([given, fallback])).not.toContain(key);
+  });
+
+  it("an empty value is no value, as before", () => {
+    expect(readSettings({ VOICEPLATFORM_API_KEY: "" }).apiKey).toBeUndefined();
+  });
+});
+
+describe("where the key in use came from, as a 401 or 403 says it", () => {
+  it.each([
+    [
+      "the stack config",
+      () => engine({ "voiceplatform:apiKey": "k-1" }),
+      {},
+      "the stack config key voiceplatform:apiKey",
+    ],
+    [
+      "the environment",
+      () => engine({}),
+      { VOICEPLATFORM_API_KEY: "k-2" },
+      "the environment variable VOICEPLATFORM_API_KEY",
+    ],
+    [
+      "the default provider of the plugin (the stack config under the input's name)",
+      () =>
+        rememberProviderSettings(
+          { apiKey: "k-3" },
+          "urn:pulumi:dev::proj::pulumi:providers:voiceplatform::default_0_1_0",
+        ),
+      {},
+      "the stack config key voiceplatform:apiKey",
+    ],
+    [
+      "an explicit provider of the plugin",
+      () =>
+        rememberProviderSettings(
+          { apiKey: "k-4" },
+          "urn:pulumi:dev::proj::pulumi:providers:voiceplatform::eu-key",
+        ),
+      {},
+      'the `apiKey` input of the explicit provider "eu-key"',
+    ],
+    [
+      "an explicit provider without the input, whose variable stands in",
+      () =>
+        rememberProviderSettings(
+          {},
+          "urn:pulumi:dev::proj::pulumi:providers:voiceplatform::eu-key",
+        ),
+      { VOICEPLATFORM_API_KEY: "k-5" },
+      "the environment variable VOICEPLATFORM_API_KEY",
+    ],
+  ])("%s", (_case, given, env, origin) => {
+    given();
+    expect(settingOrigin("apiKey", env)).toContain(origin);
+    const saved = process.env.VOICEPLATFORM_API_KEY;
+    Object.assign(process.env, env);
+    try {
+      expect(authenticationHint()).toContain(`The platform refused the API key from ${origin}`);
+      expect(permissionHint("sub_a")).toContain(`owns the API key from ${origin}`);
+      expect(permissionHint(undefined)).toMatch(/^The API key from .* may not do this/);
+      expect(permissionHint(undefined)).toContain(origin);
+    } finally {
+      if (saved === undefined) delete process.env.VOICEPLATFORM_API_KEY;
+      else process.env.VOICEPLATFORM_API_KEY = saved;
+    }
   });
 });

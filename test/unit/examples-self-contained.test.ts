@@ -3,7 +3,9 @@
  * its folder, declares its dependencies by version, says in a README what it needs, and commits no
  * stack file holding a secret or a machine's address.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 
 const repo = join(__dirname, "..", "..");
@@ -71,4 +73,82 @@ test("dependencies are declared by version, as a user's project declares them", 
   const goMod = read(join(examplesDir, "go", "go.mod"));
   expect(goMod).toMatch(`pulumi-voice-platform/sdk/go v${version}`);
   expect(goMod).not.toMatch(/^replace /m);
+});
+
+describe("examples/environments installs as a team's project does", () => {
+  const dir = join(examplesDir, "environments");
+  const manifest = JSON.parse(read(join(dir, "package.json"))) as {
+    dependencies: Record<string, string>;
+    devDependencies?: Record<string, string>;
+  };
+  type Lockfile = {
+    lockfileVersion: number;
+    packages: Record<
+      string,
+      {
+        version?: string;
+        resolved?: string;
+        dependencies?: Record<string, string>;
+        devDependencies?: Record<string, string>;
+      }
+    >;
+  };
+  /** Read in each test, so that each says for itself what a missing lockfile breaks. */
+  const readLock = () => JSON.parse(read(join(dir, "package-lock.json"))) as Lockfile;
+
+  test("tsx, which runs stamp-out.ts, is a dev dependency", () => {
+    expect(manifest.devDependencies?.tsx).toMatch(/^\^4\./);
+  });
+
+  test("its lockfile is the one npm ci installs from: the same dependencies, each locked", () => {
+    const lock = readLock();
+    expect(lock.lockfileVersion).toBe(3);
+    const root = lock.packages[""]!;
+    expect(root.dependencies).toEqual(manifest.dependencies);
+    expect(root.devDependencies).toEqual(manifest.devDependencies);
+    for (const name of [...Object.keys(manifest.dependencies), "tsx"]) {
+      expect({ name, locked: lock.packages[`node_modules/${name}`]?.version }).toEqual({
+        name,
+        locked: expect.any(String),
+      });
+    }
+    // The package at this version, with the dependencies it declares now, and the CLI's SDK that
+    // the tests run it with.
+    const repoManifest = JSON.parse(read(join(repo, "package.json"))) as {
+      dependencies: Record<string, string>;
+    };
+    const own = lock.packages["node_modules/pulumi-voice-platform"]!;
+    expect(own.version).toBe(version);
+    expect(own.dependencies).toEqual(repoManifest.dependencies);
+    const repoLock = JSON.parse(read(join(repo, "package-lock.json"))) as Lockfile;
+    expect(lock.packages["node_modules/@pulumi/pulumi"]!.version).toBe(
+      repoLock.packages["node_modules/@pulumi/pulumi"]!.version,
+    );
+    // No registry's address: npm takes each package from the registry the user configures.
+    expect(Object.values(lock.packages).filter((entry) => entry.resolved !== undefined)).toEqual(
+      [],
+    );
+  });
+
+  test("its own .gitignore, in a repository of its own, ignores what npm ci and a trial stamp-out write", () => {
+    const copy = mkdtempSync(join(tmpdir(), "environments-gitignore-"));
+    try {
+      expect(spawnSync("git", ["init", "-q"], { cwd: copy }).status).toBe(0);
+      copyFileSync(join(dir, ".gitignore"), join(copy, ".gitignore"));
+      const ignored = (path: string) =>
+        spawnSync("git", ["check-ignore", "--no-index", "-q", path], { cwd: copy }).status === 0;
+      for (const path of [
+        "node_modules/tsx/package.json",
+        ".stamp-out/.pulumi/meta.yaml",
+        "Pulumi.sub-a.yaml",
+      ]) {
+        expect({ path, ignored: ignored(path) }).toEqual({ path, ignored: true });
+      }
+      for (const path of ["package-lock.json", "Pulumi.dev.yaml", "stamp-out.ts"]) {
+        expect({ path, ignored: ignored(path) }).toEqual({ path, ignored: false });
+      }
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  });
 });

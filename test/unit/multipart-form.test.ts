@@ -43,6 +43,28 @@ describe("multipart body", () => {
     expect(out[0]!.subarray(10).every((byte) => byte === 2)).toBe(true);
   });
 
+  it("sends not another piece once stopped, and stops reading", async () => {
+    const stop = new AbortController();
+    let read = 0;
+    async function* counted(): AsyncGenerator<Uint8Array> {
+      for (let i = 0; i < 10; i++) {
+        read++;
+        yield new Uint8Array(65536);
+      }
+    }
+    const sent: Uint8Array[] = [];
+    const sending = (async () => {
+      for await (const chunk of coalesced(counted(), stop.signal)) {
+        sent.push(chunk);
+        if (sent.length === 2) stop.abort(new Error("provider ended"));
+      }
+    })();
+    await expect(sending).rejects.toThrow("provider ended");
+    expect(sent).toHaveLength(2);
+    // The piece being read when it stopped is dropped; none is read after it.
+    expect(read).toBe(3);
+  });
+
   it("writes fields and samples that parse back exactly, with the announced length", async () => {
     const audio = Buffer.alloc(200 * 1024);
     for (let i = 0; i < audio.length; i++) audio[i] = (i * 31) & 0xff;

@@ -17,6 +17,7 @@ import { sipCarrier } from "../../provider/resources/sip-carrier";
 import { voice } from "../../provider/resources/voice";
 import { rememberEngineConfig } from "../../provider/settings/config";
 import { resetProcessState } from "../../provider/settings/process-state";
+import type { Inputs } from "../../provider/core/resource-descriptor";
 import { campaignId, carrierInputs, voiceInputs, webhookInputs } from "../support/builders";
 import { recordSaid } from "../support/said";
 
@@ -204,6 +205,103 @@ describe("import and get: an id and no state", () => {
     );
     expect(recorded).toMatchObject({ carrierId: "c-adopted" });
     expect(recorded).not.toHaveProperty(ADOPTED);
+  });
+
+  describe("the code `pulumi import` generates runs as it is, and the inputs declared later are an update", () => {
+    /**
+     * `pulumi import` reads the id, checks the read inputs against themselves (the engine only
+     * warns about failures there) and records them; the code it prints holds those inputs only.
+     */
+    async function cliImport(served: ReturnType<typeof servedResource>, id: string) {
+      const read = served.read(id, {});
+      const checkedRead = await served.check(read.inputs!, read.inputs!);
+      return { read, checkedRead };
+    }
+
+    test("a webhook: the id tells its campaignId, the import checks without a failure or a crash", async () => {
+      const served = servedResource(campaignWebhook);
+      const { read, checkedRead } = await cliImport(served, webhookId);
+      expect(read.inputs).toEqual({ campaignId, [ADOPTED]: true });
+      expect(checkedRead.failures).toEqual([]);
+      // The pasted code declares what the read gave: no change at all.
+      const pasted = await served.check(read.inputs!, { campaignId });
+      expect(pasted.failures).toEqual([]);
+      const same = await served.diff(webhookId, read.state, pasted.inputs);
+      expect(same.changes).toBe(false);
+      // Declared later, the rest is recorded: an update, never a replacement.
+      const declared = await served.check(
+        pasted.inputs,
+        webhookInputs({ url: "http://hooks.example.com/calls" }),
+      );
+      expect(declared.failures).toEqual([]);
+      const diff = await served.diff(webhookId, read.state, declared.inputs);
+      expect(diff).toMatchObject({ changes: true, replaces: [] });
+      expect(diff.detailedDiff).toEqual({
+        url: { kind: "add", replace: false },
+        events: { kind: "add", replace: false },
+      });
+      const recorded = (await served.update(webhookId, read.state, declared.inputs)) as Inputs;
+      expect(recorded).toEqual({ ...webhookInputs({ url: "http://hooks.example.com/calls" }) });
+      // Every required input recorded: the adoption is over, a change replaces as for any webhook.
+      const moved = await served.check(
+        declared.inputs,
+        webhookInputs({ url: "https://b.example.com" }),
+      );
+      expect((await served.diff(webhookId, recorded, moved.inputs)).replaces).toEqual(["url"]);
+    });
+
+    test("the import option without url checks, warns about nothing it cannot read, and records nothing yet", async () => {
+      const served = servedResource(campaignWebhook);
+      const read = served.read(webhookId, {});
+      const declared = await served.check(read.inputs!, { campaignId, events: [] });
+      expect(declared.failures).toEqual([]);
+      const diff = await served.diff(webhookId, read.state, declared.inputs);
+      expect(diff.detailedDiff).toEqual({ events: { kind: "add", replace: false } });
+      const recorded = (await served.update(webhookId, read.state, declared.inputs)) as Inputs;
+      // url is still to be declared: the adoption stays open.
+      expect(recorded).toEqual({ campaignId, events: [], [IMPORTED_WITHOUT_READ]: true });
+      const later = await served.check(declared.inputs, webhookInputs({ events: [] }));
+      expect((await served.diff(webhookId, recorded, later.inputs)).detailedDiff).toEqual({
+        url: { kind: "add", replace: false },
+      });
+    });
+
+    test.each([
+      ["SipCarrier", sipCarrier, "c-imported"],
+      ["Voice", voice, "v-imported"],
+    ] as const)(
+      "%s: the code holds no input; pasted, it is no change; the declaration is recorded without a call",
+      async (_kind, descriptor, id) => {
+        const served = servedResource(descriptor);
+        const { read, checkedRead } = await cliImport(served, id);
+        expect(read.inputs).toEqual({ [ADOPTED]: true });
+        expect(checkedRead.failures).toEqual([]);
+        const pasted = await served.check(read.inputs!, {});
+        expect(pasted.failures).toEqual([]);
+        expect((await served.diff(id, read.state, pasted.inputs)).changes).toBe(false);
+        const inputs = descriptor === voice ? voiceInputs() : carrierInputs();
+        const declared = await served.check(pasted.inputs, inputs);
+        expect(declared.failures).toEqual([]);
+        const diff = await served.diff(id, read.state, declared.inputs);
+        expect(diff.changes).toBe(true);
+        expect(diff.replaces).toEqual([]);
+        const recorded = (await served.update(id, read.state, declared.inputs)) as Inputs;
+        expect(recorded).not.toHaveProperty(IMPORTED_WITHOUT_READ);
+        expect((await served.diff(id, recorded, declared.inputs)).changes).toBe(false);
+      },
+    );
+
+    test("ignoreChanges on a required input closes the adoption as declaring it would", async () => {
+      const { name: _ignored, ...withoutName } = carrierInputs();
+      const read = carrier.read("c-ignored", {});
+      const declared = await carrier.check(read.inputs!, withoutName);
+      const recorded = (await carrier.update("c-ignored", read.state, declared.inputs, false, {
+        ignoreChanges: ["name"],
+      })) as Inputs;
+      expect(recorded).not.toHaveProperty(IMPORTED_WITHOUT_READ);
+      const open = (await carrier.update("c-ignored", read.state, declared.inputs)) as Inputs;
+      expect(open[IMPORTED_WITHOUT_READ]).toBe(true);
+    });
   });
 
   test("the first releases' marker is read the same", async () => {

@@ -9,7 +9,8 @@
 // process that is already warm. It holds no provider logic.
 //
 // PULUMI_VOICEPLATFORM_SHARED_SERVER=false runs the server as this process instead, one per
-// provider, as the other platforms' archives do.
+// provider, as the other platforms' archives do; so does a socket folder that is not the user's
+// alone (one line on stderr says why and what to do).
 package main
 
 import (
@@ -24,6 +25,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -38,6 +40,9 @@ const (
 )
 
 var portLine = regexp.MustCompile(`^[0-9]{1,5}$`)
+
+// version is the release's, set when it builds the launcher (-ldflags "-X main.version=...").
+var version = "(not set by a release)"
 
 const (
 	// Hex digits of a run's key in its socket's name: 64 bits, for one user's runs at a time.
@@ -56,12 +61,20 @@ func main() {
 		fail("cannot find its own executable: %v", err)
 	}
 	server := filepath.Join(filepath.Dir(exe), serverName)
+	// `--version`: what this is, then the server says what it is.
+	if len(args) == 1 && args[0] == "--version" {
+		fmt.Printf("pulumi-resource-voiceplatform %s: native launcher (%s/%s) sharing %s between the providers of an engine run\n",
+			version, runtime.GOOS, runtime.GOARCH, serverName)
+		runAlone(server, args)
+	}
 	if os.Getenv("PULUMI_VOICEPLATFORM_SHARED_SERVER") == "false" {
 		runAlone(server, args)
 	}
 	dir, err := privateFolder()
 	if err != nil {
-		fail("%v", err)
+		// Another user could listen there first, or read what goes through: never share through it.
+		fmt.Fprintf(os.Stderr, "pulumi-resource-voiceplatform: %v\n", err)
+		runAlone(server, args)
 	}
 	if dir == "" {
 		runAlone(server, args)
@@ -115,21 +128,39 @@ func privateFolder() (string, error) {
 }
 
 // checkPrivate makes `dir` (mode 0700) or checks that it is a folder of the user's that no one
-// else can enter.
+// else can enter; the error says what is wrong with it, that each provider runs in a process of
+// its own instead, and how to share one again.
 func checkPrivate(dir string, uid int) error {
+	problem := folderProblem(dir, uid)
+	if problem == "" {
+		return nil
+	}
+	return fmt.Errorf("%s %s, so each provider runs in a process of its own (slower to start): "+
+		"remove it (or set TMPDIR or XDG_RUNTIME_DIR to a folder only you can enter) to share one "+
+		"process per run again, or set PULUMI_VOICEPLATFORM_SHARED_SERVER=false to say nothing", dir, problem)
+}
+
+// folderProblem is why `dir` cannot hold the user's sockets, or "" when it can.
+func folderProblem(dir string, uid int) string {
 	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
-		return fmt.Errorf("cannot make %s: %v", dir, err)
+		return fmt.Sprintf("cannot be made (%v)", err)
 	}
 	info, err := os.Lstat(dir)
 	if err != nil {
-		return err
+		return fmt.Sprintf("cannot be read (%v)", err)
 	}
 	stat, ok := info.Sys().(*syscall.Stat_t)
-	if !info.IsDir() || !ok || int(stat.Uid) != uid || info.Mode().Perm() != 0o700 {
-		return fmt.Errorf("%s must be a folder of this user's with mode 0700 (not a link): "+
-			"remove it and run again, or set PULUMI_VOICEPLATFORM_SHARED_SERVER=false", dir)
+	switch {
+	case info.Mode()&os.ModeSymlink != 0:
+		return "is a symbolic link, not a folder"
+	case !info.IsDir() || !ok:
+		return "is not a folder"
+	case int(stat.Uid) != uid:
+		return fmt.Sprintf("belongs to another user (uid %d), not to this one (uid %d)", stat.Uid, uid)
+	case info.Mode().Perm() != 0o700:
+		return fmt.Sprintf("has mode %04o: others can enter it (it must be 0700)", info.Mode().Perm())
 	}
-	return nil
+	return ""
 }
 
 // runKey names the server of one engine run: providers share a server only when everything that

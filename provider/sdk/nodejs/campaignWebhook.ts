@@ -25,7 +25,7 @@ import * as utilities from "./utilities";
  *
  * ## Import
  *
- * The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is not the platform's (the API returns none), so any new one: `<campaignId>/<UUID in lower case>`, e.g. `pulumi import voiceplatform:index:CampaignWebhook crm-sync "65a1f0c2e4b0a1b2c3d4e5f6/$(uuidgen | tr A-Z a-z)"`; `pulumi-voice-platform preflight` prints one for an interrupted create.
+ * The API has no read: an import adopts the id and knows only what the id tells (a webhook's `campaignId`), so the code `pulumi import` generates holds nothing else and runs as it is. Each `pulumi up` then records the inputs the program declares, without a call, until they hold every required input (or `ignoreChanges` names it): declare them as the platform holds them. The id is not the platform's (the API returns none), so any new one: `<campaignId>/<UUID in lower case>`, e.g. `pulumi import voiceplatform:index:CampaignWebhook crm-sync "65a1f0c2e4b0a1b2c3d4e5f6/$(uuidgen | tr A-Z a-z)"`; `pulumi-voice-platform preflight` prints one for an interrupted create.
  *
  * For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and only what the id itself tells (a carrier's `carrierId`, a webhook's `campaignId`), and warns: nothing else can be read from the platform, so every other property is empty.
  */
@@ -89,9 +89,9 @@ export class CampaignWebhook extends pulumi.CustomResource {
      */
     declare public readonly subOrganizationId: pulumi.Output<string | undefined>;
     /**
-     * URL that is called.
+     * URL that is called. Required to create the object (checked at preview); the SDKs do not demand it, since an object adopted by import may leave it out.
      */
-    declare public readonly url: pulumi.Output<string>;
+    declare public readonly url: pulumi.Output<string | undefined>;
 
     /**
      * Create a CampaignWebhook resource with the given unique name, arguments, and options.
@@ -106,9 +106,6 @@ export class CampaignWebhook extends pulumi.CustomResource {
         if (!opts.id) {
             if (args?.campaignId === undefined && !opts.urn) {
                 throw new Error("Missing required property 'campaignId'");
-            }
-            if (args?.url === undefined && !opts.urn) {
-                throw new Error("Missing required property 'url'");
             }
             resourceInputs["advancedWebhook"] = args?.advancedWebhook;
             resourceInputs["alreadySubscribed"] = args?.alreadySubscribed;
@@ -164,7 +161,7 @@ export interface CampaignWebhookArgs {
      */
     subOrganizationId?: pulumi.Input<string | undefined>;
     /**
-     * URL that is called.
+     * URL that is called. Required to create the object (checked at preview); the SDKs do not demand it, since an object adopted by import may leave it out.
      */
-    url: pulumi.Input<string>;
+    url?: pulumi.Input<string | undefined>;
 }

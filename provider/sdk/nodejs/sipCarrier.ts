@@ -31,7 +31,7 @@ import * as utilities from "./utilities";
  *
  * ## Import
  *
- * The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is the carrier's id as the create answered it: `pulumi import voiceplatform:index:SipCarrier main-trunk <id>`.
+ * The API has no read: an import adopts the id and knows only what the id tells (a webhook's `campaignId`), so the code `pulumi import` generates holds nothing else and runs as it is. Each `pulumi up` then records the inputs the program declares, without a call, until they hold every required input (or `ignoreChanges` names it): declare them as the platform holds them. The id is the carrier's id as the create answered it: `pulumi import voiceplatform:index:SipCarrier main-trunk <id>`.
  *
  * For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and only what the id itself tells (a carrier's `carrierId`, a webhook's `campaignId`), and warns: nothing else can be read from the platform, so every other property is empty.
  */
@@ -83,9 +83,9 @@ export class SipCarrier extends pulumi.CustomResource {
      */
     declare public readonly gateways: pulumi.Output<outputs.SipGateway[] | undefined>;
     /**
-     * Carrier name. Required here though the spec leaves it open: preflight finds an interrupted create on the platform by it.
+     * Carrier name. The spec leaves it open, but preflight finds an interrupted create on the platform by it. Required to create the object (checked at preview); the SDKs do not demand it, since an object adopted by import may leave it out.
      */
-    declare public readonly name: pulumi.Output<string>;
+    declare public readonly name: pulumi.Output<string | undefined>;
     /**
      * SIP proxy for outbound calls.
      */
@@ -142,13 +142,10 @@ export class SipCarrier extends pulumi.CustomResource {
      * @param args The arguments to use to populate this resource's properties.
      * @param opts A bag of options that control this resource's behavior.
      */
-    constructor(name: string, args: SipCarrierArgs, opts?: pulumi.CustomResourceOptions) {
+    constructor(name: string, args?: SipCarrierArgs, opts?: pulumi.CustomResourceOptions) {
         let resourceInputs: pulumi.Inputs = {};
         opts = opts || {};
         if (!opts.id) {
-            if (args?.name === undefined && !opts.urn) {
-                throw new Error("Missing required property 'name'");
-            }
             resourceInputs["diversion"] = args?.diversion;
             resourceInputs["e164LeadingPlus"] = args?.e164LeadingPlus;
             resourceInputs["existingCarrierId"] = args?.existingCarrierId;
@@ -215,9 +212,9 @@ export interface SipCarrierArgs {
      */
     gateways?: pulumi.Input<pulumi.Input<inputs.SipGatewayArgs>[] | undefined>;
     /**
-     * Carrier name. Required here though the spec leaves it open: preflight finds an interrupted create on the platform by it.
+     * Carrier name. The spec leaves it open, but preflight finds an interrupted create on the platform by it. Required to create the object (checked at preview); the SDKs do not demand it, since an object adopted by import may leave it out.
      */
-    name: pulumi.Input<string>;
+    name?: pulumi.Input<string | undefined>;
     /**
      * SIP proxy for outbound calls.
      */

@@ -28,7 +28,7 @@ import * as utilities from "./utilities";
  *
  * ## Import
  *
- * The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is the voice record's `id` (the one the update path takes): `pulumi import voiceplatform:index:Voice support-voice <id>`.
+ * The API has no read: an import adopts the id and knows only what the id tells (a webhook's `campaignId`), so the code `pulumi import` generates holds nothing else and runs as it is. Each `pulumi up` then records the inputs the program declares, without a call, until they hold every required input (or `ignoreChanges` names it): declare them as the platform holds them. The id is the voice record's `id` (the one the update path takes): `pulumi import voiceplatform:index:Voice support-voice <id>`.
  *
  * For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and only what the id itself tells (a carrier's `carrierId`, a webhook's `campaignId`), and warns: nothing else can be read from the platform, so every other property is empty.
  */
@@ -80,9 +80,9 @@ export class Voice extends pulumi.CustomResource {
      */
     declare public readonly isMultilingual: pulumi.Output<boolean | undefined>;
     /**
-     * Display name. Required here though the spec leaves it open: the clone's answer is matched to the request by it. Updates in place.
+     * Display name. The spec leaves it open, but the clone's answer is matched to the request by it. Required to create the object (checked at preview); the SDKs do not demand it, since an object adopted by import may leave it out. Updates in place.
      */
-    declare public readonly name: pulumi.Output<string>;
+    declare public readonly name: pulumi.Output<string | undefined>;
     /**
      * Organization that owns the voice.
      */
@@ -143,13 +143,10 @@ export class Voice extends pulumi.CustomResource {
      * @param args The arguments to use to populate this resource's properties.
      * @param opts A bag of options that control this resource's behavior.
      */
-    constructor(name: string, args: VoiceArgs, opts?: pulumi.CustomResourceOptions) {
+    constructor(name: string, args?: VoiceArgs, opts?: pulumi.CustomResourceOptions) {
         let resourceInputs: pulumi.Inputs = {};
         opts = opts || {};
         if (!opts.id) {
-            if (args?.name === undefined && !opts.urn) {
-                throw new Error("Missing required property 'name'");
-            }
             resourceInputs["description"] = args?.description;
             resourceInputs["existingVoiceId"] = args?.existingVoiceId;
             resourceInputs["files"] = args?.files;
@@ -216,9 +213,9 @@ export interface VoiceArgs {
      */
     isMultilingual?: pulumi.Input<boolean | undefined>;
     /**
-     * Display name. Required here though the spec leaves it open: the clone's answer is matched to the request by it. Updates in place.
+     * Display name. The spec leaves it open, but the clone's answer is matched to the request by it. Required to create the object (checked at preview); the SDKs do not demand it, since an object adopted by import may leave it out. Updates in place.
      */
-    name: pulumi.Input<string>;
+    name?: pulumi.Input<string | undefined>;
     /**
      * The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the resource.
      */

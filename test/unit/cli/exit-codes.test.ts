@@ -11,6 +11,14 @@ import { BackendReadError, StackNotFoundError } from "../../../provider/cli/erro
 
 /** What CLI 3.248 prints for `pulumi stack export --stack prod` on a backend without the stack (exit 6). */
 const NO_STACK = "error: no stack named 'organization/voice/prod' found\n";
+/**
+ * What CLI 3.248 prints when a brand-new Azure Blob container is opened with a read-only SAS token
+ * (measured on Azurite): the diy backend's first write, which only a backend without stacks gets.
+ */
+const NEW_BACKEND_READ_ONLY =
+  'error: write ".pulumi/meta.yaml": blob (key ".pulumi/meta.yaml") (code=Unknown): PUT http://127.0.0.1:46767/devstoreaccount1/fresh/.pulumi/meta.yaml\n' +
+  "RESPONSE 403: 403 This request is not authorized to perform this operation using this permission.\n" +
+  "ERROR CODE: AuthorizationPermissionMismatch\n";
 const NO_BUCKET =
   "error: unable to open bucket file:///nonexistent/x?no_tmp_dir=true: stat /nonexistent/x: no such file or directory\n";
 
@@ -57,6 +65,17 @@ describe("exit codes", () => {
     expect((unreadable as Error).message).toMatch(
       "could not read the current stack from the backend",
     );
+
+    // A brand-new backend read with read-only credentials holds no stack: 4, not 5.
+    const neverWritten = readFailure(
+      new PulumiCliError(["stack", "export"], NEW_BACKEND_READ_ONLY, "exit code 1"),
+      { stack: "organization/voice/prod" },
+    );
+    expect(neverWritten).toBeInstanceOf(StackNotFoundError);
+    expect((neverWritten as Error).message).toMatch(
+      "stack organization/voice/prod does not exist: the backend holds no stack yet",
+    );
+    expect(failure(neverWritten).exitCode).toBe(EXIT.stackNotFound);
 
     expect(failure(new UsageError("no command given")).exitCode).toBe(EXIT.usage);
     expect(failure(new RecoveryRefused("x")).exitCode).toBe(EXIT.refused);

@@ -436,7 +436,6 @@ describe("locks on the PostgreSQL backend", () => {
   it("takes connect_timeout from the URL and keeps a stated default", () => {
     expect(target("postgres://db/state?connect_timeout=3").connectSeconds).toBe(3);
     expect(target("postgres://db/state").connectSeconds).toBe(10);
-    expect(target("postgres://db/state").statementSeconds).toBe(10);
   });
 });
 

@@ -41,7 +41,7 @@ import (
 //
 // ## Import
 //
-// The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is not the platform's (the API returns none), so any new one: `<campaignId>/<UUID in lower case>`, e.g. `pulumi import voiceplatform:index:CampaignWebhook crm-sync "65a1f0c2e4b0a1b2c3d4e5f6/$(uuidgen | tr A-Z a-z)"`; `pulumi-voice-platform preflight` prints one for an interrupted create.
+// The API has no read: an import adopts the id and knows only what the id tells (a webhook's `campaignId`), so the code `pulumi import` generates holds nothing else and runs as it is. Each `pulumi up` then records the inputs the program declares, without a call, until they hold every required input (or `ignoreChanges` names it): declare them as the platform holds them. The id is not the platform's (the API returns none), so any new one: `<campaignId>/<UUID in lower case>`, e.g. `pulumi import voiceplatform:index:CampaignWebhook crm-sync "65a1f0c2e4b0a1b2c3d4e5f6/$(uuidgen | tr A-Z a-z)"`; `pulumi-voice-platform preflight` prints one for an interrupted create.
 //
 // For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and only what the id itself tells (a carrier's `carrierId`, a webhook's `campaignId`), and warns: nothing else can be read from the platform, so every other property is empty.
 type CampaignWebhook struct {
@@ -63,8 +63,8 @@ type CampaignWebhook struct {
 	Status pulumi.StringPtrOutput `pulumi:"status"`
 	// Sub-organization to act for; defaults to voiceplatform:subOrganizationId.
 	SubOrganizationId pulumi.StringPtrOutput `pulumi:"subOrganizationId"`
-	// URL that is called.
-	Url pulumi.StringOutput `pulumi:"url"`
+	// URL that is called. Required to create the object (checked at preview); the SDKs do not demand it, since an object adopted by import may leave it out.
+	Url pulumi.StringPtrOutput `pulumi:"url"`
 }
 
 // NewCampaignWebhook registers a new resource with the given unique name, arguments, and options.
@@ -76,9 +76,6 @@ func NewCampaignWebhook(ctx *pulumi.Context,
 
 	if args.CampaignId == nil {
 		return nil, errors.New("invalid value for required argument 'CampaignId'")
-	}
-	if args.Url == nil {
-		return nil, errors.New("invalid value for required argument 'Url'")
 	}
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource CampaignWebhook
@@ -125,8 +122,8 @@ type campaignWebhookArgs struct {
 	IsAdvanced *bool `pulumi:"isAdvanced"`
 	// Sub-organization to act for; defaults to voiceplatform:subOrganizationId.
 	SubOrganizationId *string `pulumi:"subOrganizationId"`
-	// URL that is called.
-	Url string `pulumi:"url"`
+	// URL that is called. Required to create the object (checked at preview); the SDKs do not demand it, since an object adopted by import may leave it out.
+	Url *string `pulumi:"url"`
 }
 
 // The set of arguments for constructing a CampaignWebhook resource.
@@ -143,8 +140,8 @@ type CampaignWebhookArgs struct {
 	IsAdvanced pulumi.BoolPtrInput
 	// Sub-organization to act for; defaults to voiceplatform:subOrganizationId.
 	SubOrganizationId pulumi.StringPtrInput
-	// URL that is called.
-	Url pulumi.StringInput
+	// URL that is called. Required to create the object (checked at preview); the SDKs do not demand it, since an object adopted by import may leave it out.
+	Url pulumi.StringPtrInput
 }
 
 func (CampaignWebhookArgs) ElementType() reflect.Type {
@@ -224,9 +221,9 @@ func (o CampaignWebhookOutput) SubOrganizationId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *CampaignWebhook) pulumi.StringPtrOutput { return v.SubOrganizationId }).(pulumi.StringPtrOutput)
 }
 
-// URL that is called.
-func (o CampaignWebhookOutput) Url() pulumi.StringOutput {
-	return o.ApplyT(func(v *CampaignWebhook) pulumi.StringOutput { return v.Url }).(pulumi.StringOutput)
+// URL that is called. Required to create the object (checked at preview); the SDKs do not demand it, since an object adopted by import may leave it out.
+func (o CampaignWebhookOutput) Url() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *CampaignWebhook) pulumi.StringPtrOutput { return v.Url }).(pulumi.StringPtrOutput)
 }
 
 func init() {

@@ -7,7 +7,6 @@ import (
 	"context"
 	"reflect"
 
-	"errors"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"pulumi-voice-platform/sdk/go/voiceplatform/internal"
 )
@@ -55,7 +54,7 @@ import (
 //
 // ## Import
 //
-// The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is the carrier's id as the create answered it: `pulumi import voiceplatform:index:SipCarrier main-trunk <id>`.
+// The API has no read: an import adopts the id and knows only what the id tells (a webhook's `campaignId`), so the code `pulumi import` generates holds nothing else and runs as it is. Each `pulumi up` then records the inputs the program declares, without a call, until they hold every required input (or `ignoreChanges` names it): declare them as the platform holds them. The id is the carrier's id as the create answered it: `pulumi import voiceplatform:index:SipCarrier main-trunk <id>`.
 //
 // For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and only what the id itself tells (a carrier's `carrierId`, a webhook's `campaignId`), and warns: nothing else can be read from the platform, so every other property is empty.
 type SipCarrier struct {
@@ -71,8 +70,8 @@ type SipCarrier struct {
 	ExistingCarrierId pulumi.StringPtrOutput `pulumi:"existingCarrierId"`
 	// Gateways. Order does not matter, and repeated items count once.
 	Gateways SipGatewayArrayOutput `pulumi:"gateways"`
-	// Carrier name. Required here though the spec leaves it open: preflight finds an interrupted create on the platform by it.
-	Name pulumi.StringOutput `pulumi:"name"`
+	// Carrier name. The spec leaves it open, but preflight finds an interrupted create on the platform by it. Required to create the object (checked at preview); the SDKs do not demand it, since an object adopted by import may leave it out.
+	Name pulumi.StringPtrOutput `pulumi:"name"`
 	// SIP proxy for outbound calls.
 	OutboundSipProxy pulumi.StringPtrOutput `pulumi:"outboundSipProxy"`
 	// Phone numbers. Order does not matter, and repeated items count once.
@@ -103,12 +102,9 @@ type SipCarrier struct {
 func NewSipCarrier(ctx *pulumi.Context,
 	name string, args *SipCarrierArgs, opts ...pulumi.ResourceOption) (*SipCarrier, error) {
 	if args == nil {
-		return nil, errors.New("missing one or more required arguments")
+		args = &SipCarrierArgs{}
 	}
 
-	if args.Name == nil {
-		return nil, errors.New("invalid value for required argument 'Name'")
-	}
 	if args.RegisterPassword != nil {
 		args.RegisterPassword = pulumi.ToSecret(args.RegisterPassword).(pulumi.StringPtrInput)
 	}
@@ -157,8 +153,8 @@ type sipCarrierArgs struct {
 	ExistingCarrierId *string `pulumi:"existingCarrierId"`
 	// Gateways. Order does not matter, and repeated items count once.
 	Gateways []SipGateway `pulumi:"gateways"`
-	// Carrier name. Required here though the spec leaves it open: preflight finds an interrupted create on the platform by it.
-	Name string `pulumi:"name"`
+	// Carrier name. The spec leaves it open, but preflight finds an interrupted create on the platform by it. Required to create the object (checked at preview); the SDKs do not demand it, since an object adopted by import may leave it out.
+	Name *string `pulumi:"name"`
 	// SIP proxy for outbound calls.
 	OutboundSipProxy *string `pulumi:"outboundSipProxy"`
 	// Phone numbers. Order does not matter, and repeated items count once.
@@ -195,8 +191,8 @@ type SipCarrierArgs struct {
 	ExistingCarrierId pulumi.StringPtrInput
 	// Gateways. Order does not matter, and repeated items count once.
 	Gateways SipGatewayArrayInput
-	// Carrier name. Required here though the spec leaves it open: preflight finds an interrupted create on the platform by it.
-	Name pulumi.StringInput
+	// Carrier name. The spec leaves it open, but preflight finds an interrupted create on the platform by it. Required to create the object (checked at preview); the SDKs do not demand it, since an object adopted by import may leave it out.
+	Name pulumi.StringPtrInput
 	// SIP proxy for outbound calls.
 	OutboundSipProxy pulumi.StringPtrInput
 	// Phone numbers. Order does not matter, and repeated items count once.
@@ -285,9 +281,9 @@ func (o SipCarrierOutput) Gateways() SipGatewayArrayOutput {
 	return o.ApplyT(func(v *SipCarrier) SipGatewayArrayOutput { return v.Gateways }).(SipGatewayArrayOutput)
 }
 
-// Carrier name. Required here though the spec leaves it open: preflight finds an interrupted create on the platform by it.
-func (o SipCarrierOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v *SipCarrier) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
+// Carrier name. The spec leaves it open, but preflight finds an interrupted create on the platform by it. Required to create the object (checked at preview); the SDKs do not demand it, since an object adopted by import may leave it out.
+func (o SipCarrierOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SipCarrier) pulumi.StringPtrOutput { return v.Name }).(pulumi.StringPtrOutput)
 }
 
 // SIP proxy for outbound calls.

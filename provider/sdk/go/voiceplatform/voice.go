@@ -7,7 +7,6 @@ import (
 	"context"
 	"reflect"
 
-	"errors"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"pulumi-voice-platform/sdk/go/voiceplatform/internal"
 )
@@ -46,7 +45,7 @@ import (
 //
 // ## Import
 //
-// The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is the voice record's `id` (the one the update path takes): `pulumi import voiceplatform:index:Voice support-voice <id>`.
+// The API has no read: an import adopts the id and knows only what the id tells (a webhook's `campaignId`), so the code `pulumi import` generates holds nothing else and runs as it is. Each `pulumi up` then records the inputs the program declares, without a call, until they hold every required input (or `ignoreChanges` names it): declare them as the platform holds them. The id is the voice record's `id` (the one the update path takes): `pulumi import voiceplatform:index:Voice support-voice <id>`.
 //
 // For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and only what the id itself tells (a carrier's `carrierId`, a webhook's `campaignId`), and warns: nothing else can be read from the platform, so every other property is empty.
 type Voice struct {
@@ -62,8 +61,8 @@ type Voice struct {
 	Files pulumi.ArrayOutput `pulumi:"files"`
 	// Whether the voice is multilingual; set with an update right after the clone. Updates in place.
 	IsMultilingual pulumi.BoolPtrOutput `pulumi:"isMultilingual"`
-	// Display name. Required here though the spec leaves it open: the clone's answer is matched to the request by it. Updates in place.
-	Name pulumi.StringOutput `pulumi:"name"`
+	// Display name. The spec leaves it open, but the clone's answer is matched to the request by it. Required to create the object (checked at preview); the SDKs do not demand it, since an object adopted by import may leave it out. Updates in place.
+	Name pulumi.StringPtrOutput `pulumi:"name"`
 	// Organization that owns the voice.
 	OrganizationId pulumi.StringPtrOutput `pulumi:"organizationId"`
 	// The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the resource.
@@ -96,12 +95,9 @@ type Voice struct {
 func NewVoice(ctx *pulumi.Context,
 	name string, args *VoiceArgs, opts ...pulumi.ResourceOption) (*Voice, error) {
 	if args == nil {
-		return nil, errors.New("missing one or more required arguments")
+		args = &VoiceArgs{}
 	}
 
-	if args.Name == nil {
-		return nil, errors.New("invalid value for required argument 'Name'")
-	}
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource Voice
 	err := ctx.RegisterResource("voiceplatform:index:Voice", name, args, &resource, opts...)
@@ -143,8 +139,8 @@ type voiceArgs struct {
 	Files []interface{} `pulumi:"files"`
 	// Whether the voice is multilingual; set with an update right after the clone. Updates in place.
 	IsMultilingual *bool `pulumi:"isMultilingual"`
-	// Display name. Required here though the spec leaves it open: the clone's answer is matched to the request by it. Updates in place.
-	Name string `pulumi:"name"`
+	// Display name. The spec leaves it open, but the clone's answer is matched to the request by it. Required to create the object (checked at preview); the SDKs do not demand it, since an object adopted by import may leave it out. Updates in place.
+	Name *string `pulumi:"name"`
 	// The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the resource.
 	ProviderType *string `pulumi:"providerType"`
 	// Synthesis similarity boost (the spec gives no range; outside 0–1 warns). Updates in place.
@@ -173,8 +169,8 @@ type VoiceArgs struct {
 	Files pulumi.ArrayInput
 	// Whether the voice is multilingual; set with an update right after the clone. Updates in place.
 	IsMultilingual pulumi.BoolPtrInput
-	// Display name. Required here though the spec leaves it open: the clone's answer is matched to the request by it. Updates in place.
-	Name pulumi.StringInput
+	// Display name. The spec leaves it open, but the clone's answer is matched to the request by it. Required to create the object (checked at preview); the SDKs do not demand it, since an object adopted by import may leave it out. Updates in place.
+	Name pulumi.StringPtrInput
 	// The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the resource.
 	ProviderType pulumi.StringPtrInput
 	// Synthesis similarity boost (the spec gives no range; outside 0–1 warns). Updates in place.
@@ -255,9 +251,9 @@ func (o VoiceOutput) IsMultilingual() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Voice) pulumi.BoolPtrOutput { return v.IsMultilingual }).(pulumi.BoolPtrOutput)
 }
 
-// Display name. Required here though the spec leaves it open: the clone's answer is matched to the request by it. Updates in place.
-func (o VoiceOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v *Voice) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
+// Display name. The spec leaves it open, but the clone's answer is matched to the request by it. Required to create the object (checked at preview); the SDKs do not demand it, since an object adopted by import may leave it out. Updates in place.
+func (o VoiceOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Voice) pulumi.StringPtrOutput { return v.Name }).(pulumi.StringPtrOutput)
 }
 
 // Organization that owns the voice.

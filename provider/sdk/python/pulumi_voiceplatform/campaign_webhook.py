@@ -23,25 +23,24 @@ __all__ = ['CampaignWebhookArgs', 'CampaignWebhook']
 class CampaignWebhookArgs:
     def __init__(__self__, *,
                  campaign_id: pulumi.Input[_builtins.str],
-                 url: pulumi.Input[_builtins.str],
                  advanced_webhook: pulumi.Input[Optional['AdvancedWebhookArgs']] = None,
                  already_subscribed: pulumi.Input[Optional[_builtins.bool]] = None,
                  events: pulumi.Input[Optional[Sequence[pulumi.Input['WebhookEvent']]]] = None,
                  is_advanced: pulumi.Input[Optional[_builtins.bool]] = None,
-                 sub_organization_id: pulumi.Input[Optional[_builtins.str]] = None):
+                 sub_organization_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 url: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a CampaignWebhook resource.
 
         :param pulumi.Input[_builtins.str] campaign_id: The campaign's ObjectId (24 hexadecimal characters).
-        :param pulumi.Input[_builtins.str] url: URL that is called.
         :param pulumi.Input['AdvancedWebhookArgs'] advanced_webhook: The outgoing request, for an advanced webhook.
         :param pulumi.Input[_builtins.bool] already_subscribed: Record an existing subscription without calling the API (the API can neither read nor list one).
         :param pulumi.Input[Sequence[pulumi.Input['WebhookEvent']]] events: Events to subscribe to. Order does not matter, and repeated items count once.
         :param pulumi.Input[_builtins.bool] is_advanced: Whether advancedWebhook describes the outgoing request.
         :param pulumi.Input[_builtins.str] sub_organization_id: Sub-organization to act for; defaults to voiceplatform:subOrganizationId.
+        :param pulumi.Input[_builtins.str] url: URL that is called. Required to create the object (checked at preview); the SDKs do not demand it, since an object adopted by import may leave it out.
         """
         pulumi.set(__self__, "campaign_id", campaign_id)
-        pulumi.set(__self__, "url", url)
         if advanced_webhook is not None:
             pulumi.set(__self__, "advanced_webhook", advanced_webhook)
         if already_subscribed is not None:
@@ -52,6 +51,8 @@ class CampaignWebhookArgs:
             pulumi.set(__self__, "is_advanced", is_advanced)
         if sub_organization_id is not None:
             pulumi.set(__self__, "sub_organization_id", sub_organization_id)
+        if url is not None:
+            pulumi.set(__self__, "url", url)
 
     @_builtins.property
     @pulumi.getter(name="campaignId")
@@ -64,18 +65,6 @@ class CampaignWebhookArgs:
     @campaign_id.setter
     def campaign_id(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "campaign_id", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def url(self) -> pulumi.Input[_builtins.str]:
-        """
-        URL that is called.
-        """
-        return pulumi.get(self, "url")
-
-    @url.setter
-    def url(self, value: pulumi.Input[_builtins.str]):
-        pulumi.set(self, "url", value)
 
     @_builtins.property
     @pulumi.getter(name="advancedWebhook")
@@ -137,6 +126,18 @@ class CampaignWebhookArgs:
     def sub_organization_id(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "sub_organization_id", value)
 
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        URL that is called. Required to create the object (checked at preview); the SDKs do not demand it, since an object adopted by import may leave it out.
+        """
+        return pulumi.get(self, "url")
+
+    @url.setter
+    def url(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "url", value)
+
 
 @pulumi.type_token("voiceplatform:index:CampaignWebhook")
 class CampaignWebhook(pulumi.CustomResource):
@@ -168,7 +169,7 @@ class CampaignWebhook(pulumi.CustomResource):
 
         ## Import
 
-        The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is not the platform's (the API returns none), so any new one: `<campaignId>/<UUID in lower case>`, e.g. `pulumi import voiceplatform:index:CampaignWebhook crm-sync "65a1f0c2e4b0a1b2c3d4e5f6/$(uuidgen | tr A-Z a-z)"`; `pulumi-voice-platform preflight` prints one for an interrupted create.
+        The API has no read: an import adopts the id and knows only what the id tells (a webhook's `campaignId`), so the code `pulumi import` generates holds nothing else and runs as it is. Each `pulumi up` then records the inputs the program declares, without a call, until they hold every required input (or `ignoreChanges` names it): declare them as the platform holds them. The id is not the platform's (the API returns none), so any new one: `<campaignId>/<UUID in lower case>`, e.g. `pulumi import voiceplatform:index:CampaignWebhook crm-sync "65a1f0c2e4b0a1b2c3d4e5f6/$(uuidgen | tr A-Z a-z)"`; `pulumi-voice-platform preflight` prints one for an interrupted create.
 
         For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and only what the id itself tells (a carrier's `carrierId`, a webhook's `campaignId`), and warns: nothing else can be read from the platform, so every other property is empty.
 
@@ -180,7 +181,7 @@ class CampaignWebhook(pulumi.CustomResource):
         :param pulumi.Input[Sequence[pulumi.Input['WebhookEvent']]] events: Events to subscribe to. Order does not matter, and repeated items count once.
         :param pulumi.Input[_builtins.bool] is_advanced: Whether advancedWebhook describes the outgoing request.
         :param pulumi.Input[_builtins.str] sub_organization_id: Sub-organization to act for; defaults to voiceplatform:subOrganizationId.
-        :param pulumi.Input[_builtins.str] url: URL that is called.
+        :param pulumi.Input[_builtins.str] url: URL that is called. Required to create the object (checked at preview); the SDKs do not demand it, since an object adopted by import may leave it out.
         """
         ...
     @overload
@@ -204,7 +205,7 @@ class CampaignWebhook(pulumi.CustomResource):
 
         ## Import
 
-        The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is not the platform's (the API returns none), so any new one: `<campaignId>/<UUID in lower case>`, e.g. `pulumi import voiceplatform:index:CampaignWebhook crm-sync "65a1f0c2e4b0a1b2c3d4e5f6/$(uuidgen | tr A-Z a-z)"`; `pulumi-voice-platform preflight` prints one for an interrupted create.
+        The API has no read: an import adopts the id and knows only what the id tells (a webhook's `campaignId`), so the code `pulumi import` generates holds nothing else and runs as it is. Each `pulumi up` then records the inputs the program declares, without a call, until they hold every required input (or `ignoreChanges` names it): declare them as the platform holds them. The id is not the platform's (the API returns none), so any new one: `<campaignId>/<UUID in lower case>`, e.g. `pulumi import voiceplatform:index:CampaignWebhook crm-sync "65a1f0c2e4b0a1b2c3d4e5f6/$(uuidgen | tr A-Z a-z)"`; `pulumi-voice-platform preflight` prints one for an interrupted create.
 
         For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and only what the id itself tells (a carrier's `carrierId`, a webhook's `campaignId`), and warns: nothing else can be read from the platform, so every other property is empty.
 
@@ -247,8 +248,6 @@ class CampaignWebhook(pulumi.CustomResource):
             __props__.__dict__["events"] = events
             __props__.__dict__["is_advanced"] = is_advanced
             __props__.__dict__["sub_organization_id"] = sub_organization_id
-            if url is None and not opts.urn:
-                raise TypeError("Missing required property 'url'")
             __props__.__dict__["url"] = url
             __props__.__dict__["data"] = None
             __props__.__dict__["status"] = None
@@ -351,9 +350,9 @@ class CampaignWebhook(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def url(self) -> pulumi.Output[_builtins.str]:
+    def url(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        URL that is called.
+        URL that is called. Required to create the object (checked at preview); the SDKs do not demand it, since an object adopted by import may leave it out.
         """
         return pulumi.get(self, "url")
 

@@ -21,11 +21,11 @@ __all__ = ['SipCarrierArgs', 'SipCarrier']
 @pulumi.input_type
 class SipCarrierArgs:
     def __init__(__self__, *,
-                 name: pulumi.Input[_builtins.str],
                  diversion: pulumi.Input[Optional[_builtins.str]] = None,
                  e164_leading_plus: pulumi.Input[Optional[_builtins.bool]] = None,
                  existing_carrier_id: pulumi.Input[Optional[_builtins.str]] = None,
                  gateways: pulumi.Input[Optional[Sequence[pulumi.Input['SipGatewayArgs']]]] = None,
+                 name: pulumi.Input[Optional[_builtins.str]] = None,
                  outbound_sip_proxy: pulumi.Input[Optional[_builtins.str]] = None,
                  phone_numbers: pulumi.Input[Optional[Sequence[pulumi.Input['SipPhoneNumberArgs']]]] = None,
                  register_from_domain: pulumi.Input[Optional[_builtins.str]] = None,
@@ -41,11 +41,11 @@ class SipCarrierArgs:
         """
         The set of arguments for constructing a SipCarrier resource.
 
-        :param pulumi.Input[_builtins.str] name: Carrier name. Required here though the spec leaves it open: preflight finds an interrupted create on the platform by it.
         :param pulumi.Input[_builtins.str] diversion: Diversion header value for outbound calls.
         :param pulumi.Input[_builtins.bool] e164_leading_plus: Whether outbound numbers get a leading plus (E.164).
         :param pulumi.Input[_builtins.str] existing_carrier_id: Record this existing carrier instead of creating one (no call is made: the API has no read).
         :param pulumi.Input[Sequence[pulumi.Input['SipGatewayArgs']]] gateways: Gateways. Order does not matter, and repeated items count once.
+        :param pulumi.Input[_builtins.str] name: Carrier name. The spec leaves it open, but preflight finds an interrupted create on the platform by it. Required to create the object (checked at preview); the SDKs do not demand it, since an object adopted by import may leave it out.
         :param pulumi.Input[_builtins.str] outbound_sip_proxy: SIP proxy for outbound calls.
         :param pulumi.Input[Sequence[pulumi.Input['SipPhoneNumberArgs']]] phone_numbers: Phone numbers. Order does not matter, and repeated items count once.
         :param pulumi.Input[_builtins.str] register_from_domain: Domain of the From header of the registration.
@@ -59,7 +59,6 @@ class SipCarrierArgs:
         :param pulumi.Input[_builtins.str] tech_prefix: Prefix dialled before outbound numbers.
         :param pulumi.Input[_builtins.str] updated_by: The carrier's updatedBy field, sent as given (the spec does not say what the platform does with it).
         """
-        pulumi.set(__self__, "name", name)
         if diversion is not None:
             pulumi.set(__self__, "diversion", diversion)
         if e164_leading_plus is not None:
@@ -68,6 +67,8 @@ class SipCarrierArgs:
             pulumi.set(__self__, "existing_carrier_id", existing_carrier_id)
         if gateways is not None:
             pulumi.set(__self__, "gateways", gateways)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
         if outbound_sip_proxy is not None:
             pulumi.set(__self__, "outbound_sip_proxy", outbound_sip_proxy)
         if phone_numbers is not None:
@@ -92,18 +93,6 @@ class SipCarrierArgs:
             pulumi.set(__self__, "tech_prefix", tech_prefix)
         if updated_by is not None:
             pulumi.set(__self__, "updated_by", updated_by)
-
-    @_builtins.property
-    @pulumi.getter
-    def name(self) -> pulumi.Input[_builtins.str]:
-        """
-        Carrier name. Required here though the spec leaves it open: preflight finds an interrupted create on the platform by it.
-        """
-        return pulumi.get(self, "name")
-
-    @name.setter
-    def name(self, value: pulumi.Input[_builtins.str]):
-        pulumi.set(self, "name", value)
 
     @_builtins.property
     @pulumi.getter
@@ -152,6 +141,18 @@ class SipCarrierArgs:
     @gateways.setter
     def gateways(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['SipGatewayArgs']]]]):
         pulumi.set(self, "gateways", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Carrier name. The spec leaves it open, but preflight finds an interrupted create on the platform by it. Required to create the object (checked at preview); the SDKs do not demand it, since an object adopted by import may leave it out.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
 
     @_builtins.property
     @pulumi.getter(name="outboundSipProxy")
@@ -344,7 +345,7 @@ class SipCarrier(pulumi.CustomResource):
 
         ## Import
 
-        The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is the carrier's id as the create answered it: `pulumi import voiceplatform:index:SipCarrier main-trunk <id>`.
+        The API has no read: an import adopts the id and knows only what the id tells (a webhook's `campaignId`), so the code `pulumi import` generates holds nothing else and runs as it is. Each `pulumi up` then records the inputs the program declares, without a call, until they hold every required input (or `ignoreChanges` names it): declare them as the platform holds them. The id is the carrier's id as the create answered it: `pulumi import voiceplatform:index:SipCarrier main-trunk <id>`.
 
         For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and only what the id itself tells (a carrier's `carrierId`, a webhook's `campaignId`), and warns: nothing else can be read from the platform, so every other property is empty.
 
@@ -354,7 +355,7 @@ class SipCarrier(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] e164_leading_plus: Whether outbound numbers get a leading plus (E.164).
         :param pulumi.Input[_builtins.str] existing_carrier_id: Record this existing carrier instead of creating one (no call is made: the API has no read).
         :param pulumi.Input[Sequence[pulumi.Input[Union['SipGatewayArgs', 'SipGatewayArgsDict']]]] gateways: Gateways. Order does not matter, and repeated items count once.
-        :param pulumi.Input[_builtins.str] name: Carrier name. Required here though the spec leaves it open: preflight finds an interrupted create on the platform by it.
+        :param pulumi.Input[_builtins.str] name: Carrier name. The spec leaves it open, but preflight finds an interrupted create on the platform by it. Required to create the object (checked at preview); the SDKs do not demand it, since an object adopted by import may leave it out.
         :param pulumi.Input[_builtins.str] outbound_sip_proxy: SIP proxy for outbound calls.
         :param pulumi.Input[Sequence[pulumi.Input[Union['SipPhoneNumberArgs', 'SipPhoneNumberArgsDict']]]] phone_numbers: Phone numbers. Order does not matter, and repeated items count once.
         :param pulumi.Input[_builtins.str] register_from_domain: Domain of the From header of the registration.
@@ -372,7 +373,7 @@ class SipCarrier(pulumi.CustomResource):
     @overload
     def __init__(__self__,
                  resource_name: str,
-                 args: SipCarrierArgs,
+                 args: Optional[SipCarrierArgs] = None,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A SIP carrier (trunk) with registration credentials, gateways and phone numbers. The API has no update operation for carriers. Changing any input replaces it.
@@ -396,7 +397,7 @@ class SipCarrier(pulumi.CustomResource):
 
         ## Import
 
-        The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is the carrier's id as the create answered it: `pulumi import voiceplatform:index:SipCarrier main-trunk <id>`.
+        The API has no read: an import adopts the id and knows only what the id tells (a webhook's `campaignId`), so the code `pulumi import` generates holds nothing else and runs as it is. Each `pulumi up` then records the inputs the program declares, without a call, until they hold every required input (or `ignoreChanges` names it): declare them as the platform holds them. The id is the carrier's id as the create answered it: `pulumi import voiceplatform:index:SipCarrier main-trunk <id>`.
 
         For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and only what the id itself tells (a carrier's `carrierId`, a webhook's `campaignId`), and warns: nothing else can be read from the platform, so every other property is empty.
 
@@ -445,8 +446,6 @@ class SipCarrier(pulumi.CustomResource):
             __props__.__dict__["e164_leading_plus"] = e164_leading_plus
             __props__.__dict__["existing_carrier_id"] = existing_carrier_id
             __props__.__dict__["gateways"] = gateways
-            if name is None and not opts.urn:
-                raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
             __props__.__dict__["outbound_sip_proxy"] = outbound_sip_proxy
             __props__.__dict__["phone_numbers"] = phone_numbers
@@ -547,9 +546,9 @@ class SipCarrier(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def name(self) -> pulumi.Output[_builtins.str]:
+    def name(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Carrier name. Required here though the spec leaves it open: preflight finds an interrupted create on the platform by it.
+        Carrier name. The spec leaves it open, but preflight finds an interrupted create on the platform by it. Required to create the object (checked at preview); the SDKs do not demand it, since an object adopted by import may leave it out.
         """
         return pulumi.get(self, "name")
 

@@ -20,11 +20,11 @@ __all__ = ['VoiceArgs', 'Voice']
 @pulumi.input_type
 class VoiceArgs:
     def __init__(__self__, *,
-                 name: pulumi.Input[_builtins.str],
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  existing_voice_id: pulumi.Input[Optional[_builtins.str]] = None,
                  files: pulumi.Input[Optional[Sequence[pulumi.Input[Union[_builtins.str, Union[pulumi.Asset, pulumi.Archive]]]]]] = None,
                  is_multilingual: pulumi.Input[Optional[_builtins.bool]] = None,
+                 name: pulumi.Input[Optional[_builtins.str]] = None,
                  provider_type: pulumi.Input[Optional[_builtins.str]] = None,
                  similarity_boost: pulumi.Input[Optional[_builtins.float]] = None,
                  speed: pulumi.Input[Optional[_builtins.float]] = None,
@@ -36,11 +36,11 @@ class VoiceArgs:
         """
         The set of arguments for constructing a Voice resource.
 
-        :param pulumi.Input[_builtins.str] name: Display name. Required here though the spec leaves it open: the clone's answer is matched to the request by it. Updates in place.
         :param pulumi.Input[_builtins.str] description: Description sent with the clone. Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] existing_voice_id: Adopt this existing voice instead of cloning one. Changing it replaces the resource.
         :param pulumi.Input[Sequence[pulumi.Input[Union[_builtins.str, Union[pulumi.Asset, pulumi.Archive]]]]] files: Audio samples: paths (relative to the project) or FileAssets, compared by content. Required unless existingVoiceId is given: a clone needs at least one sample. Changing it replaces the resource.
         :param pulumi.Input[_builtins.bool] is_multilingual: Whether the voice is multilingual; set with an update right after the clone. Updates in place.
+        :param pulumi.Input[_builtins.str] name: Display name. The spec leaves it open, but the clone's answer is matched to the request by it. Required to create the object (checked at preview); the SDKs do not demand it, since an object adopted by import may leave it out. Updates in place.
         :param pulumi.Input[_builtins.str] provider_type: The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the resource.
         :param pulumi.Input[_builtins.float] similarity_boost: Synthesis similarity boost (the spec gives no range; outside 0–1 warns). Updates in place.
         :param pulumi.Input[_builtins.float] speed: Speech speed (the spec gives no range; outside 0.7–1.2, the range ElevenLabs documents, warns). Updates in place.
@@ -50,7 +50,6 @@ class VoiceArgs:
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] supported_locales: Locale codes such as en-US. Order does not matter, and repeated items count once. Updates in place.
         :param pulumi.Input[_builtins.bool] supports_all_languages: The clone form's supportsAllLanguages flag (the spec does not say what it means); sent with the clone. Changing it replaces the resource.
         """
-        pulumi.set(__self__, "name", name)
         if description is not None:
             pulumi.set(__self__, "description", description)
         if existing_voice_id is not None:
@@ -59,6 +58,8 @@ class VoiceArgs:
             pulumi.set(__self__, "files", files)
         if is_multilingual is not None:
             pulumi.set(__self__, "is_multilingual", is_multilingual)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
         if provider_type is not None:
             pulumi.set(__self__, "provider_type", provider_type)
         if similarity_boost is not None:
@@ -75,18 +76,6 @@ class VoiceArgs:
             pulumi.set(__self__, "supported_locales", supported_locales)
         if supports_all_languages is not None:
             pulumi.set(__self__, "supports_all_languages", supports_all_languages)
-
-    @_builtins.property
-    @pulumi.getter
-    def name(self) -> pulumi.Input[_builtins.str]:
-        """
-        Display name. Required here though the spec leaves it open: the clone's answer is matched to the request by it. Updates in place.
-        """
-        return pulumi.get(self, "name")
-
-    @name.setter
-    def name(self, value: pulumi.Input[_builtins.str]):
-        pulumi.set(self, "name", value)
 
     @_builtins.property
     @pulumi.getter
@@ -135,6 +124,18 @@ class VoiceArgs:
     @is_multilingual.setter
     def is_multilingual(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "is_multilingual", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Display name. The spec leaves it open, but the clone's answer is matched to the request by it. Required to create the object (checked at preview); the SDKs do not demand it, since an object adopted by import may leave it out. Updates in place.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
 
     @_builtins.property
     @pulumi.getter(name="providerType")
@@ -272,7 +273,7 @@ class Voice(pulumi.CustomResource):
 
         ## Import
 
-        The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is the voice record's `id` (the one the update path takes): `pulumi import voiceplatform:index:Voice support-voice <id>`.
+        The API has no read: an import adopts the id and knows only what the id tells (a webhook's `campaignId`), so the code `pulumi import` generates holds nothing else and runs as it is. Each `pulumi up` then records the inputs the program declares, without a call, until they hold every required input (or `ignoreChanges` names it): declare them as the platform holds them. The id is the voice record's `id` (the one the update path takes): `pulumi import voiceplatform:index:Voice support-voice <id>`.
 
         For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and only what the id itself tells (a carrier's `carrierId`, a webhook's `campaignId`), and warns: nothing else can be read from the platform, so every other property is empty.
 
@@ -282,7 +283,7 @@ class Voice(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] existing_voice_id: Adopt this existing voice instead of cloning one. Changing it replaces the resource.
         :param pulumi.Input[Sequence[pulumi.Input[Union[_builtins.str, Union[pulumi.Asset, pulumi.Archive]]]]] files: Audio samples: paths (relative to the project) or FileAssets, compared by content. Required unless existingVoiceId is given: a clone needs at least one sample. Changing it replaces the resource.
         :param pulumi.Input[_builtins.bool] is_multilingual: Whether the voice is multilingual; set with an update right after the clone. Updates in place.
-        :param pulumi.Input[_builtins.str] name: Display name. Required here though the spec leaves it open: the clone's answer is matched to the request by it. Updates in place.
+        :param pulumi.Input[_builtins.str] name: Display name. The spec leaves it open, but the clone's answer is matched to the request by it. Required to create the object (checked at preview); the SDKs do not demand it, since an object adopted by import may leave it out. Updates in place.
         :param pulumi.Input[_builtins.str] provider_type: The third-party synthesis provider, e.g. ELEVENLABS. Changing it replaces the resource.
         :param pulumi.Input[_builtins.float] similarity_boost: Synthesis similarity boost (the spec gives no range; outside 0–1 warns). Updates in place.
         :param pulumi.Input[_builtins.float] speed: Speech speed (the spec gives no range; outside 0.7–1.2, the range ElevenLabs documents, warns). Updates in place.
@@ -296,7 +297,7 @@ class Voice(pulumi.CustomResource):
     @overload
     def __init__(__self__,
                  resource_name: str,
-                 args: VoiceArgs,
+                 args: Optional[VoiceArgs] = None,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A voice cloned from audio samples, or an existing voice adopted with existingVoiceId.
@@ -317,7 +318,7 @@ class Voice(pulumi.CustomResource):
 
         ## Import
 
-        The API has no read: an import adopts the id and the next update records the declared inputs, without a call. The id is the voice record's `id` (the one the update path takes): `pulumi import voiceplatform:index:Voice support-voice <id>`.
+        The API has no read: an import adopts the id and knows only what the id tells (a webhook's `campaignId`), so the code `pulumi import` generates holds nothing else and runs as it is. Each `pulumi up` then records the inputs the program declares, without a call, until they hold every required input (or `ignoreChanges` names it): declare them as the platform holds them. The id is the voice record's `id` (the one the update path takes): `pulumi import voiceplatform:index:Voice support-voice <id>`.
 
         For the same reason, looking the resource up by id (`get` in the SDKs) returns the id and only what the id itself tells (a carrier's `carrierId`, a webhook's `campaignId`), and warns: nothing else can be read from the platform, so every other property is empty.
 
@@ -362,8 +363,6 @@ class Voice(pulumi.CustomResource):
             __props__.__dict__["existing_voice_id"] = existing_voice_id
             __props__.__dict__["files"] = files
             __props__.__dict__["is_multilingual"] = is_multilingual
-            if name is None and not opts.urn:
-                raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
             __props__.__dict__["provider_type"] = provider_type
             __props__.__dict__["similarity_boost"] = similarity_boost
@@ -464,9 +463,9 @@ class Voice(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def name(self) -> pulumi.Output[_builtins.str]:
+    def name(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Display name. Required here though the spec leaves it open: the clone's answer is matched to the request by it. Updates in place.
+        Display name. The spec leaves it open, but the clone's answer is matched to the request by it. Required to create the object (checked at preview); the SDKs do not demand it, since an object adopted by import may leave it out. Updates in place.
         """
         return pulumi.get(self, "name")
 
