@@ -2,11 +2,13 @@
 /**
  * The `pulumi-voice-platform` command: `preflight` and `recover` for stacks that a killed
  * `pulumi up` left with interrupted creates, `rekey` for ids an earlier version wrote,
- * `policy-pack` for the platform's rules as a policy pack.
+ * `policy-pack` for the platform's rules as a policy pack, `emulator` for a local stand-in for
+ * the platform.
  */
 import { backendTimeoutSeconds } from "./backend-deadline";
 import { parseCommandLine, USAGE, UsageError } from "./command-line";
 import { EXIT } from "./command-result";
+import { runEmulator } from "./emulator-command";
 import { writePolicyPack } from "./policy-pack";
 import { preflight } from "./preflight";
 import { PulumiCliError } from "./pulumi-stack";
@@ -22,6 +24,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(`${USAGE}\n`);
       return 0;
     }
+    if (command.command === "emulator") return await runEmulator(command.argv);
     // A limit that cannot be used stops the command before it reads anything.
     backendTimeoutSeconds();
     const result =

@@ -9,8 +9,8 @@
 import fc from "fast-check";
 import { redactSecrets, rememberSecret } from "../../provider/platform/redaction";
 import { resetProcessState } from "../../provider/settings/process-state";
-import type { EchoTransform } from "../emulator/control-types";
-import { echoAnswer } from "../emulator/echo-fault";
+import type { EchoTransform } from "../../provider/emulator/control-types";
+import { echoAnswer } from "../../provider/emulator/echo-fault";
 import { apiKeyText, secretText } from "../support/secret-arbitraries";
 import { leaksOf } from "../support/secret-leaks";
 
@@ -20,7 +20,7 @@ beforeEach(() => resetProcessState());
 
 const base64 = (text: string | Buffer) => Buffer.from(text).toString("base64");
 
-/** The emulator's forms this file is about (test/emulator/echo-fault.ts). */
+/** The emulator's forms this file is about (provider/emulator/echo-fault.ts). */
 const byteForms: EchoTransform[] = [
   "base64",
   "base64url",
