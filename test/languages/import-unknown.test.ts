@@ -5,7 +5,7 @@
  * since CLI 3.258 for SDKs that can send one (Go's `pulumi.Import` takes an IDInput). The docs
  * tell users to give `import` a literal id or stack config.
  */
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { requirePulumiCli } from "../support/require-pulumi-cli";
 import { YamlStack, type CommandResult } from "./yaml-stack";
 
@@ -56,7 +56,7 @@ describeWithHosts.each(PROGRAMS)(
 
     afterAll(async () => {
       await stack?.remove();
-      await emulator?.close();
+      await emulator?.stop();
     });
 
     it.each([["preview"], ["up", "--yes"]])(
@@ -65,7 +65,7 @@ describeWithHosts.each(PROGRAMS)(
         const result = await stack.pulumi(command);
         expect(result.code).not.toBe(0);
         expect(text(result)).toMatch(refusal);
-        expect(await emulator.client.newRequests()).toEqual([]);
+        expect(await emulator.newRequests()).toEqual([]);
         expect(Object.keys(await stack.resources())).not.toContain("adopted");
       },
     );
