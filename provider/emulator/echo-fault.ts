@@ -16,7 +16,6 @@
  * unredacted.
  */
 import { decodeHTML, encodeHTML } from "entities";
-import { unicodeBaseName } from "unicode-name";
 import type { EchoForm, EchoTransform } from "./control-types";
 
 /** Every echo answer starts with this, so a test can tell whether the answer was shown. */
@@ -153,6 +152,7 @@ function dotnetEscaped(text: string): string {
  * use).
  */
 function pythonNamereplace(text: string): string {
+  const { unicodeBaseName } = unicodeNames();
   return Array.from(text, (char) => {
     const code = char.codePointAt(0)!;
     if (code < 0x80) return char;
@@ -162,6 +162,14 @@ function pythonNamereplace(text: string): string {
     if (code <= 0xffff) return `\\u${code.toString(16).padStart(4, "0")}`;
     return `\\U${code.toString(16).padStart(8, "0")}`;
   }).join("");
+}
+
+let loadedUnicodeNames: typeof import("unicode-name") | undefined;
+
+/** The unicode-name library, loaded on first use: loading it takes about a second. */
+function unicodeNames(): typeof import("unicode-name") {
+  loadedUnicodeNames ??= require("unicode-name") as typeof import("unicode-name");
+  return loadedUnicodeNames;
 }
 
 /** PHP's htmlentities(…, ENT_QUOTES | ENT_HTML5): each character that has a name, by its name. */
