@@ -7,8 +7,8 @@ import { resources } from "../../provider/resources";
 import { fixtureFile, fixtureOf } from "../support/kind-fixtures";
 
 test("a kind without a fixture fails naming the kind and the file to add", () => {
-  expect(() => fixtureOf("PhoneNumber")).toThrow(
-    "resource kind PhoneNumber has no test fixture: add test/fixtures/kinds/phone-number.ts exporting `fixture`",
+  expect(() => fixtureOf("NoSuchKind")).toThrow(
+    "resource kind NoSuchKind has no test fixture: add test/fixtures/kinds/no-such-kind.ts exporting `fixture`",
   );
 });
 
