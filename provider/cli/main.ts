@@ -3,14 +3,14 @@
  * The `pulumi-voice-platform` command: `preflight` and `recover` for stacks that a killed
  * `pulumi up` left with interrupted creates, `rekey` for ids an earlier version wrote.
  */
-import { backendTimeoutSeconds } from "./backend-deadline";
-import { parseCommandLine, USAGE, UsageError } from "./command-line";
-import { EXIT } from "./command-result";
-import { preflight } from "./preflight";
-import { PulumiCliError } from "./pulumi-stack";
-import { recover } from "./recover";
-import { rekey } from "./rekey";
-import { LockedRefusal, RecoveryRefused } from "./recovery-plan";
+import { backendTimeoutSeconds } from "./backends/backend-deadline";
+import { parseCommandLine, USAGE, UsageError } from "./commands/command-line";
+import { EXIT } from "./commands/command-result";
+import { preflight } from "./commands/preflight";
+import { PulumiCliError } from "./backends/pulumi-stack";
+import { recover } from "./commands/recover";
+import { rekey } from "./commands/rekey";
+import { LockedRefusal, RecoveryRefused } from "./state/recovery-plan";
 import { BackendReadError, CommandSettingError, StackNotFoundError } from "./errors";
 
 export async function main(argv: readonly string[]): Promise<number> {

@@ -13,7 +13,7 @@ import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
 import { promisify } from "node:util";
-import { packageSchema, type ReleaseSchemaOptions } from "./schema";
+import { packageSchema, type ReleaseSchemaOptions } from "../schema/package-schema";
 
 const run = promisify(execFile);
 

@@ -26,7 +26,7 @@ import {
   withProviderStates,
   type ProviderStates,
 } from "../settings/process-state";
-import { packageVersion, resourceToken, servedSchemaText } from "../codegen/schema";
+import { packageVersion, resourceToken, servedSchemaText } from "../schema/package-schema";
 import {
   anyPb,
   emptyPb,

@@ -27,7 +27,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { basename, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { DEFAULT_GO_MODULE_PATH } from "../codegen/schema";
+import { DEFAULT_GO_MODULE_PATH } from "../schema/package-schema";
 import { generateSdks } from "../codegen/generate-sdks";
 import { checkDownloadUrl } from "./download-url";
 import { packThisPackage } from "./package-tarball";

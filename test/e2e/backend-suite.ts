@@ -23,9 +23,9 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../emulator";
 import { pulumiEnv } from "../pulumi-cli/locate";
-import { lockKeyPrefixes } from "../../provider/cli/lock-objects";
-import { azureBlobLockRecords } from "../../provider/cli/azblob-locks";
-import { s3LockRecords } from "../../provider/cli/s3-locks";
+import { lockKeyPrefixes } from "../../provider/cli/backends/lock-objects";
+import { azureBlobLockRecords } from "../../provider/cli/backends/azblob-locks";
+import { s3LockRecords } from "../../provider/cli/backends/s3-locks";
 import { upWithPreview } from "../support/pulumi-up";
 import {
   copyEnvironmentsExample,

@@ -24,7 +24,7 @@ import { join } from "node:path";
 import { load } from "js-yaml";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { REPO_ROOT } from "../pulumi-cli/locate";
-import { lockKeyPrefixes } from "../../provider/cli/lock-objects";
+import { lockKeyPrefixes } from "../../provider/cli/backends/lock-objects";
 import { locateTool, toolMissing } from "../support/test-tools";
 import { startAzurite, startMoto, type ThrowawayBackend } from "../support/throwaway-backend";
 import { cli, describeE2E, E2EProject } from "./harness";

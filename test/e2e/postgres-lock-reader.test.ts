@@ -10,8 +10,8 @@ import { execFile } from "node:child_process";
 import { createServer, connect, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { postgresLockRecords } from "../../provider/cli/postgres-locks";
-import { lockKeyPrefixes } from "../../provider/cli/lock-objects";
+import { postgresLockRecords } from "../../provider/cli/backends/postgres-locks";
+import { lockKeyPrefixes } from "../../provider/cli/backends/lock-objects";
 import { freePort } from "../support/free-port";
 import { startPostgres, type RunningPostgres } from "../support/postgres";
 import { describeOnPostgres } from "./postgres";
@@ -252,7 +252,7 @@ describeOnPostgres("the PostgreSQL lock reader's connection (issue 29)", () => {
       // on a connection left open (before, it stayed until the server let go).
       for (const mode of ["require", "disable"]) {
         const stalledUrl = `postgres://pulumi:${PASSWORD}@127.0.0.1:${stalled.port}/state?sslmode=${mode}&connect_timeout=2`;
-        const script = `require(${JSON.stringify(join(REPO_ROOT, "provider/cli/postgres-locks"))})
+        const script = `require(${JSON.stringify(join(REPO_ROOT, "provider/cli/backends/postgres-locks"))})
           .postgresLockRecords(${JSON.stringify(stalledUrl)}, ["x/"])
           .catch((e) => console.log(e.message));`;
         const child = await run(

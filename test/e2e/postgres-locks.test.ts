@@ -20,7 +20,7 @@ import {
   spawnUp,
 } from "./interrupted-run";
 import { describeOnPostgres } from "./postgres";
-import { lockKeyPrefixes, postgresLockRecords } from "../../provider/cli/postgres-locks";
+import { lockKeyPrefixes, postgresLockRecords } from "../../provider/cli/backends/postgres-locks";
 import { upWithPreview } from "../support/pulumi-up";
 import { startPostgres, type RunningPostgres } from "../support/postgres";
 

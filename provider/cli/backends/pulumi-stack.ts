@@ -11,15 +11,15 @@ import {
   type BackendDeadline,
 } from "./backend-deadline";
 import { configuredBackendUrl, describeBackend } from "./backend-url";
-import type { ExportedStack } from "./exported-state";
-import { projectDirectory } from "./project-folder";
+import type { ExportedStack } from "../state/exported-state";
+import { projectDirectory } from "../state/project-folder";
 import { holdersInLockedError, type LockHolder, type StackAccess } from "./stack-lock";
 import {
   BackendReadError,
   BackendTimeoutError,
   StackCommandError,
   StackNotFoundError,
-} from "./errors";
+} from "../errors";
 
 export interface StackTarget {
   readonly stack?: string;

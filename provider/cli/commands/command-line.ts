@@ -1,5 +1,8 @@
 import { parseArgs } from "node:util";
-import { BACKEND_TIMEOUT_VARIABLE, DEFAULT_BACKEND_TIMEOUT_SECONDS } from "./backend-deadline";
+import {
+  BACKEND_TIMEOUT_VARIABLE,
+  DEFAULT_BACKEND_TIMEOUT_SECONDS,
+} from "../backends/backend-deadline";
 
 export const USAGE = `Usage:
   pulumi-voice-platform preflight [--stack NAME] [--cwd DIR]

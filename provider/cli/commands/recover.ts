@@ -2,7 +2,7 @@
  * `recover`: records interrupted creates as the objects the platform holds, drops the ones named
  * with --forget, and imports the result, after saving the state it replaces.
  */
-import type { Inputs } from "../core/resource-descriptor";
+import type { Inputs } from "../../core/resource-descriptor";
 import {
   declaredName,
   pendingOperations,
@@ -10,19 +10,24 @@ import {
   sameApartFromTimestamps,
   type ExportedStack,
   type StateResource,
-} from "./exported-state";
+} from "../state/exported-state";
 import type { CommandResult } from "./command-result";
-import { namingBackup, projectDirectory, saveBackup } from "./project-folder";
-import { idProblem, outputsAfterCreate, recordedResource, sealOutputs } from "./recovered-resource";
+import { namingBackup, projectDirectory, saveBackup } from "../state/project-folder";
+import {
+  idProblem,
+  outputsAfterCreate,
+  recordedResource,
+  sealOutputs,
+} from "../state/recovered-resource";
 import {
   editedDeployment,
   LockedRefusal,
   planRecovery,
   RecoveryRefused,
   type RecoveryPlan,
-} from "./recovery-plan";
-import { descriptorOf } from "../resources";
-import { cliStackAccess, PulumiCliError, type StackTarget } from "./pulumi-stack";
+} from "../state/recovery-plan";
+import { descriptorOf } from "../../resources";
+import { cliStackAccess, PulumiCliError, type StackTarget } from "../backends/pulumi-stack";
 import {
   describeLock,
   findStackLocks,
@@ -31,8 +36,8 @@ import {
   type HeldLock,
   type LocalMachine,
   type StackAccess,
-} from "./stack-lock";
-import { StackCommandError } from "./errors";
+} from "../backends/stack-lock";
+import { StackCommandError } from "../errors";
 
 export interface RecoverOptions extends StackTarget {
   readonly assignments: readonly string[];

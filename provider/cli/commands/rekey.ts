@@ -5,28 +5,28 @@
  * called and nothing is replaced: only the stack's record changes, through `pulumi stack export`
  * and `import`, after a backup of the state it replaces.
  */
-import type { Inputs } from "../core/resource-descriptor";
-import { descriptorOf } from "../resources";
+import type { Inputs } from "../../core/resource-descriptor";
+import { descriptorOf } from "../../resources";
 import {
   declaredName,
   resourceKindOf,
   sameApartFromTimestamps,
   type ExportedStack,
   type StateResource,
-} from "./exported-state";
+} from "../state/exported-state";
 import type { CommandResult } from "./command-result";
-import { cliStackAccess, type StackTarget } from "./pulumi-stack";
-import { namingBackup, projectDirectory, saveBackup } from "./project-folder";
-import { RecoveryRefused } from "./recovery-plan";
-import { knownId } from "./recovered-resource";
+import { cliStackAccess, type StackTarget } from "../backends/pulumi-stack";
+import { namingBackup, projectDirectory, saveBackup } from "../state/project-folder";
+import { RecoveryRefused } from "../state/recovery-plan";
+import { knownId } from "../state/recovered-resource";
 import {
   describeLock,
   findStackLocks,
   thisMachine,
   type LocalMachine,
   type StackAccess,
-} from "./stack-lock";
-import { StackCommandError } from "./errors";
+} from "../backends/stack-lock";
+import { StackCommandError } from "../errors";
 
 /** A resource to give a new id. */
 interface Rekeyed {

@@ -4,9 +4,9 @@
  * commands do not understand is carried through untouched.
  */
 
-import { SECRET_SIG, SIG_KEY } from "../core/engine-values";
-import { StackCommandError } from "./errors";
-import { resourceKinds, type ResourceKind } from "../resources";
+import { SECRET_SIG, SIG_KEY } from "../../core/engine-values";
+import { StackCommandError } from "../errors";
+import { resourceKinds, type ResourceKind } from "../../resources";
 
 /**
  * A secret as `pulumi stack export` writes it: the engine's secret signature under its signature
@@ -51,7 +51,7 @@ export interface ExportedStack {
   deployment: Deployment;
 }
 
-export type { ResourceKind } from "../resources";
+export type { ResourceKind } from "../../resources";
 
 /** Which front end wrote a resource: the dynamic provider (state holds `__provider`) or the plugin. */
 export type FrontEnd = "dynamic" | "plugin";

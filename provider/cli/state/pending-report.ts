@@ -9,8 +9,8 @@ import {
   type PendingOfPackage,
   type PendingOperations,
 } from "./exported-state";
-import { shellQuote } from "./pulumi-stack";
-import { descriptorOf } from "../resources";
+import { shellQuote } from "../backends/pulumi-stack";
+import { descriptorOf } from "../../resources";
 
 export const COMMAND = "npx pulumi-voice-platform";
 

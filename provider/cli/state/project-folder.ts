@@ -5,7 +5,7 @@
 import { constants, existsSync } from "node:fs";
 import { lstat, mkdir, open } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { BackendTimeoutError } from "./errors";
+import { BackendTimeoutError } from "../errors";
 import { stackOfUrn, type ExportedStack } from "./exported-state";
 import { RecoveryRefused } from "./recovery-plan";
 

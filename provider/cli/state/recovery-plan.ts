@@ -2,7 +2,7 @@
  * What `recover` will do, decided from the command line and the exported state before anything is
  * written, and the edit of the deployment itself. Pure: the command runs the CLI around it.
  */
-import { pathSegmentProblem } from "../platform/path-segment";
+import { pathSegmentProblem } from "../../platform/path-segment";
 import {
   pendingOperations,
   resourceKindOf,

@@ -1,4 +1,4 @@
-import { parseCommandLine, UsageError } from "../../../provider/cli/command-line";
+import { parseCommandLine, UsageError } from "../../../provider/cli/commands/command-line";
 
 const URN = "urn:pulumi:dev::voice-app::pulumi-nodejs:dynamic/voiceplatform:SipCarrier::trunk";
 

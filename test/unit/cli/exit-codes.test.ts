@@ -2,11 +2,11 @@
  * One exit status per kind of outcome, so a pipeline can act on it: the table `--help` prints is
  * the one main() returns.
  */
-import { UsageError, USAGE } from "../../../provider/cli/command-line";
+import { UsageError, USAGE } from "../../../provider/cli/commands/command-line";
 import { failure } from "../../../provider/cli/main";
-import { EXIT } from "../../../provider/cli/command-result";
-import { PulumiCliError, readFailure } from "../../../provider/cli/pulumi-stack";
-import { LockedRefusal, RecoveryRefused } from "../../../provider/cli/recovery-plan";
+import { EXIT } from "../../../provider/cli/commands/command-result";
+import { PulumiCliError, readFailure } from "../../../provider/cli/backends/pulumi-stack";
+import { LockedRefusal, RecoveryRefused } from "../../../provider/cli/state/recovery-plan";
 import { BackendReadError, StackNotFoundError } from "../../../provider/cli/errors";
 
 /** What CLI 3.248 prints for `pulumi stack export --stack prod` on a backend without the stack (exit 6). */

@@ -1,9 +1,9 @@
-import { pendingOperations, resourceKindOf } from "../../../provider/cli/exported-state";
+import { pendingOperations, resourceKindOf } from "../../../provider/cli/state/exported-state";
 import {
   editedDeployment,
   planRecovery,
   RecoveryRefused,
-} from "../../../provider/cli/recovery-plan";
+} from "../../../provider/cli/state/recovery-plan";
 import {
   carrierInputs,
   deployment,
