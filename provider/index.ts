@@ -25,5 +25,5 @@ export {
   InputError,
   UnsafePathError,
 } from "./platform/errors";
-export { IncompleteCreateError } from "./core/created-object";
+export { IncompleteCreateError } from "./core/errors";
 export { StackCommandError } from "./cli/errors";

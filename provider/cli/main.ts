@@ -4,14 +4,20 @@
  * `pulumi up` left with interrupted creates, `rekey` for ids an earlier version wrote.
  */
 import { backendTimeoutSeconds } from "./backends/backend-deadline";
-import { parseCommandLine, USAGE, UsageError } from "./commands/command-line";
+import { parseCommandLine, USAGE } from "./commands/command-line";
 import { EXIT } from "./commands/command-result";
 import { preflight } from "./commands/preflight";
-import { PulumiCliError } from "./backends/pulumi-stack";
 import { recover } from "./commands/recover";
 import { rekey } from "./commands/rekey";
-import { LockedRefusal, RecoveryRefused } from "./state/recovery-plan";
-import { BackendReadError, CommandSettingError, StackNotFoundError } from "./errors";
+import {
+  BackendReadError,
+  CommandSettingError,
+  LockedRefusal,
+  PulumiCliError,
+  RecoveryRefused,
+  StackNotFoundError,
+  UsageError,
+} from "./errors";
 
 export async function main(argv: readonly string[]): Promise<number> {
   try {

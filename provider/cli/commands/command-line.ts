@@ -3,6 +3,7 @@ import {
   BACKEND_TIMEOUT_VARIABLE,
   DEFAULT_BACKEND_TIMEOUT_SECONDS,
 } from "../backends/backend-deadline";
+import { UsageError } from "../errors";
 
 export const USAGE = `Usage:
   pulumi-voice-platform preflight [--stack NAME] [--cwd DIR]
@@ -62,11 +63,6 @@ export type CommandLine =
       /** Present (true) only when --cancel-stale-lock was given. */
       readonly cancelStaleLock?: true;
     };
-
-/** A command line that cannot run; the message names the argument and the fix. */
-export class UsageError extends Error {
-  override readonly name = "UsageError";
-}
 
 const options = {
   stack: { type: "string", short: "s" },

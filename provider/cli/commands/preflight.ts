@@ -13,8 +13,8 @@ import {
   type PendingOfPackage,
   type PendingOperations,
 } from "../state/exported-state";
-import { lockedByUpdateReport, preflightReport } from "../state/pending-report";
-import { cliStackAccess, targetFlags, type StackTarget } from "../backends/pulumi-stack";
+import { lockedByUpdateReport, preflightReport, targetFlags } from "../state/pending-report";
+import { cliStackAccess, type StackTarget } from "../backends/pulumi-stack";
 import { projectDirectory } from "../state/project-folder";
 import {
   describeLock,

@@ -6,7 +6,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import type { Inputs } from "../../core/resource-descriptor";
-import { hidden, withoutProvider } from "../../dynamic/dynamic-adapter";
+import { hidden, withoutProvider } from "../../core/hidden-properties";
 import { descriptorOf } from "../../resources";
 import {
   containsSecret,

@@ -3,6 +3,7 @@
  * written, and the edit of the deployment itself. Pure: the command runs the CLI around it.
  */
 import { pathSegmentProblem } from "../../platform/path-segment";
+import { RecoveryRefused } from "../errors";
 import {
   pendingOperations,
   resourceKindOf,
@@ -21,16 +22,6 @@ export interface RecoveryPlan {
   readonly forget: PendingOfPackage[];
   /** Pending operations `stack import` drops although nobody named them: other packages' only. */
   readonly alsoDropped: { urn: string; operation: string; type: string }[];
-}
-
-/** Refused: nothing was written. The message names the argument and what to do. */
-export class RecoveryRefused extends Error {
-  override readonly name: string = "RecoveryRefused";
-}
-
-/** Refused because an update that may still run holds the stack's lock. */
-export class LockedRefusal extends RecoveryRefused {
-  override readonly name: string = "LockedRefusal";
 }
 
 /**

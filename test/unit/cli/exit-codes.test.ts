@@ -2,12 +2,18 @@
  * One exit status per kind of outcome, so a pipeline can act on it: the table `--help` prints is
  * the one main() returns.
  */
-import { UsageError, USAGE } from "../../../provider/cli/commands/command-line";
+import { USAGE } from "../../../provider/cli/commands/command-line";
 import { failure } from "../../../provider/cli/main";
 import { EXIT } from "../../../provider/cli/commands/command-result";
-import { PulumiCliError, readFailure } from "../../../provider/cli/backends/pulumi-stack";
-import { LockedRefusal, RecoveryRefused } from "../../../provider/cli/state/recovery-plan";
-import { BackendReadError, StackNotFoundError } from "../../../provider/cli/errors";
+import { readFailure } from "../../../provider/cli/backends/pulumi-stack";
+import {
+  BackendReadError,
+  LockedRefusal,
+  PulumiCliError,
+  RecoveryRefused,
+  StackNotFoundError,
+  UsageError,
+} from "../../../provider/cli/errors";
 
 /** What CLI 3.248 prints for `pulumi stack export --stack prod` on a backend without the stack (exit 6). */
 const NO_STACK = "error: no stack named 'organization/voice/prod' found\n";

@@ -1,9 +1,6 @@
 import { pendingOperations, resourceKindOf } from "../../../provider/cli/state/exported-state";
-import {
-  editedDeployment,
-  planRecovery,
-  RecoveryRefused,
-} from "../../../provider/cli/state/recovery-plan";
+import { editedDeployment, planRecovery } from "../../../provider/cli/state/recovery-plan";
+import { RecoveryRefused } from "../../../provider/cli/errors";
 import {
   carrierInputs,
   deployment,

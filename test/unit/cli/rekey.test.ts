@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseCommandLine } from "../../../provider/cli/commands/command-line";
 import type { ExportedStack, StateResource } from "../../../provider/cli/state/exported-state";
-import { RecoveryRefused } from "../../../provider/cli/state/recovery-plan";
+import { RecoveryRefused } from "../../../provider/cli/errors";
 import { rekey } from "../../../provider/cli/commands/rekey";
 import type { LocalMachine, StackAccess } from "../../../provider/cli/backends/stack-lock";
 import { WEBHOOK_ID } from "../../../provider/resources/campaign-webhook";

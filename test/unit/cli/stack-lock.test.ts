@@ -24,9 +24,8 @@ import {
 } from "../../../provider/cli/backends/postgres-locks";
 import { s3ClientSettings } from "../../../provider/cli/backends/s3-locks";
 import { azureBlobSettings } from "../../../provider/cli/backends/azblob-locks";
-import { PulumiCliError } from "../../../provider/cli/backends/pulumi-stack";
 import { recover } from "../../../provider/cli/commands/recover";
-import { RecoveryRefused } from "../../../provider/cli/state/recovery-plan";
+import { PulumiCliError, RecoveryRefused } from "../../../provider/cli/errors";
 import {
   ageText,
   describeLock,
