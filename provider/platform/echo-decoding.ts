@@ -1,11 +1,15 @@
 /**
- * The forms in which a platform can echo back a text it was sent, undone: percent-encoding (either
- * hex case, UTF-8 or single bytes, a form's `+` for a space), JSON and JavaScript escapes (`\"`,
- * `\uXXXX`, `\u{…}`, `\xHH`) and HTML character references (`&amp;`, `&#233;`, `&#xE9;`), in any
- * mix and nested (percent-encoded twice, a JSON text percent-encoded). Case and compatibility
- * forms are folded away by `foldCase`. Redaction searches secrets in every layer of decoding and
- * maps what it finds back to the characters of the original text.
+ * The forms in which a platform can echo back a text it was sent, undone, in any mix and nested
+ * (percent-encoded twice, a JSON text percent-encoded, HTML escaped then upper-cased): percent-
+ * and form encoding and JavaScript's `escape()`, the string escapes of JSON and of the languages
+ * platforms are written in (escape-sequences.ts), and HTML character references
+ * (html-references.ts). Case and compatibility forms are folded away by case-folding.ts.
+ * Redaction searches secrets in every layer of decoding and maps what it finds back to the
+ * characters of the original text.
  */
+import type { FoldedText } from "./case-folding";
+import { escapeRun, type Piece, type Reading } from "./escape-sequences";
+import { referenceAt } from "./html-references";
 
 /** Decoding stops this many layers deep: nothing sent is encoded deeper than that. */
 const MAX_LAYERS = 6;
@@ -20,63 +24,10 @@ export interface DecodedLayer {
   readonly end: Int32Array;
 }
 
-/**
- * A code point with case and compatibility forms folded: NFKD (so "é" and "e\u0301" agree, and
- * "ﬁ" is "fi"), then upper and lower case in turn, so "ß", "SS" and "ss" agree, as do "σ", "ς"
- * and "Σ". Folded alike on both sides, a text and a secret compare without regard to case.
- */
-export function foldCodePoint(codePoint: string): string {
-  const code = codePoint.charCodeAt(0);
-  if (code < 0x80) return code >= 0x41 && code <= 0x5a ? String.fromCharCode(code + 32) : codePoint;
-  let folded = foldedCodePoints.get(codePoint);
-  if (folded === undefined) {
-    folded = codePoint.normalize("NFKD").toUpperCase().toLowerCase();
-    foldedCodePoints.set(codePoint, folded);
-  }
-  return folded;
-}
-
-const foldedCodePoints = new Map<string, string>();
-
-/** A text folded code point by code point. */
-export function foldCase(text: string): string {
-  let folded = "";
-  for (const codePoint of text) folded += foldCodePoint(codePoint);
-  return folded;
-}
-
-/**
- * A layer folded for searching: the folded text, and for each of its UTF-16 units the units of
- * the layer it came from (`from` to `to`, exclusive: a whole code point, both halves of a pair).
- */
-export interface FoldedLayer {
-  readonly text: string;
-  readonly from: Int32Array;
-  readonly to: Int32Array;
-}
-
-export function foldLayer(layer: DecodedLayer): FoldedLayer {
-  const units: string[] = [];
-  const from: number[] = [];
-  const to: number[] = [];
-  const text = layer.text;
-  for (let index = 0; index < text.length;) {
-    const codePoint = String.fromCodePoint(text.codePointAt(index)!);
-    const folded = foldCodePoint(codePoint);
-    units.push(folded);
-    for (let k = 0; k < folded.length; k++) {
-      from.push(index);
-      to.push(index + codePoint.length);
-    }
-    index += codePoint.length;
-  }
-  return { text: units.join(""), from: Int32Array.from(from), to: Int32Array.from(to) };
-}
-
 /** The span of the original text that units `first` to `last` (inclusive) of a folded layer came from. */
 export function originalSpan(
   layer: DecodedLayer,
-  folded: FoldedLayer,
+  folded: FoldedText,
   first: number,
   last: number,
 ): { start: number; end: number } {
@@ -100,14 +51,22 @@ export function plainLayer(text: string): DecodedLayer {
   return { text, start, end };
 }
 
-/** The decodings one layer can apply: each alone, or all at once. */
-type Decoding = "percent" | "plus" | "backslash" | "reference";
+/**
+ * The decodings one layer can apply: each alone, or all at once. Where an escape reads two ways
+ * (escape-sequences.ts), `percent` and `backslash` read a run of byte escapes as UTF-8 and
+ * `\U0001F600` as one code point; `latin1` reads `%` and backslash escapes one Latin-1 character
+ * per byte (`\xc3\xa9` is "Ã©", not "é"); `four-digit` reads backslash escapes with `\u` always
+ * taking 4 digits (`\u0001abcd` is U+0001 and "abcd" in JSON).
+ */
+type Decoding = "percent" | "plus" | "backslash" | "reference" | "latin1" | "four-digit";
 
 const decodings: readonly (readonly Decoding[])[] = [
   ["percent"],
   ["plus"],
   ["backslash"],
   ["reference"],
+  ["latin1"],
+  ["four-digit"],
   ["percent", "plus", "backslash", "reference"],
 ];
 
@@ -129,9 +88,12 @@ export function decodedLayers(text: string): DecodedLayer[] {
     for (const layer of frontier) {
       for (const kinds of decodings) {
         if (layers.length >= MAX_LAYER_COUNT) return layers;
-        const decoded = decodeOnce(layer, kinds);
-        if (decoded === undefined || seen.has(decoded.text)) continue;
-        seen.add(decoded.text);
+        const edits = editsOf(layer.text, kinds);
+        if (edits === undefined) continue;
+        const decodedText = applied(layer.text, edits);
+        if (seen.has(decodedText)) continue;
+        seen.add(decodedText);
+        const decoded = layerOf(layer, decodedText, edits);
         layers.push(decoded);
         next.push(decoded);
       }
@@ -141,205 +103,105 @@ export function decodedLayers(text: string): DecodedLayer[] {
   return layers;
 }
 
-/** A layer being built; decoding never makes a text longer, so the layer below bounds it. */
-class LayerBuilder {
-  private readonly units: string[] = [];
-  private readonly start: Int32Array;
-  private readonly end: Int32Array;
-  private length = 0;
-
-  constructor(private readonly below: DecodedLayer) {
-    this.start = new Int32Array(below.text.length);
-    this.end = new Int32Array(below.text.length);
-  }
-
-  /** `decoded` stands for the units `from` to `to` (exclusive) of the layer below. */
-  push(decoded: string, from: number, to: number): void {
-    const below = this.below;
-    let start = below.start[from]!;
-    let end = below.end[from]!;
-    for (let index = from + 1; index < to; index++) {
-      start = Math.min(start, below.start[index]!);
-      end = Math.max(end, below.end[index]!);
-    }
-    this.units.push(decoded);
-    for (let k = 0; k < decoded.length; k++) {
-      this.start[this.length] = start;
-      this.end[this.length] = end;
-      this.length++;
-    }
-  }
-
-  build(): DecodedLayer {
-    return {
-      text: this.units.join(""),
-      start: this.start.subarray(0, this.length),
-      end: this.end.subarray(0, this.length),
-    };
-  }
-}
-
 /** Whether a text holds anything a decoding would change: a cheap test before building a layer. */
 const triggers: Readonly<Record<Decoding, RegExp>> = {
-  percent: /%[0-9a-fA-F]{2}/,
+  percent: /%(?:[0-9a-f]{2}|u[0-9a-f]{4})/i,
   plus: /\+/,
-  backslash: /\\./,
-  reference: /&#?[0-9a-zA-Z]+;/,
+  backslash: /\\./s,
+  reference: /&[#a-z\u0130\u0131\u017f\u212a]/i,
+  // Where reading bytes as Latin-1, or `\u` as 4 digits, differs from the readings above.
+  latin1: /%[c-f][0-9a-f]%|\\(?:x[c-f][0-9a-f]\\|3[0-7]{2}\\)/i,
+  "four-digit": /\\u[0-9a-f]{8}/i,
 };
 
-const HEX2 = /^[0-9a-fA-F]{2}$/;
-const HEX4 = /^[0-9a-fA-F]{4}$/;
-
-/** The named references a web page escapes text with. */
-export const namedReferences: Readonly<Record<string, string>> = {
-  amp: "&",
-  lt: "<",
-  gt: ">",
-  quot: '"',
-  apos: "'",
-  nbsp: "\u00a0",
-};
-
-const singleEscapes: Readonly<Record<string, string>> = {
-  '"': '"',
-  "'": "'",
-  "\\": "\\",
-  "/": "/",
-  b: "\b",
-  f: "\f",
-  n: "\n",
-  r: "\r",
-  t: "\t",
-  v: "\v",
-  "0": "\0",
-};
-
-/** One layer of the given decodings; undefined when they find nothing to decode. */
-function decodeOnce(layer: DecodedLayer, kinds: readonly Decoding[]): DecodedLayer | undefined {
-  const text = layer.text;
-  if (!kinds.some((kind) => triggers[kind].test(text))) return undefined;
-  const out = new LayerBuilder(layer);
-  let changed = false;
-  let index = 0;
-  while (index < text.length) {
-    const char = text[index]!;
-    const decoded =
-      char === "%" && kinds.includes("percent")
-        ? percentRun(text, index)
-        : char === "\\" && kinds.includes("backslash")
-          ? backslashEscape(text, index)
-          : char === "&" && kinds.includes("reference")
-            ? characterReference(text, index)
-            : char === "+" && kinds.includes("plus")
-              ? [{ text: " ", length: 1 }]
-              : undefined;
-    if (decoded === undefined) {
-      out.push(char, index, index + 1);
-      index++;
-      continue;
-    }
-    changed = true;
-    for (const piece of decoded) {
-      out.push(piece.text, index, index + piece.length);
-      index += piece.length;
-    }
-  }
-  return changed ? out.build() : undefined;
-}
-
-interface Piece {
-  readonly text: string;
-  /** How many units of the layer below it stands for. */
+/** A piece of a layer's text decoded: `length` units from `at` stand for `text`. */
+interface Edit {
+  readonly at: number;
   readonly length: number;
+  readonly text: string;
 }
 
-/**
- * A run of `%XX` bytes from `at`, as characters: valid UTF-8 sequences as their code points,
- * any other byte as the Latin-1 character of its value.
- */
-function percentRun(text: string, at: number): Piece[] | undefined {
-  const bytes: number[] = [];
-  for (let index = at; text[index] === "%" && HEX2.test(text.slice(index + 1, index + 3));) {
-    bytes.push(parseInt(text.slice(index + 1, index + 3), 16));
-    index += 3;
-  }
-  if (bytes.length === 0) return undefined;
-  const pieces: Piece[] = [];
-  for (let k = 0; k < bytes.length;) {
-    const size = utf8SequenceLength(bytes, k);
-    if (size > 1) {
-      pieces.push({
-        text: Buffer.from(bytes.slice(k, k + size)).toString("utf8"),
-        length: 3 * size,
-      });
-      k += size;
-    } else {
-      pieces.push({ text: String.fromCharCode(bytes[k]!), length: 3 });
-      k++;
-    }
-  }
-  return pieces;
-}
-
-/** The length of a valid multi-byte UTF-8 sequence at `k`, else 1. */
-function utf8SequenceLength(bytes: readonly number[], k: number): number {
-  const lead = bytes[k]!;
-  const size = lead >= 0xf0 && lead <= 0xf4 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc2 ? 2 : 1;
-  if (size === 1 || lead >= 0xf5) return 1;
-  for (let next = 1; next < size; next++) {
-    const byte = bytes[k + next];
-    if (byte === undefined || (byte & 0xc0) !== 0x80) return 1;
-  }
-  // Overlong and surrogate forms are not UTF-8.
-  const decoded = Buffer.from(bytes.slice(k, k + size)).toString("utf8");
-  return decoded.includes("\ufffd") ? 1 : size;
-}
-
-/**
- * A JSON or JavaScript escape at `at`, in either case: an echo upper-cased after escaping writes
- * `\U00E9` and `\T`, which still read as "é" and a tab.
- */
-function backslashEscape(text: string, at: number): Piece[] | undefined {
-  const next = text[at + 1]?.toLowerCase();
-  if (next === undefined) return undefined;
-  if (next === "u" && text[at + 2] === "{") {
-    const close = text.indexOf("}", at + 3);
-    const hex = close < 0 ? "" : text.slice(at + 3, close);
-    const value = /^[0-9a-fA-F]{1,6}$/.test(hex) ? parseInt(hex, 16) : -1;
-    if (value < 0 || value > 0x10ffff) return undefined;
-    return [{ text: String.fromCodePoint(value), length: close + 1 - at }];
-  }
-  if (next === "u") {
-    const hex = text.slice(at + 2, at + 6);
-    return HEX4.test(hex)
-      ? [{ text: String.fromCharCode(parseInt(hex, 16)), length: 6 }]
-      : undefined;
-  }
-  if (next === "x") {
-    const hex = text.slice(at + 2, at + 4);
-    return HEX2.test(hex)
-      ? [{ text: String.fromCharCode(parseInt(hex, 16)), length: 4 }]
-      : undefined;
-  }
-  const single = singleEscapes[next];
-  return single === undefined ? undefined : [{ text: single, length: 2 }];
-}
-
-function characterReference(text: string, at: number): Piece[] | undefined {
-  const match = /^&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z]{2,6});/.exec(
-    text.slice(at, at + 12),
+/** What one layer of the given decodings changes in a text; undefined when nothing. */
+function editsOf(text: string, kinds: readonly Decoding[]): Edit[] | undefined {
+  if (!kinds.some((kind) => triggers[kind].test(text))) return undefined;
+  const reading: Reading = kinds.includes("latin1")
+    ? "latin1"
+    : kinds.includes("four-digit")
+      ? "four-digit"
+      : "utf8";
+  const percent = reading === "latin1" || kinds.includes("percent");
+  const backslash = reading !== "utf8" || kinds.includes("backslash");
+  const reference = kinds.includes("reference");
+  const plus = kinds.includes("plus");
+  const special = new RegExp(
+    `[${percent ? "%" : ""}${backslash ? "\\\\" : ""}${reference ? "&" : ""}${plus ? "+" : ""}]`,
+    "g",
   );
-  if (match === null) return undefined;
-  const name = match[1]!;
-  let decoded: string | undefined;
-  if (name.startsWith("#")) {
-    const value =
-      name[1] === "x" || name[1] === "X"
-        ? parseInt(name.slice(2), 16)
-        : parseInt(name.slice(1), 10);
-    decoded = value <= 0x10ffff ? String.fromCodePoint(value) : undefined;
-  } else {
-    decoded = namedReferences[name.toLowerCase()];
+  const edits: Edit[] = [];
+  for (let match = special.exec(text); match !== null; match = special.exec(text)) {
+    let at = match.index;
+    const char = text[at]!;
+    const decoded: readonly Piece[] | undefined =
+      char === "%"
+        ? escapeRun(text, at, "percent", reading)
+        : char === "\\"
+          ? escapeRun(text, at, "backslash", reading)
+          : char === "&"
+            ? optional(referenceAt(text, at))
+            : [{ text: " ", length: 1 }];
+    if (decoded === undefined) continue;
+    for (const piece of decoded) {
+      edits.push({ at, length: piece.length, text: piece.text });
+      at += piece.length;
+    }
+    special.lastIndex = at;
   }
-  return decoded === undefined ? undefined : [{ text: decoded, length: match[0].length }];
+  return edits.length === 0 ? undefined : edits;
+}
+
+function optional(piece: Piece | undefined): Piece[] | undefined {
+  return piece === undefined ? undefined : [piece];
+}
+
+/** The text with its edits made. */
+function applied(text: string, edits: readonly Edit[]): string {
+  let result = "";
+  let index = 0;
+  for (const edit of edits) {
+    result += text.slice(index, edit.at) + edit.text;
+    index = edit.at + edit.length;
+  }
+  return result + text.slice(index);
+}
+
+/**
+ * The layer a text's edits make of the layer below: each unit of an edit's text comes from the
+ * span of the original text its units below came from; the other units keep theirs. Decoding
+ * never makes a text longer, so the layer below bounds it.
+ */
+function layerOf(below: DecodedLayer, text: string, edits: readonly Edit[]): DecodedLayer {
+  const start = new Int32Array(text.length);
+  const end = new Int32Array(text.length);
+  let length = 0;
+  let index = 0;
+  const copy = (to: number) => {
+    start.set(below.start.subarray(index, to), length);
+    end.set(below.end.subarray(index, to), length);
+    length += to - index;
+  };
+  for (const edit of edits) {
+    copy(edit.at);
+    let first = below.start[edit.at]!;
+    let last = below.end[edit.at]!;
+    for (let unit = edit.at + 1; unit < edit.at + edit.length; unit++) {
+      first = Math.min(first, below.start[unit]!);
+      last = Math.max(last, below.end[unit]!);
+    }
+    start.fill(first, length, length + edit.text.length);
+    end.fill(last, length, length + edit.text.length);
+    length += edit.text.length;
+    index = edit.at + edit.length;
+  }
+  copy(below.text.length);
+  return { text, start, end };
 }

@@ -8,10 +8,12 @@
  *
  * The rule, as the README states it:
  * - A secret of `MIN_FINDABLE_LENGTH` (4) characters or more is blanked wherever it appears, in
- *   any case and in any form a platform can echo it in: as is, percent-encoded (either hex case,
- *   `+` for a space), JSON- or JavaScript-escaped, as HTML character references, and nested
- *   mixes of those (echo-decoding.ts). A secret URL is blanked whole and by its path with its
- *   query; its path, query, path segments and query values too when 8 characters or longer.
+ *   any case (case-folding.ts) and in any form a platform can echo it in: as is, percent- or
+ *   form-encoded, escaped as the string literals of JSON and of the languages platforms are
+ *   written in, as HTML character references, and nested mixes of those (echo-decoding.ts;
+ *   docs/failures-and-secrets.md lists them). A secret URL is blanked whole and by its path
+ *   with its query; its path, query, path segments and query values too when 8 characters or
+ *   longer.
  * - Then the result is checked again in every decoded view; if any secret still shows (for
  *   example, the secret is part of the word "[redacted]"), the whole text is withheld.
  * - A shorter secret cannot be told apart from ordinary text, so it is not searched for: the
@@ -19,15 +21,10 @@
  *   own messages never hold any secret value to begin with.
  */
 
-import {
-  decodedLayers,
-  foldCase,
-  foldLayer,
-  namedReferences,
-  originalSpan,
-  type DecodedLayer,
-} from "./echo-decoding";
-import { secretMemory } from "./secret-memory";
+import { decodeHTML } from "entities";
+import { foldCase, foldWithOrigins } from "./case-folding";
+import { decodedLayers, originalSpan, type DecodedLayer } from "./echo-decoding";
+import { secretMemory, type SecretIndex } from "./secret-memory";
 
 const REDACTED = "[redacted]";
 
@@ -63,9 +60,9 @@ export function rememberSecret(value: unknown): void {
   state.secrets.add(value);
   for (const form of searchedForms(value)) {
     const folded = foldCase(form);
-    if (state.foldedSecrets.has(folded)) continue;
+    if (folded === "" || state.foldedSecrets.has(folded)) continue;
     state.foldedSecrets.add(folded);
-    state.secretsByPrefix = undefined;
+    state.index = undefined;
   }
 }
 
@@ -114,30 +111,47 @@ function secretUrlParts(value: string): { whole: string[]; pieces: string[] } {
   return { whole: whole.filter(given), pieces: pieces.filter(given) };
 }
 
-/** The folded secrets by their first four UTF-16 units, for one pass over a text. */
-function secretsByPrefix(): Map<string, string[]> {
+/**
+ * The folded secrets by their first four UTF-16 units (all of them when a secret folds shorter:
+ * the dot above an i folds away, so "i\u0307i\u0307" is "ii"), for one pass over a text.
+ */
+function secretIndex(): SecretIndex {
   const state = secretMemory();
-  if (state.secretsByPrefix === undefined) {
-    const index = new Map<string, string[]>();
+  if (state.index === undefined) {
+    const byPrefix = new Map<string, string[]>();
+    const keyLengths = new Set<number>();
+    const firstPairs = new Set<number>();
     for (const folded of state.foldedSecrets) {
       const key = folded.slice(0, MIN_FINDABLE_LENGTH);
-      const list = index.get(key);
-      if (list === undefined) index.set(key, [folded]);
+      keyLengths.add(key.length);
+      if (key.length >= 2) firstPairs.add(pairAt(key, 0));
+      const list = byPrefix.get(key);
+      if (list === undefined) byPrefix.set(key, [folded]);
       else list.push(folded);
     }
-    state.secretsByPrefix = index;
+    state.index = { byPrefix, keyLengths: [...keyLengths], firstPairs };
   }
-  return state.secretsByPrefix;
+  return state.index;
+}
+
+/** The two UTF-16 units at `at` as one number: a cheap test before a key is looked up. */
+function pairAt(text: string, at: number): number {
+  return text.charCodeAt(at) * 0x10000 + text.charCodeAt(at + 1);
 }
 
 /** Where remembered secrets occur in a folded text: [first unit, last unit] pairs. */
-function occurrences(folded: string, index: Map<string, string[]>): [number, number][] {
+function occurrences(folded: string, index: SecretIndex): [number, number][] {
   const found: [number, number][] = [];
-  for (let at = 0; at + MIN_FINDABLE_LENGTH <= folded.length; at++) {
-    const candidates = index.get(folded.slice(at, at + MIN_FINDABLE_LENGTH));
-    if (candidates === undefined) continue;
-    for (const secret of candidates) {
-      if (folded.startsWith(secret, at)) found.push([at, at + secret.length - 1]);
+  for (let at = 0; at < folded.length; at++) {
+    const pair = at + 1 < folded.length ? pairAt(folded, at) : -1;
+    for (const keyLength of index.keyLengths) {
+      if (at + keyLength > folded.length) continue;
+      if (keyLength >= 2 && !index.firstPairs.has(pair)) continue;
+      const candidates = index.byPrefix.get(folded.slice(at, at + keyLength));
+      if (candidates === undefined) continue;
+      for (const secret of candidates) {
+        if (folded.startsWith(secret, at)) found.push([at, at + secret.length - 1]);
+      }
     }
   }
   return found;
@@ -145,10 +159,10 @@ function occurrences(folded: string, index: Map<string, string[]>): [number, num
 
 /** The spans of `text` that hold a remembered secret in any layer of decoding, merged and sorted. */
 function secretSpans(text: string, layers: readonly DecodedLayer[]): [number, number][] {
-  const index = secretsByPrefix();
+  const index = secretIndex();
   const spans: [number, number][] = [];
   for (const layer of layers) {
-    const folded = foldLayer(layer);
+    const folded = foldWithOrigins(layer.text);
     for (const [first, last] of occurrences(folded.text, index)) {
       const { start, end } = originalSpan(layer, folded, first, last);
       spans.push([start, end]);
@@ -183,16 +197,21 @@ function blanked(text: string, spans: readonly [number, number][], upTo = text.l
  */
 function showsSecret(text: string): boolean {
   if (secretMemory().foldedSecrets.size === 0) return false;
-  const index = secretsByPrefix();
+  const index = secretIndex();
   return viewsOf(text).some((view) => occurrences(foldCase(view), index).length > 0);
 }
 
+/**
+ * A second opinion on the decoders of echo-decoding.ts, written apart from them: each kind of
+ * escape undone all over the text by a regular expression, HTML by the `entities` library.
+ */
 const singleDecodings: ReadonlyArray<(text: string) => string> = [
   (text) => text.replace(/(%[0-9a-fA-F]{2})+/g, percentDecoded),
+  (text) => text.replace(/%u([0-9a-fA-F]{4})/gi, (_, hex: string) => unit(hex)),
   (text) => text.replace(/\+/g, " "),
-  (text) =>
-    text.replace(/\\(u\{[0-9a-fA-F]{1,6}\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|[^ux])/gi, unescaped),
-  (text) => text.replace(/&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z]{2,6});/g, referenced),
+  (text) => text.replace(BACKSLASH_ESCAPE, unescaped),
+  (text) => decodeHTML(text),
+  (text) => decodeHTML(text.replace(/&[0-9a-zA-Z]+;?/g, (name) => name.toLowerCase())),
 ];
 
 function viewsOf(text: string): string[] {
@@ -218,29 +237,48 @@ function percentDecoded(run: string): string {
   try {
     return decodeURIComponent(run);
   } catch {
-    return run.replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) =>
-      String.fromCharCode(parseInt(hex, 16)),
-    );
+    return run.replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) => unit(hex));
   }
 }
 
-const escapes: Readonly<Record<string, string>> = { b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
-
-function unescaped(_: string, written: string): string {
-  const escape = written.slice(0, 1).toLowerCase() + written.slice(1);
-  if (escape.startsWith("u{")) {
-    const value = parseInt(escape.slice(2, -1), 16);
-    return value <= 0x10ffff ? String.fromCodePoint(value) : escape;
-  }
-  if (escape.startsWith("u") || escape.startsWith("x"))
-    return String.fromCharCode(parseInt(escape.slice(1), 16));
-  return escapes[escape] ?? escape;
+function unit(hex: string): string {
+  return String.fromCharCode(parseInt(hex, 16));
 }
 
-function referenced(whole: string, name: string): string {
-  if (!name.startsWith("#")) return namedReferences[name.toLowerCase()] ?? whole;
-  const value = /^#[xX]/.test(name) ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-  return value <= 0x10ffff ? String.fromCodePoint(value) : whole;
+const BACKSLASH_ESCAPE =
+  /\\(u\{[0-9a-f]{1,6}\}|U[0-9a-f]{8}|u+[0-9a-f]{4}|x[0-9a-f]{2}|[0-7]{1,3}|[abefnrstv]|[^a-z0-7])/gi;
+
+const escapes: Readonly<Record<string, string>> = {
+  a: "\x07",
+  b: "\b",
+  e: "\x1b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  s: " ",
+  t: "\t",
+  v: "\v",
+};
+
+function unescaped(whole: string, written: string): string {
+  const first = written[0]!;
+  if (/^u\{/i.test(written)) {
+    const value = parseInt(written.slice(2, -1), 16);
+    return value <= 0x10ffff ? String.fromCodePoint(value) : whole;
+  }
+  if (/^U[0-9a-fA-F]{8}$/.test(written)) {
+    const value = parseInt(written.slice(1), 16);
+    if (value <= 0x10ffff) return String.fromCodePoint(value);
+  }
+  if (/^[ux]/i.test(written)) {
+    const hex = written.replace(/^[ux]+/i, "");
+    return unit(hex.slice(0, 4)) + hex.slice(4);
+  }
+  if (/^[0-7]/.test(written)) {
+    const digits = parseInt(written, 8) > 0xff ? written.slice(0, 2) : written;
+    return String.fromCharCode(parseInt(digits, 8)) + written.slice(digits.length);
+  }
+  return escapes[first.toLowerCase()] ?? written;
 }
 
 /** The text, or what stands in for it when a secret still shows in it. */
@@ -262,16 +300,33 @@ export function redactSecrets(text: string): string {
  */
 export function redactedPrefix(text: string, limit: number): string {
   if (text.length <= limit) return redactSecrets(text);
-  // An encoded secret can be this long in the text; an occurrence cut at `limit + slack` lies
-  // wholly after `limit`, and is dropped.
   let longest = 0;
   for (const folded of secretMemory().foldedSecrets) longest = Math.max(longest, folded.length);
-  const slack = 32 * longest;
-  const window = text.slice(0, limit + slack);
+  const window = text.slice(0, windowEnd(text, limit, TOKENS_PER_UNIT * longest));
   const spans =
     secretMemory().foldedSecrets.size === 0 ? [] : secretSpans(window, decodedLayers(window));
   const kept = blanked(window, spans, limit);
   return verified(`${kept}… (truncated)`);
+}
+
+/**
+ * An encoded secret spans at most this many characters or escapes per unit of it (4 bytes of
+ * UTF-8, each percent-encoded 6 times over); an occurrence cut off further than that after the
+ * cut lies wholly after it, and is dropped.
+ */
+const TOKENS_PER_UNIT = 64;
+
+/** One character, or one escape however long (`&#00…0095;` has any number of zeros). */
+const TOKEN =
+  /&#[xX]?0*[0-9a-fA-F]*;?|&[0-9A-Za-z]{1,32};?|%[uU][0-9a-fA-F]{4}|%[0-9a-fA-F]{2}|\\(?:[uU]\{[0-9a-fA-F]*\}|U[0-9a-fA-F]{8}|[uU]+[0-9a-fA-F]{4}|[xX][0-9a-fA-F]{2}|[0-7]{1,3}|[\s\S])|[\s\S]/y;
+
+/** Where the text ends `tokens` characters or escapes after `from`. */
+function windowEnd(text: string, from: number, tokens: number): number {
+  TOKEN.lastIndex = from;
+  for (let count = 0; count < tokens && TOKEN.lastIndex < text.length; count++) {
+    if (TOKEN.exec(text) === null) break;
+  }
+  return Math.max(from, TOKEN.lastIndex);
 }
 
 /** Field names secret in any body whatever the resource: the API key, a password. */

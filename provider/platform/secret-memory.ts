@@ -1,12 +1,22 @@
 /** Every secret this process has seen, in the forms redaction.ts searches texts for. */
 import { stateSlot } from "../settings/process-state";
 
+/**
+ * The folded secrets by their first units, how many units those keys have, and their first two
+ * units as one number (a cheap test before a key is looked up).
+ */
+export interface SecretIndex {
+  readonly byPrefix: Map<string, string[]>;
+  readonly keyLengths: readonly number[];
+  readonly firstPairs: ReadonlySet<number>;
+}
+
 interface SecretMemory {
   /** Every secret value seen. */
   readonly secrets: Set<string>;
   /** The forms searched for in texts, case folded, and the same by their first units (built on demand). */
   readonly foldedSecrets: Set<string>;
-  secretsByPrefix: Map<string, string[]> | undefined;
+  index: SecretIndex | undefined;
   /** Wire fields whose values are secret in any body (`register_password`, `headers[].value`). */
   readonly secretWireFields: Set<string>;
 }
@@ -15,7 +25,7 @@ function fresh(): SecretMemory {
   return {
     secrets: new Set(),
     foldedSecrets: new Set(),
-    secretsByPrefix: undefined,
+    index: undefined,
     secretWireFields: new Set(),
   };
 }

@@ -60,6 +60,7 @@ export async function handleApiRequest(
           action.as ?? "json",
           await readBodyText(req),
           req.headers.authorization ?? "",
+          action.fields,
         );
         res.writeHead(action.status, { "content-type": echoed.contentType });
         res.end(echoed.text);

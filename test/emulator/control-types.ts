@@ -166,7 +166,25 @@ export interface RequestLogEntry {
 
 /** How an echo fault writes back what it was sent, applied in order. */
 export type EchoTransform =
-  "lower" | "upper" | "percent" | "percent-lower-hex" | "form" | "json" | "json-ascii" | "html";
+  | "lower"
+  | "upper"
+  | "upper-tr"
+  | "lower-tr"
+  | "upper-el"
+  | "lower-lt"
+  | "percent"
+  | "percent-lower-hex"
+  | "form"
+  | "js-escape"
+  | "json"
+  | "json-ascii"
+  | "python-ascii"
+  | "python-bytes"
+  | "octal"
+  | "html"
+  | "htmlentities"
+  | "html-legacy-bare"
+  | "html-zero-padded";
 
 /** One way of quoting each echoed piece: the transforms, and text written around it. */
 export interface EchoForm {
@@ -180,8 +198,10 @@ export type FaultAction =
   /**
    * Answers `status` with what it was sent quoted back in each of `forms`: the Authorization
    * header, every string value of a JSON body and the raw body, as JSON (`error.message`) or text.
+   * With `fields`, only the Authorization header and the string values of those fields of the
+   * body (wherever they are), so a message cut short still quotes them.
    */
-  | { kind: "echo"; status: number; forms: EchoForm[]; as?: "json" | "text" }
+  | { kind: "echo"; status: number; forms: EchoForm[]; as?: "json" | "text"; fields?: string[] }
   | { kind: "latency"; ms: number }
   | { kind: "hang" }
   | { kind: "reset-before" }

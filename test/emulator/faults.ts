@@ -28,6 +28,7 @@ export const faultRuleSchema: z.ZodType<FaultRule> = z.strictObject({
         )
         .min(1),
       as: z.enum(["json", "text"]).optional(),
+      fields: z.array(z.string().min(1)).optional(),
     }),
     z.strictObject({ kind: z.literal("latency"), ms: z.number().int().nonnegative() }),
     z.strictObject({ kind: z.literal("hang") }),

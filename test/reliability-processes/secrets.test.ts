@@ -8,7 +8,9 @@
  *   and every error's message, stack, cause chain and fields;
  * - the real dynamic-provider process: its stdout and stderr and the error details it sends;
  * - the `__provider` text the SDK serializes into state;
- * - when a Pulumi CLI is available: the engine's output and the exported stack state.
+ * - when a Pulumi CLI is available: the engine's output and the exported stack state, and what
+ *   `pulumi up` shows (live and in Diagnostics) when the platform echoes each request back in its
+ *   error text in HTML references and the other escapes of test/emulator/echo-fault.ts.
  * The emulator's own request log is not provider output and is not scanned.
  *
  * Each scenario is a test of its own that scans what it produced (expectNoSecrets) and shows it
@@ -37,13 +39,16 @@ import {
   type ProviderProcess,
 } from "../support/provider-process";
 import { serializedProviders, type ResourceKind } from "../support/serialized-provider";
+import { issue38Secrets } from "../support/secret-arbitraries";
+import { caseless, leaksOf } from "../support/secret-leaks";
+import type { EchoTransform } from "../emulator/control-types";
 import {
   echoModes,
   startEchoServer,
   type EchoMode,
   type EchoServer,
 } from "../reliability/echo-server";
-import { upWithPreview } from "../support/pulumi-up";
+import { PulumiUpFailed, upWithPreview } from "../support/pulumi-up";
 import { requirePulumiCli } from "../support/require-pulumi-cli";
 import { configureAgainst } from "../provider/emulator-harness";
 
@@ -162,6 +167,7 @@ beforeAll(async () => {
     startEmulator({
       organizations: [
         { id: "org_secret", apiKey: SECRETS.apiKey, subOrganizationIds: ["sub_mine"] },
+        { id: "org_hostile", apiKey: issue38Secrets.apiKey },
       ],
     }),
     startEchoServer(),
@@ -579,5 +585,108 @@ withCli("exported state of a real `pulumi up`", () => {
       await project.stackConfigFile("secrets"),
       "a real `pulumi up`, the stack's config file",
     );
+  }, 600_000);
+
+  /**
+   * Each create refused with its request quoted back in some of the forms issue 38 found
+   * readable at b19be84: the Authorization header and the secret fields only, so the part of the
+   * platform's message a user sees (its first 300 characters) quotes every form of each.
+   */
+  const hostileEchoes: { path: string; fields: string[]; forms: EchoTransform[][] }[] = [
+    {
+      path: "/voices/voice-clone",
+      fields: [],
+      forms: [["htmlentities"], ["js-escape"], ["octal"]],
+    },
+    {
+      path: "/organization/sip",
+      fields: ["register_password"],
+      forms: [["htmlentities"], ["htmlentities", "upper"], ["upper-tr"]],
+    },
+    {
+      path: "/campaigns/*/webhook/subscribe",
+      fields: ["value"],
+      forms: [["htmlentities"], ["python-ascii", "upper"]],
+    },
+  ];
+
+  it("shows no secret a platform echoes in HTML references and other escapes, live or in Diagnostics", async () => {
+    await emulator.client.reset();
+    for (const { path, fields, forms } of hostileEchoes) {
+      await emulator.client.addFault({
+        method: "POST",
+        path,
+        action: {
+          kind: "echo",
+          status: 400,
+          forms: forms.map((transforms) => ({ transforms, before: "got ", after: "." })),
+          as: "text",
+          fields,
+        },
+      });
+    }
+    const stack = await project.stack("hostile-echo", {
+      config: {
+        "voiceplatform:apiKey": { value: issue38Secrets.apiKey, secret: true },
+        "voiceplatform:baseUrl": { value: emulator.baseUrl },
+        "voiceplatform:campaignsBaseUrl": { value: emulator.campaignsBaseUrl },
+        "e2e:sipPassword": { value: issue38Secrets.sipPassword, secret: true },
+        "e2e:crmToken": { value: issue38Secrets.webhookToken, secret: true },
+      },
+    });
+    const events: unknown[] = [];
+    // --continue-on-error: every create is tried (and refused), not only the first few.
+    const failed = await upWithPreview(stack, {
+      onEvent: (event) => events.push(event),
+      args: ["--continue-on-error"],
+    }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failed).toBeInstanceOf(PulumiUpFailed);
+    const { stdout, stderr } = failed as PulumiUpFailed;
+    // Every line the user saw, and every engine event, read in every form the detector knows.
+    const lines = [
+      ...stdout.split("\n"),
+      ...stderr.split("\n"),
+      ...events.map((e) => JSON.stringify(e)),
+    ];
+    const leaks = lines.flatMap((line) => leaksOf(line, issue38Secrets));
+    expect(leaks).toEqual([]);
+    const everything = caseless(
+      [stdout, stderr, ...events.map((e) => JSON.stringify(e))].join("\n"),
+    );
+    for (const secret of Object.values(issue38Secrets))
+      expect(everything).not.toContain(caseless(secret));
+    // Not vacuous: every create was refused with its request echoed back, and each answer was
+    // shown, every quoted secret in every form blanked, live and again under Diagnostics.
+    const redactionsIn = (failure: string) =>
+      stdout
+        .split("\n")
+        .filter((line) => line.includes(failure))
+        .map((line) => line.split("[redacted]").length - 1);
+    expect(stdout).toMatch(/Diagnostics:/);
+    // Live (creating, creating failed) and under Diagnostics: each quoted piece in each form.
+    for (const [failure, pieces, forms] of [
+      ['clone voice "Support agent" failed', 1, 3],
+      ['create SIP carrier "main-trunk" failed', 2, 3],
+      ["subscribe webhook https://crm.example.com/voice-events", 3, 2],
+      ["subscribe webhook https://hooks.example.com/voice/interested", 1, 2],
+    ] as const) {
+      expect({ failure, redactions: redactionsIn(failure) }).toEqual({
+        failure,
+        redactions: [pieces * forms, pieces * forms, pieces * forms],
+      });
+    }
+    // The preview sent nothing; the update sent the four creates, each refused.
+    const requests = await emulator.client.requests();
+    expect(requests.every((r) => r.status === 400)).toBe(true);
+    expect(requests.map((r) => r.path).sort()).toEqual([
+      `/campaigns/${campaignId}/webhook/subscribe`,
+      `/campaigns/${campaignId}/webhook/subscribe`,
+      "/organization/sip",
+      "/voices/voice-clone",
+    ]);
+    await stack.destroy();
   }, 600_000);
 });

@@ -47,7 +47,8 @@ Exit codes (the same for every command, one meaning each):
   3  locked by an update that may still be running: wait for it; do not run recover
   4  the stack does not exist on the backend (never deployed, or a wrong name or backend)
   5  the backend could not be read (state or locks) or did not answer in time, or the Pulumi CLI
-     failed: nothing changed`;
+     failed: nothing changed, but for an import that recover or rekey started and the deadline
+     stopped, which may have landed: the message names the backup that restores the stack`;
 
 export type CommandLine =
   | { readonly command: "help" }
