@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { postgresLockRecords } from "../../provider/cli/backends/postgres-locks";
 import { lockKeyPrefixes } from "../../provider/cli/backends/lock-objects";
-import { freePort } from "../support/free-port";
+import { freePort, silentListener } from "../support/free-port";
 import { startPostgres, type RunningPostgres } from "../support/postgres";
 import { describeOnPostgres } from "./postgres";
 import { REPO_ROOT } from "../pulumi-cli/locate";
@@ -47,25 +47,6 @@ async function recordingProxy(
   return {
     port: proxyPort,
     sent: () => Buffer.concat(chunks),
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-/** Accepts connections and never answers: a stalled server. */
-async function silentListener(): Promise<{ port: number; close: () => Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on("error", () => {});
-  });
-  const port = await freePort();
-  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
-  return {
-    port,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

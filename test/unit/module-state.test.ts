@@ -15,8 +15,12 @@ const ALLOWED: Record<string, string> = {
     "the states of the process's own provider: what the state slots answer outside the shared server",
   "platform/connection-pool.ts:loadedUndici":
     "undici, loaded on first use: the same module for every provider",
-  "platform/echo-decoding.ts:foldedCodePoints":
-    "answers of a pure function (a code point's case folding), the same for every provider",
+  "platform/case-folding.ts:mappedCodePoints":
+    "answers of a pure function (a code point's folded form), the same for every provider",
+  "platform/html-references.ts:emitted":
+    "the entity decoder's output, filled and read within one synchronous call",
+  "platform/html-references.ts:caselessCache":
+    "answers of a pure function (a reference's name in another case), bounded, the same for every provider",
   "schema/package-schema.ts:servedSchema":
     "the schema text, built once per process: the same for every provider",
   "dynamic/dynamic-adapter.ts:engineLogStarted":
