@@ -11,7 +11,6 @@ import { cliStackAccess, type StackTarget } from "../backends/pulumi-stack";
 import {
   describeLock,
   thisMachine,
-  type HeldLock,
   type LocalMachine,
   type StackAccess,
 } from "../backends/stack-lock";
@@ -61,7 +60,7 @@ export async function rekey(
  */
 function rekeyEdit(now: Date): StackEdit<Rekeyed[]> {
   return {
-    refuseLocks: (locks: readonly HeldLock[]) => {
+    refuseLocks: (locks) => {
       if (locks.length === 0) return;
       throw new RecoveryRefused(
         [
