@@ -336,7 +336,7 @@ describeE2E("a backend that accepts connections and never answers (issue 38)", (
         azblob: "azureBlobLockRecords",
         postgres: "postgresLockRecords",
       }[kind];
-      const script = `require(${JSON.stringify(join(REPO_ROOT, "provider", "cli", module))})
+      const script = `require(${JSON.stringify(join(REPO_ROOT, "provider", "cli", "backends", module))})
         .${reader}(${JSON.stringify(url)}, [".pulumi/locks/organization/${PROJECT}/${stack}/"])
         .then(() => console.log("read"), (e) => console.log(e.name + ": " + e.message));`;
       const started = Date.now();
