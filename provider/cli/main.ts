@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 /**
  * The `pulumi-voice-platform` command: `preflight` and `recover` for stacks that a killed
- * `pulumi up` left with interrupted creates, `rekey` for ids an earlier version wrote.
+ * `pulumi up` left with interrupted creates, `rekey` for ids an earlier version wrote,
+ * `policy-pack` for the platform's rules as a policy pack.
  */
 import { backendTimeoutSeconds } from "./backends/backend-deadline";
 import { parseCommandLine, USAGE } from "./commands/command-line";
 import { EXIT } from "./commands/command-result";
+import { writePolicyPack } from "./policy-pack";
 import { preflight } from "./commands/preflight";
 import { recover } from "./commands/recover";
 import { rekey } from "./commands/rekey";
@@ -33,7 +35,9 @@ export async function main(argv: readonly string[]): Promise<number> {
         ? await preflight(command)
         : command.command === "rekey"
           ? await rekey(command)
-          : await recover(command);
+          : command.command === "policy-pack"
+            ? await writePolicyPack(command)
+            : await recover(command);
     process.stdout.write(`${result.text}\n`);
     return result.exitCode;
   } catch (error) {

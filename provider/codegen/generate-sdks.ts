@@ -13,6 +13,7 @@ import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
 import { promisify } from "node:util";
+import { pythonTestingModule } from "./python-testing";
 import { packageSchema, type ReleaseSchemaOptions } from "../schema/package-schema";
 
 const run = promisify(execFile);
@@ -100,9 +101,15 @@ export async function generateSdks(options: GenerateOptions = {}): Promise<strin
   for (const language of options.languages ?? sdkLanguages) {
     const target = join(out, language);
     await generateOne(options.pulumi ?? "pulumi", schemaFile, language, target, env);
+    if (language === "python") await writePythonTesting(target);
     written.push(target);
   }
   return written;
+}
+
+/** The Python SDK's mocks module, which its package (and so the wheel) carries beside the generated code. */
+export async function writePythonTesting(pythonSdk: string): Promise<void> {
+  await writeFile(join(pythonSdk, "pulumi_voiceplatform", "testing.py"), pythonTestingModule());
 }
 
 /** Every file under `dir`, as sorted relative paths. */

@@ -75,6 +75,14 @@ export const headerValue = z
   .string()
   .refine((value) => !/[\r\n\0]/.test(value), "must not contain line breaks or NUL characters");
 
+/**
+ * A phone number as E.164 writes it, the leading plus optional: 7 to 15 digits, the first not 0.
+ * Advice in the carrier's check, a rule of the policy pack (provider/policy).
+ */
+export const e164Number = z
+  .string()
+  .regex(/^\+?[1-9]\d{6,14}$/, "must be an E.164 number such as +14155550100");
+
 export const objectId = z
   .string()
   .regex(/^[0-9a-fA-F]{24}$/, "must be a campaign ObjectId: 24 hexadecimal characters");

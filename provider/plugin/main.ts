@@ -3,14 +3,19 @@
  * as the argument (one process per provider instance), reads the port printed on the first line
  * of stdout, and talks gRPC to it until it is killed. Started as `--shared <socket> <engine
  * arguments>` by the release's native launcher, it is instead the shared server of one engine
- * run (shared-server.ts).
+ * run (shared-server.ts). `--version` prints its version and what runs it (version-line.ts).
  */
 import { forwardConsoleToEngine } from "./engine-log";
 import { serve } from "./grpc-server";
 import { engineAddressIn, serveShared } from "./shared-server";
+import { versionLine } from "./version-line";
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
+  if (args[0] === "--version") {
+    process.stdout.write(versionLine());
+    return;
+  }
   if (args[0] === "--shared" && args[1] !== undefined) {
     await serveShared(args[1], args.slice(2));
     return;

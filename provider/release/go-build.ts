@@ -1,6 +1,8 @@
 /**
  * `go build` as the release and the benches use it: statically linked (`CGO_ENABLED=0`), no path
- * of this machine in the binary (`-trimpath`), modules checked against the committed go.sum.
+ * of this machine in the binary (`-trimpath`), no state of the checkout in it (`-buildvcs=false`:
+ * otherwise Go stamps the commit and whether any file is uncommitted, untracked ones too, so an
+ * untracked file would change the archives), modules checked against the committed go.sum.
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
@@ -25,7 +27,7 @@ export async function goBuild(build: GoBuild): Promise<void> {
   const flags = build.ldflags === undefined ? [] : [`-ldflags=${build.ldflags}`];
   const target =
     build.target === undefined ? {} : { GOOS: build.target.goos, GOARCH: build.target.goarch };
-  await run("go", ["build", "-trimpath", ...flags, "-o", build.output, "."], {
+  await run("go", ["build", "-trimpath", "-buildvcs=false", ...flags, "-o", build.output, "."], {
     cwd: build.sourceDir,
     env: { ...process.env, CGO_ENABLED: "0", GOFLAGS: "-mod=mod", ...target },
     maxBuffer: 16 * 1024 * 1024,

@@ -3,12 +3,15 @@
  * the repository runs `prepare`, which removes and rebuilds the working tree's dist/ while the
  * examples, tests and tools that load it may be running. The copy holds what the build reads and
  * what npm packs (package.json's `files`), with node_modules hard-linked in (a real folder, so the
- * bundle names its modules `node_modules/...` as a build in the repository does: the tarball is
- * byte for byte the one `npm pack` makes there).
+ * bundle names its modules `node_modules/...` as a build in the repository does). A release writes
+ * its own fields over the copy's package.json first (its version, the native packages as optional
+ * dependencies, the public addresses: npm-packages.ts), so the build bundles the release's version
+ * into the plugin; given none, the tarball is byte for byte the one `npm pack` makes in the
+ * repository.
  */
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { cp, mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -44,8 +47,22 @@ async function linkNodeModules(from: string, to: string): Promise<void> {
   await cp(from, to, { recursive: true, verbatimSymlinks: true });
 }
 
-/** Packs the package built from `repoRoot`'s working tree into `outDir`; returns the tarball. */
-export async function packThisPackage(repoRoot: string, outDir: string): Promise<string> {
+/** Writes `fields` over the package.json in `dir`, keeping the order of the fields it has. */
+async function writeManifestFields(dir: string, fields: Record<string, unknown>): Promise<void> {
+  const file = join(dir, "package.json");
+  const manifest = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
+  await writeFile(file, `${JSON.stringify({ ...manifest, ...fields }, null, 2)}\n`);
+}
+
+/**
+ * Packs the package built from `repoRoot`'s working tree into `outDir`, with `fields` written
+ * over its package.json; returns the tarball.
+ */
+export async function packThisPackage(
+  repoRoot: string,
+  outDir: string,
+  fields: Record<string, unknown> = {},
+): Promise<string> {
   const stage = await mkdtemp(join(tmpdir(), "voiceplatform-release-package-"));
   try {
     const copy = join(stage, "package");
@@ -53,6 +70,7 @@ export async function packThisPackage(repoRoot: string, outDir: string): Promise
     for (const path of await stagedPaths(repoRoot)) {
       await cp(join(repoRoot, path), join(copy, path), { recursive: true });
     }
+    if (Object.keys(fields).length > 0) await writeManifestFields(copy, fields);
     await linkNodeModules(join(repoRoot, "node_modules"), join(copy, "node_modules"));
     // `prepare` builds dist/ in the copy.
     const packed = await run(

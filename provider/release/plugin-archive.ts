@@ -289,7 +289,13 @@ export async function buildPluginArchives(options: {
       if (hasSharedServer(platform)) {
         // What the engine runs becomes the server the native launcher shares between providers.
         await rename(join(dir, PLUGIN_NAME), join(dir, SHARED_SERVER_NAME));
-        sharedLauncher = await buildLauncher(platform, join(dir, PLUGIN_NAME), PLUGIN_NAME, tools);
+        sharedLauncher = await buildLauncher(
+          platform,
+          join(dir, PLUGIN_NAME),
+          PLUGIN_NAME,
+          tools,
+          options.version,
+        );
       }
       const file = join(options.outDir, archiveName(options.version, platform));
       await writeReproducibleTarGz({ dir, file, epochSeconds });

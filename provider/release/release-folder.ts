@@ -3,11 +3,15 @@
  * only ever empties a folder it made itself: one holding the marker file it writes when it
  * creates (or first fills) the folder, with the marker's exact text. Anything else is refused
  * before a single file is removed: a folder that holds the repository, the current folder, the
- * home folder or the temporary folder (or is one of them), a symbolic link, a file, or a
- * non-empty folder without the marker.
+ * home folder or the temporary folder (or is one of them), a symbolic link however the path is
+ * spelled (`link/`, `link/.`, `link/../x`), a file, or a non-empty folder without the marker.
+ * And what it writes is what users install, so the folder must be the user's alone: owned by the
+ * user, writable by no one else, in folders no other user can rename things in (as the tools
+ * folder: tools-folder.ts). A copied marker does not make another user's folder the release's.
  */
 import { lstat, mkdir, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { octal, unsafeAncestor } from "./tools-folder";
 
 export const RELEASE_MARKER = ".pulumi-voice-platform-release";
 
@@ -55,12 +59,10 @@ const refusalFix =
   "Give --out a new folder, an empty one, or one an earlier release made (the default is " +
   ".release in the repository).";
 
-/**
- * Why `out` (absolute) may not be a release folder, or undefined when it may. Reads only: nothing
- * is created or removed.
- */
-export async function releaseFolderRefusal(
+/** Why `out` (resolved) is or holds a protected folder, or undefined. */
+async function protectedFolderRefusal(
   out: string,
+  given: string,
   protectedFolders: ProtectedFolders,
 ): Promise<string | undefined> {
   const named: [string, string][] = [
@@ -69,7 +71,7 @@ export async function releaseFolderRefusal(
     [protectedFolders.temporary, "the temporary folder"],
     ...protectedFolders.current.map((folder): [string, string] => [folder, "the current folder"]),
   ];
-  const candidates = [...new Set([out, await realPathOf(out)])];
+  const candidates = [...new Set([out, await realPathOf(out), await realPathOf(given)])];
   for (const [folder, what] of named) {
     const real = await realPathOf(folder);
     for (const candidate of candidates) {
@@ -81,15 +83,77 @@ export async function releaseFolderRefusal(
       }
     }
   }
-  let info;
-  try {
-    info = await lstat(out);
-  } catch {
-    return undefined;
-  }
-  if (info.isSymbolicLink()) {
+  return undefined;
+}
+
+/**
+ * Why `out` (resolved from `given`) is reached through a symbolic link, or undefined: the folder
+ * itself is one (`resolve` drops the `/` or `/.` that would make lstat follow it), or `given`
+ * climbs out of one (`link/../x`, which the system reads from the link's target).
+ */
+async function linkRefusal(out: string, given: string): Promise<string | undefined> {
+  const info = await lstat(out).catch(() => undefined);
+  if (info?.isSymbolicLink()) {
     return `--out ${out} is a symbolic link: a release writes only into a real folder. ${refusalFix}`;
   }
+  const [asGiven, asResolved] = [await realPathOf(given), await realPathOf(out)];
+  if (asGiven !== asResolved) {
+    return (
+      `--out ${given} goes through a symbolic link and then "..", so it names ${asGiven}, not ` +
+      `${out}: give the folder's own path. ${refusalFix}`
+    );
+  }
+  return undefined;
+}
+
+/**
+ * Why another user could change what a release writes into `out` (resolved), or undefined: the
+ * folder is another user's or others may write in it, or a folder above it lets another user
+ * rename things. A folder that does not exist yet is judged by the folders above it.
+ */
+async function ownershipRefusal(out: string): Promise<string | undefined> {
+  // Windows has no uid or mode bits here.
+  if (process.getuid === undefined) return undefined;
+  const uid = process.getuid();
+  const info = await lstat(out).catch(() => undefined);
+  if (info !== undefined && info.uid !== uid) {
+    return (
+      `--out ${out} is owned by uid ${info.uid}, not by you (uid ${uid}): what a release ` +
+      `writes is what users install, so its folder must be yours. ${refusalFix}`
+    );
+  }
+  if (info !== undefined && (info.mode & 0o022) !== 0) {
+    return (
+      `--out ${out} has mode ${octal(info.mode)}: others may write in it, and could change ` +
+      `what the release writes before it is published. Remove their write access ` +
+      `(chmod go-w ${out}) or give --out a new folder.`
+    );
+  }
+  const unsafe = await unsafeAncestor(await realPathOf(out), uid);
+  if (unsafe === undefined) return undefined;
+  return (
+    `--out ${out} lies in ${unsafe.dir}${unsafe.problem}: another user could rename the ` +
+    `release folder and put their own in its place. ${unsafe.fix}, or give --out a folder ` +
+    `elsewhere.`
+  );
+}
+
+/**
+ * Why `given` may not be a release folder, or undefined when it may. Reads only: nothing is
+ * created or removed.
+ */
+export async function releaseFolderRefusal(
+  given: string,
+  protectedFolders: ProtectedFolders,
+): Promise<string | undefined> {
+  const out = resolve(given);
+  const refusal =
+    (await protectedFolderRefusal(out, given, protectedFolders)) ??
+    (await linkRefusal(out, given)) ??
+    (await ownershipRefusal(out));
+  if (refusal !== undefined) return refusal;
+  const info = await lstat(out).catch(() => undefined);
+  if (info === undefined) return undefined;
   if (!info.isDirectory()) return `--out ${out} is a file, not a folder. ${refusalFix}`;
   const entries = await readdir(out);
   if (entries.length === 0 || (await markerIsOurs(out))) return undefined;
@@ -119,12 +183,14 @@ export function protectedFoldersHere(
  * creates and marks a new one.
  */
 export async function prepareReleaseFolder(
-  out: string,
+  given: string,
   protectedFolders: ProtectedFolders,
 ): Promise<void> {
-  const refusal = await releaseFolderRefusal(out, protectedFolders);
+  const refusal = await releaseFolderRefusal(given, protectedFolders);
   if (refusal !== undefined) throw new Error(refusal);
-  await mkdir(out, { recursive: true });
+  const out = resolve(given);
+  // 0755 whatever the umask allows more: the next release refuses a folder others may write.
+  await mkdir(out, { recursive: true, mode: 0o755 });
   if (await markerIsOurs(out)) {
     for (const entry of await readdir(out)) {
       // rm removes a symbolic link itself, never what it points to.

@@ -1,58 +1,74 @@
 /**
- * `npm run release`: every artifact of a release, built into one folder (default .release/,
- * ignored by git) with SHA256SUMS:
+ * `npm run release`: every artifact of one version, built into one folder (default .release/,
+ * ignored by git) and described for publishing (docs/development.md, "The release folder"):
  *
  * - plugin/: pulumi-resource-voiceplatform-v<version>-<os>-<arch>.tar.gz per platform
- *   (plugin-archive.ts), what the engine downloads from the schema's pluginDownloadURL;
- * - sdk/: the schema and SDKs generated with the release's pluginDownloadURL and Go module path;
+ *   (plugin-archive.ts), what the engine downloads from the schema's pluginDownloadURL, and their
+ *   SHA256SUMS by bare name (checksums.ts), published beside them;
+ * - npm/: the native package of each platform (npm-packages.ts), the Node.js SDK, and this
+ *   package with the native packages as optional dependencies;
  * - python/: the wheel and sdist of pulumi_voiceplatform;
- * - npm/: the Node.js SDK's tarball and this package's own (`npm pack`);
- * - go/: the Go module folder, and its tarball.
+ * - go/: the Go module folder, and its tarball; sdk/: the schema and SDKs all these are built from;
+ * - SHA256SUMS of every artifact, and release.json (release-manifest.ts).
  *
- * Options: `--plugin-download-url URL` (or VOICEPLATFORM_PLUGIN_DOWNLOAD_URL; https, or http on
- * loopback only), `--go-module-path` (default the committed one), `--out DIR` (only a new, empty
- * or earlier release's folder: release-folder.ts), `--no-sea` (the Node-launcher archive for every
- * platform), `--platforms linux-amd64,...`. `--dry-run` builds everything and publishes
- * nothing; without it the URL is required, since SDKs without one leave users to install the
- * plugin by hand. Publishing itself is not automated: the script prints what to upload where, and
- * for each plugin archive the command that checks its sha256 and installs it.
+ * One version everywhere: `--tag v<semver>` (release-version.ts; without it package.json's). One
+ * public address: the Go module path, pluginDownloadURL and the packages' links derive from
+ * PUBLIC_ADDRESS (public-address.ts) or `--public-address`; `--plugin-download-url` (https, or
+ * http on loopback) and `--go-module-path` override one of them (local stand-ins, tests).
+ * `--out DIR` (only a new, empty or earlier release's folder of the user's: release-folder.ts),
+ * `--no-sea` (the Node-launcher archive for every platform), `--platforms linux-amd64,...`.
+ * `--dry-run` builds everything and may use the placeholder address; without it the placeholder
+ * is refused, since what it builds is meant to be published.
  *
  * The same inputs (sources, lock file, node, SOURCE_DATE_EPOCH or the last commit) give the same
  * bytes: reproducible-archive.ts. Every check runs before anything is removed.
  * Needs the Pulumi CLI with its nodejs, python and go language hosts on PATH (gen-sdk).
  */
-import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { basename, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { DEFAULT_GO_MODULE_PATH } from "../schema/package-schema";
 import { generateSdks } from "../codegen/generate-sdks";
+import { CHECKSUMS_FILE, writeChecksums, type Artifact } from "./checksums";
 import { checkDownloadUrl } from "./download-url";
+import { mainManifestFields, packNativePackages, type NpmPackage } from "./npm-packages";
 import { packThisPackage } from "./package-tarball";
 import { buildPluginArchives, releasePlatforms, type PluginArchive } from "./plugin-archive";
+import {
+  checkPublicAddress,
+  goModulePath,
+  goModuleTag,
+  PUBLIC_ADDRESS,
+  publicAddresses,
+  refusePlaceholder,
+  type PublicAddresses,
+} from "./public-address";
 import { prepareReleaseFolder, protectedFoldersHere } from "./release-folder";
+import { releaseManifest, writeReleaseManifest, type ReleaseManifest } from "./release-manifest";
+import { versionFromTag } from "./release-version";
 import { sourceDateEpoch } from "./reproducible-archive";
 import { buildPythonPackages, packGoModule, packNodeSdk } from "./sdk-packages";
 import { defaultToolsFolder, privateToolsFolder } from "./tools-folder";
 import { verifiedInstallCommand } from "./verified-install";
 
+export type { Artifact } from "./checksums";
+
 const REPO_ROOT = resolve(__dirname, "..", "..");
 
 export interface ReleaseOptions {
   out: string;
+  /** `v<semver>`; default `v` and the version in package.json. */
+  tag?: string;
+  /** Default PUBLIC_ADDRESS. */
+  publicAddress?: string;
+  /** Default the public address's (the GitHub release of the tag). */
   pluginDownloadURL?: string;
-  goModulePath: string;
+  /** Default the public address's. */
+  goModulePath?: string;
   sea: boolean;
   platforms: readonly string[];
-}
-
-export interface Artifact {
-  /** Path relative to the release folder. */
-  name: string;
-  size: number;
-  sha256: string;
+  /** Whether the placeholder public address is allowed (a build not meant to be published). */
+  dryRun: boolean;
 }
 
 export interface Release {
@@ -65,12 +81,8 @@ export interface Release {
   epochSeconds: number;
   /** What each plugin archive holds, as checked. */
   pluginArchives: PluginArchive[];
-}
-
-async function sha256(file: string): Promise<string> {
-  const hash = createHash("sha256");
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest("hex");
+  /** What release.json says. */
+  manifest: ReleaseManifest;
 }
 
 async function packageVersionOfRepo(): Promise<string> {
@@ -91,12 +103,42 @@ function checkPlatforms(platforms: readonly string[]): void {
   }
 }
 
+/** The version, the addresses and the URLs of a release, every option checked. */
+export interface ReleaseIdentity {
+  version: string;
+  addresses: PublicAddresses;
+  pluginDownloadURL: string;
+  goModulePath: string;
+}
+
+/** Checks the options that name the release and derives the rest; throws before anything runs. */
+export async function releaseIdentity(options: ReleaseOptions): Promise<ReleaseIdentity> {
+  const version =
+    options.tag === undefined ? await packageVersionOfRepo() : versionFromTag(options.tag);
+  if (options.publicAddress !== undefined) {
+    checkPublicAddress(options.publicAddress, "--public-address");
+  }
+  const addresses = publicAddresses(options.publicAddress ?? PUBLIC_ADDRESS);
+  if (!options.dryRun) refusePlaceholder(addresses, "a release to publish (no --dry-run)");
+  // As typed: the engine fills in ${VERSION}.
+  const pluginDownloadURL = checkDownloadUrl(
+    options.pluginDownloadURL ?? addresses.pluginDownloadURL,
+  );
+  return {
+    version,
+    addresses,
+    pluginDownloadURL,
+    goModulePath: options.goModulePath ?? goModulePath(addresses.address, version),
+  };
+}
+
 export async function buildRelease(options: ReleaseOptions): Promise<Release> {
-  const version = await packageVersionOfRepo();
   const out = resolve(options.out);
   // Every check first: a refused release removes nothing.
-  if (options.pluginDownloadURL !== undefined) checkDownloadUrl(options.pluginDownloadURL);
+  const identity = await releaseIdentity(options);
+  const { version, addresses } = identity;
   checkPlatforms(options.platforms);
+  const platforms = [...new Set(options.platforms)];
   const epochSeconds = await sourceDateEpoch(REPO_ROOT);
   const toolsFolder = await privateToolsFolder(defaultToolsFolder());
   await prepareReleaseFolder(out, protectedFoldersHere(REPO_ROOT, homedir(), tmpdir()));
@@ -104,58 +146,87 @@ export async function buildRelease(options: ReleaseOptions): Promise<Release> {
   const archives = await buildPluginArchives({
     outDir: join(out, "plugin"),
     version,
-    platforms: options.platforms,
+    platforms,
     sea: options.sea,
     epochSeconds,
+  });
+  const native = await packNativePackages({
+    archives,
+    version,
+    addresses,
+    license: join(REPO_ROOT, "LICENSE"),
+    outDir: join(out, "npm"),
   });
   const sdk = join(out, "sdk");
   await generateSdks({
     out: sdk,
     release: {
-      ...(options.pluginDownloadURL === undefined
-        ? {}
-        : { pluginDownloadURL: options.pluginDownloadURL }),
-      goModulePath: options.goModulePath,
+      version,
+      pluginDownloadURL: identity.pluginDownloadURL,
+      goModulePath: identity.goModulePath,
+      repository: addresses.repository,
+      homepage: addresses.homepage,
     },
   });
   const python = await buildPythonPackages(join(sdk, "python"), join(out, "python"), {
     epochSeconds,
     toolsFolder,
   });
-  const npm = await packNpmPackages(join(sdk, "nodejs"), join(out, "npm"));
+  const nodeSdk = await packNodeSdkInto(join(sdk, "nodejs"), join(out, "npm"), version);
+  const main: NpmPackage = {
+    name: "pulumi-voice-platform",
+    version,
+    file: await packThisPackage(
+      REPO_ROOT,
+      join(out, "npm"),
+      mainManifestFields(version, platforms, addresses),
+    ),
+  };
   const go = await packGoModule(join(sdk, "go"), out, version, epochSeconds);
-  const files = [...archives.map((a) => a.file), ...python, ...npm, go.tarball];
-  const artifacts = await writeChecksums(out, files);
-  return { version, out, artifacts, goModuleDir: go.dir, epochSeconds, pluginArchives: archives };
+  const npm = [...native, nodeSdk, main];
+  const files = [...archives.map((a) => a.file), ...npm.map((p) => p.file), ...python, go.tarball];
+  const artifacts = await writeChecksums(out, files, ["plugin"]);
+  const manifest = releaseManifest({
+    out,
+    version,
+    addresses,
+    pluginDownloadURL: identity.pluginDownloadURL,
+    archives: archives.map((a) => a.file),
+    checksums: join(out, "plugin", CHECKSUMS_FILE),
+    npm,
+    python,
+    go: {
+      dir: go.dir,
+      modulePath: identity.goModulePath,
+      tag: goModuleTag(version),
+      tarball: go.tarball,
+    },
+  });
+  await writeReleaseManifest(out, manifest);
+  return {
+    version,
+    out,
+    artifacts,
+    goModuleDir: go.dir,
+    epochSeconds,
+    pluginArchives: archives,
+    manifest,
+  };
 }
 
-/** The Node.js SDK's tarball and this package's own, packed into `outDir`. */
-async function packNpmPackages(nodeSdk: string, outDir: string): Promise<string[]> {
+/** The Node.js SDK's tarball, packed into `outDir`. */
+async function packNodeSdkInto(
+  nodeSdk: string,
+  outDir: string,
+  version: string,
+): Promise<NpmPackage> {
   const work = await mkdtemp(join(tmpdir(), "voiceplatform-release-npm-"));
-  let sdkTarball: string;
   try {
-    sdkTarball = await packNodeSdk(nodeSdk, work, outDir);
+    const file = await packNodeSdk(nodeSdk, work, outDir);
+    return { name: "pulumi-voice-platform-sdk", version, file };
   } finally {
     await rm(work, { recursive: true, force: true });
   }
-  return [sdkTarball, await packThisPackage(REPO_ROOT, outDir)];
-}
-
-/** Each file's name, size and sha256, also written to the release's SHA256SUMS. */
-async function writeChecksums(out: string, files: readonly string[]): Promise<Artifact[]> {
-  const artifacts: Artifact[] = [];
-  for (const file of files) {
-    artifacts.push({
-      name: relative(out, file),
-      size: (await stat(file)).size,
-      sha256: await sha256(file),
-    });
-  }
-  await writeFile(
-    join(out, "SHA256SUMS"),
-    artifacts.map((a) => `${a.sha256}  ${a.name}\n`).join(""),
-  );
-  return artifacts;
 }
 
 /** For each plugin archive, the command that checks its sha256 and installs it. */
@@ -199,36 +270,39 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       "dry-run": { type: "boolean", default: false },
+      tag: { type: "string" },
+      "public-address": { type: "string" },
       "plugin-download-url": { type: "string" },
-      "go-module-path": { type: "string", default: DEFAULT_GO_MODULE_PATH },
+      "go-module-path": { type: "string" },
       out: { type: "string", default: join(REPO_ROOT, ".release") },
       "no-sea": { type: "boolean", default: false },
       platforms: { type: "string", default: releasePlatforms.join(",") },
     },
   });
   const given = values["plugin-download-url"] ?? process.env.VOICEPLATFORM_PLUGIN_DOWNLOAD_URL;
-  const url = given === "" ? undefined : given;
-  if (!values["dry-run"] && url === undefined) {
-    throw new Error(
-      "a release needs --plugin-download-url <url> (or VOICEPLATFORM_PLUGIN_DOWNLOAD_URL): the " +
-        "SDKs tell the engine where to fetch the plugin. Add --dry-run to build without one.",
-    );
-  }
   const started = Date.now();
   const release = await buildRelease({
     // Relative to the folder `npm run` was started from, not to the repository it runs in.
     out: resolve(process.env.INIT_CWD ?? process.cwd(), values.out),
-    ...(url === undefined ? {} : { pluginDownloadURL: url }),
-    goModulePath: values["go-module-path"],
+    ...(values.tag === undefined ? {} : { tag: values.tag }),
+    ...(values["public-address"] === undefined ? {} : { publicAddress: values["public-address"] }),
+    ...(given === undefined || given === "" ? {} : { pluginDownloadURL: given }),
+    ...(values["go-module-path"] === undefined ? {} : { goModulePath: values["go-module-path"] }),
     sea: !values["no-sea"],
     platforms: values.platforms.split(",").filter((p) => p !== ""),
+    dryRun: values["dry-run"],
   });
+  const { manifest } = release;
   const width = Math.max(...release.artifacts.map((a) => a.name.length));
   process.stdout.write(
     `release ${release.version} in ${release.out} (${Math.round((Date.now() - started) / 1000)} s)\n`,
   );
-  process.stdout.write(`  pluginDownloadURL: ${url ?? "(none: the SDKs name no server)"}\n`);
-  process.stdout.write(`  Go module path:    ${values["go-module-path"]}\n`);
+  process.stdout.write(
+    `  public address:    ${manifest.publicAddress.address}` +
+      `${manifest.publicAddress.placeholder ? " (the placeholder: not for publishing)" : ""}\n`,
+  );
+  process.stdout.write(`  pluginDownloadURL: ${manifest.pluginDownloadURL}\n`);
+  process.stdout.write(`  Go module:         ${manifest.go.modulePath}, tag ${manifest.go.tag}\n`);
   for (const a of release.artifacts) {
     process.stdout.write(
       `  ${a.name.padEnd(width)}  ${formatSize(a.size).padStart(9)}  ${a.sha256}\n`,
@@ -239,21 +313,20 @@ async function main(): Promise<void> {
     process.stdout.write(`  ${archive.platform.padEnd(14)} ${describeArchive(archive)}\n`);
   }
   process.stdout.write(
-    `  SHA256SUMS written; Go module folder ${relative(release.out, release.goModuleDir)}/; ` +
-      `files dated ${new Date(release.epochSeconds * 1000).toISOString()}\n`,
+    `  ${CHECKSUMS_FILE} written here and in plugin/; release.json; Go module folder ` +
+      `${relative(release.out, release.goModuleDir)}/; files dated ` +
+      `${new Date(release.epochSeconds * 1000).toISOString()}\n`,
   );
   process.stdout.write(
     "install a plugin archive by hand, its sha256 checked first (in the archive's folder):\n",
   );
   for (const command of verifiedInstallCommands(release)) process.stdout.write(`  ${command}\n`);
-  if (values["dry-run"]) {
-    process.stdout.write("dry run: nothing published.\n");
-  } else {
-    process.stdout.write(
-      `to publish: upload plugin/* to ${url}, python/* with twine, npm/*.tgz with npm publish, ` +
-        `and push the go/ folder as ${values["go-module-path"]} tagged v${release.version}.\n`,
-    );
-  }
+  process.stdout.write(
+    values["dry-run"]
+      ? "dry run: nothing published.\n"
+      : `to publish: push the tag ${manifest.tag} (.github/workflows/release.yml), or ` +
+          `npm run release:publish -- --from ${release.out} (docs/development.md, Releasing).\n`,
+  );
 }
 
 if (require.main === module) {

@@ -33,31 +33,35 @@ async function tool(file: string, args: string[], cwd: string, env = process.env
 /**
  * A virtualenv with PyPA's `build` and setuptools, made once in the private tools folder
  * (tools-folder.ts) and reused: `python -m build --no-isolation` then needs no index for each
- * build. The folder is checked before its `.ready` mark is trusted or its python runs. It is made
- * under a name of its own and renamed into place when ready, so two releases (or a release and a
- * test) starting at once on a new machine do not build into the same folder; only `bin/python -m`
- * is run from it, which finds the environment from the pyvenv.cfg beside it wherever it lies.
+ * build.
  */
 async function pythonBuildVenv(toolsFolder: string): Promise<string> {
+  return pythonToolVenv(toolsFolder, "python-build", ["build", "setuptools>=61", "wheel"]);
+}
+
+/**
+ * The python of a virtualenv named `name` in the private tools folder holding `requirements`,
+ * made on first use. The folder is checked before its `.ready` mark is trusted or its python
+ * runs. It is made under a name of its own and renamed into place when ready, so two releases
+ * (or a release and a test) starting at once on a new machine do not build into the same folder;
+ * only `bin/python -m` is run from it, which finds the environment from the pyvenv.cfg beside it
+ * wherever it lies.
+ */
+export async function pythonToolVenv(
+  toolsFolder: string,
+  name: string,
+  requirements: readonly string[],
+): Promise<string> {
   const tools = await privateToolsFolder(toolsFolder);
-  const venv = join(tools, "python-build");
+  const venv = join(tools, name);
   const python = join(venv, "bin", "python");
   if (existsSync(join(venv, ".ready"))) return python;
-  const making = await mkdtemp(join(tools, "python-build-making-"));
+  const making = await mkdtemp(join(tools, `${name}-making-`));
   try {
     await tool(process.env.PYTHON ?? "python3", ["-m", "venv", making], tools);
     await tool(
       join(making, "bin", "python"),
-      [
-        "-m",
-        "pip",
-        "install",
-        "--quiet",
-        "--disable-pip-version-check",
-        "build",
-        "setuptools>=61",
-        "wheel",
-      ],
+      ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", ...requirements],
       tools,
     );
     await writeFile(join(making, ".ready"), "");

@@ -21,18 +21,23 @@ export function hasSharedServer(platform: string): boolean {
   return platform.startsWith("linux-") || platform.startsWith("darwin-");
 }
 
-/** Builds the launcher for `platform` at `file` and checks its format; `name` signs a macOS one. */
+/**
+ * Builds the launcher for `platform` at `file` and checks its format; `name` signs a macOS one.
+ * `version`, the release's, is what its `--version` says (tests may leave it out).
+ */
 export async function buildLauncher(
   platform: string,
   file: string,
   name: string,
   toolsFolder: string,
+  version?: string,
 ): Promise<ExecutableFacts> {
   const [goos, goarch] = platform.split("-") as [string, string];
   await goBuild({
     sourceDir: SOURCE_DIR,
     output: file,
-    ldflags: "-s -w -buildid=",
+    // A semantic version holds no space or quote to escape.
+    ldflags: `-s -w -buildid=${version === undefined ? "" : ` -X main.version=${version}`}`,
     target: { goos, goarch },
     withoutGo:
       "the Linux and macOS archives' launcher needs the Go toolchain (go on PATH): install Go, " +

@@ -17,30 +17,59 @@ export function defaultToolsFolder(env: NodeJS.ProcessEnv = process.env): string
   return join(cache, "pulumi-voice-platform", "release-tools");
 }
 
-function octal(mode: number): string {
+export function octal(mode: number): string {
   return (mode & 0o7777).toString(8).padStart(4, "0");
+}
+
+/** A folder above another folder that another user could change, and how. */
+export interface UnsafeAncestor {
+  readonly dir: string;
+  /** What lets another user change it, said right after the folder: ", owned by uid 1001". */
+  readonly problem: string;
+  /** What the user can do about it, a sentence without its full stop. */
+  readonly fix: string;
+}
+
+/**
+ * The first folder above `folder` (a real path) that a user other than `uid` could rename or
+ * replace things in: one another user owns (root aside), or one others may write without the
+ * sticky bit (the system's temporary folder has it). Undefined when there is none. Folders not
+ * made yet are skipped: whoever makes them owns them.
+ */
+export async function unsafeAncestor(
+  folder: string,
+  uid: number,
+): Promise<UnsafeAncestor | undefined> {
+  for (let dir = dirname(folder), last = ""; dir !== last; last = dir, dir = dirname(dir)) {
+    const info = await stat(dir).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") return undefined;
+      throw error;
+    });
+    if (info === undefined) continue;
+    if (info.uid !== uid && info.uid !== 0) {
+      return { dir, problem: `, owned by uid ${info.uid}`, fix: "Use a folder of your own" };
+    }
+    const sticky = (info.mode & 0o1000) !== 0;
+    if ((info.mode & 0o022) !== 0 && !sticky) {
+      return {
+        dir,
+        problem: ` (mode ${octal(info.mode)}), writable by others`,
+        fix: `Remove group and other write access (chmod go-w ${dir})`,
+      };
+    }
+  }
+  return undefined;
 }
 
 /** Throws, saying what is wrong and what to do, unless every folder above `folder` is safe. */
 async function checkAncestors(folder: string, uid: number): Promise<void> {
-  for (let dir = dirname(folder); ; dir = dirname(dir)) {
-    const info = await stat(dir);
-    if (info.uid !== uid && info.uid !== 0) {
-      throw new Error(
-        `the release tools folder ${folder} lies in ${dir}, owned by uid ${info.uid}: another ` +
-          `user could replace the tools in it. Set XDG_CACHE_HOME to a folder of your own.`,
-      );
-    }
-    const sticky = (info.mode & 0o1000) !== 0;
-    if ((info.mode & 0o022) !== 0 && !sticky) {
-      throw new Error(
-        `the release tools folder ${folder} lies in ${dir} (mode ${octal(info.mode)}), writable by ` +
-          `others: they could replace the tools in it. Remove group and other write access ` +
-          `(chmod go-w ${dir}) or set XDG_CACHE_HOME to a folder of your own.`,
-      );
-    }
-    if (dirname(dir) === dir) return;
-  }
+  const unsafe = await unsafeAncestor(folder, uid);
+  if (unsafe === undefined) return;
+  throw new Error(
+    `the release tools folder ${folder} lies in ${unsafe.dir}${unsafe.problem}: another ` +
+      `user could replace the tools in it. ${unsafe.fix} ` +
+      `or set XDG_CACHE_HOME to a folder of your own.`,
+  );
 }
 
 /**

@@ -263,10 +263,20 @@ async function create(news: Inputs): Promise<{ id: string; state: CampaignWebhoo
       hint: "Check the campaign on the platform, then run `pulumi up` again",
     },
   });
-  // Only what spec 4.4 says the answer holds: anything more would overwrite the inputs.
-  const { status, data } = response.body;
-  const state = await stateOfCreated(id, { ...inputs }, () => ({ ...inputs, status, data }));
+  const answer = response.body;
+  const state = await stateOfCreated(id, { ...inputs }, () => subscribedState(inputs, answer));
   return { id, state };
+}
+
+/**
+ * What a subscription stores from the subscribe's answer: only what spec 4.4 says the answer
+ * holds, since anything more would overwrite the inputs.
+ */
+export function subscribedState(
+  inputs: CampaignWebhookInputs,
+  answer: { status: string; data: boolean },
+): CampaignWebhookState {
+  return { ...inputs, status: answer.status, data: answer.data };
 }
 
 /** A new id for a subscription of these inputs; undefined when their campaignId is no ObjectId. */

@@ -2,7 +2,14 @@ import { z } from "zod";
 import { checkedInputs, describeValue, onEveryObject } from "../core/check";
 import { stateOfCreated } from "../core/created-object";
 import { requestBody } from "../core/field-facts";
-import { hostOrIpv4, ipv4Address, pathId, subOrganizationId, text } from "../core/input-rules";
+import {
+  e164Number,
+  hostOrIpv4,
+  ipv4Address,
+  pathId,
+  subOrganizationId,
+  text,
+} from "../core/input-rules";
 import { warnStaysOnPlatform } from "../core/provider-log";
 import {
   defineResource,
@@ -213,7 +220,8 @@ export function toCarrierBody(inputs: SipCarrierInputs): Record<string, unknown>
   return requestBody(SipCarrierInputs, inputs);
 }
 
-const knownProtocols = ["udp", "tcp", "tls", "tls/srtp"];
+/** The transports jambonz's carrier model knows (the spec names udp only). */
+export const knownProtocols = ["udp", "tcp", "tls", "tls/srtp"] as const;
 const lengthCaps = { name: 64, techPrefix: 16, diversion: 32, outboundSipProxy: 255 } as const;
 
 /** Rules jambonz (whose carrier model this API follows) enforces, but the spec does not: said, never enforced. */
@@ -245,7 +253,10 @@ function sipCarrierWarnings(inputs: SipCarrierInputs): string[] {
   }
   const seen = new Set<string>();
   inputs.gateways?.forEach((gateway, index) => {
-    if (gateway.protocol !== undefined && !knownProtocols.includes(gateway.protocol)) {
+    if (
+      gateway.protocol !== undefined &&
+      !(knownProtocols as readonly string[]).includes(gateway.protocol)
+    ) {
       warnings.push(
         `${at}: gateways[${index}].protocol "${gateway.protocol}" is not one of ${knownProtocols.join(", ")}`,
       );
@@ -263,7 +274,7 @@ function sipCarrierWarnings(inputs: SipCarrierInputs): string[] {
     seen.add(endpoint);
   });
   inputs.phoneNumbers?.forEach((number, index) => {
-    if (number.phoneNumber !== undefined && !/^\+?[1-9]\d{6,14}$/.test(number.phoneNumber)) {
+    if (number.phoneNumber !== undefined && !e164Number.safeParse(number.phoneNumber).success) {
       warnings.push(
         `${at}: phoneNumbers[${index}].phoneNumber "${number.phoneNumber}" is not in E.164 form (+14155550100)`,
       );

@@ -60,6 +60,7 @@ export interface PackageSchema {
   keywords: string[];
   license: string;
   repository?: string;
+  homepage?: string;
   /** Where the engine downloads the plugin archive from; set by the release (provider/release). */
   pluginDownloadURL?: string;
   meta: { moduleFormat: string; supportPack?: boolean };
@@ -342,8 +343,13 @@ export function servedSchemaText(): string {
   return servedSchema;
 }
 
-/** What a release changes in the schema; the committed schema and SDKs use neither. */
+/** What a release changes in the schema; the committed schema and SDKs use none of it. */
 export interface ReleaseSchemaOptions {
+  /** The release's version, from its tag (default this package's). */
+  version?: string;
+  /** The project's public repository and home page (provider/release/public-address.ts). */
+  repository?: string;
+  homepage?: string;
   /** The engine downloads `<url>/pulumi-resource-voiceplatform-v<version>-<os>-<arch>.tar.gz`. */
   pluginDownloadURL?: string;
   /** The Go SDK's module path (default DEFAULT_GO_MODULE_PATH). */
@@ -366,11 +372,13 @@ export function packageSchema(release: ReleaseSchemaOptions = {}): PackageSchema
   return {
     name: PACKAGE_NAME,
     displayName: "Voice Platform",
-    version: packageVersion(),
+    version: release.version ?? packageVersion(),
     description:
       "Cloned voices, SIP carriers and campaign webhooks of a voice-calling platform as code.",
     keywords: ["pulumi", "voiceplatform", "category/utility", "kind/native"],
     license: "Apache-2.0",
+    ...(release.repository === undefined ? {} : { repository: release.repository }),
+    ...(release.homepage === undefined ? {} : { homepage: release.homepage }),
     // supportPack: the SDKs are complete packages (the Go one with its own go.mod).
     meta: { moduleFormat: "(.*)", supportPack: true },
     config: {

@@ -30,15 +30,20 @@ export function timeToFirstLine([file, ...args]: readonly string[], cwd: string)
   });
 }
 
-/** Builds this platform's archive of one kind into `dir` and unpacks it; returns its executable. */
-export async function unpackedArchive(kind: ArchiveKind, dir: string): Promise<string> {
+/** Builds this platform's archive of one kind into `dir`; returns the .tar.gz. */
+export async function hostArchive(kind: ArchiveKind, dir: string): Promise<string> {
   const [archive] = await buildPluginArchives({
     outDir: dir,
     version: packageVersion(),
     platforms: [hostPlatform()],
     sea: kind === "sea",
   });
-  execFileSync("tar", ["-xzf", archive!.file, "-C", dir]);
+  return archive!.file;
+}
+
+/** Builds this platform's archive of one kind into `dir` and unpacks it; returns its executable. */
+export async function unpackedArchive(kind: ArchiveKind, dir: string): Promise<string> {
+  execFileSync("tar", ["-xzf", await hostArchive(kind, dir), "-C", dir]);
   return join(dir, PLUGIN_NAME);
 }
 

@@ -9,11 +9,15 @@
  * do-nothing provider on Pulumi's provider.Main answering the same schema), so each figure also
  * reads as "× the Go floor" at the same number of providers. `--plugin NAME=EXECUTABLE` (repeated)
  * adds another build, e.g. the one before a change. Interleaved rounds, medians, with the
- * plugin's spawn-to-port-line time from the same rounds for context. Plain preview: the
+ * plugin's spawn-to-port-line time from the same rounds for context. Unless `--no-npm`, the plugin
+ * as `npm install pulumi-voice-platform` installs it too (npm-installed.ts): the package with this
+ * platform's native package, packed as a release packs them, its node_modules/.bin on PATH (issue
+ * 39: within 1.5× of one provider and 1.25× of the Go floor). Plain preview: the
  * platform is never called. `--profile` adds, per plugin but the floor, one preview with the most
  * providers and every plugin process under `--cpu-prof` (not in the medians), and prints their
  * self time by layer (a single executable's bundle is one layer: its snapshot's script).
  */
+import { execFileSync } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { existsSync } from "node:fs";
@@ -26,12 +30,8 @@ import { formatSummary, profilesIn, summarizeProfiles } from "./cpu-profile";
 import { startEmulatorProcess, type EmulatorProcess } from "./emulator-process";
 import { benchProject, pluginEnv, resourceModules, type BenchProject } from "./fixture";
 import { goFloorProvider } from "./go-floor";
-import {
-  timeToFirstLine,
-  unpackedArchive,
-  wrapPlugin,
-  type PluginWrapper,
-} from "./plugin-binaries";
+import { npmInstalledPlugin } from "./npm-installed";
+import { hostArchive, timeToFirstLine, wrapPlugin, type PluginWrapper } from "./plugin-binaries";
 import { pulumiStack } from "./pulumi-stack";
 import { inputsFor } from "./resources";
 import { median, round, since } from "./stats";
@@ -42,12 +42,14 @@ const { values } = parseArgs({
     providers: { type: "string", default: "1,20" },
     resources: { type: "string", default: "20" },
     "no-archive": { type: "boolean", default: false },
+    "no-npm": { type: "boolean", default: false },
     "no-floor": { type: "boolean", default: false },
     plugin: { type: "string", multiple: true, default: [] },
     profile: { type: "boolean", default: false },
   },
 });
 const FLOOR = "Go floor";
+const NPM_ARM = "npm package (its bin, the native package)";
 const ROUNDS = Number(values.rounds);
 const COUNTS = values.providers.split(",").map(Number);
 const RESOURCES = Number(values.resources);
@@ -121,10 +123,29 @@ async function main(): Promise<void> {
         wrapper: await wrapPlugin(join(scratch, "js"), jsPlugin),
       },
     ];
-    if (!values["no-archive"]) {
-      const built = performance.now();
-      const sea = await unpackedArchive("sea", join(scratch, "archive"));
-      process.stdout.write(`archive built and unpacked in ${round(since(built) / 1000, 1)} s\n`);
+    const built = performance.now();
+    const archive =
+      values["no-archive"] && values["no-npm"]
+        ? undefined
+        : await hostArchive("sea", join(scratch, "archive"));
+    if (archive !== undefined) {
+      process.stdout.write(`archive built in ${round(since(built) / 1000, 1)} s\n`);
+    }
+    if (archive !== undefined && !values["no-npm"]) {
+      const packed = performance.now();
+      const bin = await npmInstalledPlugin(archive, join(scratch, "npm"));
+      process.stdout.write(
+        `package and native package packed and installed in ${round(since(packed) / 1000, 1)} s\n`,
+      );
+      binaries.push({
+        name: NPM_ARM,
+        real: bin,
+        wrapper: await wrapPlugin(join(scratch, "npm-bin"), bin),
+      });
+    }
+    if (archive !== undefined && !values["no-archive"]) {
+      execFileSync("tar", ["-xzf", archive, "-C", dirname(archive)]);
+      const sea = join(dirname(archive), PLUGIN_NAME);
       binaries.push({
         name: "archive (launcher + shared server)",
         real: sea,
@@ -159,8 +180,9 @@ async function main(): Promise<void> {
     }
     if (values.profile) {
       // One more preview with the most providers per plugin kind, each plugin under --cpu-prof.
+      // The npm arm runs the archive's launcher and server, profiled in the archive's arm.
       const most = Math.max(...COUNTS);
-      for (const binary of binaries.filter((b) => b.name !== FLOOR)) {
+      for (const binary of binaries.filter((b) => b.name !== FLOOR && b.name !== NPM_ARM)) {
         const profiles = join(scratch, `profiles-${binaries.indexOf(binary)}`);
         const singleExecutable = binary.real !== jsPlugin;
         const wrapper = await wrapPlugin(

@@ -103,14 +103,15 @@ export class YamlStack {
     return other;
   }
 
-  async pulumi(args: string[]): Promise<CommandResult> {
+  /** `pulumi` with `args`, and `extraEnv` on top of the stack's environment for this command. */
+  async pulumi(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<CommandResult> {
     const record = (...texts: string[]) => {
       if (!args.includes("--show-secrets")) this.transcript.push(...texts);
     };
     try {
       const { stdout, stderr } = await run(cli!.pulumi, [...args, "--non-interactive"], {
         cwd: this.dir,
-        env: this.env,
+        env: { ...this.env, ...extraEnv },
         maxBuffer: 64 * 1024 * 1024,
       });
       record(stdout, stderr);
@@ -142,6 +143,11 @@ export class YamlStack {
         stderr: failure.stderr ?? "",
       };
     }
+  }
+
+  /** The environment the stack's commands run with, for a script that runs them itself. */
+  environment(): NodeJS.ProcessEnv {
+    return { ...this.env };
   }
 
   /** Runs a command that must succeed; its output otherwise goes into the error. */

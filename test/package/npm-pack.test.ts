@@ -73,7 +73,7 @@ test("the clean checkout had no build of its own before npm pack, and has one af
 
 test("npm pack ships the built entry points, their types, and no sources or tests", () => {
   const files = packed.files.map((file) => file.path);
-  for (const entry of ["index", "runtime"]) {
+  for (const entry of ["index", "runtime", "testing/index", "policy/index"]) {
     expect(files).toContain(`dist/provider/${entry}.js`);
     expect(files).toContain(`dist/provider/${entry}.d.ts`);
   }
@@ -93,6 +93,10 @@ test("npm pack ships the built entry points, their types, and no sources or test
       .every((file) => /^provider\/plugin\/(bin|pulumi-plugin)\//.test(file)),
   ).toBe(true);
   expect(files).toContain("provider/plugin/pulumi-plugin/PulumiPlugin.yaml");
+  // The policy pack's folder, which the build writes with the package's version.
+  for (const file of ["PulumiPolicy.yaml", "index.js", "package.json"]) {
+    expect(files).toContain(`dist/provider/policy/pack/${file}`);
+  }
   expect(files.filter((file) => file.endsWith(".ts") && !file.endsWith(".d.ts"))).toEqual([]);
 });
 

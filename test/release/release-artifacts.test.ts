@@ -1,17 +1,22 @@
 /**
- * `npm run release -- --dry-run` as a release manager runs it: every artifact is built, listed
- * with its size and sha256, and installs into a fresh project outside the repository: the wheel
- * into a virtualenv, the Node.js SDK tarball with npm, the Go module through a local module path.
- * Each runs a one-carrier program against the emulator, fetching the plugin from a local server
- * that the release named as pluginDownloadURL, with a Go module path given at release time.
+ * `npm run release -- --dry-run --tag v<version>` as a release manager runs it: every artifact is
+ * built, listed with its size and sha256, and installs into a fresh project outside the
+ * repository: the wheel into a virtualenv, the Node.js SDK tarball with npm, the Go module through
+ * a local module path. Each runs a one-carrier program against the emulator, fetching the plugin
+ * from a local server that the release named as pluginDownloadURL, `${VERSION}` in it filled in
+ * by the engine, with a Go module path given at release time. The tag's version (not
+ * package.json's) is read back from every artifact. The npm packages install from their tarballs
+ * as npm installs them: the package's bin runs this platform's native package, or says why not.
  *
  * And the release is safe for the machine and the user: a python planted where earlier releases
  * kept their tools (a fixed folder under the temporary folder) never runs; no archive carries a
  * source map or a path of this machine; a second release with the same inputs (another output
- * folder, another temporary folder) gives the same bytes; the install command it prints for each
- * archive installs it after checking its sha256, and refuses a changed archive.
+ * folder, another temporary folder, an untracked file in the checkout) gives the same bytes; the
+ * install command it prints for each archive installs it after checking its sha256, and refuses a
+ * changed archive; the archives check against plugin/SHA256SUMS in the folder they are
+ * downloaded to.
  *
- * @slow about 3 minutes: two whole releases, and a program per language installed and run
+ * @slow about 5 minutes: two whole releases, a program per language installed and run, npm installs
  */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -23,6 +28,7 @@ import {
   mkdtemp,
   readFile,
   readdir,
+  readlink,
   rm,
   stat,
   writeFile,
@@ -44,7 +50,11 @@ import { checkedFormat, type ExecutableFacts } from "../../provider/release/exec
 import { nodeBinaries } from "../../provider/release/node-binaries";
 import { hasSharedServer, SHARED_SERVER_NAME } from "../../provider/release/shared-launcher";
 import { defaultToolsFolder } from "../../provider/release/tools-folder";
+import { PUBLIC_ADDRESS } from "../../provider/release/public-address";
+import { nativePackageName, nativePlatforms } from "../../provider/plugin/native-packages";
+import { installFromTarballs } from "../support/npm-route";
 import { packPackage, REPO_ROOT } from "../support/packed-package";
+import { startProviderProcess } from "../support/provider-process";
 import {
   API_KEY,
   installedPlugin,
@@ -57,8 +67,17 @@ import { servePluginFolder, type PluginServer } from "./plugin-server";
 
 const run = promisify(execFile);
 
+/** A whole release: 3-4 minutes on a quiet 2-core machine, over 10 on a busy one. */
+const RELEASE_TIMEOUT_MS = 1_800_000;
+
 /** Not the committed module path: the release sets it. */
 const GO_MODULE_PATH = "example.com/voiceplatform/sdk/go";
+
+/** The release's tag: a version package.json does not have, so every artifact shows where its came from. */
+const TAG = "v0.1.1-rc.7";
+const VERSION = "0.1.1-rc.7";
+/** The same version as PEP 440 spells it, as the Python package carries it. */
+const PYTHON_VERSION = "0.1.1rc7";
 
 /** What the launcher of darwin-arm64 (no single executable) is. */
 const expectedLauncher: Record<string, { format: string; architecture: string }> = {
@@ -81,9 +100,12 @@ const expectedFacts: Record<string, ExecutableFacts> = {
   "windows-amd64": { format: "PE", architecture: "AMD64", fuse: true, authenticode: false },
 };
 
-/** Runs `npm run release -- --dry-run` into `out` with TMPDIR `temporary`; returns what it printed. */
+/**
+ * Runs `npm run release -- --dry-run --tag TAG` into `out` with TMPDIR `temporary`; returns what it
+ * printed.
+ */
 async function release(out: string, url: string, temporary: string): Promise<string> {
-  const args = ["--dry-run", "--out", out, "--plugin-download-url", url];
+  const args = ["--dry-run", "--tag", TAG, "--out", out, "--plugin-download-url", url];
   const { stdout } = await run(
     "npm",
     ["run", "--silent", "release", "--", ...args, "--go-module-path", GO_MODULE_PATH],
@@ -133,6 +155,25 @@ async function plantOldToolsFolder(root: string, proof: string): Promise<string>
   return temporary;
 }
 
+/** This machine's native package. */
+function hostNative() {
+  return nativePlatforms.find((p) => p.platform === hostPlatform())!;
+}
+
+/** Every file of a .tgz, by its path in it. */
+async function tarballFiles(file: string): Promise<Map<string, Buffer>> {
+  const files = new Map<string, Buffer>();
+  await list({
+    file,
+    onReadEntry: (entry) => {
+      const chunks: Buffer[] = [];
+      entry.on("data", (chunk: Buffer) => chunks.push(chunk));
+      entry.on("end", () => files.set(entry.path, Buffer.concat(chunks)));
+    },
+  });
+  return files;
+}
+
 /** Every file of a plugin archive, unpacked, by name. */
 async function unpacked(archive: string, into: string): Promise<Map<string, Buffer>> {
   await mkdir(into, { recursive: true });
@@ -143,7 +184,9 @@ async function unpacked(archive: string, into: string): Promise<Map<string, Buff
 }
 
 describeE2E("npm run release -- --dry-run", () => {
-  const version = packageVersion();
+  /** A tarball of the release's npm/ folder. */
+  const manifestNpmFile = (name: string) => join(out, "npm", name);
+  const version = VERSION;
   let root: string;
   let out: string;
   let printed: string;
@@ -153,6 +196,7 @@ describeE2E("npm run release -- --dry-run", () => {
   let repoTarball: string;
   let distBefore: Stats;
   let distAfter: Stats;
+  let downloadUrl: string;
 
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), "voiceplatform-release-"));
@@ -162,9 +206,11 @@ describeE2E("npm run release -- --dry-run", () => {
     emulator = await startEmulator({ apiKey: API_KEY });
     repoTarball = await packedInRepository(join(root, "repository-pack"));
     distBefore = await stat(DIST_FILE);
-    printed = await release(out, server.url, await plantOldToolsFolder(root, plantedProof));
+    // ${VERSION} as the release manager types it, for the engine to fill in.
+    downloadUrl = `${server.url}v\${VERSION}/`;
+    printed = await release(out, downloadUrl, await plantOldToolsFolder(root, plantedProof));
     distAfter = await stat(DIST_FILE);
-  });
+  }, RELEASE_TIMEOUT_MS);
 
   afterAll(async () => {
     await server?.close();
@@ -181,8 +227,9 @@ describeE2E("npm run release -- --dry-run", () => {
     expect(names.sort()).toEqual(
       [
         ...releasePlatforms.map((p) => `plugin/${archiveName(version, p)}`),
-        `python/pulumi_voiceplatform-${version}-py3-none-any.whl`,
-        `python/pulumi_voiceplatform-${version}.tar.gz`,
+        ...nativePlatforms.map((p) => `npm/${nativePackageName(p)}-${version}.tgz`),
+        `python/pulumi_voiceplatform-${PYTHON_VERSION}-py3-none-any.whl`,
+        `python/pulumi_voiceplatform-${PYTHON_VERSION}.tar.gz`,
         `npm/pulumi-voice-platform-sdk-${version}.tgz`,
         `npm/pulumi-voice-platform-${version}.tgz`,
         `pulumi-voiceplatform-go-sdk-v${version}.tar.gz`,
@@ -198,19 +245,48 @@ describeE2E("npm run release -- --dry-run", () => {
     }
   });
 
-  test("the package is built in a copy: the working tree's dist/ is untouched, the tarball is what `npm pack` makes there", async () => {
+  test("the package is built in a copy: the working tree's dist/ is untouched, the tarball is what `npm pack` makes there but for the release's fields", async () => {
     // Tests and examples beside a release load dist/; `npm pack` in the repository rebuilds it.
     expect({ ino: distAfter.ino, mtimeMs: distAfter.mtimeMs }).toEqual({
       ino: distBefore.ino,
       mtimeMs: distBefore.mtimeMs,
     });
-    const sha256Of = async (file: string) =>
-      createHash("sha256")
-        .update(await readFile(file))
-        .digest("hex");
-    expect(await sha256Of(join(out, "npm", `pulumi-voice-platform-${version}.tgz`))).toBe(
-      await sha256Of(repoTarball),
+    const released = await tarballFiles(join(out, "npm", `pulumi-voice-platform-${version}.tgz`));
+    const packed = await tarballFiles(repoTarball);
+    expect([...released.keys()].sort()).toEqual([...packed.keys()].sort());
+    const bundle = "package/dist/provider/plugin/pulumi-resource-voiceplatform.js";
+    const differing = [...released].filter(([name, bytes]) => !bytes.equals(packed.get(name)!));
+    expect(differing.map(([name]) => name).sort()).toEqual([bundle, "package/package.json"]);
+    // The bundle differs by the version it reports, and nothing else.
+    const releasedBundle = released.get(bundle)!.toString("utf8");
+    expect(
+      releasedBundle.split(JSON.stringify(version)).join(JSON.stringify(packageVersion())),
+    ).toBe(packed.get(bundle)!.toString("utf8"));
+    // package.json: the release's fields written over the repository's, the rest as it is.
+    const manifest = (name: Map<string, Buffer>) =>
+      JSON.parse(name.get("package/package.json")!.toString("utf8")) as Record<string, unknown>;
+    const {
+      version: v,
+      optionalDependencies,
+      repository,
+      homepage,
+      bugs,
+      ...rest
+    } = manifest(released);
+    expect(rest).toEqual(
+      Object.fromEntries(Object.entries(manifest(packed)).filter(([key]) => key !== "version")),
     );
+    expect({ v, optionalDependencies }).toEqual({
+      v: version,
+      optionalDependencies: Object.fromEntries(
+        nativePlatforms.map((p) => [nativePackageName(p), version]),
+      ),
+    });
+    expect({ repository, homepage, bugs }).toEqual({
+      repository: { type: "git", url: `git+https://${PUBLIC_ADDRESS}.git` },
+      homepage: `https://${PUBLIC_ADDRESS}#readme`,
+      bugs: { url: `https://${PUBLIC_ADDRESS}/issues` },
+    });
   });
 
   test("each plugin archive: on Linux and macOS the native launcher before the server, a checked single executable where Node.js 22 is pinned", async () => {
@@ -295,15 +371,50 @@ describeE2E("npm run release -- --dry-run", () => {
     }
   });
 
-  test("a second release from the same inputs, elsewhere, gives the same bytes", async () => {
-    const again = join(root, "again");
-    const otherTemporary = join(root, "tmp-again");
-    await mkdir(otherTemporary);
-    await release(again, server.url, otherTemporary);
-    const first = await readFile(join(out, "SHA256SUMS"), "utf8");
-    const second = await readFile(join(again, "SHA256SUMS"), "utf8");
-    expect(second.split("\n")).toEqual(first.split("\n"));
-    expect(first.trim().split("\n")).toHaveLength(releasePlatforms.length + 5);
+  test(
+    "a second release from the same inputs, elsewhere, with an untracked file in the checkout, gives the same bytes",
+    async () => {
+      const again = join(root, "again");
+      const otherTemporary = join(root, "tmp-again");
+      await mkdir(otherTemporary);
+      // What Go would stamp into the launcher: the checkout's state (issue 38).
+      const untracked = join(REPO_ROOT, `untracked-by-release-test-${process.pid}.txt`);
+      await writeFile(untracked, "not committed\n");
+      try {
+        const { stdout } = await run("git", ["status", "--porcelain", "--untracked-files=all"], {
+          cwd: REPO_ROOT,
+        });
+        expect(stdout).toContain(`?? untracked-by-release-test-${process.pid}.txt`);
+        await release(again, downloadUrl, otherTemporary);
+      } finally {
+        await rm(untracked, { force: true });
+      }
+      for (const sums of ["SHA256SUMS", join("plugin", "SHA256SUMS")]) {
+        const first = await readFile(join(out, sums), "utf8");
+        const second = await readFile(join(again, sums), "utf8");
+        expect(second.split("\n")).toEqual(first.split("\n"));
+      }
+      const count = (await readFile(join(out, "SHA256SUMS"), "utf8")).trim().split("\n").length;
+      expect(count).toBe(releasePlatforms.length * 2 + 5);
+    },
+    RELEASE_TIMEOUT_MS,
+  );
+
+  test("the archives check against plugin/SHA256SUMS in the folder they are downloaded to", async () => {
+    const downloads = join(root, "downloads");
+    await mkdir(downloads);
+    const name = archiveName(version, hostPlatform());
+    await copyFile(join(out, "plugin", name), join(downloads, name));
+    await copyFile(join(out, "plugin", "SHA256SUMS"), join(downloads, "SHA256SUMS"));
+    // As docs/installation-configuration.md says: the archives downloaded, and SHA256SUMS.
+    const { stdout } = await run("sha256sum", ["-c", "--ignore-missing", "SHA256SUMS"], {
+      cwd: downloads,
+    });
+    expect(stdout).toBe(`${name}: OK\n`);
+    const listed = (await readFile(join(downloads, "SHA256SUMS"), "utf8")).trim().split("\n");
+    expect(listed.map((line) => line.split("  ")[1]).sort()).toEqual(
+      releasePlatforms.map((p) => archiveName(version, p)).sort(),
+    );
   });
 
   test("the printed install command checks the archive's sha256, installs it, refuses a changed one", async () => {
@@ -350,8 +461,201 @@ describeE2E("npm run release -- --dry-run", () => {
     expect(existsSync(installedPlugin(refused.pulumiHome, version))).toBe(false);
   });
 
+  test("one version everywhere: the tag's, read back from every artifact", async () => {
+    expect(version).not.toBe(packageVersion());
+    const manifest = JSON.parse(await readFile(join(out, "release.json"), "utf8")) as {
+      version: string;
+      tag: string;
+      python: { version: string };
+      go: { modulePath: string; version: string; tag: string };
+      npm: { name: string; version: string; file: string }[];
+      pluginDownloadURL: string;
+    };
+    expect(manifest).toMatchObject({
+      version,
+      tag: TAG,
+      pluginDownloadURL: downloadUrl,
+      python: { version: PYTHON_VERSION },
+      go: { modulePath: GO_MODULE_PATH, version: TAG, tag: `provider/sdk/go/${TAG}` },
+    });
+    // Every npm package, native ones and the SDK included; the SDK names the plugin's version.
+    expect(manifest.npm.map((p) => p.name)).toEqual([
+      ...nativePlatforms.map(nativePackageName),
+      "pulumi-voice-platform-sdk",
+      "pulumi-voice-platform",
+    ]);
+    for (const pkg of manifest.npm) {
+      const files = await tarballFiles(join(out, pkg.file));
+      const packageJson = JSON.parse(files.get("package/package.json")!.toString("utf8")) as {
+        name: string;
+        version: string;
+        pulumi?: { version?: string; server?: string };
+      };
+      expect([pkg.name, packageJson.name, packageJson.version]).toEqual([
+        pkg.name,
+        pkg.name,
+        version,
+      ]);
+      if (pkg.name === "pulumi-voice-platform-sdk") {
+        expect(packageJson.pulumi).toMatchObject({ version, server: downloadUrl });
+      }
+    }
+    // The wheel's and the sdist's metadata, and the plugin version the Python SDK asks for.
+    const fromWheel = async (member: string) =>
+      (
+        await run("python3", [
+          "-c",
+          "import sys, zipfile; sys.stdout.write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]).decode())",
+          join(out, "python", `pulumi_voiceplatform-${PYTHON_VERSION}-py3-none-any.whl`),
+          member,
+        ])
+      ).stdout;
+    expect(await fromWheel(`pulumi_voiceplatform-${PYTHON_VERSION}.dist-info/METADATA`)).toMatch(
+      new RegExp(`^Version: ${PYTHON_VERSION.replace(/\./g, "\\.")}$`, "m"),
+    );
+    expect(JSON.parse(await fromWheel("pulumi_voiceplatform/pulumi-plugin.json"))).toMatchObject({
+      name: "voiceplatform",
+      version,
+      server: downloadUrl,
+    });
+    const sdist = await tarballFiles(
+      join(out, "python", `pulumi_voiceplatform-${PYTHON_VERSION}.tar.gz`),
+    );
+    const pkgInfo = [...sdist].find(([name]) => /^[^/]+\/PKG-INFO$/.test(name))![1].toString();
+    expect(pkgInfo).toMatch(new RegExp(`^Version: ${PYTHON_VERSION.replace(/\./g, "\\.")}$`, "m"));
+    // The Go module: its path and the plugin version it asks for.
+    expect(await readFile(join(out, "go", "go.mod"), "utf8")).toMatch(
+      new RegExp(`^module ${GO_MODULE_PATH.replace(/\./g, "\\.")}$`, "m"),
+    );
+    expect(
+      JSON.parse(await readFile(join(out, "go", "voiceplatform", "pulumi-plugin.json"), "utf8")),
+    ).toMatchObject({ version, server: downloadUrl });
+    // Each archive: this platform's launcher and server say it; the others carry it.
+    const host = join(root, "version-host");
+    await unpacked(join(out, "plugin", archiveName(version, hostPlatform())), host);
+    const said = (await run(join(host, PLUGIN_NAME), ["--version"])).stdout;
+    expect(said).toMatch(
+      new RegExp(
+        `^pulumi-resource-voiceplatform ${version.replace(/\./g, "\\.")}: native launcher .*\npulumi-voiceplatform-server ${version.replace(/\./g, "\\.")}: a single executable of Node\.js 22\.`,
+      ),
+    );
+    for (const platform of releasePlatforms.filter((p) => p !== hostPlatform())) {
+      const files = await unpacked(
+        join(out, "plugin", archiveName(version, platform)),
+        join(root, "version", platform),
+      );
+      const holding = [...files].filter(([, bytes]) => bytes.includes(version)).map(([n]) => n);
+      // The launcher (its -X main.version) and the single executable (the bundle in its blob);
+      // where there is none (darwin-arm64), the bundle the Node.js script runs.
+      const carriers = [
+        ...(hasSharedServer(platform) ? [PLUGIN_NAME] : []),
+        nodeBinaries[platform] === undefined
+          ? `${PLUGIN_NAME}.js`
+          : hasSharedServer(platform)
+            ? SHARED_SERVER_NAME
+            : nodeBinaries[platform]!.executable,
+      ];
+      expect([platform, carriers.filter((name) => !holding.includes(name))]).toEqual([
+        platform,
+        [],
+      ]);
+    }
+  });
+
+  test("pulumi plugin ls and pulumi about show the tag's version", async () => {
+    const name = archiveName(version, hostPlatform());
+    const home = join(root, "about-home");
+    const env = {
+      ...process.env,
+      PATH: `${cli!.binDir}${delimiter}${process.env.PATH}`,
+      PULUMI_HOME: home,
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_BACKEND_URL: `file://${root}`,
+    };
+    await run(
+      cli!.pulumi,
+      [
+        "plugin",
+        "install",
+        "resource",
+        "voiceplatform",
+        version,
+        "--file",
+        join(out, "plugin", name),
+      ],
+      { env },
+    );
+    const listed = (await run(cli!.pulumi, ["plugin", "ls"], { env })).stdout;
+    expect(listed).toMatch(
+      new RegExp(`voiceplatform\\s+resource\\s+${version.replace(/\./g, "\\.")}\\s`),
+    );
+    // A TypeScript program with the released SDK: about lists the plugin it needs.
+    const program = join(root, "about-program");
+    await prepareProgram("nodejs", program, { artifact: installs.nodejs() });
+    const about = (
+      await run(cli!.pulumi, ["about", "--json"], { cwd: program, env }).catch(
+        (error: { stdout: string }) => ({ stdout: error.stdout }),
+      )
+    ).stdout;
+    const plugins = (
+      JSON.parse(about.slice(about.indexOf("{"))) as {
+        plugins: { name: string; kind: string; version: string }[];
+      }
+    ).plugins;
+    expect(plugins).toContainEqual({ name: "voiceplatform", kind: "resource", version });
+  });
+
+  test("npm installs the package with this platform's native package: its bin runs the native launcher, linked in place at the first start", async () => {
+    const native = manifestNpmFile(`${nativePackageName(hostNative())}-${version}.tgz`);
+    const main = manifestNpmFile(`pulumi-voice-platform-${version}.tgz`);
+    const installed = await installFromTarballs(join(root, "npm-route"), [native, main]);
+    const said = (await run(installed.bin, ["--version"])).stdout;
+    expect(said).toContain(`pulumi-resource-voiceplatform ${version}: native launcher`);
+    expect(said).toContain(`pulumi-voiceplatform-server ${version}: a single executable`);
+    const own = join(
+      installed.dir,
+      "node_modules",
+      "pulumi-voice-platform",
+      "provider",
+      "plugin",
+      "bin",
+      PLUGIN_NAME,
+    );
+    expect(await readlink(own)).toBe(
+      `../../../../${nativePackageName(hostNative())}/bin/${PLUGIN_NAME}`,
+    );
+    const plugin = await startProviderProcess(installed.dir, {}, { executable: installed.bin });
+    try {
+      expect(await plugin.getPluginInfo()).toEqual({ version });
+    } finally {
+      await plugin.close();
+    }
+  });
+
+  test("npm installs it without optional dependencies: its bin runs the bundle on Node.js and says why", async () => {
+    const main = manifestNpmFile(`pulumi-voice-platform-${version}.tgz`);
+    const installed = await installFromTarballs(join(root, "npm-route-node"), [main], {
+      omitOptional: true,
+    });
+    const reason = `${nativePackageName(hostNative())} is not installed`;
+    expect((await run(installed.bin, ["--version"])).stdout).toBe(
+      `pulumi-resource-voiceplatform ${version}: the bundled plugin on Node.js ${process.version} ` +
+        `(no native executable: ${reason} (npm installs it with the package as an optional ` +
+        `dependency; an install with --omit=optional or --no-optional leaves it out))\n`,
+    );
+    const plugin = await startProviderProcess(installed.dir, {}, { executable: installed.bin });
+    try {
+      expect(await plugin.getPluginInfo()).toEqual({ version });
+    } finally {
+      await plugin.close();
+    }
+    expect(plugin.stderr).toContain(
+      `pulumi-resource-voiceplatform: running on Node.js ${process.version}: ${reason}`,
+    );
+  });
+
   const installs: Record<ReleaseLanguage, () => string> = {
-    python: () => join(out, "python", `pulumi_voiceplatform-${version}-py3-none-any.whl`),
+    python: () => join(out, "python", `pulumi_voiceplatform-${PYTHON_VERSION}-py3-none-any.whl`),
     nodejs: () => join(out, "npm", `pulumi-voice-platform-sdk-${version}.tgz`),
     go: () => join(out, "go"),
   };
@@ -366,7 +670,8 @@ describeE2E("npm run release -- --dry-run", () => {
       });
       const { pulumiHome } = await runOneCarrier(program, join(root, `run-${language}`), emulator);
       expect(server.requests.slice(requestsBefore)).toContain(
-        `GET /${archiveName(version, hostPlatform())} 200`,
+        // The engine filled in ${VERSION}.
+        `GET /v${version}/${archiveName(version, hostPlatform())} 200`,
       );
       expect(existsSync(installedPlugin(pulumiHome, version))).toBe(true);
     });

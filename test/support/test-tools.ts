@@ -1,6 +1,7 @@
 /**
  * The test tools `npm run tools:install` puts in the toolchain cache (test/tools/install.sh):
- * moto's S3 server, Azurite's Blob emulator and actionlint. Each is found on PATH first, then in the
+ * moto's S3 server, Azurite's Blob emulator, actionlint, and the registry stand-ins verdaccio (npm)
+ * and pypiserver (PyPI). Each is found on PATH first, then in the
  * cache at the version the install script pins; undefined when neither has it.
  */
 import { accessSync, constants, readFileSync } from "node:fs";
@@ -9,7 +10,7 @@ import { delimiter, join } from "node:path";
 
 const INSTALL_SCRIPT = join(__dirname, "..", "tools", "install.sh");
 
-export type TestTool = "moto" | "azurite" | "actionlint";
+export type TestTool = "moto" | "azurite" | "actionlint" | "verdaccio" | "pypiserver";
 
 /** `npm run tools:install -- <tool>`, and what else installs it. */
 export const INSTALL_HINT: Record<TestTool, string> = {
@@ -18,6 +19,9 @@ export const INSTALL_HINT: Record<TestTool, string> = {
     "run `npm run tools:install -- azurite` (or `npm install -g azurite`, which puts azurite-blob on PATH)",
   actionlint:
     "run `npm run tools:install -- actionlint` (builds it with Go from the module proxy into the toolchain cache)",
+  verdaccio: "run `npm run tools:install -- verdaccio` (npm installs it into the toolchain cache)",
+  pypiserver:
+    "run `npm run tools:install -- pypiserver` (pip installs it with passlib into a virtualenv in the toolchain cache)",
 };
 
 /** The version install.sh pins for a tool. */
@@ -51,6 +55,11 @@ const COMMANDS: Record<TestTool, { name: string; inCache: (dir: string) => strin
     inCache: (dir) => join(dir, "node_modules", ".bin", "azurite-blob"),
   },
   actionlint: { name: "actionlint", inCache: (dir) => join(dir, "actionlint") },
+  verdaccio: {
+    name: "verdaccio",
+    inCache: (dir) => join(dir, "node_modules", ".bin", "verdaccio"),
+  },
+  pypiserver: { name: "pypi-server", inCache: (dir) => join(dir, "bin", "pypi-server") },
 };
 
 /** The tool's executable: on PATH, else in the cache; undefined when not installed. */

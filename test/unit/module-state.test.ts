@@ -25,6 +25,8 @@ const ALLOWED: Record<string, string> = {
     "the schema text, built once per process: the same for every provider",
   "dynamic/dynamic-adapter.ts:engineLogStarted":
     "the dynamic-provider process serves one provider, and forwards its console to the engine once",
+  "policy/previous-state.ts:loaded":
+    "each previous-state file, read once by the policy pack's own process, which is no provider",
   "dynamic/provider-stubs.ts:texts":
     "each kind's `__provider` text, worked out in the program's process, whose folder does not change",
 };

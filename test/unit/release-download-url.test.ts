@@ -12,7 +12,18 @@ describe("--plugin-download-url", () => {
     "http://[::1]:8080/plugins/",
     "http://localhost:4010/",
   ])("%s is accepted", (url) => {
-    expect(checkDownloadUrl(url).href).toBe(new URL(url).href);
+    expect(checkDownloadUrl(url)).toBe(url);
+  });
+
+  test("the engine's ${VERSION} is kept as typed, in what the SDKs get and in every message", () => {
+    const url = "https://example.com/voiceplatform/v${VERSION}/${OS}-${ARCH}/";
+    expect(checkDownloadUrl(url)).toBe(url);
+    expect(() => checkDownloadUrl("http://example.com/v${VERSION}/")).toThrow(
+      "--plugin-download-url http://example.com/v${VERSION}/ is plain http on example.com",
+    );
+    expect(() => checkDownloadUrl("https://example.com/v${VERSION}/?token=x")).toThrow(
+      "--plugin-download-url https://example.com/v${VERSION}/ has a query or fragment",
+    );
   });
 
   test.each([

@@ -4,7 +4,19 @@
  * preparation of real temporary folders, which leaves what it refuses untouched.
  */
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import {
+  chmod,
+  chown,
+  copyFile,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import {
@@ -82,6 +94,101 @@ describe("the release folder", () => {
     expect(await releaseFolderRefusal(join(root, "to-empty"), guarded)).toContain(
       "is a symbolic link",
     );
+  });
+
+  test.each(["/", "/.", "//", "/./"])(
+    "a link given as link%s is refused, and what it points to keeps its files",
+    async (suffix) => {
+      const target = join(root, "target");
+      await prepareReleaseFolder(target, guarded);
+      await writeFile(join(target, "keep.txt"), "kept");
+      await symlink(target, join(root, "link"));
+      const given = `${join(root, "link")}${suffix}`;
+      await expect(prepareReleaseFolder(given, guarded)).rejects.toThrow(
+        `--out ${join(root, "link")} is a symbolic link`,
+      );
+      expect((await readdir(target)).sort()).toEqual([RELEASE_MARKER, "keep.txt"]);
+    },
+  );
+
+  test("a path that climbs out of a link with .. is refused, naming where it leads", async () => {
+    const elsewhere = join(root, "elsewhere");
+    await mkdir(join(elsewhere, "inside"), { recursive: true });
+    await prepareReleaseFolder(join(elsewhere, "release"), guarded);
+    await writeFile(join(elsewhere, "release", "keep.txt"), "kept");
+    await symlink(join(elsewhere, "inside"), join(root, "link"));
+    await mkdir(join(root, "release"));
+    // The system reads link/.. as elsewhere/, where path.resolve reads it as root/.
+    const given = join(root, "link") + "/../release";
+    const refusal = await releaseFolderRefusal(given, guarded);
+    expect(refusal).toContain(`--out ${given} goes through a symbolic link and then ".."`);
+    expect(refusal).toContain(`names ${join(elsewhere, "release")}, not ${join(root, "release")}`);
+    await expect(prepareReleaseFolder(given, guarded)).rejects.toThrow("goes through a symbolic");
+    expect(await readdir(join(elsewhere, "release"))).toContain("keep.txt");
+  });
+
+  const asRoot = process.getuid?.() === 0 ? test : test.skip;
+
+  asRoot(
+    "another user's folder others may write, holding a copied marker, is refused and kept",
+    async () => {
+      const ours = join(root, "ours");
+      await prepareReleaseFolder(ours, guarded);
+      const theirs = join(root, "theirs");
+      await mkdir(theirs);
+      await copyFile(join(ours, RELEASE_MARKER), join(theirs, RELEASE_MARKER));
+      await writeFile(join(theirs, "planted.tar.gz"), "theirs");
+      await chmod(theirs, 0o777);
+      await chown(theirs, 65534, 65534);
+      await expect(prepareReleaseFolder(theirs, guarded)).rejects.toThrow(
+        `--out ${theirs} is owned by uid 65534, not by you (uid 0): what a release writes is ` +
+          "what users install, so its folder must be yours.",
+      );
+      expect((await readdir(theirs)).sort()).toEqual([RELEASE_MARKER, "planted.tar.gz"]);
+    },
+  );
+
+  test("a folder of yours that others may write is refused with the fix, even with the marker", async () => {
+    const open = join(root, "open");
+    await prepareReleaseFolder(open, guarded);
+    await writeFile(join(open, "old.tar.gz"), "old");
+    for (const mode of [0o777, 0o775, 0o757]) {
+      await chmod(open, mode);
+      await expect(prepareReleaseFolder(open, guarded)).rejects.toThrow(
+        `--out ${open} has mode 0${mode.toString(8)}: others may write in it, and could change ` +
+          `what the release writes before it is published. Remove their write access ` +
+          `(chmod go-w ${open}) or give --out a new folder.`,
+      );
+    }
+    expect((await readdir(open)).sort()).toEqual([RELEASE_MARKER, "old.tar.gz"]);
+  });
+
+  test("a folder in a folder others may write (not sticky) is refused; a sticky one is not", async () => {
+    const shared = join(root, "shared");
+    await mkdir(shared);
+    await chmod(shared, 0o777);
+    const out = join(shared, "release");
+    expect(await releaseFolderRefusal(out, guarded)).toBe(
+      `--out ${out} lies in ${shared} (mode 0777), writable by others: another user could ` +
+        `rename the release folder and put their own in its place. Remove group and other ` +
+        `write access (chmod go-w ${shared}), or give --out a folder elsewhere.`,
+    );
+    await chmod(shared, 0o1777);
+    expect(await releaseFolderRefusal(out, guarded)).toBeUndefined();
+  });
+
+  test("a new folder is made writable by its owner alone, whatever the umask", async () => {
+    const previous = process.umask(0o000);
+    try {
+      const out = join(root, "made", "release");
+      await prepareReleaseFolder(out, guarded);
+      expect((await stat(out)).mode & 0o777).toBe(0o755);
+      expect((await stat(join(root, "made"))).mode & 0o777).toBe(0o755);
+      // So the next release into it is not refused.
+      await prepareReleaseFolder(out, guarded);
+    } finally {
+      process.umask(previous);
+    }
   });
 
   test("a non-empty folder without the marker is refused and keeps every file", async () => {

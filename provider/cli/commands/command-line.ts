@@ -29,11 +29,15 @@ export const USAGE = `Usage:
       Nothing is sent to the platform and nothing is replaced. The replaced state is saved to a
       backup file first; a locked stack or one with interrupted operations is refused.
 
-All run the \`pulumi\` CLI on PATH (stack export / stack import), so they work with any backend
-it is logged into; they read the stack's lock themselves on file, PostgreSQL, S3-compatible and
-Azure Blob backends (with the same URL and credentials as \`pulumi\`), ask Pulumi Cloud whether an
-update is in progress, and cannot see a lock on Google Cloud Storage (preflight says so).
---stack and --cwd are passed on to it.
+  pulumi-voice-platform policy-pack DIR
+      Writes the platform's policy pack (docs/policies.md) into DIR, a new or empty folder, for
+      \`pulumi preview --policy-pack DIR\` and \`pulumi policy analyze --policy-pack DIR\`.
+
+preflight, recover and rekey run the \`pulumi\` CLI on PATH (stack export / stack import), so
+they work with any backend it is logged into; they read the stack's lock themselves on file,
+PostgreSQL, S3-compatible and Azure Blob backends (with the same URL and credentials as
+\`pulumi\`), ask Pulumi Cloud whether an update is in progress, and cannot see a lock on Google
+Cloud Storage (preflight says so). --stack and --cwd are passed on to it.
 
 Every read of the state backend (each \`pulumi\` run, each read of the locks) has a deadline:
 ${DEFAULT_BACKEND_TIMEOUT_SECONDS} s unless ${BACKEND_TIMEOUT_VARIABLE} says otherwise (1 to 600). A backend that
@@ -41,8 +45,10 @@ does not answer within it is exit 5, naming the backend and what to check; a \`p
 is killed.
 
 Exit codes (the same for every command, one meaning each):
-  0  nothing pending (preflight); recorded (recover); rekeyed, or nothing to rekey (rekey)
-  1  pending operations of a stopped run (preflight); refused, nothing changed (recover, rekey)
+  0  nothing pending (preflight); recorded (recover); rekeyed, or nothing to rekey (rekey);
+     written (policy-pack)
+  1  pending operations of a stopped run (preflight); refused, nothing changed (recover, rekey,
+     policy-pack)
   2  bad command line (or a bad ${BACKEND_TIMEOUT_VARIABLE})
   3  locked by an update that may still be running: wait for it; do not run recover
   4  the stack does not exist on the backend (never deployed, or a wrong name or backend)
@@ -54,6 +60,7 @@ export type CommandLine =
   | { readonly command: "help" }
   | { readonly command: "preflight"; readonly stack?: string; readonly cwd?: string }
   | { readonly command: "rekey"; readonly stack?: string; readonly cwd?: string }
+  | { readonly command: "policy-pack"; readonly dir: string; readonly cwd?: string }
   | {
       readonly command: "recover";
       readonly stack?: string;
@@ -98,10 +105,11 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   if (command === "preflight") return preflightCommand(rest, values, common);
   if (command === "rekey") return rekeyCommand(rest, values, common);
   if (command === "recover") return recoverCommand(rest, values, common);
+  if (command === "policy-pack") return policyPackCommand(rest, values, common);
   throw new UsageError(
     command === undefined
-      ? "no command given: use preflight, recover or rekey"
-      : `unknown command ${JSON.stringify(command)}: use preflight, recover or rekey`,
+      ? "no command given: use preflight, recover, rekey or policy-pack"
+      : `unknown command ${JSON.stringify(command)}: use preflight, recover, rekey or policy-pack`,
   );
 }
 
@@ -121,6 +129,20 @@ function rekeyCommand(rest: string[], values: Flags, common: Common): CommandLin
   if (values.forget !== undefined || values["cancel-stale-lock"] !== undefined)
     throw new UsageError("--forget and --cancel-stale-lock belong to recover, not rekey");
   return { command: "rekey", ...common };
+}
+
+function policyPackCommand(rest: string[], values: Flags, common: Common): CommandLine {
+  if (rest.length !== 1) {
+    throw new UsageError("policy-pack takes one folder: pulumi-voice-platform policy-pack DIR");
+  }
+  if (values.stack !== undefined || values.forget !== undefined || values["cancel-stale-lock"]) {
+    throw new UsageError("policy-pack takes no --stack, --forget or --cancel-stale-lock");
+  }
+  return {
+    command: "policy-pack",
+    dir: nonEmpty("DIR", rest[0]!),
+    ...(common.cwd ? { cwd: common.cwd } : {}),
+  };
 }
 
 function recoverCommand(assignments: string[], values: Flags, common: Common): CommandLine {

@@ -25,6 +25,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -39,6 +40,9 @@ const (
 )
 
 var portLine = regexp.MustCompile(`^[0-9]{1,5}$`)
+
+// version is the release's, set when it builds the launcher (-ldflags "-X main.version=...").
+var version = "(not set by a release)"
 
 const (
 	// Hex digits of a run's key in its socket's name: 64 bits, for one user's runs at a time.
@@ -57,6 +61,12 @@ func main() {
 		fail("cannot find its own executable: %v", err)
 	}
 	server := filepath.Join(filepath.Dir(exe), serverName)
+	// `--version`: what this is, then the server says what it is.
+	if len(args) == 1 && args[0] == "--version" {
+		fmt.Printf("pulumi-resource-voiceplatform %s: native launcher (%s/%s) sharing %s between the providers of an engine run\n",
+			version, runtime.GOOS, runtime.GOARCH, serverName)
+		runAlone(server, args)
+	}
 	if os.Getenv("PULUMI_VOICEPLATFORM_SHARED_SERVER") == "false" {
 		runAlone(server, args)
 	}

@@ -1,0 +1,7 @@
+/**
+ * `pulumi-voice-platform/testing`: mocks for unit tests of programs that use this package, for
+ * `pulumi.runtime.setMocks` (docs/testing-your-stacks.md). The Python SDK carries the same mocks
+ * as `pulumi_voiceplatform.testing`.
+ */
+export { voicePlatformMocks, type VoicePlatformMockOptions } from "./mocks";
+export { mockIdFormats } from "../codegen/mock-facts";

@@ -1,0 +1,516 @@
+/**
+ * The policy pack's rules (provider/policy), each called as @pulumi/policy calls it, with a
+ * resource that breaks it and one that does not, under both front ends' type tokens. The engine
+ * running the pack on real programs is test/examples/policy-pack.test.ts.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type {
+  Policy,
+  PolicyResource,
+  ResourceValidationPolicy,
+  StackValidationPolicy,
+} from "@pulumi/policy";
+import { POLICY_PACK_NAME, voicePlatformPolicies } from "../../provider/policy";
+import { PREVIOUS_STATE_VARIABLE } from "../../provider/policy/previous-state";
+
+class NotApplicable extends Error {}
+
+const policy = (name: string): Policy => {
+  const found = voicePlatformPolicies.find((p) => p.name === name);
+  if (found === undefined) throw new Error(`no policy ${name}`);
+  return found;
+};
+
+interface Call {
+  type?: string;
+  props: Record<string, unknown>;
+  name?: string;
+  stack?: string;
+  protect?: boolean;
+  config?: object;
+}
+
+const TOKENS: Record<string, [string, string]> = {
+  Voice: ["voiceplatform:index:Voice", "pulumi-nodejs:dynamic/voiceplatform:Voice"],
+  SipCarrier: ["voiceplatform:index:SipCarrier", "pulumi-nodejs:dynamic/voiceplatform:SipCarrier"],
+  CampaignWebhook: [
+    "voiceplatform:index:CampaignWebhook",
+    "pulumi-nodejs:dynamic/voiceplatform:CampaignWebhook",
+  ],
+};
+
+/** What a resource policy reports for one resource: its messages, or "not applicable: why". */
+async function violations(name: string, call: Call): Promise<string[]> {
+  const { validateResource } = policy(name) as ResourceValidationPolicy;
+  const type = call.type!;
+  const resourceName = call.name ?? "r";
+  const urn = `urn:pulumi:${call.stack ?? "dev"}::proj::${type}::${resourceName}`;
+  const messages: string[] = [];
+  const args = {
+    type,
+    props: call.props,
+    urn,
+    name: resourceName,
+    opts: {
+      protect: call.protect ?? false,
+      ignoreChanges: [],
+      aliases: [],
+      additionalSecretOutputs: [],
+    },
+    stackTags: new Map(),
+    getConfig: () => call.config ?? {},
+    notApplicable: (reason?: string): never => {
+      throw new NotApplicable(reason);
+    },
+    isType: () => false,
+    asType: () => undefined,
+  };
+  try {
+    const validations = Array.isArray(validateResource) ? validateResource : [validateResource];
+    for (const validate of validations) {
+      await validate!(args as never, (message) => messages.push(message ?? ""));
+    }
+  } catch (error) {
+    if (error instanceof NotApplicable) return [`not applicable: ${error.message}`];
+    throw error;
+  }
+  return messages;
+}
+
+/** The same call under the plugin's and the dynamic resources' type tokens: both must agree. */
+async function underBothTokens(name: string, kind: string, call: Call): Promise<string[]> {
+  const [plugin, dynamic] = TOKENS[kind]!;
+  const viaPlugin = await violations(name, { ...call, type: plugin });
+  expect(await violations(name, { ...call, type: dynamic })).toEqual(viaPlugin);
+  return viaPlugin;
+}
+
+const webhook = (props: Record<string, unknown>) => ({
+  campaignId: "65a1f0c2e4b0a1b2c3d4e5f6",
+  url: "https://hooks.example.com/calls",
+  ...props,
+});
+
+test("the pack has a name, and every rule an id, a description and a level", () => {
+  expect(POLICY_PACK_NAME).toBe("voice-platform");
+  const ids = voicePlatformPolicies.map((p) => p.name);
+  expect(new Set(ids).size).toBe(ids.length);
+  for (const p of voicePlatformPolicies) {
+    expect(p.name).toMatch(/^[a-z0-9-]+$/);
+    expect(p.description.length).toBeGreaterThan(60);
+    expect(["advisory", "mandatory"]).toContain(p.enforcementLevel);
+  }
+});
+
+test("webhook-urls-https: an http url or advancedWebhook.url is reported, the secret one without its value", async () => {
+  const rule = "webhook-urls-https";
+  expect(await underBothTokens(rule, "CampaignWebhook", { props: webhook({}) })).toEqual([]);
+  const plain = await underBothTokens(rule, "CampaignWebhook", {
+    props: webhook({ url: "http://hooks.example.com/calls" }),
+  });
+  expect(plain).toEqual([expect.stringContaining("url uses plain http (host hooks.example.com)")]);
+  const secretUrl = "http://hooks.example.com/calls?token=Zq8-secret";
+  const advanced = await underBothTokens(rule, "CampaignWebhook", {
+    props: webhook({ isAdvanced: true, advancedWebhook: { url: secretUrl } }),
+  });
+  expect(advanced).toEqual([expect.stringContaining("advancedWebhook.url uses plain http")]);
+  expect(advanced.join("\n")).not.toContain("Zq8-secret");
+  expect(advanced.join("\n")).not.toContain("hooks.example.com");
+  const allowed = await underBothTokens(rule, "CampaignWebhook", {
+    props: webhook({ url: "http://hooks.internal/calls" }),
+    config: { allowHttpHosts: ["hooks.internal"] },
+  });
+  expect(allowed).toEqual([]);
+});
+
+test("webhook-urls-https: a url not known during a preview is left to the run that knows it", async () => {
+  const unknown = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+  expect(
+    await underBothTokens("webhook-urls-https", "CampaignWebhook", {
+      props: webhook({ url: unknown }),
+    }),
+  ).toEqual([]);
+});
+
+test("advanced-webhook-method: a method the spec does not name, and a body on GET, are reported", async () => {
+  const rule = "advanced-webhook-method";
+  const advanced = (fields: object) =>
+    webhook({ isAdvanced: true, advancedWebhook: { url: "https://h.example.com", ...fields } });
+  expect(
+    await underBothTokens(rule, "CampaignWebhook", { props: advanced({ method: "GET" }) }),
+  ).toEqual([]);
+  expect(await underBothTokens(rule, "CampaignWebhook", { props: advanced({}) })).toEqual([]);
+  expect(
+    await underBothTokens(rule, "CampaignWebhook", { props: advanced({ method: "post" }) }),
+  ).toEqual(["advancedWebhook.method is POST, which the platform does not name: use GET"]);
+  expect(
+    await underBothTokens(rule, "CampaignWebhook", {
+      props: advanced({ method: "GET", body: "x=1" }),
+    }),
+  ).toEqual([expect.stringContaining("advancedWebhook.body is set on a GET request")]);
+  expect(
+    await underBothTokens(rule, "CampaignWebhook", {
+      props: advanced({ method: "POST" }),
+      config: { allowedMethods: ["GET", "POST"] },
+    }),
+  ).toEqual([]);
+});
+
+test("voice-protected: a voice in a stack matching the patterns must be protected", async () => {
+  const rule = "voice-protected";
+  const props = { name: "Support agent" };
+  expect(await underBothTokens(rule, "Voice", { props, stack: "dev" })).toEqual([]);
+  expect(await underBothTokens(rule, "Voice", { props, stack: "prod", protect: true })).toEqual([]);
+  expect(await underBothTokens(rule, "Voice", { props, stack: "eu-prod" })).toEqual([
+    "stack eu-prod matches *-prod, and this voice is not protected: give it the resource option protect: true",
+  ]);
+  expect(
+    await underBothTokens(rule, "Voice", { props, stack: "live", config: { stacks: ["live"] } }),
+  ).toHaveLength(1);
+  expect(
+    await underBothTokens(rule, "SipCarrier", { props: { name: "t" }, stack: "prod" }),
+  ).toEqual([]);
+});
+
+test("phone-numbers-e164: local forms and numbers without a plus are reported", async () => {
+  const rule = "phone-numbers-e164";
+  const numbers = (...list: string[]) => ({
+    name: "t",
+    phoneNumbers: list.map((phoneNumber) => ({ phoneNumber })),
+  });
+  expect(
+    await underBothTokens(rule, "SipCarrier", { props: numbers("+14155550100", "+442071838750") }),
+  ).toEqual([]);
+  expect(
+    await underBothTokens(rule, "SipCarrier", {
+      props: { name: "t", phoneNumbers: [{ phoneNumberSid: "PN1" }] },
+    }),
+  ).toEqual([]);
+  expect(
+    await underBothTokens(rule, "SipCarrier", { props: numbers("0415 555 0100", "14155550100") }),
+  ).toEqual([
+    'phoneNumbers[0].phoneNumber "0415 555 0100" is not an E.164 number: write it as + country code and number, e.g. +14155550100',
+    'phoneNumbers[1].phoneNumber "14155550100" has no leading +: write it as +14155550100',
+  ]);
+  expect(
+    await underBothTokens(rule, "SipCarrier", {
+      props: numbers("14155550100"),
+      config: { requirePlus: false },
+    }),
+  ).toEqual([]);
+  expect(
+    await underBothTokens(rule, "SipCarrier", {
+      props: numbers("+442071838750"),
+      config: { countryCodes: ["1"] },
+    }),
+  ).toEqual([expect.stringContaining("has none of the allowed calling codes (1)")]);
+});
+
+test("gateway-sanity: transport, port, sips, reachability, netmask and repeats", async () => {
+  const rule = "gateway-sanity";
+  const gateways = (...list: object[]) => ({ name: "t", gateways: list });
+  const good = { inbound: true, outbound: true, ipv4: "203.0.113.10", port: 5060, protocol: "udp" };
+  expect(
+    await underBothTokens(rule, "SipCarrier", {
+      props: gateways(good, {
+        outbound: true,
+        ipv4: "sip.example.com",
+        port: 5061,
+        protocol: "tls",
+        useSipsScheme: true,
+      }),
+    }),
+  ).toEqual([]);
+  expect(
+    await underBothTokens(rule, "SipCarrier", {
+      props: gateways(
+        { ...good, protocol: "sctp" },
+        { ...good, ipv4: "198.51.100.7", protocol: "tls", port: 5060 },
+        { ...good, ipv4: "198.51.100.8", useSipsScheme: true },
+        { ...good, ipv4: "192.168.1.20" },
+        { ...good, ipv4: "198.51.100.9", netmask: 0 },
+        good,
+      ),
+    }),
+  ).toEqual([
+    "gateways[0]: protocol sctp is not one of udp, tcp, tls, tls/srtp",
+    "gateways[1]: port 5060 is the port of the other transports: tls uses 5061",
+    "gateways[2]: useSipsScheme needs a TLS transport, not udp",
+    "gateways[3]: ipv4 192.168.1.20 is in 192.168.0.0/16, which the platform cannot reach (allowPrivateAddresses permits it)",
+    "gateways[4]: netmask 0 matches every address on the internet",
+    "gateways[5] points at 203.0.113.10:5060, as gateways[0] does",
+  ]);
+  expect(
+    await underBothTokens(rule, "SipCarrier", {
+      props: gateways({ ...good, ipv4: "10.0.0.5" }),
+      config: { allowPrivateAddresses: true },
+    }),
+  ).toEqual([]);
+});
+
+test("voice-locales: codes that name no real language and region, or none the team allows", async () => {
+  const rule = "voice-locales";
+  const locales = (...supportedLocales: string[]) => ({ name: "Support agent", supportedLocales });
+  expect(
+    await underBothTokens(rule, "Voice", { props: locales("en-US", "es-419", "pt-BR") }),
+  ).toEqual([]);
+  expect(
+    await underBothTokens(rule, "Voice", { props: locales("en-UK", "xx-US", "en-ZZ") }),
+  ).toEqual([
+    "supportedLocales[0] en-UK: it is written en-GB today, and the platform matches locales as written",
+    "supportedLocales[1] xx-US: xx is no language code",
+    "supportedLocales[2] en-ZZ: ZZ is no region code",
+  ]);
+  expect(
+    await underBothTokens(rule, "Voice", {
+      props: locales("en-US", "fr-FR"),
+      config: { allowedLocales: ["en-US"] },
+    }),
+  ).toEqual(["supportedLocales[1] fr-FR is not among the allowed locales (en-US)"]);
+});
+
+describe("secrets-from-secret-config", () => {
+  const rule = "secrets-from-secret-config";
+  const saved = { ...process.env };
+  let project: string;
+
+  beforeEach(() => {
+    project = mkdtempSync(join(tmpdir(), "policy-secrets-"));
+    writeFileSync(join(project, "Pulumi.yaml"), "name: trunks\nruntime: nodejs\n");
+    writeFileSync(join(project, "index.js"), 'registerPassword: "typed-in-the-program-77",\n');
+    writeFileSync(
+      join(project, "Pulumi.prod.yaml"),
+      [
+        "encryptionsalt: v1:abc",
+        "config:",
+        "  trunks:sipPassword:",
+        "    secure: v1:cipher",
+        "  trunks:plainPassword: plain-config-password-42",
+        "",
+      ].join("\n"),
+    );
+    process.env.PWD = project;
+    process.env.PULUMI_NODEJS_PROJECT = "trunks";
+    process.env.PULUMI_NODEJS_STACK = "prod";
+    // As the engine gives a pack its stack's configuration: every value decrypted.
+    process.env.PULUMI_CONFIG = JSON.stringify({
+      "trunks:sipPassword": "from-secret-config-9f",
+      "trunks:plainPassword": "plain-config-password-42",
+    });
+  });
+
+  afterEach(() => {
+    process.env = { ...saved };
+    rmSync(project, { recursive: true, force: true });
+  });
+
+  const carrier = (registerPassword: string) => ({ name: "t", registerPassword });
+
+  test("a value from secret config passes; one in plain config or in the program is reported, never shown", async () => {
+    expect(
+      await underBothTokens(rule, "SipCarrier", { props: carrier("from-secret-config-9f") }),
+    ).toEqual([]);
+    const plain = await underBothTokens(rule, "SipCarrier", {
+      props: carrier("plain-config-password-42"),
+    });
+    expect(plain).toEqual([
+      "registerPassword (its value is secret and not shown) comes from the plain config key trunks:plainPassword: set it with `pulumi config set --secret plainPassword`",
+    ]);
+    const typed = await underBothTokens(rule, "SipCarrier", {
+      props: carrier("typed-in-the-program-77"),
+    });
+    expect(typed).toEqual([
+      "registerPassword (its value is secret and not shown) is written in the program (index.js): read it from secret config, e.g. config.requireSecret(...)",
+    ]);
+    expect([...plain, ...typed].join("\n")).not.toMatch(
+      /plain-config-password-42|typed-in-the-program-77/,
+    );
+  });
+
+  test("every secret field of an advanced webhook is checked, and the provider's apiKey", async () => {
+    const found = await underBothTokens(rule, "CampaignWebhook", {
+      props: webhook({
+        isAdvanced: true,
+        advancedWebhook: {
+          url: "https://hooks.example.com/x",
+          headers: [{ name: "Authorization", value: "typed-in-the-program-77" }],
+        },
+      }),
+    });
+    expect(found).toEqual([
+      expect.stringMatching(/^advancedWebhook\.headers\[\]\.value .* is written in the program/),
+    ]);
+    const provider = await violations(rule, {
+      type: "pulumi:providers:voiceplatform",
+      props: { apiKey: "plain-config-password-42" },
+    });
+    expect(provider).toEqual([expect.stringMatching(/^apiKey .* plain config key/)]);
+  });
+
+  test("without the stack's configuration (pulumi policy analyze) the rule says it does not apply", async () => {
+    delete process.env.PULUMI_CONFIG;
+    expect(
+      await underBothTokens(rule, "SipCarrier", { props: carrier("typed-in-the-program-77") }),
+    ).toEqual([
+      "not applicable: the stack's configuration is not known here (pulumi policy analyze)",
+    ]);
+  });
+
+  test("without the stack's config file, which keys are secret is not known: only the program is read", async () => {
+    rmSync(join(project, "Pulumi.prod.yaml"));
+    expect(
+      await underBothTokens(rule, "SipCarrier", { props: carrier("plain-config-password-42") }),
+    ).toEqual([]);
+    expect(
+      await underBothTokens(rule, "SipCarrier", { props: carrier("typed-in-the-program-77") }),
+    ).toHaveLength(1);
+  });
+
+  test("a folder whose Pulumi.yaml names another project is not read", async () => {
+    process.env.PULUMI_NODEJS_PROJECT = "another";
+    expect(
+      await underBothTokens(rule, "SipCarrier", { props: carrier("typed-in-the-program-77") }),
+    ).toEqual([]);
+  });
+});
+
+describe("no-replacement", () => {
+  const rule = "no-replacement";
+  let dir: string;
+  const saved = process.env[PREVIOUS_STATE_VARIABLE];
+
+  /** A previous state holding the resource `name` of `type` with these inputs. */
+  function previous(type: string, name: string, inputs: object): void {
+    const urn = `urn:pulumi:dev::proj::${type}::${name}`;
+    const state = {
+      version: 3,
+      deployment: { resources: [{ urn, type, id: "old-id-1", inputs }] },
+    };
+    writeFileSync(join(dir, "previous.json"), JSON.stringify(state));
+    process.env[PREVIOUS_STATE_VARIABLE] = join(dir, "previous.json");
+  }
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "policy-previous-"));
+  });
+  afterEach(() => {
+    if (saved === undefined) delete process.env[PREVIOUS_STATE_VARIABLE];
+    else process.env[PREVIOUS_STATE_VARIABLE] = saved;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test.each(Object.values(TOKENS.SipCarrier!))(
+    "%s: any change of a carrier replaces it and is reported",
+    async (type) => {
+      previous(type, "trunk", { name: "trunk", gateways: [{ ipv4: "203.0.113.10" }] });
+      const same = { name: "trunk", gateways: [{ ipv4: "203.0.113.10" }] };
+      expect(await violations(rule, { type, name: "trunk", props: same })).toEqual([]);
+      expect(
+        await violations(rule, { type, name: "trunk", props: { ...same, name: "trunk-2" } }),
+      ).toEqual([
+        'changing name replaces this SipCarrier, and the old one (old-id-1) stays on the platform, which has no delete operation: keep name as deployed, or list "trunk" in this rule\'s allowReplacing',
+      ]);
+      expect(
+        await violations(rule, {
+          type,
+          name: "trunk",
+          props: { ...same, name: "trunk-2" },
+          config: { allowReplacing: ["trunk"] },
+        }),
+      ).toEqual([]);
+      expect(await violations(rule, { type, name: "other", props: { name: "new" } })).toEqual([]);
+    },
+  );
+
+  test.each(Object.values(TOKENS.Voice!))(
+    "%s: a voice's in-place changes pass, its replacing ones are reported",
+    async (type) => {
+      const asset = {
+        "4dabf18193072939515e22adb298388d": "c44067f5952c0a294b673a41bacd8c17",
+        path: "samples/a.wav",
+        hash: "ab",
+      };
+      previous(type, "agent", { name: "Agent", supportedLocales: ["en-US"], files: [asset] });
+      const { FileAsset } = await import("@pulumi/pulumi/asset");
+      const files = [new FileAsset("samples/a.wav")];
+      expect(
+        await violations(rule, {
+          type,
+          name: "agent",
+          props: { name: "Agent 2", supportedLocales: ["en-GB"], files },
+        }),
+      ).toEqual([]);
+      expect(
+        await violations(rule, {
+          type,
+          name: "agent",
+          props: { name: "Agent", files: [new FileAsset("samples/b.wav")] },
+        }),
+      ).toEqual([expect.stringMatching(/^changing files replaces this Voice/)]);
+    },
+  );
+
+  test("a secret the export kept encrypted counts as unchanged", async () => {
+    const type = TOKENS.SipCarrier![0];
+    const encrypted = {
+      "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
+      ciphertext: "v1:abc",
+    };
+    previous(type, "trunk", { name: "trunk", registerPassword: encrypted });
+    expect(
+      await violations(rule, {
+        type,
+        name: "trunk",
+        props: { name: "trunk", registerPassword: "pw" },
+      }),
+    ).toEqual([]);
+  });
+
+  test("without a previous state the rule says it does not apply", async () => {
+    delete process.env[PREVIOUS_STATE_VARIABLE];
+    expect(await violations(rule, { type: TOKENS.Voice![0], props: { name: "Agent" } })).toEqual([
+      "not applicable: no previous state: set VOICEPLATFORM_PREVIOUS_STATE to a `pulumi stack export` file",
+    ]);
+  });
+});
+
+describe("max-concurrency", () => {
+  const saved = process.env.PULUMI_CONFIG;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.PULUMI_CONFIG;
+    else process.env.PULUMI_CONFIG = saved;
+  });
+
+  async function stackViolations(resources: Partial<PolicyResource>[], config: object = {}) {
+    const { validateStack } = policy("max-concurrency") as StackValidationPolicy;
+    const found: string[] = [];
+    await validateStack({ resources, getConfig: () => config } as never, (message, urn) =>
+      found.push(`${urn ?? "stack"}: ${message}`),
+    );
+    return found;
+  }
+
+  test("a provider's maxConcurrency above the plan's limit is reported, as text or number", async () => {
+    const provider = (maxConcurrency: unknown) => ({
+      type: "pulumi:providers:voiceplatform",
+      urn: "urn:p",
+      props: { maxConcurrency },
+    });
+    expect(await stackViolations([provider("16"), provider(8)])).toEqual([]);
+    expect(await stackViolations([provider("64")])).toEqual([
+      "urn:p: maxConcurrency is 64, more than the 16 calls in flight the platform plan allows: lower it to 16 or less",
+    ]);
+    expect(await stackViolations([provider(64)], { maxConcurrency: 64 })).toEqual([]);
+  });
+
+  test("the dynamic resources' stack config is checked when they are in the stack", async () => {
+    process.env.PULUMI_CONFIG = JSON.stringify({ "voiceplatform:maxConcurrency": "32" });
+    const dynamic = { type: "pulumi-nodejs:dynamic/voiceplatform:Voice", urn: "urn:v", props: {} };
+    expect(await stackViolations([dynamic])).toEqual([
+      "stack: stack config voiceplatform:maxConcurrency is 32, more than the 16 calls in flight the platform plan allows: lower it to 16 or less",
+    ]);
+    expect(await stackViolations([])).toEqual([]);
+  });
+});
