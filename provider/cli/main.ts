@@ -7,7 +7,7 @@
 import { backendTimeoutSeconds } from "./backends/backend-deadline";
 import { parseCommandLine, USAGE } from "./commands/command-line";
 import { EXIT } from "./commands/command-result";
-import { writePolicyPack } from "./policy-pack";
+import { writePolicyPack } from "./commands/policy-pack";
 import { preflight } from "./commands/preflight";
 import { recover } from "./commands/recover";
 import { rekey } from "./commands/rekey";

@@ -16,7 +16,7 @@ import { withoutUndefined } from "../core/serializable";
 import { servedResource } from "../core/served-resource";
 import { hidden, withoutProvider } from "../core/hidden-properties";
 import { InputError } from "../platform/errors";
-import { kindOfType } from "../codegen/type-tokens";
+import { kindOfType } from "../schema/type-tokens";
 import { descriptorOf, type ResourceKind } from "../resources";
 import { readSettings, rememberEngineConfig } from "../settings/config";
 import { madeUpCreates } from "./created-states";

@@ -7,6 +7,7 @@
  */
 import type { Inputs } from "../../core/resource-descriptor";
 import { descriptorOf } from "../../resources";
+import { kindOfType } from "../../schema/type-tokens";
 import { cliStackAccess, type StackTarget } from "../backends/pulumi-stack";
 import {
   describeLock,
@@ -15,12 +16,7 @@ import {
   type StackAccess,
 } from "../backends/stack-lock";
 import { RecoveryRefused, StackCommandError } from "../errors";
-import {
-  declaredName,
-  resourceKindOf,
-  type ExportedStack,
-  type StateResource,
-} from "../state/exported-state";
+import { declaredName, type ExportedStack, type StateResource } from "../state/exported-state";
 import { knownId } from "../state/recovered-resource";
 import type { CommandResult } from "./command-result";
 import { guardedImport, type StackEdit } from "./guarded-import";
@@ -101,7 +97,7 @@ function rekeyEdit(now: Date): StackEdit<Rekeyed[]> {
 function rekeyPlan(resources: readonly StateResource[]): Rekeyed[] {
   const planned: Rekeyed[] = [];
   for (const resource of resources) {
-    const known = resourceKindOf(resource.type);
+    const known = kindOfType(resource.type);
     if (known === undefined || resource.id === undefined || resource.delete === true) continue;
     const { recovery } = descriptorOf(known.kind);
     if (recovery.staleId?.(resource.id) !== true) continue;

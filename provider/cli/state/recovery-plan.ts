@@ -3,10 +3,10 @@
  * written, and the edit of the deployment itself. Pure: the command runs the CLI around it.
  */
 import { pathSegmentProblem } from "../../platform/path-segment";
+import { kindOfType } from "../../schema/type-tokens";
 import { RecoveryRefused } from "../errors";
 import {
   pendingOperations,
-  resourceKindOf,
   type Deployment,
   type PendingOfPackage,
   type StateResource,
@@ -120,7 +120,7 @@ function notPendingCreate(deployment: Deployment, argument: string): string {
     return `${other.resource.urn} is a pending ${other.type} of ${other.resource.type}, not a resource of pulumi-voice-platform: recover only records this package's creates`;
   }
   if (stored !== undefined) {
-    return resourceKindOf(stored.type) === undefined
+    return kindOfType(stored.type) === undefined
       ? `${stored.urn} is a recorded ${stored.type}, not a pending create of pulumi-voice-platform`
       : `${stored.urn} is already recorded (id ${JSON.stringify(stored.id)}), not a pending create: nothing to recover`;
   }

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { parseCommandLine } from "../../../provider/cli/commands/command-line";
 import { UsageError } from "../../../provider/cli/errors";
 import { main } from "../../../provider/cli/main";
-import { writePolicyPack } from "../../../provider/cli/policy-pack";
+import { writePolicyPack } from "../../../provider/cli/commands/policy-pack";
 import { packFiles } from "../../../provider/policy/pack-folder";
 
 const REPO = join(__dirname, "..", "..", "..");
