@@ -3,6 +3,7 @@
  * `__provider`, where the engine keeps the serialized provider, and `__resource`, what the
  * resource classes tell the provider about the resource. The dynamic front end sets them; every
  * reader of its states (the handlers, recover, rekey) takes them off and puts them back with these.
+ * And, for both front ends, the mark of a partly created resource's state.
  */
 import type { Inputs } from "./property-bag";
 
@@ -27,3 +28,13 @@ export function hidden(bag: Inputs): Inputs {
   for (const key of [PROVIDER_KEY, RESOURCE_KEY]) if (bag[key] !== undefined) kept[key] = bag[key];
   return kept;
 }
+
+/**
+ * Marks the state of an object whose create failed after the platform made it, until an update
+ * finishes it. Internal (`__`): the engine shows it nowhere.
+ */
+export const INCOMPLETE_CREATE = "__incompleteCreate";
+
+/** Whether a stored state is that of a create the platform answered and that then failed. */
+export const isIncompleteCreate = (state: Record<string, unknown>): boolean =>
+  state[INCOMPLETE_CREATE] === true;

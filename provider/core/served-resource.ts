@@ -1,12 +1,15 @@
 /**
  * The one layer both front ends serve a resource through: every secret of a call remembered before
- * anything can fail, every error leaving redacted, every failure in the form the engine prints,
- * previews answered without a call, diffs in the engine's detailed form with the program's
- * `ignoreChanges` and `replaceOnChanges` applied, and import, `get` and refresh handled the same
- * way for the dynamic resources and the plugin. The front ends only translate their wire format
- * (`__provider`, gRPC structs) onto it.
+ * anything can fail (the engine's credentials too), every error leaving redacted, every failure in
+ * the form the engine prints, previews answered without a call, diffs in the engine's detailed
+ * form with the program's `ignoreChanges` and `replaceOnChanges` applied, a partly created
+ * resource kept when the update that finishes it fails, and import, `get` and refresh handled the
+ * same way for the dynamic resources and the plugin. The front ends only translate their wire
+ * format (`__provider`, gRPC structs) onto it.
  */
 import { forEngine, type EngineFailureContext } from "./check";
+import { IncompleteCreateError } from "./errors";
+import { INCOMPLETE_CREATE, isIncompleteCreate } from "./hidden-properties";
 import {
   canonical,
   diffAnswer,
@@ -26,6 +29,7 @@ import type { CallOptions, CheckAnswer, Inputs, ResourceDescriptor } from "./res
 import { InputError, rethrowRedacted } from "../platform/errors";
 import { withMarkedSecrets } from "../platform/marked-secrets";
 import { rememberSecret, rememberSecretWireFields } from "../platform/redaction";
+import { engineCredentials } from "../settings/config";
 
 /**
  * Marks the inputs of an object adopted by id without a read (import), for as long as the stack
@@ -56,9 +60,23 @@ function unmarked(bag: Inputs): Inputs {
     [ADOPTED]: _adopted,
     [IMPORTED_WITHOUT_READ]: _imported,
     [FIRST_IMPORT_MARKER]: _first,
+    [INCOMPLETE_CREATE]: _incomplete,
     ...rest
   } = bag;
   return rest;
+}
+
+/**
+ * An update of a create's leftover state that failed: the object stays recorded with its id and
+ * that state (created-object.ts), whichever engine step ran the update.
+ */
+function stillIncomplete(id: string, stored: Inputs, error: unknown): never {
+  if (error instanceof IncompleteCreateError) throw error;
+  throw new IncompleteCreateError(
+    id,
+    stored,
+    error instanceof Error ? error : new Error(String(error)),
+  );
 }
 
 /** What a read answers: the state, and the inputs to record when they are not the stored ones. */
@@ -95,9 +113,13 @@ export interface ServedResource {
 }
 
 export function servedResource(descriptor: ResourceDescriptor<object>): ServedResource {
-  /** The secrets of a call's bags remembered, and the call run with the ones the user marked. */
+  /**
+   * The secrets of a call's bags and the engine's credentials remembered, and the call run with
+   * the ones the user marked.
+   */
   const withSecrets = <T>(options: CallOptions, bags: Inputs[], work: () => T): T => {
     rememberSecretWireFields(descriptor.secretWireFields);
+    engineCredentials().forEach(rememberSecret);
     const marked = bags.flatMap((bag) =>
       markedSecretValues(bag, options.markedSecret ?? []).map(({ name, value }) => ({
         name: `${name} (marked secret)`,
@@ -165,7 +187,12 @@ export function servedResource(descriptor: ResourceDescriptor<object>): ServedRe
         }
         const stored = unmarked(olds);
         if (preview) return plannedUpdateState(descriptor, stored, declared);
-        return descriptor.update(id, stored, declared, options).catch(rethrowRedacted);
+        const finishing = isIncompleteCreate(olds);
+        return descriptor
+          .update(id, stored, declared, options)
+          .catch((error: unknown) =>
+            finishing ? stillIncomplete(id, stored, error) : rethrowRedacted(error),
+          );
       });
     },
     delete(id: string, olds: Inputs, options: CallOptions = {}) {

@@ -92,6 +92,16 @@ function onResource<T>(bag: Inputs, work: () => Promise<T>): Promise<T> {
   return withResource(factsOf(bag)?.urn ?? "", work);
 }
 
+/**
+ * A partly created resource's error, its properties given `__provider` and `__resource`: the
+ * engine stores them as the resource's outputs, and delete and read run the provider found there,
+ * so without it the recorded resource could never be destroyed.
+ */
+function withProviderKept(error: unknown, news: Inputs): never {
+  if (error instanceof IncompleteCreateError) Object.assign(error.properties, hidden(news));
+  throw error;
+}
+
 export function dynamicHandlers<State extends object>(descriptor: ResourceDescriptor<State>) {
   // Dynamic resources never get preview creates or updates, so every state is the handlers' own.
   const served = servedResource(descriptor as ResourceDescriptor<object>);
@@ -142,20 +152,15 @@ export function dynamicHandlers<State extends object>(descriptor: ResourceDescri
         if (refused !== undefined) return Promise.reject(new InputError(refused));
         return served.create(withoutProvider(news), false, factsOf(news)).then(
           ({ id, state }) => ({ id: id!, outs: outputs(state, news) }),
-          (error: unknown) => {
-            // The engine stores these properties as the resource's outputs, and delete and read
-            // run the provider found there: without it the recorded resource could never be destroyed.
-            if (error instanceof IncompleteCreateError)
-              Object.assign(error.properties, hidden(news));
-            throw error;
-          },
+          (error: unknown) => withProviderKept(error, news),
         );
       }),
     update: (id: string, olds: Inputs, news: Inputs) =>
       onResource(news, () =>
-        served
-          .update(id, withoutProvider(olds), withoutProvider(news), false, factsOf(news))
-          .then((state) => ({ outs: outputs(state, news) })),
+        served.update(id, withoutProvider(olds), withoutProvider(news), false, factsOf(news)).then(
+          (state) => ({ outs: outputs(state, news) }),
+          (error: unknown) => withProviderKept(error, news),
+        ),
       ),
     delete: (id: string, olds: Inputs) =>
       onResource(olds, () => served.delete(id, withoutProvider(olds), factsOf(olds))),

@@ -447,10 +447,33 @@ async function diff(_id: string, olds: Inputs, news: Inputs, plan: DiffPlan): Pr
       ? (await Promise.all((files as SampleInput[]).map(sampleHash))).sort()
       : files;
   const oldFiles =
-    stored.samples.length > 0 || stored.files !== undefined
+    stored.samples.length > 0
       ? stored.samples.map((sample) => sample.sha256).sort()
-      : undefined;
+      : await unrecordedSampleHashes(stored.files);
   return diffInputs({ ...stored, files: oldFiles }, { ...news, files: newFiles }, plan);
+}
+
+/*
+ * A state that declares files but records no samples was not finished by this provider: a create
+ * that failed after the clone, or an import file's outputs (CLI 3.254 and later record those
+ * without a call). Its files are described as they are now, as an import's are; one that cannot
+ * be (gone from disk, or a FileAsset without its hash) leaves them all undescribed, as before,
+ * so the declared ones count as new.
+ */
+
+/** The sha256s of such a state's files, sorted; a diff's FileAsset has its hash and no path. */
+async function unrecordedSampleHashes(files: VoiceState["files"]): Promise<string[] | undefined> {
+  if (files === undefined) return undefined;
+  return Promise.all(files.map(sampleHash)).then(
+    (hashes) => hashes.sort(),
+    () => [],
+  );
+}
+
+/** The samples a stored state records, or its files described as they are now. */
+async function recordedSamples(stored: VoiceState): Promise<SampleFacts[]> {
+  if (stored.samples.length > 0 || stored.files === undefined) return stored.samples;
+  return Promise.all(stored.files.map(describeSample)).catch(() => []);
 }
 
 /** A clone, or the adoption of the voice `existingVoiceId` names. */
@@ -557,8 +580,9 @@ async function update(
   const stored = readVoiceState(olds);
   const inputs = checkedInputs(VoiceInputs, news);
   const body = toUpdateBody(inputs, options.ignoreChanges);
+  const samples = await recordedSamples(stored);
   const voice = await putVoice(id, inputs, `update ${label(inputs)} (${id})`, body);
-  return toVoiceState(inputs, voice, stored.clonedVoices, stored.samples);
+  return toVoiceState(inputs, voice, stored.clonedVoices, samples);
 }
 
 /**

@@ -285,3 +285,17 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
 export function missingSetting(name: SettingName, neededFor: string): ConfigurationError {
   return ConfigurationError.missing(sourceOf(name), neededFor);
 }
+
+/**
+ * Variables the engine hands every provider process (Pulumi CLI 3.247 and later, from a Pulumi
+ * Cloud login; any process may inherit them from the shell too): the backend's token and address.
+ * The provider never uses them, and no message or log of it may show their values.
+ */
+export const engineCredentialVariables = ["PULUMI_ACCESS_TOKEN", "PULUMI_API"] as const;
+
+/** The values of `engineCredentialVariables` set now: secrets for redaction. */
+export function engineCredentials(env: NodeJS.ProcessEnv = process.env): string[] {
+  return engineCredentialVariables
+    .map((name) => env[name])
+    .filter((value): value is string => value !== undefined && value !== "");
+}

@@ -1,11 +1,14 @@
 /**
  * `npm run test:node22`: the end-to-end suite once more on Node.js 22 with the newest
- * @pulumi/pulumi. The Pulumi CLI stays the repo's build (3.248.0 from `npm run pulumi:install`).
+ * @pulumi/pulumi. The Pulumi CLI is the one every tier runs on (package.json's
+ * `config.pulumiCli`, or `PULUMI_CLI_VERSION`; test/pulumi-cli/locate.ts).
  *
  * - Node 22 comes from the npm package `node@22` (it carries the binary), installed once into
  *   `<fixture cache>/node22` (override the directory with E2E_NODE22_DIR).
- * - The newest @pulumi/pulumi is asked of the registry (`npm view @pulumi/pulumi version`) unless
- *   E2E_PULUMI_VERSION names one; the fixture projects install it (it needs Node >= 22).
+ * - The newest @pulumi/pulumi is asked of the registry at every run (`npm view @pulumi/pulumi
+ *   version`, its `latest` tag), never pinned, unless E2E_PULUMI_VERSION names one; the fixture
+ *   projects install it (it needs Node >= 22). The first and the last line of the output name
+ *   the Node.js, SDK and CLI versions the run used.
  * - jest runs under Node 22 with Node 22 first on PATH, so the language host, the program and the
  *   dynamic-provider processes all run on it; the lifecycle test checks the program's versions.
  *

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { load } from "js-yaml";
-import { lockedPulumiVersion, REPO_ROOT } from "../pulumi-cli/locate";
+import { pulumiVersionSettings, REPO_ROOT } from "../pulumi-cli/locate";
 import { describeWithTools, locateTool } from "../support/test-tools";
 
 const run = promisify(execFile);
@@ -156,11 +156,11 @@ describe("the GitOps workflow's actions and script", () => {
     }
   });
 
-  test("the Pulumi CLI is pinned to the version the package is tested with", () => {
+  test("the Pulumi CLI is pinned to the version CI tests the package with (config.pulumiCli)", () => {
     for (const job of [preview, up]) {
       const install = job.steps.filter((step) => step.uses?.startsWith("pulumi/actions@"));
       expect(install).toHaveLength(1);
-      expect(install[0]!.with?.["pulumi-version"]).toBe(lockedPulumiVersion());
+      expect(install[0]!.with?.["pulumi-version"]).toBe(pulumiVersionSettings().pulumiCli);
     }
   });
 

@@ -99,7 +99,7 @@ async function cachedDir(
   return dir;
 }
 
-/** The @pulumi/pulumi version of the lock file: the CLI's, and the Python SDK's pin. */
+/** The @pulumi/pulumi version of the lock file: the pin of the Python and Go SDKs too (the CLI has its own, `testedCliVersion()`). */
 export function pulumiVersion(): string {
   const version = lockedPulumiVersion();
   if (version === undefined) throw new Error("package-lock.json names no @pulumi/pulumi version");

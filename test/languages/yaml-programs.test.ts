@@ -526,8 +526,9 @@ describeYaml("the plugin's other install routes (nothing on PATH)", () => {
         "add",
         "./node_modules/pulumi-voice-platform/provider/plugin/pulumi-plugin",
       ]);
+      // Older CLIs (3.209) write the plugin's version after the path (`…/pulumi-plugin@0.1.0`).
       expect(await readFile(join(stack.dir, "Pulumi.yaml"), "utf8")).toMatch(
-        /packages:\n\s+voiceplatform: \.\/node_modules\/pulumi-voice-platform\/provider\/plugin\/pulumi-plugin\n/,
+        /packages:\n\s+voiceplatform: \.\/node_modules\/pulumi-voice-platform\/provider\/plugin\/pulumi-plugin(@\d+\.\d+\.\d+)?\n/,
       );
       await stack.pulumiUp();
       expect((await stack.outputs()).carrierId).toBe("carrier-made-elsewhere");

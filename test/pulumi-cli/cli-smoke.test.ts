@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
-import { pulumiEnv, REPO_ROOT, repoBinDir } from "./locate";
+import { pulumiEnv, REPO_ROOT, repoBinDir, requestedCliVersion, testedCliVersion } from "./locate";
 import { requirePulumiCli } from "../support/require-pulumi-cli";
 import { upWithPreview } from "../support/pulumi-up";
 
@@ -75,6 +75,13 @@ withCli("Pulumi CLI smoke test (real engine, file backend)", () => {
     expect(cli!.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(fs.existsSync(cli!.pulumi)).toBe(true);
   });
+
+  if (builtHere || requestedCliVersion() !== undefined) {
+    // CI sets PULUMI_CLI_VERSION to package.json's config.pulumiCli: the tests run on that CLI.
+    test("the CLI found is the version the tests name (PULUMI_CLI_VERSION, else config.pulumiCli)", () => {
+      expect(cli!.version).toBe(testedCliVersion());
+    });
+  }
 
   /** The language hosts beside the CLI. */
   const languageHosts = () =>

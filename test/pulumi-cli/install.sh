@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the Pulumi CLI from source with the Go toolchain and the Go module proxy (the vendor's
-# download site is not reachable from our machines), for the @pulumi/pulumi version pinned in
-# package-lock.json, and puts Pulumi's own language hosts beside it. Usage: npm run pulumi:install [-- --force]
+# download site is not reachable from our machines), at the version the tests use, and puts
+# Pulumi's own language hosts beside it. Usage: npm run pulumi:install [-- --force | --print-version]
 #
 # Output: <cache>/v<version>/bin/, a toolchain cache outside the repository, keyed by version, so
 # every clone and CI run on the machine reuses one build. <cache> is $VOICEPLATFORM_PULUMI_CLI_CACHE,
@@ -19,8 +19,12 @@
 #                                   module proxy, at the YAML host's release
 # The generated wrapper Go module lives in <cache>/build/v<version>/.
 #
-# Environment: PULUMI_CLI_VERSION overrides the version from package-lock.json;
-# PULUMI_CLI_FORCE=1 (or --force) rebuilds even when a matching build exists.
+# The version: PULUMI_CLI_VERSION when set, else `config.pulumiCli` in package.json, the one
+# setting tests and CI take it from (test/pulumi-cli/locate.ts reads the same two).
+# --print-version prints it and builds nothing; --newest-version prints the newest release the Go
+# module proxy serves (one query to the proxy), for a notice that the setting is behind.
+# Environment: PULUMI_CLI_VERSION (see above); PULUMI_CLI_FORCE=1 (or --force) rebuilds even when
+# a matching build exists.
 set -euo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -40,14 +44,18 @@ die() {
 }
 
 force="${PULUMI_CLI_FORCE:-}"
+print_version=""
+newest_version=""
 for arg in "$@"; do
   case "$arg" in
     --force) force=1 ;;
+    --print-version) print_version=1 ;;
+    --newest-version) newest_version=1 ;;
     -h | --help)
-      sed -n '2,24p' "${BASH_SOURCE[0]}"
+      sed -n '2,28p' "${BASH_SOURCE[0]}"
       exit 0
       ;;
-    *) die "unknown argument: $arg (only --force is accepted)" ;;
+    *) die "unknown argument: $arg (--force, --print-version and --newest-version are accepted)" ;;
   esac
 done
 
@@ -55,12 +63,19 @@ done
 command -v node >/dev/null 2>&1 || die "node is not on PATH."
 
 version="${PULUMI_CLI_VERSION:-}"
+version_from="PULUMI_CLI_VERSION"
 if [[ -z "$version" ]]; then
-  version="$(node -p "const l = require('./package-lock.json'); (l.packages && l.packages['node_modules/@pulumi/pulumi'] || {}).version || ''")"
+  version="$(node -p "(require('./package.json').config || {}).pulumiCli || ''")"
+  version_from="config.pulumiCli in package.json"
 fi
+version="$(echo "$version" | tr -d '[:space:]')"
 version="${version#v}"
 [[ "$version" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] ||
-  die "could not read the @pulumi/pulumi version from package-lock.json (got '$version')."
+  die "$version_from must be a Pulumi CLI version such as 3.274.1 (got '$version')."
+if [[ -n "$print_version" ]]; then
+  echo "$version"
+  exit 0
+fi
 
 cache_root="${VOICEPLATFORM_PULUMI_CLI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-voice-platform/pulumi-cli}"
 out_dir="$cache_root/v$version"
@@ -73,7 +88,7 @@ pkg_mod="github.com/pulumi/pulumi/pkg/v3"
 sdk_mod="github.com/pulumi/pulumi/sdk/v3"
 lh_mod="github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3"
 
-log "Pulumi CLI v$version -> $bin_dir"
+[[ -n "$newest_version" ]] || log "Pulumi CLI v$version -> $bin_dir"
 
 write_launcher() {
   # Same job as sdk/nodejs/dist/pulumi-resource-pulumi-nodejs in Pulumi's repo: run the dynamic
@@ -122,6 +137,14 @@ use_go() {
   # -buildvcs=false: never stamp the status of whatever git work tree the build sits in.
   export GOFLAGS="-mod=mod -buildvcs=false"
 }
+
+if [[ -n "$newest_version" ]]; then
+  use_go >/dev/null
+  newest="$(cd "$(mktemp -d)" && go list -m -f '{{.Version}}' "github.com/pulumi/pulumi/pkg/v3@latest")" ||
+    die "could not ask the Go module proxy ($(go env GOPROXY)) for the newest Pulumi release."
+  echo "${newest#v}"
+  exit 0
+fi
 
 # Pulumi's own hosts from ../shared, every language at once; returns non-zero when not there.
 build_shared_hosts() {

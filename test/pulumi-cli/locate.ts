@@ -1,7 +1,10 @@
 /**
- * Finds a Pulumi CLI for tests and scripts: a `pulumi` on PATH if there is one that runs,
- * otherwise the build of `npm run pulumi:install` in the machine's toolchain cache
- * (<cache>/v<@pulumi/pulumi version from package-lock.json>/bin, see install.sh).
+ * Finds a Pulumi CLI for tests and scripts. The version tests and CI use is a setting of its own,
+ * `config.pulumiCli` in package.json, which `PULUMI_CLI_VERSION` overrides (install.sh reads the
+ * same two). In order: with `PULUMI_CLI_VERSION` set, the build of that version and nothing else
+ * (so CI and the compatibility lane test the version they name, whatever is on PATH); else a
+ * `pulumi` on PATH that runs; else the build of the pinned version in the machine's toolchain
+ * cache (<cache>/v<version>/bin, see install.sh).
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -20,7 +23,57 @@ export interface PulumiCli {
 export const REPO_ROOT = path.resolve(__dirname, "..", "..");
 const LAUNCHER = "pulumi-resource-pulumi-nodejs";
 
-/** The @pulumi/pulumi version pinned in package-lock.json, e.g. "3.248.0". */
+/** The Pulumi versions package.json's `config` names: what CI and the compatibility lane run. */
+export interface PulumiVersionSettings {
+  /** The CLI the tests and CI run on (`npm run pulumi:install` builds it). */
+  pulumiCli?: string;
+  /** The oldest CLI the README promises, run by `npm run test:compat`. */
+  oldestPulumiCli?: string;
+  /** The oldest @pulumi/pulumi the README promises, run by `npm run test:compat`. */
+  oldestPulumiSdk?: string;
+}
+
+export function pulumiVersionSettings(): PulumiVersionSettings {
+  const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
+    config?: PulumiVersionSettings;
+  };
+  return manifest.config ?? {};
+}
+
+/** "v3.274.1" or " 3.274.1 " as "3.274.1"; anything else as undefined. */
+function plainVersion(text: string | undefined): string | undefined {
+  const version = text?.trim().replace(/^v/, "");
+  return version !== undefined && /^\d+\.\d+\.\d+$/.test(version) ? version : undefined;
+}
+
+/**
+ * `PULUMI_CLI_VERSION` (a run that asks for one CLI in particular), undefined when unset or
+ * empty; anything but a version fails, as install.sh does.
+ */
+export function requestedCliVersion(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const given = env.PULUMI_CLI_VERSION;
+  if (given === undefined || given.trim() === "") return undefined;
+  const version = plainVersion(given);
+  if (version === undefined) {
+    throw new Error(
+      `PULUMI_CLI_VERSION must be a Pulumi CLI version such as 3.274.1 (got ${JSON.stringify(given)}).`,
+    );
+  }
+  return version;
+}
+
+/**
+ * The Pulumi CLI version the tests use: `PULUMI_CLI_VERSION`, else package.json's
+ * `config.pulumiCli`. install.sh builds the same one.
+ */
+export function testedCliVersion(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return requestedCliVersion(env) ?? plainVersion(pulumiVersionSettings().pulumiCli);
+}
+
+/**
+ * The @pulumi/pulumi version pinned in package-lock.json, e.g. "3.248.0": the SDK of the repo's
+ * own programs and of the Python and Go SDKs' pins; the CLI's version is `testedCliVersion()`.
+ */
 export function lockedPulumiVersion(): string | undefined {
   try {
     const lock = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package-lock.json"), "utf8")) as {
@@ -33,11 +86,11 @@ export function lockedPulumiVersion(): string | undefined {
 }
 
 /**
- * bin directory of `npm run pulumi:install`'s build for the locked version (it may not exist):
- * a toolchain cache outside the repository, shared by every clone on the machine. The same rule
- * as install.sh.
+ * bin directory of `npm run pulumi:install`'s build of a version, by default the tested one (it
+ * may not exist): a toolchain cache outside the repository, shared by every clone on the
+ * machine. The same rule as install.sh.
  */
-export function repoBinDir(version = lockedPulumiVersion()): string | undefined {
+export function repoBinDir(version = testedCliVersion()): string | undefined {
   if (!version) return undefined;
   const cacheRoot =
     process.env.VOICEPLATFORM_PULUMI_CLI_CACHE ||
@@ -88,19 +141,29 @@ function probe(pulumi: string): PulumiCli | undefined {
 /** Only found CLIs are cached: one built a moment ago (by the demo, say) must be found next time. */
 const cache = new Map<string, PulumiCli>();
 
+/** The toolchain cache's build of `version`, when it is there and answers. */
+function cachedBuild(version: string | undefined): PulumiCli | undefined {
+  const bin = repoBinDir(version);
+  return bin && isExecutable(path.join(bin, "pulumi"))
+    ? probe(path.join(bin, "pulumi"))
+    : undefined;
+}
+
 /**
- * A `pulumi` on PATH that answers `pulumi version`, else the repo's build for the lock-file
- * version, else undefined. Cached per PATH value (a probe runs `pulumi version`, ~0.1 s).
+ * With `PULUMI_CLI_VERSION` set, the toolchain cache's build of that version or undefined;
+ * otherwise a `pulumi` on PATH that answers `pulumi version`, else the build of the pinned
+ * version, else undefined. Cached per PATH and version (a probe runs `pulumi version`, ~0.1 s).
  */
 export function locatePulumi(): PulumiCli | undefined {
-  const key = process.env.PATH ?? "";
+  const requested = requestedCliVersion();
+  const key = [requested, repoBinDir(), process.env.PATH].join("\u0000");
   const cached = cache.get(key);
   if (cached) return cached;
-  const onPath = findOnPath("pulumi", process.env.PATH);
-  let cli = onPath ? probe(onPath) : undefined;
-  if (!cli) {
-    const bin = repoBinDir();
-    if (bin && isExecutable(path.join(bin, "pulumi"))) cli = probe(path.join(bin, "pulumi"));
+  let cli: PulumiCli | undefined;
+  if (requested !== undefined) cli = cachedBuild(requested);
+  else {
+    const onPath = findOnPath("pulumi", process.env.PATH);
+    cli = (onPath ? probe(onPath) : undefined) ?? cachedBuild(testedCliVersion());
   }
   if (cli) cache.set(key, cli);
   return cli;

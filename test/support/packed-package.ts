@@ -54,7 +54,10 @@ export const fixtureTimings: {
 export interface FixtureOptions {
   /** The project's package.json name (default "voice-platform-fixture"). */
   name?: string;
-  /** @pulumi/pulumi version to install (default: the one in the repo's node_modules). */
+  /**
+   * @pulumi/pulumi version to install (default: `E2E_PULUMI_VERSION` when set, as by
+   * `npm run test:node22` and `npm run test:compat`, else the one in the repo's node_modules).
+   */
   pulumiVersion?: string;
   /** Extra files written into the project, by relative path: Pulumi.yaml, index.js, samples. */
   files?: Record<string, string | Uint8Array>;
@@ -93,7 +96,8 @@ export function packPackage(): Promise<string> {
  */
 export async function createFixtureProject(options: FixtureOptions = {}): Promise<string> {
   const tarball = await packPackage();
-  const pulumiVersion = options.pulumiVersion ?? repoPulumiVersion();
+  const pulumiVersion =
+    options.pulumiVersion ?? (process.env.E2E_PULUMI_VERSION || repoPulumiVersion());
   const template = await installedTemplate(tarball, pulumiVersion);
   const project = await mkdtemp(join(tmpdir(), `voice-platform-fixture-`));
   const started = Date.now();

@@ -11,10 +11,18 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { locatePulumi, type PulumiCli } from "../pulumi-cli/locate";
+import { locatePulumi, requestedCliVersion, type PulumiCli } from "../pulumi-cli/locate";
 
 export const PULUMI_CLI_MISSING =
   "No Pulumi CLI found (none on PATH, no build in the toolchain cache): run `npm run pulumi:install`.";
+
+/** What is said when PULUMI_CLI_VERSION names a version whose build is not there. */
+export function requestedCliMissing(version: string): string {
+  return (
+    `No build of Pulumi CLI ${version} (PULUMI_CLI_VERSION) in the toolchain cache: ` +
+    `run \`PULUMI_CLI_VERSION=${version} npm run pulumi:install\`.`
+  );
+}
 
 /** Something else a suite needs, and what to say when it is not there. */
 export interface Requirement {
@@ -46,7 +54,9 @@ export function missingForPulumiCli(
   { languageHosts = [], also = [] }: RequirePulumiCliOptions = {},
 ): string | undefined {
   const messages: string[] = [];
-  if (cli === undefined) messages.push(PULUMI_CLI_MISSING);
+  const requested = requestedCliVersion();
+  if (cli === undefined)
+    messages.push(requested === undefined ? PULUMI_CLI_MISSING : requestedCliMissing(requested));
   else {
     const hosts = languageHosts.filter(
       (language) => !existsSync(join(cli.binDir, `pulumi-language-${language}`)),

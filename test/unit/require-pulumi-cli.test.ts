@@ -7,14 +7,21 @@ import { join } from "node:path";
 import { missingForPulumiCli, PULUMI_CLI_MISSING } from "../support/require-pulumi-cli";
 
 let binDir: string;
+// CI names the CLI it tests (PULUMI_CLI_VERSION), which changes the message for a missing CLI:
+// these tests are of the plain message; pulumi-cli-version.test.ts covers the requested one.
+const requestedVersion = process.env.PULUMI_CLI_VERSION;
 
 beforeAll(() => {
+  delete process.env.PULUMI_CLI_VERSION;
   binDir = mkdtempSync(join(tmpdir(), "require-pulumi-cli-"));
   writeFileSync(join(binDir, "pulumi"), "");
   writeFileSync(join(binDir, "pulumi-language-nodejs"), "");
 });
 
-afterAll(() => rmSync(binDir, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(binDir, { recursive: true, force: true });
+  if (requestedVersion !== undefined) process.env.PULUMI_CLI_VERSION = requestedVersion;
+});
 
 const cli = () => ({ binDir, pulumi: join(binDir, "pulumi"), version: "3.248.0" });
 
