@@ -19,6 +19,11 @@
 #                         pointless: stop at once (default 360, the longest a job runs on a
 #                         GitHub-hosted runner; set it to the job's timeout-minutes)
 #   GITHUB_STEP_SUMMARY   when set (GitHub Actions), the preview and each decision are added to it
+#   POLICY_PACK           the folder of a policy pack (the package's:
+#                         node_modules/pulumi-voice-platform/dist/provider/policy/pack) that the
+#                         preview and `up` run, with the stack as last deployed for its
+#                         no-replacement rule; a mandatory violation fails them before anything
+#                         is sent. Not set: no pack runs.
 #
 # Exit status: 0 done; 1 an earlier run was interrupted (run the recover command printed above);
 # 2 refused to start (a setting is missing; nothing was read or changed); 3 the stack stayed
@@ -51,13 +56,17 @@ refuse() {
 
 # GitHub passes a secret that does not exist as an empty string, and `pulumi` takes an empty
 # PULUMI_CONFIG_PASSPHRASE as the passphrase itself: unset, it asks for the real one instead.
-for name in PULUMI_CONFIG_PASSPHRASE PULUMI_CONFIG_PASSPHRASE_FILE PULUMI_BACKEND_URL PULUMI_ACCESS_TOKEN; do
+for name in PULUMI_CONFIG_PASSPHRASE PULUMI_CONFIG_PASSPHRASE_FILE PULUMI_BACKEND_URL PULUMI_ACCESS_TOKEN POLICY_PACK; do
   if [[ -z "${!name:-}" ]]; then unset "$name"; fi
 done
 if [[ -z "${PULUMI_BACKEND_URL:-}" && -z "${PULUMI_ACCESS_TOKEN:-}" ]]; then
   refuse "No state backend: set PULUMI_BACKEND_URL (s3://, azblob://, postgres://, gs://) with its credentials," \
     "or PULUMI_ACCESS_TOKEN for Pulumi Cloud. Without either, pulumi would use whatever this machine last logged into," \
     "where $STACK does not exist, and a new stack there would create every object a second time."
+fi
+if [[ -n "${POLICY_PACK:-}" && ! -d "$POLICY_PACK" ]]; then
+  refuse "POLICY_PACK is $POLICY_PACK, which is no folder in $PWD. For the package's pack, install it with" \
+    "npm ci (pulumi-voice-platform, and @pulumi/policy among the devDependencies: docs/policies.md)."
 fi
 on_pulumi_cloud() { [[ -z "${PULUMI_BACKEND_URL:-}" || "$PULUMI_BACKEND_URL" =~ ^https?:// ]]; }
 
@@ -170,15 +179,25 @@ while :; do
   esac
 done
 
+# The policy pack, when POLICY_PACK names one: its no-replacement rule compares the program with
+# the stack as last deployed (exported with its secrets still encrypted).
+out="$(mktemp)"
+previous="$(mktemp)"
+trap 'rm -f "$out" "$previous"' EXIT
+policy=()
+if [[ -n "${POLICY_PACK:-}" ]]; then
+  pulumi stack export --stack "$STACK" --file "$previous"
+  export VOICEPLATFORM_PREVIOUS_STATE="$previous"
+  policy=(--policy-pack "$POLICY_PACK")
+fi
+
 if [[ "$stage" == preview ]]; then
-  out="$(mktemp)"
-  trap 'rm -f "$out"' EXIT
   status=0
-  pulumi preview --stack "$STACK" --diff --non-interactive 2>&1 | tee "$out" || status=$?
+  pulumi preview --stack "$STACK" --diff --non-interactive ${policy[@]+"${policy[@]}"} 2>&1 | tee "$out" || status=$?
   summary "<details><summary>pulumi preview of $STACK (exit $status)</summary>" "" '```' "$(cat "$out")" '```' "</details>"
   exit "$status"
 fi
 
 # `pulumi up` runs its own preview first: an invalid input fails there, before anything is sent.
-pulumi up --stack "$STACK" --yes --diff --non-interactive
+pulumi up --stack "$STACK" --yes --diff --non-interactive ${policy[@]+"${policy[@]}"}
 summary "Deployed \`$STACK\`."

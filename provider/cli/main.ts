@@ -2,11 +2,13 @@
 /**
  * The `pulumi-voice-platform` command: `preflight` and `recover` for stacks that a killed
  * `pulumi up` left with interrupted creates, `rekey` for ids an earlier version wrote,
- * `policy-pack` for the platform's rules as a policy pack.
+ * `policy-pack` for the platform's rules as a policy pack, `emulator` for a local stand-in for
+ * the platform.
  */
 import { backendTimeoutSeconds } from "./backends/backend-deadline";
 import { parseCommandLine, USAGE } from "./commands/command-line";
 import { EXIT } from "./commands/command-result";
+import { runEmulator } from "./commands/emulator-command";
 import { writePolicyPack } from "./commands/policy-pack";
 import { preflight } from "./commands/preflight";
 import { recover } from "./commands/recover";
@@ -28,6 +30,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(`${USAGE}\n`);
       return 0;
     }
+    if (command.command === "emulator") return await runEmulator(command.argv);
     // A limit that cannot be used stops the command before it reads anything.
     backendTimeoutSeconds();
     const result =

@@ -1,19 +1,19 @@
 /**
  * The emulator in its own process, so serving requests never takes the event loop (or the core)
- * of the client being measured. Controlled through its `/__emulator/` surface.
+ * of the client being measured: the package's `emulator` command, controlled through its
+ * `/__emulator/` surface.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { resolve } from "node:path";
-import { EmulatorClient } from "../emulator/client";
+import { EmulatorClient, type EmulatorControl } from "../../provider/emulator";
 import { track } from "./children";
 
-export interface EmulatorProcess {
+export interface EmulatorProcess extends EmulatorControl {
   readonly baseUrl: string;
   readonly campaignsBaseUrl: string;
   readonly apiKey: string;
-  readonly client: EmulatorClient;
   readonly pid: number;
-  close(): Promise<void>;
+  stop(): Promise<void>;
 }
 
 export interface EmulatorProcessOptions {
@@ -22,26 +22,30 @@ export interface EmulatorProcessOptions {
 }
 
 const API_KEY = "bench-key-0123456789";
-const CLI = resolve(__dirname, "..", "emulator", "cli.ts");
+const CLI = resolve(__dirname, "..", "..", "provider", "cli", "main.ts");
 
 export async function startEmulatorProcess(
   options: EmulatorProcessOptions = {},
 ): Promise<EmulatorProcess> {
-  const args = ["--import", "tsx", CLI, "--port", "0", "--api-key", API_KEY, "--seed", "1"];
+  const args = ["--import", "tsx", CLI, "emulator", "--port", "0", "--api-key", API_KEY];
+  args.push("--seed", "1");
   if (options.latencyMs !== undefined) args.push("--latency-ms", String(options.latencyMs));
   if (options.rateLimit !== undefined) args.push("--rate-limit", String(options.rateLimit));
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
   const untrack = track(child.pid!);
   child.once("exit", untrack);
-  const [baseUrl, campaignsBaseUrl] = await firstLines(child, 2);
-  return {
-    baseUrl: baseUrl!,
+  const [baseUrl, campaignsBaseUrl] = (await firstLines(child, 2)).map(valueOfEnvLine);
+  return Object.assign(new EmulatorClient(baseUrl!), {
     campaignsBaseUrl: campaignsBaseUrl!,
     apiKey: API_KEY,
-    client: new EmulatorClient(baseUrl!),
     pid: child.pid!,
-    close: () => stopChild(child),
-  };
+    stop: () => stopChild(child),
+  });
+}
+
+/** `NAME=value`, as the emulator command prints its URLs: the value. */
+export function valueOfEnvLine(line: string): string {
+  return line.slice(line.indexOf("=") + 1);
 }
 
 /** Resolves with the first `count` lines the child prints, or fails if it exits before. */

@@ -126,15 +126,15 @@ export async function engineUp(
       // --skip-preview because the bench times the update's creates alone, arm against arm.
       await stack.pulumi("up", "--yes", "--skip-preview", "--parallel", String(options.parallel));
       const seconds = since(started) / 1000;
-      const creates = (await emulator.client.requests())
+      const creates = (await emulator.requests())
         .filter((entry) => entry.method === "POST" && entry.status !== null && entry.status < 300)
         .map((entry) => Date.parse(entry.receivedAt));
-      return { seconds, creates, census: countObjects(await emulator.client.state(), plan) };
+      return { seconds, creates, census: countObjects(await emulator.state(), plan) };
     } finally {
       await stack.remove();
     }
   } finally {
-    await emulator.close();
+    await emulator.stop();
   }
 }
 

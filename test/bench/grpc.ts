@@ -144,13 +144,13 @@ export async function measureGrpc(iterations: number, shared?: BenchProject): Pr
         const times = await interleave(iterations, update, updateDirect(created.id, checkedChange));
         rows.push(row(kind, "update", times.provider, times.direct));
       }
-      await emulator.client.reset();
+      await emulator.reset();
     }
     return rows;
   } finally {
     await direct.close();
     await provider.close();
-    await emulator.close();
+    await emulator.stop();
     if (shared === undefined) await project.remove();
   }
 }

@@ -208,11 +208,11 @@ export async function measureInProcess(sizes: InProcessSizes): Promise<OverheadR
     for (const [operation, layer] of layers) {
       const times = await interleave(sizes.jsonIterations, layer, sendCarrier);
       rows.push({ ...overheadRow(operation, "json", times), layer: true });
-      await emulator.client.reset();
+      await emulator.reset();
     }
     // The same pair when the platform takes 20 ms, as a real one takes at least: the fixed cost
     // of the handler next to a realistic round trip.
-    await emulator.client.settings({ latencyMs: 20 });
+    await emulator.settings({ latencyMs: 20 });
     rows.push(
       overheadRow(
         "SipCarrier create, platform at 20 ms",
@@ -220,7 +220,7 @@ export async function measureInProcess(sizes: InProcessSizes): Promise<OverheadR
         await interleave(sizes.latencyIterations, createCarrier, sendCarrier),
       ),
     );
-    await emulator.client.reset();
+    await emulator.reset();
 
     const hook = await checked("CampaignWebhook", webhookInputs(1));
     const hookBody = toSubscribeBody(CampaignWebhookInputs.parse(hook));
@@ -236,7 +236,7 @@ export async function measureInProcess(sizes: InProcessSizes): Promise<OverheadR
         ),
       ),
     );
-    await emulator.client.reset();
+    await emulator.reset();
 
     const small = writeSample(join(samples.dir, "small.wav"), 1024);
     const voice = await checked("Voice", voiceInputs(1, [small]));
@@ -254,7 +254,7 @@ export async function measureInProcess(sizes: InProcessSizes): Promise<OverheadR
         ),
       ),
     );
-    await emulator.client.reset();
+    await emulator.reset();
 
     const sample = writeSample(join(samples.dir, "sample-1mb.wav"), sizes.sampleBytes);
     const clone = await checked("Voice", voiceInputs(2, [sample]));
@@ -275,7 +275,7 @@ export async function measureInProcess(sizes: InProcessSizes): Promise<OverheadR
         ),
       ),
     );
-    await emulator.client.reset();
+    await emulator.reset();
     rows.push(
       overheadRow(
         `Voice clone ${megabytes} (hash cached)`,
@@ -287,7 +287,7 @@ export async function measureInProcess(sizes: InProcessSizes): Promise<OverheadR
   } finally {
     await resetProcessState();
     await direct.close();
-    await emulator.close();
+    await emulator.stop();
     await samples.remove();
   }
 }

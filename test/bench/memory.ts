@@ -245,12 +245,12 @@ export async function measureUploads(
             baselineMb: round(result.baselineMb, 1),
           });
           // The emulator keeps a log entry and a voice per upload; nothing else accumulates.
-          await emulator.client.reset();
+          await emulator.reset();
         }
       }
     }
   } finally {
-    await emulator.close();
+    await emulator.stop();
   }
   return { runs, summaries: summarize(runs) };
 }

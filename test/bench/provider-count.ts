@@ -276,7 +276,7 @@ async function main(): Promise<void> {
       `${JSON.stringify({ cliVersion: cli.version, resources: RESOURCES, rounds: ROUNDS, bareNodeMs: round(bare, 0), loadAverage: loadavg().map((l) => round(l, 1)), summary })}\n`,
     );
   } finally {
-    await emulator.close();
+    await emulator.stop();
     await project.remove();
     await rm(scratch, { recursive: true, force: true });
   }

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import type { Inputs } from "../../provider/core/resource-descriptor";
-import type { EmulatorState } from "../emulator";
+import type { EmulatorState } from "../../provider/emulator";
 import { join } from "node:path";
 import { CampaignWebhookInputs, toSubscribeBody } from "../../provider/resources/campaign-webhook";
 import { SipCarrierInputs, toCarrierBody } from "../../provider/resources/sip-carrier";
@@ -137,9 +137,9 @@ export async function measureScale(
       provider: perCreate(cpuMs(running.pid) - cpuBefore.provider),
       emulator: perCreate(cpuMs(emulator.pid) - cpuBefore.emulator),
     };
-    const census = countObjects(await emulator.client.state(), plan);
+    const census = countObjects(await emulator.state(), plan);
     const statuses: Record<string, number> = {};
-    for (const entry of await emulator.client.requests()) {
+    for (const entry of await emulator.requests()) {
       const status = String(entry.status);
       statuses[status] = (statuses[status] ?? 0) + 1;
     }
@@ -160,7 +160,7 @@ export async function measureScale(
     };
   } finally {
     await provider?.close();
-    await emulator.close();
+    await emulator.stop();
   }
 }
 
@@ -343,14 +343,14 @@ export async function measureScaleControls(
     requestOnlyHandler = await throughHandler(
       `exports.handler = () => require(${JSON.stringify(REQUEST_ONLY_PACKAGE)});`,
     );
-    const answered = (await requestsTo.client.requests()).filter(
+    const answered = (await requestsTo.requests()).filter(
       (entry) => entry.status !== null && entry.status < 300,
     );
     if (answered.length !== plan.length) {
       throw new Error(`the request-only handler got ${answered.length} of ${plan.length} answers`);
     }
   } finally {
-    await requestsTo.close();
+    await requestsTo.stop();
   }
 
   const emulator = await startEmulatorProcess({ latencyMs: options.latencyMs });
@@ -380,7 +380,7 @@ export async function measureScaleControls(
     };
   } finally {
     await direct.close();
-    await emulator.close();
+    await emulator.stop();
   }
 }
 

@@ -153,6 +153,6 @@ async function stackExport(
       await stack.remove();
     }
   } finally {
-    await emulator.close();
+    await emulator.stop();
   }
 }

@@ -18,7 +18,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { startEmulator } from "../emulator";
+import { startEmulator } from "../../provider/emulator";
 import { locatePulumi, pulumiEnv } from "../pulumi-cli/locate";
 import { startPostgres, type RunningPostgres } from "../support/postgres";
 import { startAzurite, startMoto, type ThrowawayBackend } from "../support/throwaway-backend";
@@ -109,7 +109,7 @@ async function measure(
     if (failed.length > 0) {
       throw new Error(`${failed.length} stack(s) failed; the first:\n${failed[0]!.output}`);
     }
-    const state = await emulator.client.state();
+    const state = await emulator.state();
     const names = Object.values(state.organizations).flatMap((org) => [
       ...org.voices.map((v) => `${v.subOrganizationId} voice ${v.name}`),
       ...org.carriers.map((c) => `${c.subOrganizationId} carrier ${c.name}`),
@@ -133,7 +133,7 @@ async function measure(
         : {}),
     };
   } finally {
-    await emulator.close();
+    await emulator.stop();
     example.remove();
     rmSync(home, { recursive: true, force: true });
   }

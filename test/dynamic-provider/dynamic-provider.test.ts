@@ -6,7 +6,7 @@
  * engine reads, and paths resolving against the process's working directory.
  */
 import { createHash } from "node:crypto";
-import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../emulator";
+import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../../provider/emulator";
 import {
   createFixtureProject,
   fixtureTimings,
@@ -54,7 +54,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await provider?.close();
-  await emulator?.close();
+  await emulator?.stop();
   if (project !== undefined) await removeFixtureProject(project);
 });
 
@@ -81,11 +81,11 @@ async function checked(kind: ResourceKind, name: string, olds: PropertyMap, news
 
 /** The API requests the emulator logged after the first `skip`. */
 async function requestsSince(skip: number): Promise<RequestLogEntry[]> {
-  return (await emulator.client.requests()).slice(skip);
+  return (await emulator.requests()).slice(skip);
 }
 
 async function requestCount(): Promise<number> {
-  return (await emulator.client.requests()).length;
+  return (await emulator.requests()).length;
 }
 
 function sha256(content: Buffer): string {
@@ -139,7 +139,7 @@ describe("the serialized provider", () => {
 
 describe("check", () => {
   test("reports bad inputs as property failures and calls nothing on the platform", async () => {
-    await emulator.client.reset();
+    await emulator.reset();
     const carrier = await provider.check(
       resourceUrn("SipCarrier", "bad-port"),
       {},
@@ -172,12 +172,12 @@ describe("check", () => {
       withProvider("CampaignWebhook", { ...webhookInputs, campaignId: "not-an-object-id" }),
     );
     expect(webhook.failures.map((failure) => failure.property)).toEqual(["campaignId"]);
-    expect(await emulator.client.requests()).toEqual([]);
+    expect(await emulator.requests()).toEqual([]);
   });
 });
 
 describe("resource lifecycles", () => {
-  beforeAll(() => emulator.client.reset());
+  beforeAll(() => emulator.reset());
 
   test("Voice: clone from relative sample paths, rename in place, update settings, keep on delete", async () => {
     const urn = resourceUrn("Voice", "support");
@@ -196,7 +196,7 @@ describe("resource lifecycles", () => {
       __provider: providers.Voice,
     });
     // The relative paths were read from the provider's working directory, the project.
-    const [stored] = (await emulator.client.state()).organizations.org_emulator!.voices;
+    const [stored] = (await emulator.state()).organizations.org_emulator!.voices;
     expect(stored?.id).toBe(created.id);
     expect(stored?.samples.map((sample) => sample.sha256)).toEqual([
       sha256(sampleA),
@@ -239,7 +239,7 @@ describe("resource lifecycles", () => {
     await provider.delete(created.id, urn, updated.properties);
     expect(await requestsSince(beforeDelete)).toEqual([]);
     await provider.waitForStderr(`(${created.id}) stays on the platform`);
-    expect((await emulator.client.state()).organizations.org_emulator!.voices).toHaveLength(1);
+    expect((await emulator.state()).organizations.org_emulator!.voices).toHaveLength(1);
   });
 
   test("SipCarrier: create, replace on a gateway change, record-only update, keep on delete", async () => {
@@ -281,7 +281,7 @@ describe("resource lifecycles", () => {
     await provider.waitForStderr(
       `(${created.id}) is replaced: its replacement is created and this one stays`,
     );
-    expect((await emulator.client.state()).organizations.org_emulator!.carriers).toHaveLength(1);
+    expect((await emulator.state()).organizations.org_emulator!.carriers).toHaveLength(1);
   });
 
   test("CampaignWebhook: subscribe, replace on an events change, keep subscribed on delete", async () => {
@@ -318,7 +318,7 @@ describe("resource lifecycles", () => {
   });
 
   test("the platform holds exactly one voice, one carrier and one subscription", async () => {
-    const organization = (await emulator.client.state()).organizations.org_emulator!;
+    const organization = (await emulator.state()).organizations.org_emulator!;
     expect(organization.voices).toHaveLength(1);
     expect(organization.carriers).toHaveLength(1);
     expect(Object.values(organization.subscriptions).flat()).toHaveLength(1);
@@ -326,10 +326,10 @@ describe("resource lifecycles", () => {
 });
 
 describe("failed creates", () => {
-  beforeEach(() => emulator.client.reset());
+  beforeEach(() => emulator.reset());
 
   test("a clone whose follow-up PUT fails comes back as a partly created voice with its id", async () => {
-    await emulator.client.addFault({
+    await emulator.addFault({
       method: "PUT",
       path: "/voices/*",
       action: { kind: "status", status: 400 },
@@ -351,7 +351,7 @@ describe("failed creates", () => {
       (reason: unknown) => reason,
     );
     expect(error).toBeInstanceOf(ResourceInitError);
-    const [voice] = (await emulator.client.state()).organizations.org_emulator!.voices;
+    const [voice] = (await emulator.state()).organizations.org_emulator!.voices;
     expect(voice).toBeDefined();
     const failure = error as ResourceInitError;
     expect(failure.id).toBe(voice!.id);
@@ -360,7 +360,7 @@ describe("failed creates", () => {
       voiceId: voice!.voiceId,
     });
     expect(failure.reasons).toEqual([expect.stringContaining(`created ${voice!.id}`)]);
-    const calls = await emulator.client.requests();
+    const calls = await emulator.requests();
     expect(calls.map((call) => `${call.method} ${call.path} ${call.status}`)).toEqual([
       "POST /voices/voice-clone 200",
       `PUT /voices/${voice!.id} 400`,
@@ -372,7 +372,7 @@ describe("failed creates", () => {
   // outputs, so `pulumi destroy` or `refresh` before the next `up` fails with "code must be a
   // string, not undefined". Turn this into a plain `test` once the runtime adds `__provider`.
   test("a partly created voice can be deleted with the properties the engine recorded", async () => {
-    await emulator.client.addFault({
+    await emulator.addFault({
       method: "PUT",
       path: "/voices/*",
       action: { kind: "status", status: 400 },
@@ -415,7 +415,7 @@ describe("failed creates", () => {
       expect(error).not.toBeInstanceOf(ResourceInitError);
       expect((error as Error).message).toMatch(/voiceplatform:apiKey/);
       expect((error as Error).message).toMatch(/VOICEPLATFORM_API_KEY/);
-      expect(await emulator.client.requests()).toEqual([]);
+      expect(await emulator.requests()).toEqual([]);
     } finally {
       await unkeyed.close();
     }
@@ -423,7 +423,7 @@ describe("failed creates", () => {
 });
 
 describe("one process, many resources", () => {
-  beforeAll(() => emulator.client.reset());
+  beforeAll(() => emulator.reset());
 
   test("serves concurrent creates, updates and deletes of many resources", async () => {
     const steps = new EngineSteps(provider, providers);
@@ -455,7 +455,7 @@ describe("one process, many resources", () => {
     const calls = await requestsSince(before);
     expect(calls.map((call) => call.method)).toEqual(voiceNames.map(() => "PUT"));
 
-    const organization = (await emulator.client.state()).organizations.org_emulator!;
+    const organization = (await emulator.state()).organizations.org_emulator!;
     expect(organization.carriers).toHaveLength(carrierNames.length);
     expect(organization.voices.map((voice) => voice.name).sort()).toEqual(
       voiceNames.map((name) => `${name} v2`).sort(),

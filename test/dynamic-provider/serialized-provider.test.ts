@@ -8,7 +8,7 @@
  */
 import { cp, mkdir, readFile, rename, symlink } from "node:fs/promises";
 import { join } from "node:path";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { createFixtureProject, removeFixtureProject } from "../support/packed-package";
 import { startProviderProcess, type PropertyMap } from "../support/provider-process";
 import {
@@ -58,7 +58,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await emulator?.close();
+  await emulator?.stop();
   await Promise.all(projects.map((dir) => removeFixtureProject(dir)));
 });
 

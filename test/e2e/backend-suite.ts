@@ -24,7 +24,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../emulator";
+import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../../provider/emulator";
 import { pulumiEnv } from "../pulumi-cli/locate";
 import { lockKeyPrefixes } from "../../provider/cli/backends/lock-objects";
 import { azureBlobLockRecords } from "../../provider/cli/backends/azblob-locks";
@@ -141,7 +141,7 @@ function suite(kind: BackendKind): void {
   });
 
   afterAll(async () => {
-    for (const emulator of emulators) await emulator.close();
+    for (const emulator of emulators) await emulator.stop();
     await backend?.stop();
     for (const [name, value] of Object.entries(savedEnv)) {
       if (value === undefined) delete process.env[name];
@@ -274,14 +274,13 @@ function suite(kind: BackendKind): void {
         voicePlatform: (args: string[]) => runBin(project, env, args),
         /** The locks the backend holds for this stack, read as preflight reads them. */
         locks: () => readLocks(backendUrl, lockKeyPrefixes(backendUrl, PROJECT, name)),
-        carriers: async () =>
-          (await emulator.client.state()).organizations.org_emulator?.carriers ?? [],
+        carriers: async () => (await emulator.state()).organizations.org_emulator?.carriers ?? [],
       };
     }
 
     test("a second `pulumi up` is refused while one runs; preflight reports it, recover refuses", async () => {
       const live = await stackOnBackend("live");
-      await live.emulator.client.addFault({
+      await live.emulator.addFault({
         method: "POST",
         path: "/organization/sip",
         // The first creates are held; the rest go through once they return.
@@ -347,14 +346,14 @@ function suite(kind: BackendKind): void {
       }
       // The checks ran while the update did: otherwise they proved nothing.
       expect(up.exitCode).toBeNull();
-      await live.emulator.client.clearFaults();
+      await live.emulator.clearFaults();
 
       expect(await exited).toBe(0);
       const carriers = await live.carriers();
       expect(carriers).toHaveLength(CARRIERS);
       expect(new Set(carriers.map((c) => c.name)).size).toBe(CARRIERS);
       // One create per carrier: the refused update and the preview phases sent nothing.
-      expect((await live.emulator.client.requests()).filter(isCreate)).toHaveLength(CARRIERS);
+      expect((await live.emulator.requests()).filter(isCreate)).toHaveLength(CARRIERS);
       expect(await live.locks()).toEqual([]);
       expect(await live.voicePlatform(["preflight", "--stack", "live"])).toMatchObject({
         code: 0,
@@ -439,14 +438,14 @@ function suite(kind: BackendKind): void {
       expect(await dev.voicePlatform(["preflight", "--stack", "dev"])).toMatchObject({ code: 0 });
 
       const toCreate = CARRIERS - recordedBefore.length - assignments.length;
-      const requestsBefore = (await dev.emulator.client.requests()).length;
+      const requestsBefore = (await dev.emulator.requests()).length;
       const final = await upWithPreview(dev.stack, recorder().options);
       expect(final.summary.resourceChanges).toEqual({
         same: 1 + recordedBefore.length + assignments.length,
         ...(toCreate > 0 ? { create: toCreate } : {}),
       });
       // The preview phase sent nothing; the update one create per carrier it lacked.
-      expect((await dev.emulator.client.requests()).length - requestsBefore).toBe(toCreate);
+      expect((await dev.emulator.requests()).length - requestsBefore).toBe(toCreate);
       const carriers = await dev.carriers();
       const createdTwice = carriers.length - new Set(carriers.map((c) => c.name)).size;
       expect(createdTwice).toBe(0);

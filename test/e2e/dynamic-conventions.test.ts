@@ -8,7 +8,7 @@
  * Every preview sends nothing.
  */
 import type { Stack } from "@pulumi/pulumi/automation";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { upWithPreview } from "../support/pulumi-up";
 import { sampleBytes } from "./program";
 import {
@@ -79,7 +79,7 @@ describeE2E("the engine's conventions on the dynamic resources", () => {
   }
 
   async function newCalls(): Promise<string[]> {
-    return (await emulator.client.newRequests()).map((c) => `${c.method} ${c.path}`);
+    return (await emulator.newRequests()).map((c) => `${c.method} ${c.path}`);
   }
 
   /** A preview, which must send nothing; its text and diagnostics. */
@@ -131,7 +131,7 @@ describeE2E("the engine's conventions on the dynamic resources", () => {
 
   afterAll(async () => {
     console.log(`dynamic conventions suite: ${Math.round((Date.now() - started) / 1000)} s`);
-    await emulator?.close();
+    await emulator?.stop();
     await project?.remove();
   });
 
@@ -197,12 +197,12 @@ describeE2E("the engine's conventions on the dynamic resources", () => {
   });
 
   test("adopting a voice with ignoreChanges on its name sends nothing: the platform's name stays", async () => {
-    const voices = (await emulator.client.state()).organizations.org_emulator!.voices;
+    const voices = (await emulator.state()).organizations.org_emulator!.voices;
     const existing = voices[0]!;
     await stack.setConfig("conv:existingVoiceId", { value: existing.id });
     await upWithPreview(stack, record().options);
     expect(await newCalls()).toEqual([]);
-    const after = (await emulator.client.state()).organizations.org_emulator!.voices;
+    const after = (await emulator.state()).organizations.org_emulator!.voices;
     expect(after.find((v) => v.id === existing.id)!.name).toBe(existing.name);
   });
 

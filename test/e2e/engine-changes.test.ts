@@ -12,7 +12,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { upWithPreview } from "../support/pulumi-up";
 import { sampleBytes } from "./program";
 import { describeE2E, E2EProject, errorText, recorder } from "./harness";
@@ -72,15 +72,15 @@ describeE2E("engine changes since CLI 3.248, under the real CLI", () => {
   });
 
   afterAll(async () => {
-    await emulator?.close();
+    await emulator?.stop();
     await project?.remove();
   });
 
   const calls = async () =>
-    (await emulator.client.newRequests()).map((c) => `${c.method} ${c.path} ${c.status}`);
+    (await emulator.newRequests()).map((c) => `${c.method} ${c.path} ${c.status}`);
 
   async function retryStack(name: string, retries: number): Promise<Stack> {
-    await emulator.client.reset();
+    await emulator.reset();
     return project.stack(name, {
       env: { VOICEPLATFORM_BASE_URL: emulator.baseUrl },
       config: {
@@ -93,7 +93,7 @@ describeE2E("engine changes since CLI 3.248, under the real CLI", () => {
 
   test("an onError retry after a partial create finishes the voice with an update: one clone", async () => {
     const stack = await retryStack("retry-once", 1);
-    await emulator.client.addFault({
+    await emulator.addFault({
       method: "PUT",
       path: "/voices/*",
       times: 1,
@@ -105,7 +105,7 @@ describeE2E("engine changes since CLI 3.248, under the real CLI", () => {
     });
     expect(result.summary.result).toBe("succeeded");
     expect(up.text).toContain("retrying create due to on-error hook request");
-    const voices = (await emulator.client.state()).organizations.org_emulator!.voices;
+    const voices = (await emulator.state()).organizations.org_emulator!.voices;
     expect(voices).toHaveLength(1);
     expect(await calls()).toEqual([
       "POST /voices/voice-clone 200",
@@ -123,7 +123,7 @@ describeE2E("engine changes since CLI 3.248, under the real CLI", () => {
 
   test("when the retried update fails too, the voice stays in the stack and the next up finishes it", async () => {
     const stack = await retryStack("retry-fails", 1);
-    await emulator.client.addFault({
+    await emulator.addFault({
       method: "PUT",
       path: "/voices/*",
       times: 2,
@@ -134,7 +134,7 @@ describeE2E("engine changes since CLI 3.248, under the real CLI", () => {
       (error: unknown) => errorText(error),
     );
     expect(failed).toMatch(/created \w+ on the platform, then: update voice "Retried voice"/);
-    const voices = (await emulator.client.state()).organizations.org_emulator!.voices;
+    const voices = (await emulator.state()).organizations.org_emulator!.voices;
     expect(voices).toHaveLength(1);
     const [voice, ...others] = await recorded(stack);
     expect(others).toEqual([]);
@@ -145,7 +145,7 @@ describeE2E("engine changes since CLI 3.248, under the real CLI", () => {
     const next = await upWithPreview(stack);
     expect(next.summary.resourceChanges).toEqual({ update: 1, same: 1 });
     expect(await calls()).toEqual([`PUT /voices/${voices[0]!.id} 200`]);
-    expect((await emulator.client.state()).organizations.org_emulator!.voices).toHaveLength(1);
+    expect((await emulator.state()).organizations.org_emulator!.voices).toHaveLength(1);
     const [finished] = await recorded(stack);
     expect(finished!.initErrors ?? []).toEqual([]);
     expect(finished!.outputs).toMatchObject({ isMultilingual: true });

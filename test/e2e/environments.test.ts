@@ -5,7 +5,11 @@
  * stack's objects, all under the right sub-organization.
  */
 import type { Stack } from "@pulumi/pulumi/automation";
-import { startEmulator, type OrganizationState, type RunningEmulator } from "../emulator";
+import {
+  startEmulator,
+  type OrganizationState,
+  type RunningEmulator,
+} from "../../provider/emulator";
 import { describeE2E, E2EProject, recorder } from "./harness";
 import { upWithPreview } from "../support/pulumi-up";
 
@@ -48,12 +52,12 @@ describeE2E("dev and prod stacks of one project on two platforms", () => {
   });
 
   afterAll(async () => {
-    for (const environment of environments) await environment.emulator.close();
+    for (const environment of environments) await environment.emulator.stop();
     await project?.remove();
   });
 
   async function held(environment: Environment): Promise<OrganizationState> {
-    const state = await environment.emulator.client.state();
+    const state = await environment.emulator.state();
     expect(Object.keys(state.organizations)).toEqual([ORGANIZATION]);
     return state.organizations[ORGANIZATION]!;
   }
@@ -82,7 +86,7 @@ describeE2E("dev and prod stacks of one project on two platforms", () => {
       for (const subscription of subscriptions) expect(subscription.subOrganizationId).toBe(sub);
 
       // Every request of this stack went to this platform, for this sub-organization.
-      const requests = await environment.emulator.client.requests();
+      const requests = await environment.emulator.requests();
       expect(requests).toHaveLength(4);
       for (const request of requests) {
         expect(request.headers["x-sub-organization-id"]).toBe(sub);
@@ -122,7 +126,7 @@ describeE2E("dev and prod stacks of one project on two platforms", () => {
     for (const environment of environments) {
       expect(await environment.stack.outputs()).toEqual({});
       // Previews and destroys ask nothing of the platform.
-      expect(await environment.emulator.client.requests()).toHaveLength(4);
+      expect(await environment.emulator.requests()).toHaveLength(4);
     }
   });
 });

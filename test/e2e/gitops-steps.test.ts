@@ -22,7 +22,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } fro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { load } from "js-yaml";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { REPO_ROOT } from "../pulumi-cli/locate";
 import { lockKeyPrefixes } from "../../provider/cli/backends/lock-objects";
 import {
@@ -179,7 +179,7 @@ describeE2E(
     });
 
     afterAll(async () => {
-      await emulator?.close();
+      await emulator?.stop();
       await backend?.stop();
       await project?.remove();
       if (repo !== undefined) rmSync(repo, { recursive: true, force: true });
@@ -248,8 +248,8 @@ describeE2E(
       startJob(job, jobEnv(job, extra)).done;
 
     const carriers = async () =>
-      (await emulator.client.state()).organizations.org_emulator?.carriers ?? [];
-    const requests = async () => (await emulator.client.requests()).length;
+      (await emulator.state()).organizations.org_emulator?.carriers ?? [];
+    const requests = async () => (await emulator.requests()).length;
     const summary = () => readFileSync(summaryFile, "utf8");
 
     test("the workflow runs this script in each job, the platform key only in the up job's", () => {
@@ -430,13 +430,13 @@ describeE2E(
       await project.writeFile("index.js", program(total));
       // The first creates are held, and reach the platform after the runner died; the provider
       // sends the rest once they return, and those never reach it.
-      await emulator.client.addFault({
+      await emulator.addFault({
         method: "POST",
         path: "/organization/sip",
         times: CONCURRENCY,
         action: { kind: "latency", ms: HOLD_MS },
       });
-      await emulator.client.addFault({
+      await emulator.addFault({
         method: "POST",
         path: "/organization/sip",
         times: total,
@@ -446,7 +446,7 @@ describeE2E(
       const runner = startJob("up", jobEnv("up"));
       const started = Date.now();
       const posts = async () =>
-        (await emulator.client.requests()).filter((r) => r.method === "POST").length;
+        (await emulator.requests()).filter((r) => r.method === "POST").length;
       const postsBefore = await posts();
       while ((await posts()) - postsBefore < CONCURRENCY) {
         if (runner.child.exitCode !== null)
@@ -471,7 +471,7 @@ describeE2E(
       expect((await runner.done).signal).toBe("SIGKILL");
       for (let quiet = 0; quiet < 2;) {
         await sleep(HOLD_MS);
-        const inFlight = (await emulator.client.requests()).filter(
+        const inFlight = (await emulator.requests()).filter(
           (r) => r.status === null && r.fault?.kind !== "hang",
         ).length;
         quiet = inFlight === 0 ? quiet + 1 : 0;
@@ -483,7 +483,7 @@ describeE2E(
           // Gone already.
         }
       }
-      await emulator.client.clearFaults();
+      await emulator.clearFaults();
       const onPlatformAfterKill = await carriers();
       expect(onPlatformAfterKill.length).toBeGreaterThan(before);
       expect(onPlatformAfterKill.length).toBeLessThan(total);
@@ -636,7 +636,7 @@ describeE2E(
     });
 
     afterAll(async () => {
-      await emulator?.close();
+      await emulator?.stop();
       await backend?.stop();
       await project?.remove();
       if (repo !== undefined) rmSync(repo, { recursive: true, force: true });
@@ -662,7 +662,7 @@ describeE2E(
       );
       expect(preview.output).toMatch("the backend holds no stack yet");
       expect(await blobsIn(backendUrl)).toEqual([]);
-      expect(await emulator.client.requests()).toEqual([]);
+      expect(await emulator.requests()).toEqual([]);
     });
 
     /** A SAS token for the container that reads and lists, as a preview's credentials should. */

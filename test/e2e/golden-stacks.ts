@@ -19,7 +19,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { cli, E2EProject, PASSPHRASE, recorder } from "./harness";
 import { programFiles } from "./program";
 import { upWithPreview } from "../support/pulumi-up";
@@ -105,7 +105,7 @@ export async function restoreGoldenStack(golden: GoldenStack): Promise<RestoredS
     project,
     stack,
     async close() {
-      await emulator.close();
+      await emulator.stop();
       await project.remove();
       await rm(scratch, { recursive: true, force: true });
     },
@@ -194,7 +194,7 @@ export async function writeGoldenStack(options: {
     await stack.destroy();
     return target;
   } finally {
-    await emulator.close();
+    await emulator.stop();
     await project.remove();
     await rm(scratch, { recursive: true, force: true });
   }

@@ -7,7 +7,7 @@
  * from the emulator, as a user would from the platform's console. Then a preview is all `same`.
  */
 import type { Stack } from "@pulumi/pulumi/automation";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { describeE2E, E2EProject, recorder } from "./harness";
 import { PROJECT_NAME } from "./program";
 import {
@@ -51,7 +51,7 @@ describeE2E("an interrupted `pulumi up` of every resource kind, recovered (issue
   });
 
   afterAll(async () => {
-    await emulator?.close();
+    await emulator?.stop();
     await project?.remove();
   });
 
@@ -64,7 +64,7 @@ describeE2E("an interrupted `pulumi up` of every resource kind, recovered (issue
       isCreate: (r) => r.method === "POST" && CREATE_PATHS.some((path) => path.test(r.path)),
       ready: (posts) => posts.length === 4 && posts.every((r) => r.status === null),
     });
-    const org = (await emulator.client.state()).organizations.org_emulator!;
+    const org = (await emulator.state()).organizations.org_emulator!;
     const subscriptions = Object.values(org.subscriptions).flat();
     expect([org.voices.length, org.carriers.length, subscriptions.length]).toEqual([1, 1, 2]);
 
@@ -117,10 +117,10 @@ describeE2E("an interrupted `pulumi up` of every resource kind, recovered (issue
 
     const preview = await stack.preview(recorder().options);
     expect(preview.changeSummary).toEqual({ same: 5 });
-    const requestsBefore = (await emulator.client.requests()).length;
+    const requestsBefore = (await emulator.requests()).length;
     const up = await upWithPreview(stack, recorder().options);
     expect(up.summary.resourceChanges).toEqual({ same: 5 });
-    expect((await emulator.client.requests()).length).toBe(requestsBefore);
+    expect((await emulator.requests()).length).toBe(requestsBefore);
     const outputs = await stack.outputs();
     expect(outputs.carrierId?.value).toBe(org.carriers[0]!.id);
     expect(outputs.voiceRecordId?.value).toBe(org.voices[0]!.id);
@@ -138,7 +138,7 @@ describeE2E("an interrupted `pulumi up` of every resource kind, recovered (issue
       isCreate: (r) => r.method === "POST" && r.path === "/organization/sip",
       ready: (posts) => posts.some((r) => r.status === null),
     });
-    const carriers = (await emulator.client.state()).organizations.org_emulator!.carriers;
+    const carriers = (await emulator.state()).organizations.org_emulator!.carriers;
     const replacement = carriers.find((c) => c.name === "main-trunk-v2");
     expect(replacement).toBeDefined();
 
@@ -169,10 +169,10 @@ describeE2E("an interrupted `pulumi up` of every resource kind, recovered (issue
     const preview = await stack.preview(recorder().options);
     expect(preview.changeSummary).not.toHaveProperty("create");
     expect(preview.changeSummary).not.toHaveProperty("replace");
-    const requestsBefore = (await emulator.client.requests()).length;
+    const requestsBefore = (await emulator.requests()).length;
     const up = await upWithPreview(stack, recorder().options);
     expect(up.summary.resourceChanges).not.toHaveProperty("create");
-    expect((await emulator.client.requests()).length).toBe(requestsBefore);
+    expect((await emulator.requests()).length).toBe(requestsBefore);
     expect((await stack.outputs()).carrierId?.value).toBe(replacement!.id);
     // recover recorded the old carrier as pending deletion; the up removed it from the stack.
     const afterUp = JSON.parse(await project.exportStackText("dev")) as {

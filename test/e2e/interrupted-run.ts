@@ -6,7 +6,7 @@ import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import type { RequestLogEntry, RunningEmulator } from "../emulator";
+import type { RequestLogEntry, RunningEmulator } from "../../provider/emulator";
 import { cli, type E2EProject } from "./harness";
 
 const run = promisify(execFile);
@@ -116,7 +116,7 @@ export async function killUpDuringCreates(options: {
 }): Promise<KilledUp> {
   const { emulator } = options;
   const { child: up, output, exited } = spawnUp("dev", options.project.dir, options.env);
-  const creates = async () => (await emulator.client.requests()).filter(options.isCreate);
+  const creates = async () => (await emulator.requests()).filter(options.isCreate);
   const started = Date.now();
   while (!options.ready(await creates())) {
     if (up.exitCode !== null) throw new Error(`pulumi up ended before it was killed:\n${output()}`);

@@ -13,7 +13,7 @@ import { execFile, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { startEmulator, type RunningEmulator, type StoredCarrier } from "../emulator";
+import { startEmulator, type RunningEmulator, type StoredCarrier } from "../../provider/emulator";
 import { cli, describeE2E, E2EProject, recorder } from "./harness";
 import {
   checkpointText as storedCheckpoint,
@@ -54,7 +54,7 @@ describeE2E("an interrupted `pulumi up` recovered without duplicates (issue 15)"
   const checkpointText = () => storedCheckpoint(project, "voice-platform-e2e");
 
   async function carriersOnPlatform(): Promise<StoredCarrier[]> {
-    const state = await emulator.client.state();
+    const state = await emulator.state();
     return state.organizations.org_emulator?.carriers ?? [];
   }
 
@@ -78,14 +78,14 @@ describeE2E("an interrupted `pulumi up` recovered without duplicates (issue 15)"
   });
 
   afterAll(async () => {
-    await emulator?.close();
+    await emulator?.stop();
     await project?.remove();
   });
 
   test("kill, preflight, recover, preflight, preview and up: nothing created twice", async () => {
     // The platform never answers the first create and never stores it: an interrupted create
     // that did not reach the platform, for --forget.
-    await emulator.client.addFault({
+    await emulator.addFault({
       method: "POST",
       path: "/organization/sip",
       times: 1,

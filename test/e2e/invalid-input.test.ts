@@ -3,7 +3,7 @@
  * platform: the engine reports the field, and the emulator's request log stays empty. A wrong API
  * key is only found out by the platform; it fails the update without the key ever being printed.
  */
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { describeE2E, E2EProject, errorText, recorder } from "./harness";
 import { upWithPreview } from "../support/pulumi-up";
 
@@ -19,11 +19,11 @@ describeE2E("invalid input on the real Pulumi engine", () => {
   });
 
   afterAll(async () => {
-    await emulator?.close();
+    await emulator?.stop();
     await project?.remove();
   });
 
-  beforeEach(() => emulator.client.reset());
+  beforeEach(() => emulator.reset());
 
   function stackWith(name: string, config: Record<string, string>, apiKey = API_KEY) {
     return project.stack(name, {
@@ -61,7 +61,7 @@ describeE2E("invalid input on the real Pulumi engine", () => {
       /SipCarrier resource 'main-trunk': property gateways value \{\[\{map\[.*port:\{70000\}.*\]\}\]\} has a problem: gateways\[0\]\.port must be at most 65535, not number 70000/,
     );
     expect(output).not.toContain("<nil>");
-    expect(await emulator.client.requests()).toEqual([]);
+    expect(await emulator.requests()).toEqual([]);
   });
 
   test("a malformed campaign id fails preview naming campaignId; no request is made", async () => {
@@ -69,7 +69,7 @@ describeE2E("invalid input on the real Pulumi engine", () => {
     expect(output).toMatch(
       /CampaignWebhook resource '(interested-leads|crm-sync)': property campaignId value \{campaign-42\} has a problem: must be a campaign ObjectId/,
     );
-    expect(await emulator.client.requests()).toEqual([]);
+    expect(await emulator.requests()).toEqual([]);
   });
 
   test("a wrong API key fails up with the platform's answer, and the key is never printed", async () => {
@@ -86,10 +86,10 @@ describeE2E("invalid input on the real Pulumi engine", () => {
     expect(output).toContain("voiceplatform:apiKey");
     expect(output).not.toContain(wrongKey);
 
-    const requests = await emulator.client.requests();
+    const requests = await emulator.requests();
     expect(requests.length).toBeGreaterThan(0);
     for (const request of requests) expect(request.status).toBe(401);
-    const held = Object.values((await emulator.client.state()).organizations);
+    const held = Object.values((await emulator.state()).organizations);
     for (const organization of held) {
       expect(organization.voices).toEqual([]);
       expect(organization.carriers).toEqual([]);

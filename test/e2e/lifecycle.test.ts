@@ -8,7 +8,7 @@
  * VOICEPLATFORM_* variables the engine and provider see.
  */
 import type { Stack } from "@pulumi/pulumi/automation";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import {
   describeE2E,
   E2EProject,
@@ -42,7 +42,7 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
   }
 
   async function organization() {
-    const state = await emulator.client.state();
+    const state = await emulator.state();
     expect(Object.keys(state.organizations)).toEqual(["org_emulator"]);
     return state.organizations.org_emulator!;
   }
@@ -69,14 +69,14 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
   });
 
   afterAll(async () => {
-    await emulator?.close();
+    await emulator?.stop();
     await project?.remove();
   });
 
   test("a preview of the new stack plans every create and sends nothing", async () => {
     const preview = await stack.preview(record().options);
     expect(preview.changeSummary).toEqual({ create: 5 });
-    expect(await emulator.client.newRequests()).toEqual([]);
+    expect(await emulator.newRequests()).toEqual([]);
   });
 
   test("up, with its preview phase, creates the voice, the SIP carrier and two webhooks once each; a second preview reports no changes", async () => {
@@ -85,7 +85,7 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
     expect(up.summary.result).toBe("succeeded");
     expect(up.summary.resourceChanges).toEqual({ create: 5 });
 
-    const requests = await emulator.client.newRequests();
+    const requests = await emulator.newRequests();
     expect(requests.map((r) => `${r.method} ${r.path} ${r.status}`).sort()).toEqual([
       "POST /campaigns/65a1f0c2e4b0a1b2c3d4e5f6/webhook/subscribe 200",
       "POST /campaigns/65a1f0c2e4b0a1b2c3d4e5f6/webhook/subscribe 200",
@@ -118,7 +118,7 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
 
     const preview = await stack.preview(record().options);
     expect(preview.changeSummary).toEqual({ same: 5 });
-    expect(await emulator.client.newRequests()).toEqual([]);
+    expect(await emulator.newRequests()).toEqual([]);
   });
 
   test("renaming the voice updates it in place: exactly one PUT, no new clone", async () => {
@@ -127,7 +127,7 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
     const up = await upWithPreview(stack, record().options);
     expect(up.summary.resourceChanges).toEqual({ update: 1, same: 4 });
 
-    const requests = await emulator.client.newRequests();
+    const requests = await emulator.newRequests();
     expect(requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
       `PUT /voices/${String(before.voiceRecordId)} 200`,
     ]);
@@ -145,7 +145,7 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
     const up = await upWithPreview(stack, record().options);
     expect(up.summary.resourceChanges).toEqual({ update: 1, same: 4 });
 
-    const requests = await emulator.client.newRequests();
+    const requests = await emulator.newRequests();
     expect(requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
       `PUT /voices/${String(before.voiceRecordId)} 200`,
     ]);
@@ -165,7 +165,7 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
     const up = await upWithPreview(stack, transcript.options);
     expect(up.summary.resourceChanges).toEqual({ replace: 1, same: 4 });
 
-    const requests = await emulator.client.newRequests();
+    const requests = await emulator.newRequests();
     expect(requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
       "POST /voices/voice-clone 200",
     ]);
@@ -193,7 +193,7 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
     const transcript = record();
     const up = await upWithPreview(stack, transcript.options);
     expect(up.summary.resourceChanges).toEqual({ replace: 1, same: 4 });
-    const requests = await emulator.client.newRequests();
+    const requests = await emulator.newRequests();
     expect(requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
       "POST /voices/voice-clone 200",
     ]);
@@ -216,13 +216,13 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
     const summary = record();
     await stack.preview(summary.options);
     expect(summary.text).toMatch(/main-trunk +replace +\[diff: ~name\]/);
-    expect(await emulator.client.newRequests()).toEqual([]);
+    expect(await emulator.newRequests()).toEqual([]);
 
     const transcript = record();
     const up = await upWithPreview(stack, transcript.options);
     expect(up.summary.resourceChanges).toEqual({ replace: 1, same: 4 });
 
-    const requests = await emulator.client.newRequests();
+    const requests = await emulator.newRequests();
     expect(requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
       "POST /organization/sip 201",
     ]);
@@ -240,13 +240,13 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
   });
 
   test("refresh succeeds and changes nothing", async () => {
-    const stateBefore = await emulator.client.state();
+    const stateBefore = await emulator.state();
     const refresh = await stack.refresh(record().options);
     expect(refresh.summary.result).toBe("succeeded");
     const changes = refresh.summary.resourceChanges ?? {};
     expect(Object.keys(changes).filter((kind) => kind !== "same")).toEqual([]);
-    expect(await emulator.client.newRequests()).toEqual([]);
-    expect(await emulator.client.state()).toEqual(stateBefore);
+    expect(await emulator.newRequests()).toEqual([]);
+    expect(await emulator.state()).toEqual(stateBefore);
 
     const preview = await stack.preview(record().options);
     expect(preview.changeSummary).toEqual({ same: 5 });
@@ -312,7 +312,7 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
     }
 
     // Every request carried the key (the log shows it redacted), and the platform accepted it.
-    const all = await emulator.client.requests();
+    const all = await emulator.requests();
     expect(all.length).toBeGreaterThan(0);
     for (const request of all) {
       expect(request.headers.authorization).toBe("[redacted]");
@@ -330,7 +330,7 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
     const destroy = await stack.destroy(transcript.options);
     expect(destroy.summary.result).toBe("succeeded");
     expect(destroy.summary.resourceChanges).toEqual({ delete: 5 });
-    expect(await emulator.client.newRequests()).toEqual([]);
+    expect(await emulator.newRequests()).toEqual([]);
 
     const warnings = providerWarnings(transcript);
     expect(warnings).toHaveLength(4);

@@ -7,7 +7,7 @@
  * `up` then finishes and every carrier exists exactly once, on the platform and in state.
  */
 import { readFileSync } from "node:fs";
-import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../emulator";
+import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../../provider/emulator";
 import { describeE2E, E2EProject } from "./harness";
 import {
   lockFiles as backendLocks,
@@ -66,12 +66,12 @@ describeE2E("recover never fights a live update (issue 19)", () => {
   });
 
   afterAll(async () => {
-    await emulator?.close();
+    await emulator?.stop();
     await project?.remove();
   });
 
   test("preflight exits 3 and recover refuses while `pulumi up` runs; the up then creates each object once", async () => {
-    await emulator.client.addFault({
+    await emulator.addFault({
       method: "POST",
       path: "/organization/sip",
       times: CARRIERS,
@@ -88,9 +88,7 @@ describeE2E("recover never fights a live update (issue 19)", () => {
     for (;;) {
       if (up.exitCode !== null) throw new Error(`pulumi up ended too early:\n${output()}`);
       if (Date.now() - started > 120_000) throw new Error(`no creates in flight:\n${output()}`);
-      const held = (await emulator.client.requests()).filter(
-        (r) => isCreate(r) && r.status === null,
-      );
+      const held = (await emulator.requests()).filter((r) => isCreate(r) && r.status === null);
       if (held.length === CARRIERS) {
         pendingUrns = ((await exported()).deployment.pending_operations ?? [])
           .filter((op) => op.type === "creating")
@@ -131,17 +129,17 @@ describeE2E("recover never fights a live update (issue 19)", () => {
     // The checks above ran while the creates were still held: otherwise they proved nothing.
     expect(up.exitCode).toBeNull();
     expect(
-      (await emulator.client.requests()).filter((r) => isCreate(r) && r.status === null),
+      (await emulator.requests()).filter((r) => isCreate(r) && r.status === null),
     ).toHaveLength(CARRIERS);
-    await emulator.client.clearFaults();
+    await emulator.clearFaults();
 
     // The up finishes: every carrier once on the platform and once in state, nothing pending.
     expect(await exited).toBe(0);
-    const carriers = (await emulator.client.state()).organizations.org_emulator?.carriers ?? [];
+    const carriers = (await emulator.state()).organizations.org_emulator?.carriers ?? [];
     expect(carriers.map((c) => c.name).sort()).toEqual(
       Array.from({ length: CARRIERS }, (_, i) => `live-${i}`),
     );
-    expect((await emulator.client.requests()).filter(isCreate)).toHaveLength(CARRIERS);
+    expect((await emulator.requests()).filter(isCreate)).toHaveLength(CARRIERS);
     const after = await exported();
     expect(after.deployment.pending_operations ?? []).toEqual([]);
     const recorded = (after.deployment.resources ?? []).filter((r) => r.type === TYPE);

@@ -11,7 +11,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { pulumiEnv } from "../pulumi-cli/locate";
 import { startPostgres, type RunningPostgres } from "../support/postgres";
 import {
@@ -65,7 +65,7 @@ describeOnPostgres(
     });
 
     afterAll(async () => {
-      await emulator?.close();
+      await emulator?.stop();
       postgres?.stop();
       example?.remove();
       if (home !== undefined) rmSync(home, { recursive: true, force: true });

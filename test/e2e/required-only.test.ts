@@ -4,7 +4,7 @@
  * optional setting used to lose its id after the clone (the dynamic provider cannot serialize an
  * `undefined` output), so the next `up` cloned it again.
  */
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { upWithPreview } from "../support/pulumi-up";
 import { describeE2E, E2EProject, errorText, recorder } from "./harness";
 import { PULUMI_YAML, sampleBytes } from "./program";
@@ -40,7 +40,7 @@ describeE2E("every resource with only its required inputs, dynamic, spec-shaped 
   });
 
   afterAll(async () => {
-    await emulator?.close();
+    await emulator?.stop();
     await project?.remove();
   });
 
@@ -56,13 +56,13 @@ describeE2E("every resource with only its required inputs, dynamic, spec-shaped 
       throw new Error(errorText(error));
     });
     expect(up.summary.resourceChanges).toEqual({ create: 4 });
-    const sent = (await emulator.client.newRequests()).map((r) => `${r.method} ${r.path}`);
+    const sent = (await emulator.newRequests()).map((r) => `${r.method} ${r.path}`);
     expect(sent.sort()).toEqual([
       "POST /campaigns/65a1f0c2e4b0a1b2c3d4e5f6/webhook/subscribe",
       "POST /organization/sip",
       "POST /voices/voice-clone",
     ]);
-    const held = (await emulator.client.state()).organizations.org_emulator!;
+    const held = (await emulator.state()).organizations.org_emulator!;
     expect(up.outputs.voiceRecordId?.value).toBe(held.voices[0]!.id);
     expect(up.outputs.carrierId?.value).toBe(held.carriers[0]!.id);
 
@@ -70,6 +70,6 @@ describeE2E("every resource with only its required inputs, dynamic, spec-shaped 
     expect(preview.changeSummary).toEqual({ same: 4 });
     const again = await upWithPreview(stack, recorder().options);
     expect(again.summary.resourceChanges).toEqual({ same: 4 });
-    expect(await emulator.client.newRequests()).toEqual([]);
+    expect(await emulator.newRequests()).toEqual([]);
   });
 });

@@ -35,7 +35,7 @@ for (const golden of goldens) {
       test("the current build previews the old stack: nothing to change, nothing asked of the platform", async () => {
         const preview = await restored.stack.preview(recorder().options);
         expect(preview.changeSummary).toEqual({ same: golden.meta.created });
-        expect(await restored.emulator.client.newRequests()).toEqual([]);
+        expect(await restored.emulator.newRequests()).toEqual([]);
       });
 
       test("the current build updates the old stack in place", async () => {
@@ -48,7 +48,7 @@ for (const golden of goldens) {
           update: 1,
           same: golden.meta.created - 1,
         });
-        const requests = await restored.emulator.client.newRequests();
+        const requests = await restored.emulator.newRequests();
         expect(requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
           `PUT /voices/${String(voiceRecordId)} 200`,
         ]);
@@ -61,7 +61,7 @@ for (const golden of goldens) {
         expect(refresh.summary.result).toBe("succeeded");
         const changes = Object.keys(refresh.summary.resourceChanges ?? {});
         expect(changes.filter((kind) => kind !== "same")).toEqual([]);
-        expect(await restored.emulator.client.newRequests()).toEqual([]);
+        expect(await restored.emulator.newRequests()).toEqual([]);
         const preview = await restored.stack.preview(recorder().options);
         expect(preview.changeSummary).toEqual({ same: golden.meta.created });
       });
@@ -106,9 +106,9 @@ for (const golden of goldens) {
         expect(providerWarnings(quiet).join("\n")).not.toMatch("derived from its inputs");
         const up = await upWithPreview(restored.stack, recorder().options);
         expect(up.summary.resourceChanges).toEqual({ same: golden.meta.created });
-        expect(await restored.emulator.client.newRequests()).toEqual([]);
+        expect(await restored.emulator.newRequests()).toEqual([]);
         const subscriptions = Object.values(
-          (await restored.emulator.client.state()).organizations,
+          (await restored.emulator.state()).organizations,
         ).flatMap((org) => Object.values(org.subscriptions).flat());
         expect(subscriptions).toHaveLength(2);
       });
@@ -123,7 +123,7 @@ for (const golden of goldens) {
           expect(warning).toMatch(/stays (on the platform|subscribed to campaign)/);
         }
         expect(await restored.stack.outputs()).toEqual({});
-        expect(await restored.emulator.client.newRequests()).toEqual([]);
+        expect(await restored.emulator.newRequests()).toEqual([]);
       });
     },
   );

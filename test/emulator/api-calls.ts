@@ -4,7 +4,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FormData, request } from "undici";
-import type { ErrorBody } from "./control-types";
+import type { ErrorBody } from "../../provider/emulator";
 
 /** Test-side HTTP calls against a running emulator, through undici like the provider. */
 

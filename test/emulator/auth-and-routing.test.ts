@@ -1,5 +1,5 @@
 import { call, callJson, errorOf } from "./api-calls";
-import { startEmulator, type RunningEmulator } from "./index";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 
 let emulator: RunningEmulator;
 
@@ -11,8 +11,8 @@ beforeAll(async () => {
     ],
   });
 });
-afterAll(() => emulator.close());
-beforeEach(() => emulator.client.reset());
+afterAll(() => emulator.stop());
+beforeEach(() => emulator.reset());
 
 function createCarrier(headers: Record<string, string>) {
   return callJson("POST", `${emulator.baseUrl}/organization/sip`, { name: "auth" }, { headers });
@@ -23,7 +23,7 @@ describe("authentication", () => {
     expect((await createCarrier({ authorization: "key-a" })).status).toBe(201);
     expect((await createCarrier({ authorization: "Bearer key-a" })).status).toBe(201);
     expect((await createCarrier({ authorization: "Token key-b" })).status).toBe(201);
-    const state = await emulator.client.state();
+    const state = await emulator.state();
     expect(state.organizations.org_a?.carriers).toHaveLength(2);
     expect(state.organizations.org_b?.carriers).toHaveLength(1);
   });
@@ -101,7 +101,7 @@ describe("responses", () => {
     const ids = results.map((result) => result.headers["x-request-id"]);
     for (const id of ids) expect(id).toMatch(/^req_[0-9a-f]{24}$/);
     expect(new Set(ids).size).toBe(ids.length);
-    const logged = (await emulator.client.requests()).map((entry) => entry.requestId);
+    const logged = (await emulator.requests()).map((entry) => entry.requestId);
     expect(logged).toEqual(ids.slice(0, 4));
   });
 

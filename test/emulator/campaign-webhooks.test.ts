@@ -1,5 +1,5 @@
 import { callJson, errorOf } from "./api-calls";
-import { startEmulator, type RunningEmulator } from "./index";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 
 let emulator: RunningEmulator;
 const campaignId = "65f1c0ffee0123456789abcd";
@@ -7,8 +7,8 @@ const campaignId = "65f1c0ffee0123456789abcd";
 beforeAll(async () => {
   emulator = await startEmulator();
 });
-afterAll(() => emulator.close());
-beforeEach(() => emulator.client.reset());
+afterAll(() => emulator.stop());
+beforeEach(() => emulator.reset());
 
 function subscribe(body: unknown, id = campaignId, baseUrl = emulator.campaignsBaseUrl) {
   return callJson("POST", `${baseUrl}/campaigns/${id}/webhook/subscribe`, body, {
@@ -37,7 +37,7 @@ test("subscribes on the campaigns origin and stores the subscription per campaig
   });
   expect(advanced.status).toBe(200);
 
-  const subscriptions = (await emulator.client.state()).organizations.org_emulator?.subscriptions[
+  const subscriptions = (await emulator.state()).organizations.org_emulator?.subscriptions[
     campaignId
   ];
   expect(subscriptions).toMatchObject([
@@ -52,10 +52,13 @@ test("subscribes on the campaigns origin and stores the subscription per campaig
       url: "https://hooks.example.com/advanced",
       events: null,
       isAdvanced: true,
+      // What the provider treats as secret: the url, the body, header and parameter values.
       advancedWebhook: {
+        url: "[redacted]",
         method: "GET",
         headers: [{ name: "X-Token", value: "[redacted]" }],
-        parameters: [{ name: "source", value: "emulator" }],
+        parameters: [{ name: "source", value: "[redacted]" }],
+        body: "[redacted]",
       },
     },
   ]);
@@ -119,5 +122,5 @@ test.each([
   [{ url: "https://x", advancedWebhook: { verb: "GET" } }, "unknown_field", "advancedWebhook.verb"],
 ])("rejects %j", async (body, code, field) => {
   expect(errorOf(await subscribe(body))).toMatchObject({ status: 400, code, field });
-  expect((await emulator.client.state()).organizations.org_emulator?.subscriptions).toEqual({});
+  expect((await emulator.state()).organizations.org_emulator?.subscriptions).toEqual({});
 });

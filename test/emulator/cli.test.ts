@@ -1,10 +1,18 @@
+/**
+ * `pulumi-voice-platform emulator`, the command a team runs: it prints both base URLs as
+ * environment lines once it listens, serves them, applies --faults, keeps --state across a
+ * restart, stops cleanly (exit 0) on SIGINT and SIGTERM, and refuses a bad command line (exit 2)
+ * or a port in use (exit 1) saying what to do.
+ */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { connectEmulator } from "../../provider/emulator";
 import { call, callJson } from "./api-calls";
 
 const repositoryRoot = resolve(__dirname, "../..");
+const MAIN = join(repositoryRoot, "provider/cli/main.ts");
 let directory: string;
 
 beforeAll(async () => {
@@ -14,59 +22,88 @@ afterAll(() => rm(directory, { recursive: true, force: true }));
 
 interface CliProcess {
   child: ChildProcess;
-  urls: string[];
+  /** The lines it printed on stdout once it listened. */
+  lines: string[];
+  /** NAME=value lines, by name. */
+  env: Record<string, string>;
+  stderr: () => string;
 }
 
-/** Own process group, so stopping it reaches tsx and node behind npx as well. */
-function startCli(args: string[]): Promise<CliProcess> {
-  const child = spawn("npx", ["tsx", "test/emulator/cli.ts", ...args], {
+function spawnCli(args: string[]): ChildProcess {
+  return spawn(process.execPath, ["--import", "tsx", MAIN, "emulator", ...args], {
     cwd: repositoryRoot,
-    detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
+}
+
+function startCli(args: string[]): Promise<CliProcess> {
+  const child = spawnCli(args);
   return new Promise((resolvePromise, reject) => {
     let stdout = "";
     let stderr = "";
-    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    // Both streams: the ready line on stderr, then the URLs on stdout.
+    const resolveOnceBoth = () => {
+      const lines = stdout.split("\n").filter((line) => line !== "");
+      if (lines.length < 2 || !stderr.includes("ready")) return;
+      const env = Object.fromEntries(lines.map((line) => line.split(/=(.*)/s).slice(0, 2)));
+      resolvePromise({ child, lines, env, stderr: () => stderr });
+    };
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+      resolveOnceBoth();
+    });
     child.stdout?.on("data", (chunk: Buffer) => {
       stdout += chunk.toString();
-      const lines = stdout.split("\n").filter((line) => line !== "");
-      if (lines.length >= 2) resolvePromise({ child, urls: lines });
+      resolveOnceBoth();
     });
     child.once("exit", (code) => reject(new Error(`emulator exited with ${code}: ${stderr}`)));
   });
 }
 
-function stopCli({ child }: CliProcess): Promise<void> {
+/** Sends the signal and resolves with the exit code. */
+function stopCli(
+  { child }: CliProcess,
+  signal: NodeJS.Signals = "SIGTERM",
+): Promise<number | null> {
   return new Promise((resolvePromise) => {
-    if (child.exitCode !== null) return resolvePromise();
-    child.once("exit", () => resolvePromise());
-    if (child.pid !== undefined) process.kill(-child.pid, "SIGTERM");
+    if (child.exitCode !== null) return resolvePromise(child.exitCode);
+    child.once("exit", (code) => resolvePromise(code));
+    child.kill(signal);
   });
 }
 
-async function refusesConnections(url: string): Promise<boolean> {
-  for (let attempt = 0; attempt < 50; attempt += 1) {
-    try {
-      await call("GET", `${url}/__emulator/state`);
-    } catch {
-      return true;
-    }
-    await new Promise((resolvePromise) => setTimeout(resolvePromise, 100));
-  }
-  return false;
+function exitOf(child: ChildProcess): Promise<{ code: number | null; stderr: string }> {
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolvePromise) =>
+    child.once("exit", (code) => resolvePromise({ code, stderr })),
+  );
 }
 
-test("prints both base URLs, serves them, keeps --state across a restart, stops on SIGTERM", async () => {
+async function refusesConnections(url: string): Promise<boolean> {
+  try {
+    await call("GET", `${url}/__emulator/state`);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+test("prints both base URLs, serves them, keeps --state across a restart, exits 0 on SIGTERM", async () => {
   const stateFile = join(directory, "cli-state.json");
   const args = ["--port", "0", "--api-key", "cli-key", "--sub-org", "cli-sub"];
   const first = await startCli([...args, "--campaigns-port", "0", "--state", stateFile]);
+  let exitCode: number | null;
   try {
-    expect(first.urls).toHaveLength(2);
-    const [baseUrl, campaignsBaseUrl] = first.urls as [string, string];
-    expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(campaignsBaseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(first.lines).toEqual([
+      expect.stringMatching(/^VOICEPLATFORM_BASE_URL=http:\/\/127\.0\.0\.1:\d+$/),
+      expect.stringMatching(/^VOICEPLATFORM_CAMPAIGNS_BASE_URL=http:\/\/127\.0\.0\.1:\d+$/),
+    ]);
+    const baseUrl = first.env.VOICEPLATFORM_BASE_URL!;
+    const campaignsBaseUrl = first.env.VOICEPLATFORM_CAMPAIGNS_BASE_URL!;
     expect(campaignsBaseUrl).not.toBe(baseUrl);
+    // The key is the user's: the output never shows it.
+    expect(first.stderr()).not.toContain("cli-key");
 
     const carrier = await callJson(
       "POST",
@@ -83,13 +120,15 @@ test("prints both base URLs, serves them, keeps --state across a restart, stops 
     );
     expect(subscription.status).toBe(200);
   } finally {
-    await stopCli(first);
+    exitCode = await stopCli(first);
   }
-  expect(await refusesConnections(first.urls[0] ?? "")).toBe(true);
+  expect(exitCode).toBe(0);
+  expect(first.stderr()).toContain("stopped (SIGTERM)");
+  expect(await refusesConnections(first.env.VOICEPLATFORM_BASE_URL!)).toBe(true);
 
   const second = await startCli([...args, "--state", stateFile]);
   try {
-    const state = await call("GET", `${second.urls[0] ?? ""}/__emulator/state`);
+    const state = await call("GET", `${second.env.VOICEPLATFORM_BASE_URL}/__emulator/state`);
     expect(state.json).toMatchObject({
       organizations: {
         org_emulator: {
@@ -99,19 +138,58 @@ test("prints both base URLs, serves them, keeps --state across a restart, stops 
       },
     });
   } finally {
-    await stopCli(second);
+    expect(await stopCli(second, "SIGINT")).toBe(0);
   }
 });
 
-test("refuses a bad flag with usage and exit code 2", async () => {
-  const child = spawn("npx", ["tsx", "test/emulator/cli.ts", "--rate-limit", "fast"], {
-    cwd: repositoryRoot,
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise((resolvePromise) => child.once("exit", resolvePromise));
+test("--faults puts the named profiles in force, in order, and a reset brings them back", async () => {
+  const running = await startCli(["--port", "0", "--faults", "rate-limited,lost-answer"]);
+  try {
+    const baseUrl = running.env.VOICEPLATFORM_BASE_URL!;
+    const control = connectEmulator(baseUrl);
+    const kinds = (await control.faults()).map((rule) => `${rule.action.kind} ${rule.path}`);
+    expect(kinds).toEqual([
+      "status /voices/voice-clone",
+      "status /voices/*",
+      "status /organization/sip",
+      "status /campaigns/*/webhook/subscribe",
+      "reset-after /voices/voice-clone",
+      "reset-after /organization/sip",
+      "reset-after /campaigns/*/webhook/subscribe",
+    ]);
+    const refused = await callJson(
+      "POST",
+      `${baseUrl}/organization/sip`,
+      { name: "x" },
+      { apiKey: "emulator-key" },
+    );
+    expect(refused.status).toBe(429);
+    expect(refused.headers["retry-after"]).toBe("1");
+    expect(await control.faults()).toHaveLength(6);
+    await control.reset();
+    expect(await control.faults()).toHaveLength(7);
+    expect(running.stderr()).toContain("faults: rate-limited, lost-answer");
+  } finally {
+    await stopCli(running);
+  }
+});
+
+test("a port in use: exit 1, naming the flags that pick others", async () => {
+  const running = await startCli(["--port", "0"]);
+  try {
+    const port = new URL(running.env.VOICEPLATFORM_BASE_URL!).port;
+    const { code, stderr } = await exitOf(spawnCli(["--port", port, "--campaigns-port", "0"]));
+    expect(code).toBe(1);
+    expect(stderr).toContain(`port ${port} or 0 is in use`);
+    expect(stderr).toContain("--port 0");
+  } finally {
+    await stopCli(running);
+  }
+});
+
+test("refuses a bad flag with the usage and exit code 2 (test/unit/cli/emulator-command.test.ts has every refusal)", async () => {
+  const { code, stderr } = await exitOf(spawnCli(["--faults", "flaky"]));
   expect(code).toBe(2);
-  expect(stderr).toContain("--rate-limit must be an integer");
-  expect(stderr).toContain("Usage:");
+  expect(stderr).toContain('--faults names no profile "flaky"; use one or more of latency,');
+  expect(stderr).toContain("pulumi-voice-platform emulator [--port 4010]");
 });

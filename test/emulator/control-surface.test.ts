@@ -3,10 +3,17 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { call, callJson, cloneForm, sampleFiles, type SampleFiles } from "./api-calls";
-import type { Voice } from "./control-types";
-import { startEmulator, type RunningEmulator } from "./index";
+import type { Voice } from "../../provider/emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 
 const campaignId = "65f1c0ffee0123456789abcd";
+/** What populate's advanced webhook carries in the fields the provider treats as secret. */
+const advancedWebhookSecrets = [
+  "hook-url-token-321",
+  "hook-token-456",
+  "hook-parameter-654",
+  "hook-body-987",
+];
 let samples: SampleFiles;
 
 beforeAll(async () => {
@@ -32,14 +39,19 @@ async function populate(emulator: RunningEmulator) {
     {
       url: "https://hooks.example.com",
       isAdvanced: true,
-      advancedWebhook: { headers: [{ name: "Authorization", value: "hook-token-456" }] },
+      advancedWebhook: {
+        url: "https://crm.example.com/hook?token=hook-url-token-321",
+        headers: [{ name: "Authorization", value: "hook-token-456" }],
+        parameters: [{ name: "key", value: "hook-parameter-654" }],
+        body: "hook-body-987",
+      },
     },
     { apiKey: emulator.apiKey },
   );
   expect([clone.status, carrier.status, subscription.status]).toEqual([200, 201, 200]);
   // The answer shows what spec 2.1 shows; the stored record holds the samples.
   const voiceId = (clone.json as Voice[])[0]!.id;
-  const stored = (await emulator.client.state()).organizations.org_emulator!.voices;
+  const stored = (await emulator.state()).organizations.org_emulator!.voices;
   return {
     voice: stored.find((voice) => voice.id === voiceId)!,
     carrierId: (carrier.json as { id: string }).id,
@@ -51,11 +63,11 @@ describe("request log", () => {
   beforeAll(async () => {
     emulator = await startEmulator({ apiKey: "api-key-789" });
   });
-  afterAll(() => emulator.close());
+  afterAll(() => emulator.stop());
 
   test("records every API request with secrets redacted, and no control request", async () => {
     const { voice } = await populate(emulator);
-    const log = await emulator.client.requests();
+    const log = await emulator.requests();
     expect(log.map((entry) => [entry.method, entry.path, entry.origin, entry.status])).toEqual([
       ["POST", "/voices/voice-clone", "api", 200],
       ["POST", "/organization/sip", "api", 201],
@@ -72,24 +84,29 @@ describe("request log", () => {
       register_password: "[redacted]",
     });
     expect(subscribeEntry?.body).toMatchObject({
-      advancedWebhook: { headers: [{ name: "Authorization", value: "[redacted]" }] },
+      advancedWebhook: {
+        url: "[redacted]",
+        headers: [{ name: "Authorization", value: "[redacted]" }],
+        parameters: [{ name: "key", value: "[redacted]" }],
+        body: "[redacted]",
+      },
     });
     for (const entry of log) expect(entry.requestId).toMatch(/^req_/);
-    const text = JSON.stringify(log) + JSON.stringify(await emulator.client.state());
-    for (const secret of ["api-key-789", "carrier-password-123", "hook-token-456"]) {
+    const text = JSON.stringify(log) + JSON.stringify(await emulator.state());
+    for (const secret of ["api-key-789", "carrier-password-123", ...advancedWebhookSecrets]) {
       expect(text).not.toContain(secret);
     }
   });
 
   test("redacts secrets in bodies that fail validation too", async () => {
-    await emulator.client.reset();
+    await emulator.reset();
     await callJson(
       "POST",
       `${emulator.baseUrl}/organization/sip`,
       { name: 5, register_password: "rejected-password" },
       { apiKey: emulator.apiKey },
     );
-    const [entry] = await emulator.client.requests();
+    const [entry] = await emulator.requests();
     expect(entry).toMatchObject({ status: 400, body: { register_password: "[redacted]" } });
   });
 });
@@ -99,14 +116,14 @@ describe("reset and settings", () => {
     const emulator = await startEmulator({ latencyMs: 0 });
     try {
       await populate(emulator);
-      await emulator.client.addFault({ method: "*", path: "/x", action: { kind: "hang" } });
-      await emulator.client.settings({ latencyMs: 50, rateLimit: 100 });
-      await emulator.client.reset();
-      expect(await emulator.client.state()).toEqual({
+      await emulator.addFault({ method: "*", path: "/x", action: { kind: "hang" } });
+      await emulator.settings({ latencyMs: 50, rateLimit: 100 });
+      await emulator.reset();
+      expect(await emulator.state()).toEqual({
         organizations: { org_emulator: { voices: [], carriers: [], subscriptions: {} } },
       });
-      expect(await emulator.client.requests()).toEqual([]);
-      expect(await emulator.client.faults()).toEqual([]);
+      expect(await emulator.requests()).toEqual([]);
+      expect(await emulator.faults()).toEqual([]);
       const settings = await call("GET", `${emulator.baseUrl}/__emulator/settings`);
       expect(settings.json).toMatchObject({ latencyMs: 0, rateLimit: null });
       const carrier = await callJson(
@@ -117,18 +134,18 @@ describe("reset and settings", () => {
       );
       expect(carrier.status).toBe(201);
     } finally {
-      await emulator.close();
+      await emulator.stop();
     }
   });
 
   test("settings are validated", async () => {
     const emulator = await startEmulator();
     try {
-      await expect(emulator.client.settings({ latencyMs: -1 })).rejects.toThrow(/latencyMs/);
-      await expect(emulator.client.settings({ rateLimit: 0 })).rejects.toThrow(/rateLimit/);
-      expect(await emulator.client.settings({ latencyMs: 5 })).toMatchObject({ latencyMs: 5 });
+      await expect(emulator.settings({ latencyMs: -1 })).rejects.toThrow(/latencyMs/);
+      await expect(emulator.settings({ rateLimit: 0 })).rejects.toThrow(/rateLimit/);
+      expect(await emulator.settings({ latencyMs: 5 })).toMatchObject({ latencyMs: 5 });
     } finally {
-      await emulator.close();
+      await emulator.stop();
     }
   });
 });
@@ -144,17 +161,18 @@ describe("--state persistence", () => {
     const stateFile = join(directory, "state.json");
     const first = await startEmulator({ stateFile });
     const { voice } = await populate(first);
-    const before = await first.client.state();
-    await first.close();
+    const before = await first.state();
+    await first.stop();
 
     expect(await readdir(directory)).toEqual(["state.json"]);
     const onDisk = await readFile(stateFile, "utf8");
-    expect(onDisk).not.toContain("carrier-password-123");
-    expect(onDisk).not.toContain("hook-token-456");
+    for (const secret of ["carrier-password-123", ...advancedWebhookSecrets]) {
+      expect(onDisk).not.toContain(secret);
+    }
 
     const second = await startEmulator({ stateFile });
     try {
-      expect(await second.client.state()).toEqual(before);
+      expect(await second.state()).toEqual(before);
       const update = await callJson(
         "PUT",
         `${second.baseUrl}/voices/${voice.id}`,
@@ -162,12 +180,12 @@ describe("--state persistence", () => {
         { apiKey: second.apiKey },
       );
       expect(update.status).toBe(200);
-      await second.client.reset();
+      await second.reset();
       expect(JSON.parse(await readFile(stateFile, "utf8"))).toMatchObject({
         organizations: { org_emulator: { voices: [] } },
       });
     } finally {
-      await second.close();
+      await second.stop();
     }
   });
 
@@ -184,7 +202,7 @@ describe("--state persistence", () => {
       );
       expect(existsSync(stateFile)).toBe(true);
     } finally {
-      await emulator.close();
+      await emulator.stop();
     }
   });
 });
@@ -200,5 +218,5 @@ test("startEmulator refuses ambiguous organization options", async () => {
         { id: "o2", apiKey: "same" },
       ],
     }),
-  ).rejects.toThrow(/unique/);
+  ).rejects.toThrow(/each organization needs its own/);
 });

@@ -1,7 +1,7 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { call, callJson, cloneForm, errorOf, sampleFiles, type SampleFiles } from "./api-calls";
-import type { FaultRule, Voice } from "./control-types";
-import { startEmulator, type RunningEmulator } from "./index";
+import type { FaultRule, Voice } from "../../provider/emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 
 let emulator: RunningEmulator;
 let samples: SampleFiles;
@@ -14,10 +14,10 @@ beforeAll(async () => {
   sample = await samples.create("fault.wav", 2048);
 });
 afterAll(async () => {
-  await emulator.close();
+  await emulator.stop();
   await samples.remove();
 });
-beforeEach(() => emulator.client.reset());
+beforeEach(() => emulator.reset());
 
 function createCarrier(options: { signal?: AbortSignal } = {}) {
   return callJson(
@@ -45,7 +45,7 @@ function subscribe() {
 }
 
 async function stored() {
-  const organization = (await emulator.client.state()).organizations.org_emulator;
+  const organization = (await emulator.state()).organizations.org_emulator;
   return {
     voices: organization?.voices.length ?? 0,
     carriers: organization?.carriers.length ?? 0,
@@ -54,7 +54,7 @@ async function stored() {
 }
 
 function fault(rule: Omit<FaultRule, "method" | "path"> & Partial<FaultRule>) {
-  return emulator.client.addFault({ method: "POST", path: "/organization/sip", ...rule });
+  return emulator.addFault({ method: "POST", path: "/organization/sip", ...rule });
 }
 
 async function elapsedMs(run: () => Promise<unknown>): Promise<number> {
@@ -69,7 +69,7 @@ test("status answers before processing, with Retry-After when asked", async () =
   expect(errorOf(result)).toMatchObject({ status: 503, code: "injected_fault" });
   expect(result.headers["retry-after"]).toBe("2");
   expect(await stored()).toMatchObject({ carriers: 0 });
-  const [entry] = await emulator.client.requests();
+  const [entry] = await emulator.requests();
   expect(entry).toMatchObject({ status: 503, fault: { ruleId: id, kind: "status" } });
 });
 
@@ -94,18 +94,18 @@ test("latency delays the answer and then processes normally", async () => {
 test("clearing the faults ends a latency early; the held request then processes normally", async () => {
   await fault({ times: 1, action: { kind: "latency", ms: 600_000 } });
   const held = createCarrier();
-  while ((await emulator.client.requests()).length === 0) await delay(20);
+  while ((await emulator.requests()).length === 0) await delay(20);
   expect(await stored()).toMatchObject({ carriers: 0 });
   // The rule is spent (times: 1) and gone from the list; its wait still ends.
-  expect(await emulator.client.faults()).toEqual([]);
-  await emulator.client.clearFaults();
+  expect(await emulator.faults()).toEqual([]);
+  await emulator.clearFaults();
   expect((await held).status).toBe(201);
   expect(await stored()).toMatchObject({ carriers: 1 });
 });
 
 test.each([
   ["a latency fault", () => fault({ action: { kind: "latency", ms: 800 } })],
-  ["the latency setting", () => emulator.client.settings({ latencyMs: 800 })],
+  ["the latency setting", () => emulator.settings({ latencyMs: 800 })],
 ])(
   "a client that leaves during %s stores nothing, also once the latency is over",
   async (_latency, addLatency) => {
@@ -114,7 +114,7 @@ test.each([
     // Sent after the one that left, and held as long: its answer comes after that one's would.
     expect((await createCarrier()).status).toBe(201);
     expect(await stored()).toMatchObject({ carriers: 1 });
-    const [left, waited] = await emulator.client.requests();
+    const [left, waited] = await emulator.requests();
     expect(left).toMatchObject({ status: null, abandoned: true });
     expect(waited).toMatchObject({ status: 201 });
     expect(waited!.abandoned).toBeUndefined();
@@ -125,15 +125,15 @@ test("hang never answers; the client's abort ends it and nothing is stored", asy
   await fault({ action: { kind: "hang" } });
   await expect(createCarrier({ signal: AbortSignal.timeout(300) })).rejects.toThrow();
   expect(await stored()).toMatchObject({ carriers: 0 });
-  const [entry] = await emulator.client.requests();
+  const [entry] = await emulator.requests();
   expect(entry).toMatchObject({ status: null, abandoned: true, fault: { kind: "hang" } });
-  await emulator.client.clearFaults();
+  await emulator.clearFaults();
   expect((await createCarrier()).status).toBe(201);
 });
 
 test("close() ends hanging requests instead of waiting for them", async () => {
   const own = await startEmulator();
-  await own.client.addFault({ method: "*", path: "/organization/sip", action: { kind: "hang" } });
+  await own.addFault({ method: "*", path: "/organization/sip", action: { kind: "hang" } });
   const hanging = callJson(
     "POST",
     `${own.baseUrl}/organization/sip`,
@@ -145,7 +145,7 @@ test("close() ends hanging requests instead of waiting for them", async () => {
     () => "failed",
   );
   await new Promise((resolve) => setTimeout(resolve, 100));
-  const closing = await elapsedMs(() => own.close());
+  const closing = await elapsedMs(() => own.stop());
   expect(await outcome).toBe("failed");
   expect(closing).toBeLessThan(2000);
 });
@@ -154,7 +154,7 @@ test("reset-before destroys the connection and stores nothing", async () => {
   await fault({ action: { kind: "reset-before" } });
   await expect(createCarrier()).rejects.toThrow();
   expect(await stored()).toMatchObject({ carriers: 0 });
-  const [entry] = await emulator.client.requests();
+  const [entry] = await emulator.requests();
   expect(entry).toMatchObject({ status: null, fault: { kind: "reset-before" } });
   // Cut by the emulator, not left by the client.
   expect(entry!.abandoned).toBeUndefined();
@@ -162,7 +162,7 @@ test("reset-before destroys the connection and stores nothing", async () => {
 
 test("reset-after stores the object, then loses the response", async () => {
   await fault({ action: { kind: "reset-after" } });
-  await emulator.client.addFault({
+  await emulator.addFault({
     method: "POST",
     path: "/voices/voice-clone",
     action: { kind: "reset-after" },
@@ -197,7 +197,7 @@ test("after-processing faults leave requests that fail validation alone", async 
 });
 
 test("empty-clone answers [] and stores nothing; other operations ignore it", async () => {
-  await emulator.client.addFault({ method: "*", path: "/*/*", action: { kind: "empty-clone" } });
+  await emulator.addFault({ method: "*", path: "/*/*", action: { kind: "empty-clone" } });
   const result = await clone();
   expect(result.status).toBe(200);
   expect(result.json).toEqual([]);
@@ -206,7 +206,7 @@ test("empty-clone answers [] and stores nothing; other operations ignore it", as
 });
 
 test("data-false answers data:false on the campaigns origin and stores nothing", async () => {
-  await emulator.client.addFault({
+  await emulator.addFault({
     method: "POST",
     path: "/campaigns/*/webhook/subscribe",
     action: { kind: "data-false" },
@@ -218,7 +218,7 @@ test("data-false answers data:false on the campaigns origin and stores nothing",
 });
 
 test("faults match the campaigns origin by path", async () => {
-  await emulator.client.addFault({
+  await emulator.addFault({
     method: "POST",
     path: `/campaigns/${campaignId}/webhook/subscribe`,
     times: 1,
@@ -231,7 +231,7 @@ test("faults match the campaigns origin by path", async () => {
 test("a path pattern with * matches one segment", async () => {
   const created = await clone();
   const voice = (created.json as Voice[])[0] as Voice;
-  await emulator.client.addFault({
+  await emulator.addFault({
     method: "PUT",
     path: "/voices/*",
     action: { kind: "status", status: 500 },
@@ -251,7 +251,7 @@ test("times applies the fault to the next N matching requests, then the rule exp
   const statuses = [];
   for (let i = 0; i < 3; i += 1) statuses.push((await createCarrier()).status);
   expect(statuses).toEqual([500, 500, 201]);
-  expect(await emulator.client.faults()).toEqual([]);
+  expect(await emulator.faults()).toEqual([]);
 });
 
 test("probability draws from the seeded PRNG: the same seed gives the same faults", async () => {
@@ -262,26 +262,26 @@ test("probability draws from the seeded PRNG: the same seed gives the same fault
     return statuses;
   }
   const first = await run();
-  await emulator.client.reset();
+  await emulator.reset();
   const second = await run();
   expect(second).toEqual(first);
   const faulted = first.filter((status) => status === 500).length;
   expect(faulted).toBeGreaterThan(2);
   expect(faulted).toBeLessThan(22);
-  await emulator.client.settings({ seed: 8 });
-  await emulator.client.clearFaults();
+  await emulator.settings({ seed: 8 });
+  await emulator.clearFaults();
   expect(await run()).not.toEqual(first);
 });
 
 test("global latency delays every API request", async () => {
-  await emulator.client.settings({ latencyMs: 250 });
+  await emulator.settings({ latencyMs: 250 });
   expect(await elapsedMs(() => createCarrier())).toBeGreaterThanOrEqual(240);
   expect(await elapsedMs(() => subscribe())).toBeGreaterThanOrEqual(240);
-  expect(await elapsedMs(() => emulator.client.state())).toBeLessThan(240);
+  expect(await elapsedMs(() => emulator.state())).toBeLessThan(240);
 });
 
 test("rate limit answers 429 with Retry-After before processing", async () => {
-  await emulator.client.settings({ rateLimit: 1 });
+  await emulator.settings({ rateLimit: 1 });
   const first = await createCarrier();
   const second = await createCarrier();
   expect(first.status).toBe(201);
@@ -290,14 +290,14 @@ test("rate limit answers 429 with Retry-After before processing", async () => {
   expect(await stored()).toMatchObject({ carriers: 1 });
   await new Promise((resolve) => setTimeout(resolve, 1000));
   expect((await createCarrier()).status).toBe(201);
-  await emulator.client.settings({ rateLimit: null });
+  await emulator.settings({ rateLimit: null });
   const burst = await Promise.all([createCarrier(), createCarrier(), createCarrier()]);
   expect(burst.map((result) => result.status)).toEqual([201, 201, 201]);
 });
 
 test("invalid fault rules are refused with the field named", async () => {
   await expect(
-    emulator.client.addFault({
+    emulator.addFault({
       method: "POST",
       path: "/x",
       action: { kind: "explode" } as unknown as FaultRule["action"],

@@ -1,13 +1,13 @@
 import { call, callJson, errorOf } from "./api-calls";
-import { startEmulator, type RunningEmulator } from "./index";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 
 let emulator: RunningEmulator;
 
 beforeAll(async () => {
   emulator = await startEmulator({ subOrganizationIds: ["sub_1"] });
 });
-afterAll(() => emulator.close());
-beforeEach(() => emulator.client.reset());
+afterAll(() => emulator.stop());
+beforeEach(() => emulator.reset());
 
 const fullCarrier = {
   name: "Main trunk",
@@ -53,7 +53,7 @@ test("creates a carrier: 201 with an id, stored with everything but the password
   const { id } = result.json as { id: string };
   expect(result.json).toEqual({ id });
   expect(id).toMatch(/^[0-9a-f]{24}$/);
-  const state = await emulator.client.state();
+  const state = await emulator.state();
   expect(state.organizations.org_emulator?.carriers).toEqual([
     {
       ...fullCarrier,
@@ -79,7 +79,7 @@ test.each([
   const result = await createCarrier({ name: "Typed", ...fields });
   expect(result.status).toBe(400);
   expect(errorOf(result)).toMatchObject({ status: 400, code: "invalid_field", field });
-  expect((await emulator.client.state()).organizations.org_emulator?.carriers).toEqual([]);
+  expect((await emulator.state()).organizations.org_emulator?.carriers).toEqual([]);
 });
 
 test("rejects unknown fields, also inside gateways and phone numbers", async () => {

@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { openAsBlob } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { call, callJson, cloneForm, errorOf, sampleFiles, type SampleFiles } from "./api-calls";
-import type { Voice } from "./control-types";
-import { startEmulator, type RunningEmulator } from "./index";
+import type { Voice } from "../../provider/emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 
 let emulator: RunningEmulator;
 let samples: SampleFiles;
@@ -20,10 +20,10 @@ beforeAll(async () => {
   sample = await samples.create("one.wav", 4096);
 });
 afterAll(async () => {
-  await emulator.close();
+  await emulator.stop();
   await samples.remove();
 });
-beforeEach(() => emulator.client.reset());
+beforeEach(() => emulator.reset());
 
 function clone(fields: Record<string, string>, files = [sample], apiKey = "key-a") {
   return cloneForm(fields, files).then((body) =>
@@ -80,7 +80,7 @@ describe("POST /voices/voice-clone", () => {
         ttsClient: "elevenlabs",
       },
     ]);
-    const [voice] = (await emulator.client.state()).organizations.org_a!.voices;
+    const [voice] = (await emulator.state()).organizations.org_a!.voices;
     expect(voice).toMatchObject({
       id: answered[0]!.id,
       name: "Narrator",
@@ -106,7 +106,7 @@ describe("POST /voices/voice-clone", () => {
   });
 
   test("answers every stored field and fields no spec names in the extended mode", async () => {
-    await emulator.client.settings({ answers: "extended" });
+    await emulator.settings({ answers: "extended" });
     try {
       const result = await clone({ name: "Rich", speed: "1.2" }, [sample]);
       const [voice] = result.json as Record<string, unknown>[];
@@ -119,7 +119,7 @@ describe("POST /voices/voice-clone", () => {
         labels: expect.any(Object),
       });
     } finally {
-      await emulator.client.settings({ answers: "spec" });
+      await emulator.settings({ answers: "spec" });
     }
   });
 
@@ -132,7 +132,7 @@ describe("POST /voices/voice-clone", () => {
     });
     expect(result.status).toBe(200);
     const id = (result.json as Voice[])[0]?.id;
-    const stored = (await emulator.client.state()).organizations.org_a!.voices;
+    const stored = (await emulator.state()).organizations.org_a!.voices;
     expect(stored.find((voice) => voice.id === id)?.subOrganizationId).toBe("sub_a1");
   });
 
@@ -208,7 +208,7 @@ describe("POST /voices/voice-clone", () => {
       code: "unexpected_file_field",
       field: "sample",
     });
-    expect((await emulator.client.state()).organizations.org_a?.voices).toEqual([]);
+    expect((await emulator.state()).organizations.org_a?.voices).toEqual([]);
   });
 
   test("rejects files sent as a text field", async () => {
@@ -246,7 +246,7 @@ describe("PUT /voices/{id}", () => {
       settings: { similarity_boost: 0.2 },
     });
     expect(result.status).toBe(200);
-    const [before] = (await emulator.client.state()).organizations.org_a!.voices;
+    const [before] = (await emulator.state()).organizations.org_a!.voices;
     const expected = {
       ...before!,
       name: "After",
@@ -254,7 +254,7 @@ describe("PUT /voices/{id}", () => {
       supportedLocales: ["de-DE"],
       settings: { ...before!.settings, similarity_boost: 0.2 },
     };
-    expect((await emulator.client.state()).organizations.org_a?.voices).toEqual([expected]);
+    expect((await emulator.state()).organizations.org_a?.voices).toEqual([expected]);
     expect(result.json).toEqual({
       ...voice,
       name: "After",

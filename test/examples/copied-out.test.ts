@@ -1,12 +1,14 @@
 /**
- * Each example copied out of the repository (example-copy.ts), its dependencies installed as its
+ * examples/yaml copied out of the repository (example-copy.ts), its dependencies installed as its
  * README says, run against the emulator with the real CLI: a preview of the new stack sends
  * nothing, `pulumi up --yes` (with its preview) creates every object once, and a preview after it
- * has no changes and sends nothing. examples/python, go and plugin-typescript are copied out the
- * same way by test/languages, whose scenario goes on to updates, replacement, import and destroy.
+ * has no changes and sends nothing. The TypeScript examples and examples/python check the same
+ * with their own tests (examples-own-tests.test.ts); examples/python, go and plugin-typescript are
+ * also copied out by test/languages, whose scenario goes on to updates, replacement, import and
+ * destroy.
  */
 import { rm } from "node:fs/promises";
-import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../emulator";
+import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../../provider/emulator";
 import { describeE2E, E2EProject, errorText } from "../e2e/harness";
 import { REPO_ROOT } from "../support/packed-package";
 import { upWithPreview } from "../support/pulumi-up";
@@ -23,27 +25,6 @@ interface Case {
 }
 
 const cases: readonly Case[] = [
-  {
-    example: "basic",
-    stack: "dev",
-    creates: [
-      `POST /campaigns/${CAMPAIGN}/webhook/subscribe 200`,
-      `POST /campaigns/${CAMPAIGN}/webhook/subscribe 200`,
-      "POST /organization/sip 201",
-      "POST /voices/voice-clone 200",
-    ],
-  },
-  {
-    // Its committed Pulumi.dev.yaml names placeholder addresses; the copy's config points at the
-    // emulator, as a user's `pulumi config set` would.
-    example: "environments",
-    stack: "dev",
-    creates: [
-      "POST /campaigns/65a1f0c2e4b0a1b2c3d4e5f1/webhook/subscribe 200",
-      "POST /organization/sip 201",
-      "POST /voices/voice-clone 200",
-    ],
-  },
   {
     example: "yaml",
     stack: "dev",
@@ -63,7 +44,7 @@ describeE2E("examples copied out of the repository, against the emulator", () =>
   beforeAll(async () => {
     emulator = await startEmulator({ apiKey: API_KEY, subOrganizationIds: ["sub-dev"] });
   });
-  afterAll(async () => emulator?.close());
+  afterAll(async () => emulator?.stop());
 
   for (const { example, stack: stackName, creates } of cases) {
     test(`${example}: preview sends nothing, up creates each object once, a second preview has no changes`, async () => {
@@ -85,22 +66,22 @@ describeE2E("examples copied out of the repository, against the emulator", () =>
             ),
           },
         });
-        await emulator.client.reset();
+        await emulator.reset();
         const objects = creates.length;
 
         const preview = await stack.preview().catch((error: unknown) => {
           throw new Error(errorText(error));
         });
         expect(preview.changeSummary).toEqual({ create: objects + 1 });
-        expect((await emulator.client.newRequests()).map(requestLine)).toEqual([]);
+        expect((await emulator.newRequests()).map(requestLine)).toEqual([]);
 
         const up = await upWithPreview(stack);
         expect(up.summary.resourceChanges).toEqual({ create: objects + 1 });
-        expect((await emulator.client.newRequests()).map(requestLine).sort()).toEqual(creates);
+        expect((await emulator.newRequests()).map(requestLine).sort()).toEqual(creates);
 
         const again = await stack.preview();
         expect(again.changeSummary).toEqual({ same: objects + 1 });
-        expect(await emulator.client.newRequests()).toEqual([]);
+        expect(await emulator.newRequests()).toEqual([]);
       } finally {
         await rm(copy.root, { recursive: true, force: true });
       }

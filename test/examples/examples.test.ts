@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation";
-import { startEmulator } from "../emulator";
+import { startEmulator } from "../../provider/emulator";
 import { requirePulumiCli } from "../support/require-pulumi-cli";
 import { copyEnvironmentsExample } from "../support/stamp-out-runners";
 import { linkPackageIntoNodeModules } from "./link-package";
@@ -121,7 +121,7 @@ withCli("examples on the real engine", () => {
         expect(config).not.toMatch(/apiKey|sipPassword|secure:/);
       }
     } finally {
-      await emulator.close();
+      await emulator.stop();
       example.remove();
     }
   });

@@ -4,8 +4,10 @@
  * copy (so the check can fail); every action is taken at a version, never a branch; the Pulumi CLI
  * at the version the package is tested with; secrets only in the one step that runs the script,
  * each the one the README tells the reader to create for that job; `id-token: write` only in the
- * job whose role-based logins need it; the script the jobs call is valid bash.
- * test/e2e/gitops-steps.test.ts runs the jobs' commands.
+ * job whose role-based logins need it; every pull request runs the project's own tests without a
+ * secret, and preview and up the package's policy pack; the script the jobs call is valid bash.
+ * test/e2e/gitops-steps.test.ts runs the jobs' commands, gitops-policy-pack.test.ts the script
+ * with the pack.
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -31,6 +33,7 @@ interface Step {
 }
 
 interface Job {
+  if?: string;
   env?: Record<string, string>;
   environment?: string;
   permissions?: Record<string, string>;
@@ -91,9 +94,9 @@ describe("the GitOps workflow's actions and script", () => {
   const workflow = load(readFileSync(WORKFLOW, "utf8")) as {
     permissions: Record<string, string>;
     env?: Record<string, string>;
-    jobs: Record<"preview" | "up", Job>;
+    jobs: Record<"test" | "preview" | "up", Job>;
   };
-  const { preview, up } = workflow.jobs;
+  const { test: tests, preview, up } = workflow.jobs;
   const scriptStep = (job: Job) =>
     job.steps.find((step) => step.run?.includes("voice-platform.sh"))!;
 
@@ -156,8 +159,25 @@ describe("the GitOps workflow's actions and script", () => {
     }
   });
 
-  test("the Pulumi CLI is pinned to the version CI tests the package with (config.pulumiCli)", () => {
+  test("every pull request, forks' too, runs the project's own tests (npm test) with no secret", () => {
+    expect(tests.if).toBe("github.event_name == 'pull_request'");
+    expect(secretsIn(tests)).toEqual([]);
+    expect(tests.environment).toBeUndefined();
+    expect(tests.permissions).toBeUndefined();
+    const runs = tests.steps.flatMap((step) => (step.run === undefined ? [] : [step.run]));
+    expect(runs).toEqual(["npm ci --ignore-scripts", "npm test"]);
+  });
+
+  test("preview and up run the package's policy pack", () => {
     for (const job of [preview, up]) {
+      expect(scriptStep(job).env?.POLICY_PACK).toBe(
+        "node_modules/pulumi-voice-platform/dist/provider/policy/pack",
+      );
+    }
+  });
+
+  test("the Pulumi CLI is pinned to the version CI tests the package with (config.pulumiCli)", () => {
+    for (const job of [tests, preview, up]) {
       const install = job.steps.filter((step) => step.uses?.startsWith("pulumi/actions@"));
       expect(install).toHaveLength(1);
       expect(install[0]!.with?.["pulumi-version"]).toBe(pulumiVersionSettings().pulumiCli);

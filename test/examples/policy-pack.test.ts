@@ -13,7 +13,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { promisify } from "node:util";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { describeE2E } from "../e2e/harness";
 import { YamlStack, type CommandResult } from "../languages/yaml-stack";
 import { runTool } from "../languages/toolchains";
@@ -297,7 +297,7 @@ function describePlanted(program: PlantedProgram): void {
       });
 
       afterAll(async () => {
-        await emulator?.close();
+        await emulator?.stop();
         await stack?.remove();
       });
 
@@ -309,7 +309,7 @@ function describePlanted(program: PlantedProgram): void {
         });
         const up = await stack.must(["up", "--yes", "--policy-pack", pack]);
         expect(printedViolations(up.stdout)).toEqual([]);
-        const held = (await emulator.client.state()).organizations.org_emulator!;
+        const held = (await emulator.state()).organizations.org_emulator!;
         const subscriptions = Object.values(held.subscriptions).flat();
         expect([held.voices.length, held.carriers.length, subscriptions.length]).toEqual([1, 1, 1]);
       });
@@ -325,7 +325,7 @@ function describePlanted(program: PlantedProgram): void {
       });
 
       test("the planted program's preview reports exactly the planted violations, each under its rule id", async () => {
-        await emulator.client.newRequests(); // what the clean program's `up` sent
+        await emulator.newRequests(); // what the clean program's `up` sent
         const previous = join(stack.dir, "previous.json");
         await stack.must(["stack", "export", "--file", previous]);
         await writeProgram("planted");
@@ -352,7 +352,7 @@ function describePlanted(program: PlantedProgram): void {
           expect(text).not.toContain("sip-pw-Qv8rT2");
           expect(text).not.toContain("crm-Lx4pN7");
         }
-        expect(await emulator.client.newRequests()).toEqual([]);
+        expect(await emulator.newRequests()).toEqual([]);
       });
 
       test("the pull-request job's lines from docs/policies.md report the same violations and fail the job", async () => {

@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
 import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation";
-import { startEmulator } from "../emulator";
+import { startEmulator } from "../../provider/emulator";
 import { locatePulumi, pulumiEnv, REPO_ROOT } from "../pulumi-cli/locate";
 import { linkPackageIntoNodeModules } from "./link-package";
 
@@ -82,16 +82,14 @@ async function main(): Promise<void> {
       return;
     }
 
-    await emulator.client.newRequests();
+    await emulator.newRequests();
     say(`pulumi preview (stack ${STACK})`);
     await stack.preview({ onOutput: (text) => process.stdout.write(text) });
-    say(
-      `The preview sent ${(await emulator.client.newRequests()).length} requests to the platform`,
-    );
+    say(`The preview sent ${(await emulator.newRequests()).length} requests to the platform`);
     say(`pulumi up --yes (stack ${STACK})`);
     // stack.up() skips the preview phase, which is fine because the preview just above ran it.
     const up = await stack.up({ onOutput: (text) => process.stdout.write(text) });
-    const sent = (await emulator.client.newRequests()).map((r) => `${r.method} ${r.path}`);
+    const sent = (await emulator.newRequests()).map((r) => `${r.method} ${r.path}`);
     say(`The update sent ${sent.length} requests to the platform`);
     for (const line of sent.sort()) process.stdout.write(`  ${line}\n`);
     const changes = Object.entries(up.summary.resourceChanges ?? {}).filter(
@@ -111,9 +109,7 @@ async function main(): Promise<void> {
     }
 
     say("What the emulator holds");
-    for (const [organization, held] of Object.entries(
-      (await emulator.client.state()).organizations,
-    )) {
+    for (const [organization, held] of Object.entries((await emulator.state()).organizations)) {
       const subscriptions = Object.values(held.subscriptions).flat();
       process.stdout.write(`  organization ${organization}\n`);
       for (const voice of held.voices) {
@@ -133,7 +129,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    await emulator.close();
+    await emulator.stop();
     say("Emulator stopped. Run `npm run demo` again: Pulumi reports no changes.");
   }
 }

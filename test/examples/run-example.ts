@@ -10,7 +10,7 @@ import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation";
-import { startEmulator } from "../emulator";
+import { startEmulator } from "../../provider/emulator";
 import { locatePulumi, pulumiEnv, REPO_ROOT } from "../pulumi-cli/locate";
 import { upWithPreview } from "../support/pulumi-up";
 import {
@@ -87,18 +87,18 @@ export async function runExample(
       return {};
     }
     say(`pulumi preview (examples/${example}) against the emulator at ${emulator.baseUrl}`);
-    await emulator.client.newRequests();
+    await emulator.newRequests();
     await stack.preview({ onOutput: output });
-    output(`The preview sent ${(await emulator.client.newRequests()).length} requests\n`);
+    output(`The preview sent ${(await emulator.newRequests()).length} requests\n`);
     say(`pulumi up --yes (examples/${example})`);
     const up = await upWithPreview(stack, { onOutput: output });
-    output(`The update sent ${(await emulator.client.newRequests()).length} requests\n`);
+    output(`The update sent ${(await emulator.newRequests()).length} requests\n`);
     return Object.fromEntries(Object.entries(up.outputs).map(([name, o]) => [name, o.value]));
   } finally {
     if (existsSync(join(copy.dir, stackFile))) {
       copyFileSync(join(copy.dir, stackFile), join(demoDir, stackFile));
     }
-    await emulator.close();
+    await emulator.stop();
     await rm(copy.root, { recursive: true, force: true });
   }
 }

@@ -20,7 +20,7 @@ import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { describeE2E } from "../e2e/harness";
 import { pulumiEnv } from "../pulumi-cli/locate";
 import { npmEnv, REPO_ROOT } from "../support/packed-package";
@@ -49,7 +49,7 @@ describeE2E("stamp-out from a fresh checkout (issue 38)", () => {
   });
 
   afterAll(async () => {
-    await emulator?.close();
+    await emulator?.stop();
     if (copy !== undefined) await rm(copy.root, { recursive: true, force: true });
   });
 
@@ -105,7 +105,7 @@ describeE2E("stamp-out from a fresh checkout (issue 38)", () => {
 
   /** Nothing reached the platform, no stack exists and the copy holds no file a run writes. */
   async function expectNothingTouched(): Promise<void> {
-    expect(await emulator.client.requests()).toEqual([]);
+    expect(await emulator.requests()).toEqual([]);
     expect(stacksOnBackend()).toEqual([]);
     const written = readdirSync(copy.dir).filter(
       (name) => /^Pulumi\.sub-/.test(name) || name === ".stamp-out",
@@ -187,7 +187,7 @@ describeE2E("stamp-out from a fresh checkout (issue 38)", () => {
         new RegExp(`\\[${sub}\\] succeeded in [\\d.]+ s \\(4 create\\)`),
       );
     }
-    const creates = await emulator.client.requests();
+    const creates = await emulator.requests();
     // A voice, a carrier and a webhook per stack, each once.
     expect(creates.map((r) => `${r.method} ${r.path}`).sort()).toEqual(
       [
@@ -207,7 +207,7 @@ describeE2E("stamp-out from a fresh checkout (issue 38)", () => {
       expect(again.stdout).toContain(`[${sub}] preflight: no interrupted operations`);
     for (const sub of SUBS)
       expect(again.stdout).toMatch(new RegExp(`\\[${sub}\\] succeeded in [\\d.]+ s \\(4 same\\)`));
-    expect(await emulator.client.requests()).toHaveLength(creates.length);
+    expect(await emulator.requests()).toHaveLength(creates.length);
     for (const text of [first.stdout, first.stderr, again.stdout, again.stderr]) {
       expect(text).not.toContain(API_KEY);
       expect(text).not.toContain("stamp-out-copy-sip-password");
@@ -215,7 +215,7 @@ describeE2E("stamp-out from a fresh checkout (issue 38)", () => {
   });
 
   test("a new SIP password would replace the carriers: stopped without --allow-replace, nothing sent", async () => {
-    const before = (await emulator.client.requests()).length;
+    const before = (await emulator.requests()).length;
     const result = await stampOut({ ...teamEnv(), SIP_PASSWORD: "a-different-sip-password" }, [
       ...SUBS,
     ]);
@@ -227,11 +227,11 @@ describeE2E("stamp-out from a fresh checkout (issue 38)", () => {
       "the preview replaces 1 object(s), and each replaced one stays on the platform",
     );
     expect(result.stdout).toContain("then run again with --allow-replace");
-    expect(await emulator.client.requests()).toHaveLength(before);
+    expect(await emulator.requests()).toHaveLength(before);
   });
 
   test("--destroy needs neither the API key nor the SIP password, and sends nothing", async () => {
-    const before = (await emulator.client.requests()).length;
+    const before = (await emulator.requests()).length;
     const result = await stampOut(without("VOICEPLATFORM_API_KEY", "SIP_PASSWORD"), [
       "--destroy",
       ...SUBS,
@@ -241,7 +241,7 @@ describeE2E("stamp-out from a fresh checkout (issue 38)", () => {
       expect(result.stdout).toMatch(
         new RegExp(`\\[${sub}\\] succeeded in [\\d.]+ s \\(4 delete\\)`),
       );
-    expect(await emulator.client.requests()).toHaveLength(before);
+    expect(await emulator.requests()).toHaveLength(before);
   });
 
   test("the copy is outside the repository and ran its own tsx", () => {

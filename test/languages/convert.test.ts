@@ -12,7 +12,7 @@ import { existsSync } from "node:fs";
 import { cp, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { cli } from "../e2e/harness";
 import { createFixtureProject, removeFixtureProject, REPO_ROOT } from "../support/packed-package";
 import { requirePulumiCli } from "../support/require-pulumi-cli";
@@ -166,13 +166,13 @@ describeConvert("the programs users are shown, converted by the real CLI", () =>
     }, 600_000);
 
     afterAll(async () => {
-      await emulator?.close();
+      await emulator?.stop();
     });
 
     it("previews every create and sends nothing", async () => {
       const preview = await stack.must(["preview"]);
       expect(preview.stdout).toMatch(/\+ 4 to create/);
-      expect(await emulator.client.requests()).toEqual([]);
+      expect(await emulator.requests()).toEqual([]);
     });
   });
 });

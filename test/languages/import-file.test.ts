@@ -15,7 +15,7 @@
 import { createHash } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { requirePulumiCli } from "../support/require-pulumi-cli";
 import { changeSummary, YamlStack, type StateResource } from "./yaml-stack";
 
@@ -106,7 +106,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await source?.remove();
-  await emulator?.close();
+  await emulator?.stop();
 });
 
 /** A stack of the project configured for the emulator, with the program's secrets. */
@@ -144,7 +144,7 @@ async function importFile(
 }
 
 async function newCalls(): Promise<string[]> {
-  return (await emulator.client.newRequests()).map((c) => `${c.method} ${c.path}`);
+  return (await emulator.newRequests()).map((c) => `${c.method} ${c.path}`);
 }
 
 describeYaml("import files that carry outputs, through the plugin", () => {

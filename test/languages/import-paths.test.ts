@@ -18,7 +18,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { FormData, request } from "undici";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { copyExampleOut, type ExampleCopy } from "../examples/example-copy";
 import { createFixtureProject, removeFixtureProject } from "../support/packed-package";
 import { requirePulumiCli } from "../support/require-pulumi-cli";
@@ -240,7 +240,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await emulator?.close();
+  await emulator?.stop();
 });
 
 /** A carrier made on the platform outside Pulumi. */
@@ -285,7 +285,7 @@ describe.each([yaml, python, go])("import on every kind, from $name", (language)
     const started = Date.now();
 
     async function newCalls(): Promise<string[]> {
-      return (await emulator.client.newRequests()).map((c) => `${c.method} ${c.path}`);
+      return (await emulator.newRequests()).map((c) => `${c.method} ${c.path}`);
     }
 
     async function writeProgram(program: string): Promise<void> {

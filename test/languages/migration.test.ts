@@ -14,7 +14,7 @@ import { execFile } from "node:child_process";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import {
   cli,
   describeE2E,
@@ -114,7 +114,7 @@ describeE2E("moving a TypeScript stack from the dynamic resources to the plugin"
   });
 
   afterAll(async () => {
-    await emulator?.close();
+    await emulator?.stop();
     await project?.remove();
   });
 
@@ -135,7 +135,7 @@ describeE2E("moving a TypeScript stack from the dynamic resources to the plugin"
 
   test("state delete, then import by id with the plugin: nothing is created or called", async () => {
     const ids = await outputs();
-    const before = (await emulator.client.requests()).length;
+    const before = (await emulator.requests()).length;
 
     // 1. The state forgets the dynamic resources; their delete handlers never run.
     const dynamic = (await exportedResources()).filter((r) =>
@@ -175,7 +175,7 @@ describeE2E("moving a TypeScript stack from the dynamic resources to the plugin"
     expect(new Set(warnings.map((warning) => lookedUp.exec(warning)![1]))).toEqual(
       new Set(["CampaignWebhook", "SipCarrier", "Voice"]),
     );
-    expect((await emulator.client.requests()).slice(before)).toEqual([]);
+    expect((await emulator.requests()).slice(before)).toEqual([]);
 
     const after = await outputs();
     expect(after).toEqual(ids);
@@ -198,15 +198,15 @@ describeE2E("moving a TypeScript stack from the dynamic resources to the plugin"
     expect(preview.changeSummary).toEqual({ same: 4 });
 
     const { voiceRecordId } = await outputs();
-    const before = (await emulator.client.requests()).length;
+    const before = (await emulator.requests()).length;
     await project.writeFile("index.ts", program("plugin", "Support agent v2"));
     const up = await upWithPreview(stack, recorder().options);
     expect(up.summary.resourceChanges).toEqual({ update: 1, same: 3 });
-    const requests = (await emulator.client.requests()).slice(before);
+    const requests = (await emulator.requests()).slice(before);
     expect(requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
       `PUT /voices/${voiceRecordId} 200`,
     ]);
-    const voices = (await emulator.client.state()).organizations.org_emulator!.voices;
+    const voices = (await emulator.state()).organizations.org_emulator!.voices;
     expect(voices.map((v) => [v.id, v.name])).toEqual([[voiceRecordId, "Support agent v2"]]);
   });
 });

@@ -5,7 +5,7 @@
  * the platform refuses (401) names where that key came from: the explicit provider's `apiKey`
  * input, the stack config key `voiceplatform:apiKey`, or the variable `VOICEPLATFORM_API_KEY`.
  */
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { requirePulumiCli } from "../support/require-pulumi-cli";
 import { YamlStack, type CommandResult } from "./yaml-stack";
 
@@ -65,11 +65,11 @@ describeYaml("the plugin's messages about its key, from a YAML program", () => {
 
   afterAll(async () => {
     await stack?.remove();
-    await emulator?.close();
+    await emulator?.stop();
   });
 
   async function requests(): Promise<number> {
-    return (await emulator.client.newRequests()).length;
+    return (await emulator.newRequests()).length;
   }
 
   it("a key with white space at either end fails the preview, naming the setting and never showing the key", async () => {

@@ -11,7 +11,7 @@
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { request } from "undici";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { copyExampleOut, type ExampleCopy } from "../examples/example-copy";
 import { packageSchema } from "../../provider/schema/package-schema";
 import { requirePulumiCli } from "../support/require-pulumi-cli";
@@ -69,7 +69,7 @@ describePython("the engine's conventions through the plugin, from a Python progr
   const started = Date.now();
 
   async function newCalls(): Promise<string[]> {
-    return (await emulator.client.newRequests()).map((c) => `${c.method} ${c.path}`);
+    return (await emulator.newRequests()).map((c) => `${c.method} ${c.path}`);
   }
 
   async function preview(args: string[] = []): Promise<CommandResult> {
@@ -92,7 +92,7 @@ describePython("the engine's conventions through the plugin, from a Python progr
 
   afterAll(async () => {
     console.log(`python conventions suite: ${Math.round((Date.now() - started) / 1000)} s`);
-    await emulator?.close();
+    await emulator?.stop();
     if (copy !== undefined) await rm(copy.root, { recursive: true, force: true });
   });
 

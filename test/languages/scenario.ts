@@ -20,7 +20,7 @@ import {
   type AnswerShape,
   type RequestLogEntry,
   type RunningEmulator,
-} from "../emulator";
+} from "../../provider/emulator";
 import { describeE2E, E2EProject, errorText, recorder, type Transcript } from "../e2e/harness";
 import { upWithPreview } from "../support/pulumi-up";
 import { copyExampleOut, projectName } from "../examples/example-copy";
@@ -84,7 +84,7 @@ function describeScenarioWith(program: LanguageProgram, answers: AnswerShape): v
     }
 
     async function held() {
-      return (await emulator.client.state()).organizations.org_emulator!;
+      return (await emulator.state()).organizations.org_emulator!;
     }
 
     beforeAll(async () => {
@@ -112,7 +112,7 @@ function describeScenarioWith(program: LanguageProgram, answers: AnswerShape): v
 
     afterAll(async () => {
       console.log(`${program.language} timings (ms): ${JSON.stringify(timings)}`);
-      await emulator?.close();
+      await emulator?.stop();
       if (root !== undefined) await rm(root, { recursive: true, force: true });
     });
 
@@ -120,7 +120,7 @@ function describeScenarioWith(program: LanguageProgram, answers: AnswerShape): v
       const preview = await stack.preview(record()).catch((error: unknown) => {
         throw new Error(errorText(error));
       });
-      const sent = await emulator.client.newRequests();
+      const sent = await emulator.newRequests();
       console.log(
         `${program.language}: requests sent by the preview of a new stack: ${sent.length}`,
       );
@@ -135,7 +135,7 @@ function describeScenarioWith(program: LanguageProgram, answers: AnswerShape): v
       });
       timings[`${program.language} (${answers}): first up`] = Date.now() - started;
       expectChanges(up, { create: 4 });
-      const sent = await emulator.client.newRequests();
+      const sent = await emulator.newRequests();
       console.log(
         `${program.language} (${answers}): requests sent by the first up (3 objects): ${sent.length}`,
       );
@@ -157,7 +157,7 @@ function describeScenarioWith(program: LanguageProgram, answers: AnswerShape): v
 
       const preview = await stack.preview(record());
       expect(preview.changeSummary).toEqual({ same: 4 });
-      expect(await emulator.client.newRequests()).toEqual([]);
+      expect(await emulator.newRequests()).toEqual([]);
     });
 
     test("a new voice name updates the voice in place: one PUT, no clone", async () => {
@@ -165,10 +165,10 @@ function describeScenarioWith(program: LanguageProgram, answers: AnswerShape): v
       await stack.setConfig(`${namespace}:voiceName`, { value: "Support agent v2" });
       const preview = await stack.preview(record());
       expect(preview.changeSummary).toEqual({ update: 1, same: 3 });
-      expect(await emulator.client.newRequests()).toEqual([]);
+      expect(await emulator.newRequests()).toEqual([]);
       const up = await upWithPreview(stack, record());
       expectChanges(up, { update: 1, same: 3 });
-      const requests = await emulator.client.newRequests();
+      const requests = await emulator.newRequests();
       expect(requests.map(requestLine)).toEqual([`PUT /voices/${voiceRecordId} 200`]);
       expect(requests[0]!.body).toMatchObject({ name: "Support agent v2" });
       expect((await held()).voices.map((v) => [v.id, v.name])).toEqual([
@@ -181,10 +181,10 @@ function describeScenarioWith(program: LanguageProgram, answers: AnswerShape): v
       await stack.setConfig(`${namespace}:carrierPort`, { value: "5080" });
       const preview = await stack.preview(record());
       expect(preview.changeSummary).toEqual({ replace: 1, same: 3 });
-      expect(await emulator.client.newRequests()).toEqual([]);
+      expect(await emulator.newRequests()).toEqual([]);
       const up = await upWithPreview(stack, record());
       expectChanges(up, { replace: 1, same: 3 });
-      const requests = await emulator.client.newRequests();
+      const requests = await emulator.newRequests();
       expect(requests.map(requestLine)).toEqual(["POST /organization/sip 201"]);
       expect(requests[0]!.body).toMatchObject({
         name: "main-trunk",
@@ -197,7 +197,7 @@ function describeScenarioWith(program: LanguageProgram, answers: AnswerShape): v
 
     test("a carrier made outside Pulumi is imported by id without a call", async () => {
       const adoptId = await createCarrierThroughApi(emulator);
-      await emulator.client.newRequests();
+      await emulator.newRequests();
       await stack.setConfig(`${namespace}:adoptCarrierId`, { value: adoptId });
       const up = await upWithPreview(stack, record());
       // Read cannot confirm the declared inputs (the API has no read), so the plugin adopts them
@@ -205,18 +205,18 @@ function describeScenarioWith(program: LanguageProgram, answers: AnswerShape): v
       expectChanges(up, { import: 1, update: 1, same: 4 });
       expect(up.stdout).toMatch(/adopted-trunk imported/);
       expect(up.stdout).toMatch(/adopted-trunk updated/);
-      expect(await emulator.client.newRequests()).toEqual([]);
+      expect(await emulator.newRequests()).toEqual([]);
       expect((await outputs()).adoptedCarrierId).toBe(adoptId);
 
       const preview = await stack.preview(record());
       expect(preview.changeSummary).toEqual({ same: 5 });
-      expect(await emulator.client.newRequests()).toEqual([]);
+      expect(await emulator.newRequests()).toEqual([]);
     });
 
     test("refresh changes nothing and calls nothing; state holds no secret and no code", async () => {
       const refresh = await stack.refresh(record());
       expectChanges(refresh, { same: 5 });
-      expect(await emulator.client.newRequests()).toEqual([]);
+      expect(await emulator.newRequests()).toEqual([]);
 
       const state = await project.exportStackText("dev");
       expect(state).not.toContain("__provider");
@@ -235,7 +235,7 @@ function describeScenarioWith(program: LanguageProgram, answers: AnswerShape): v
       };
       expect(state.deployment.resources ?? []).toEqual([]);
       // Nothing on the platform is deleted: the API has no delete for these objects.
-      expect((await emulator.client.newRequests()).filter((r) => r.method !== "GET")).toEqual([]);
+      expect((await emulator.newRequests()).filter((r) => r.method !== "GET")).toEqual([]);
     });
   });
 }

@@ -11,7 +11,7 @@
  * What each option's preview printed is logged (`preview of <option>:`), for the issue's notes.
  */
 import { request } from "undici";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { packageSchema } from "../../provider/schema/package-schema";
 import { requirePulumiCli } from "../support/require-pulumi-cli";
 import { changeSummary, YamlStack, type CommandResult } from "./yaml-stack";
@@ -137,7 +137,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await emulator?.close();
+  await emulator?.stop();
 });
 
 /** A carrier made on the platform outside Pulumi. */
@@ -161,7 +161,7 @@ describeYaml("the engine's conventions through the plugin, from a YAML program",
   const started = Date.now();
 
   async function newCalls(): Promise<string[]> {
-    return (await emulator.client.newRequests()).map((c) => `${c.method} ${c.path}`);
+    return (await emulator.newRequests()).map((c) => `${c.method} ${c.path}`);
   }
 
   /** `pulumi preview` (and its arguments), which must send nothing; logged for the notes. */
@@ -413,9 +413,7 @@ outputs:
     expect(text(up)).toMatch(
       /campaign webhook \S+ \(https:\/\/hooks\.example\.com\/calls\) is replaced, and stays subscribed to campaign 65a1f0c2e4b0a1b2c3d4e5f6: .*holds 2 subscriptions/,
     );
-    const held = (await emulator.client.state()).organizations.org_emulator!.subscriptions[
-      campaignId
-    ]!;
+    const held = (await emulator.state()).organizations.org_emulator!.subscriptions[campaignId]!;
     expect(held.map((s) => s.url).filter((url) => url.startsWith("https://hooks."))).toEqual([
       "https://hooks.example.com/calls",
       "https://hooks.example.com/calls-v2",

@@ -4,7 +4,7 @@
  * (preview phase included) a separate process, at most RUNNERS at once. Every stack converges, each object
  * is created once and the previews send nothing; a second round changes nothing anywhere.
  */
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import {
   postgresBinDir,
   POSTGRES_MISSING,
@@ -73,7 +73,7 @@ describeReady("a YAML program stamped out through the plugin on a PostgreSQL bac
   });
 
   afterAll(async () => {
-    await emulator?.close();
+    await emulator?.stop();
     await project?.remove();
     postgres?.stop();
   });
@@ -95,7 +95,7 @@ describeReady("a YAML program stamped out through the plugin on a PostgreSQL bac
     const first = await round();
     // The preview phase's plan, then the update's result.
     for (const summary of first) expect(summary).toEqual({ "to create": 3, created: 3 });
-    const state = await emulator.client.state();
+    const state = await emulator.state();
     const org = Object.values(state.organizations)[0]!;
     const objects = [
       ...org.carriers.map((c) => `${c.subOrganizationId} carrier ${c.name}`),
@@ -110,12 +110,12 @@ describeReady("a YAML program stamped out through the plugin on a PostgreSQL bac
       expect(objects).toContain(`${sub} carrier trunk-${sub}`);
     }
     // One create per object: the preview phases sent nothing.
-    const requests = await emulator.client.requests();
+    const requests = await emulator.requests();
     expect(requests.map((r) => r.method)).toEqual(objects.map(() => "POST"));
 
     const second = await round();
     for (const summary of second) expect(summary).toEqual({ unchanged: 3 });
-    expect(await emulator.client.requests()).toHaveLength(requests.length);
+    expect(await emulator.requests()).toHaveLength(requests.length);
 
     console.log(
       `YAML stamp-out on PostgreSQL (issue 22): ${STACKS} stacks, ${RUNNERS} runners at once, ` +

@@ -14,7 +14,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { request } from "undici";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { packageSchema } from "../../provider/schema/package-schema";
 import { requirePulumiCli } from "../support/require-pulumi-cli";
 import { changeSummary, YamlStack } from "./yaml-stack";
@@ -122,7 +122,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await emulator?.close();
+  await emulator?.stop();
 });
 
 /** A carrier made on the platform outside Pulumi, to be imported. */
@@ -138,7 +138,7 @@ async function carrierMadeElsewhere(name: string): Promise<string> {
 }
 
 async function organization(id: "org_a" | "org_b") {
-  return (await emulator.client.state()).organizations[id]!;
+  return (await emulator.state()).organizations[id]!;
 }
 
 /** Every form a secret could leak in: as is, JSON-escaped or URL-encoded. */
@@ -160,8 +160,8 @@ describeYaml.each(["spec", "extended"] as const)(
     let existingId: string;
 
     beforeAll(async () => {
-      await emulator.client.reset();
-      await emulator.client.settings({ answers });
+      await emulator.reset();
+      await emulator.settings({ answers });
       existingId = await carrierMadeElsewhere("Existing trunk");
       // The import option takes a literal id in YAML, not an interpolation.
       stack = await YamlStack.create(lifecycleProgram.replace("EXISTING_CARRIER_ID", existingId), {
@@ -194,7 +194,7 @@ describeYaml.each(["spec", "extended"] as const)(
 
     /** The requests the platform received since the last call, as `METHOD path`. */
     async function newCalls(): Promise<string[]> {
-      return (await emulator.client.newRequests()).map((c) => `${c.method} ${c.path}`);
+      return (await emulator.newRequests()).map((c) => `${c.method} ${c.path}`);
     }
 
     it("a preview of the new stack plans every create and the import, and sends nothing", async () => {
@@ -285,7 +285,7 @@ describeYaml.each(["spec", "extended"] as const)(
 
     it("`pulumi import` adopts a carrier by id, recording it without a call", async () => {
       const id = await carrierMadeElsewhere("Imported by command");
-      const requestsBefore = (await emulator.client.requests()).length;
+      const requestsBefore = (await emulator.requests()).length;
       const result = await stack.must([
         "import",
         "voiceplatform:index:SipCarrier",
@@ -295,7 +295,7 @@ describeYaml.each(["spec", "extended"] as const)(
         "--protect=false",
       ]);
       expect(result.stdout).toMatch(/imported/);
-      expect((await emulator.client.requests()).length).toBe(requestsBefore);
+      expect((await emulator.requests()).length).toBe(requestsBefore);
       const resources = await stack.resources();
       // What the id tells, and the marker by which the next update records the declared inputs.
       expect(resources["cli-imported"]).toMatchObject({
@@ -386,7 +386,7 @@ describeYaml("two explicit providers with two organizations' keys", () => {
   let stack: YamlStack;
 
   beforeAll(async () => {
-    await emulator.client.reset();
+    await emulator.reset();
     const program = twoProvidersProgram
       .replaceAll("CAMPAIGNS_URL", emulator.campaignsBaseUrl)
       .replaceAll("BASE_URL", emulator.baseUrl);
@@ -411,7 +411,7 @@ describeYaml("two explicit providers with two organizations' keys", () => {
         .map((s) => s.url),
     ).toEqual(["https://hooks.example.com/b"]);
     // No call was refused: no key reached the other organization's resources.
-    const statuses = (await emulator.client.requests()).map((r) => r.status);
+    const statuses = (await emulator.requests()).map((r) => r.status);
     expect(statuses.every((status) => status !== null && status < 300)).toBe(true);
   });
 
@@ -455,7 +455,7 @@ resources:
       provider: \${bad}
 `);
     try {
-      await emulator.client.reset();
+      await emulator.reset();
       const explicit = await stack.pulumi(["preview"]);
       const text = explicit.stdout + explicit.stderr;
       expect(explicit.code).not.toBe(0);
@@ -477,7 +477,7 @@ resources:
       expect(fromConfig.stdout + fromConfig.stderr).toMatch(
         /timeoutSeconds .*must be a number from 1 to 600 \("soon"\)/,
       );
-      expect(await emulator.client.requests()).toEqual([]);
+      expect(await emulator.requests()).toEqual([]);
     } finally {
       await stack.remove();
     }

@@ -3,7 +3,7 @@
  * has never been built (only the files git knows, no dist/), then installed into an empty project
  * where both entry points load. `prepare` must build the code, or users get an empty package.
  */
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -73,7 +73,7 @@ test("the clean checkout had no build of its own before npm pack, and has one af
 
 test("npm pack ships the built entry points, their types, and no sources or tests", () => {
   const files = packed.files.map((file) => file.path);
-  for (const entry of ["index", "runtime", "testing/index", "policy/index"]) {
+  for (const entry of ["index", "runtime", "emulator/index", "testing/index", "policy/index"]) {
     expect(files).toContain(`dist/provider/${entry}.js`);
     expect(files).toContain(`dist/provider/${entry}.d.ts`);
   }
@@ -100,8 +100,10 @@ test("npm pack ships the built entry points, their types, and no sources or test
   expect(files.filter((file) => file.endsWith(".ts") && !file.endsWith(".d.ts"))).toEqual([]);
 });
 
+let project: string;
+
 test("an empty project installs the tarball and loads both entry points", async () => {
-  const project = join(scratch, "project");
+  project = join(scratch, "project");
   await mkdir(project);
   await writeFile(
     join(project, "package.json"),
@@ -144,4 +146,45 @@ test("an empty project installs the tarball and loads both entry points", async 
   expect(loaded.esmRuntime).toBe("function");
   // A program (and a preview) sends no request: the HTTP client loads with the first call.
   expect(loaded.undiciWithMain).toBe(false);
+});
+
+test("the installed package's emulator: its Node API serves a clone, and the command prints its URLs and stops on SIGTERM", async () => {
+  // The clone's multipart body needs busboy: a dependency of the package, not of this repository.
+  const probe = `
+    const { startEmulator } = require("pulumi-voice-platform/emulator");
+    (async () => {
+      const emulator = await startEmulator({ apiKey: "packed-key" });
+      const form = new FormData();
+      form.append("name", "Packed");
+      form.append("files", new Blob(["RIFF"]), "a.wav");
+      const answer = await fetch(emulator.baseUrl + "/voices/voice-clone", {
+        method: "POST", headers: { authorization: "packed-key" }, body: form,
+      });
+      const requests = await emulator.requests({ method: "POST", path: "/voices/voice-clone" });
+      await emulator.stop();
+      console.log(JSON.stringify({ status: answer.status, logged: requests.map((r) => r.status) }));
+    })();`;
+  const { stdout } = await run(process.execPath, ["-e", probe], { cwd: project });
+  expect(JSON.parse(stdout)).toEqual({ status: 200, logged: [200] });
+
+  // What `npx pulumi-voice-platform emulator` runs: the package's bin, as npm linked it.
+  const bin = join(project, "node_modules", ".bin", "pulumi-voice-platform");
+  const command = spawn(bin, ["emulator", "--port", "0"], {
+    cwd: project,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const printed = await new Promise<string>((resolvePrinted, reject) => {
+    let text = "";
+    command.stdout.on("data", (chunk: Buffer) => {
+      text += chunk.toString();
+      if (text.split("\n").length > 2) resolvePrinted(text);
+    });
+    command.once("exit", (code) => reject(new Error(`the emulator command exited with ${code}`)));
+  });
+  expect(printed).toMatch(
+    /^VOICEPLATFORM_BASE_URL=http:\/\/127\.0\.0\.1:\d+\nVOICEPLATFORM_CAMPAIGNS_BASE_URL=http:\/\/127\.0\.0\.1:\d+\n$/,
+  );
+  const exit = new Promise<number | null>((resolveExit) => command.once("exit", resolveExit));
+  command.kill("SIGTERM");
+  expect(await exit).toBe(0);
 });

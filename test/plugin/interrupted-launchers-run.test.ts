@@ -19,7 +19,7 @@ import { readFileSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { changeSummary, YamlStack } from "../languages/yaml-stack";
 import { launcherPlugin } from "../support/launcher-plugin";
 import { requirePulumiCli } from "../support/require-pulumi-cli";
@@ -83,12 +83,12 @@ run("a `pulumi up` interrupted under the plugin's launchers", () => {
     return command;
   };
   afterEach(async () => {
-    await emulator.client.clearFaults();
+    await emulator.clearFaults();
     await Promise.all(running.splice(0));
   });
 
   afterAll(async () => {
-    await emulator?.close();
+    await emulator?.stop();
     if (base !== undefined) await base.remove();
     if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
   });
@@ -110,11 +110,10 @@ run("a `pulumi up` interrupted under the plugin's launchers", () => {
     return { stack, runtime, grpcLog };
   }
 
-  const carriers = async () =>
-    (await emulator.client.state()).organizations.org_emulator?.carriers ?? [];
+  const carriers = async () => (await emulator.state()).organizations.org_emulator?.carriers ?? [];
 
   const creates = async () =>
-    (await emulator.client.requests()).filter((r) => r.method === "POST" && r.path === SIP);
+    (await emulator.requests()).filter((r) => r.method === "POST" && r.path === SIP);
 
   /** Waits until `condition` holds of the creates the emulator has seen. */
   async function createsUntil(
@@ -129,9 +128,9 @@ run("a `pulumi up` interrupted under the plugin's launchers", () => {
   }
 
   test("a launcher killed mid-create: nothing created for it, nothing pending; the next `up` creates its carrier once", async () => {
-    await emulator.client.reset();
+    await emulator.reset();
     const { stack, runtime } = await stackNamed("killed");
-    await emulator.client.addFault({
+    await emulator.addFault({
       method: "POST",
       path: SIP,
       action: { kind: "latency", ms: 120_000 },
@@ -145,7 +144,7 @@ run("a `pulumi up` interrupted under the plugin's launchers", () => {
     process.kill(newest!, "SIGKILL");
     // Its provider's create is dropped at once: the emulator sees its client leave.
     await createsUntil((seen) => seen.some((r) => r.abandoned), "the killed create was dropped");
-    await emulator.client.clearFaults();
+    await emulator.clearFaults();
     const interrupted = await up;
     expect(interrupted.code).not.toBe(0);
     expect(await sharedServersLeft(runtime)).toEqual([]);
@@ -166,20 +165,20 @@ run("a `pulumi up` interrupted under the plugin's launchers", () => {
     expect(recorded.map((r) => r.id)).toEqual([created!.id]);
     expect((await stack.tool(["preflight", "--stack", "killed"])).code).toBe(0);
 
-    const sentBefore = (await emulator.client.requests()).length;
+    const sentBefore = (await emulator.requests()).length;
     const again = await stack.pulumiUp();
     expect(changeSummary(again.stdout).created).toBe(1);
     expect((await carriers()).map((c) => c.name).sort()).toEqual(["Trunk one 1", "Trunk two 1"]);
-    const sent = (await emulator.client.requests()).slice(sentBefore);
+    const sent = (await emulator.requests()).slice(sentBefore);
     expect(sent.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([`POST ${SIP} 201`]);
     await stack.must(["preview", "--expect-no-changes"]);
   });
 
   test("Ctrl-C once: creates in flight finish and are recorded, those not started are refused; the next `up` creates the rest once", async () => {
-    await emulator.client.reset();
+    await emulator.reset();
     const { stack, grpcLog } = await stackNamed("interrupted");
     await stack.writeProgram(program(emulator, 2));
-    await emulator.client.addFault({
+    await emulator.addFault({
       method: "POST",
       path: SIP,
       action: { kind: "latency", ms: 120_000 },
@@ -191,7 +190,7 @@ run("a `pulumi up` interrupted under the plugin's launchers", () => {
     process.kill(engine!, "SIGINT");
     // The engine's Cancel reached both providers before the held creates are let go.
     await waitFor(() => cancelsIn(grpcLog) >= PROVIDERS.length);
-    await emulator.client.clearFaults();
+    await emulator.clearFaults();
     const interrupted = await up;
     expect(interrupted.code).not.toBe(0);
     const created = await carriers();

@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { startEchoServer } from "../reliability/echo-server";
 import { packageSchema } from "../../provider/schema/package-schema";
 import { createFixtureProject, removeFixtureProject } from "../support/packed-package";
@@ -52,7 +52,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await plugin?.close();
-  await emulator?.close();
+  await emulator?.stop();
   if (project !== undefined) await removeFixtureProject(project);
 });
 
@@ -207,7 +207,7 @@ describe("resources through the plugin", () => {
     });
     expect(created.properties).not.toHaveProperty("stateVersion");
     expect(created.properties).not.toHaveProperty("__provider");
-    const stored = (await emulator.client.state()).organizations.org_emulator!.carriers;
+    const stored = (await emulator.state()).organizations.org_emulator!.carriers;
     expect(stored.map((c) => c.id)).toEqual([carrierId]);
   });
 
@@ -247,7 +247,7 @@ describe("resources through the plugin", () => {
   });
 
   it("import adopts a carrier by id and records the declared inputs without a call", async () => {
-    const before = (await emulator.client.requests()).length;
+    const before = (await emulator.requests()).length;
     const read = await plugin.read("carrier-made-elsewhere", urn("SipCarrier", "adopted"), {});
     // What the id tells, and the markers by which the next calls record the declared inputs.
     expect(read).toEqual({
@@ -277,7 +277,7 @@ describe("resources through the plugin", () => {
       registerPassword: secret(password),
       carrierId: "carrier-made-elsewhere",
     });
-    expect((await emulator.client.requests()).length).toBe(before);
+    expect((await emulator.requests()).length).toBe(before);
   });
 
   it("import refuses an id that would change the address of later calls", async () => {
@@ -344,7 +344,7 @@ describe("resources through the plugin", () => {
     const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
     it("a create answers the planned state, the platform's outputs unknown, and sends nothing", async () => {
-      await emulator.client.newRequests();
+      await emulator.newRequests();
       const planned = await plugin.create(urn("SipCarrier", "planned"), carrier, { preview: true });
       expect(planned).toEqual({
         id: "",
@@ -368,13 +368,13 @@ describe("resources through the plugin", () => {
         status: UNKNOWN,
         data: UNKNOWN,
       });
-      expect(await emulator.client.newRequests()).toEqual([]);
+      expect(await emulator.newRequests()).toEqual([]);
     });
 
     it("an update keeps the id, shows the new inputs, and sends nothing", async () => {
       const voice = { name: "Preview voice", files: ["samples/a.wav"] };
       const created = await plugin.create(urn("Voice", "pv"), voice);
-      await emulator.client.newRequests();
+      await emulator.newRequests();
       const renamed = { ...voice, name: "Preview voice 2" };
       const planned = await plugin.update(
         created.id,
@@ -390,8 +390,8 @@ describe("resources through the plugin", () => {
         samples: created.properties.samples,
         settings: UNKNOWN,
       });
-      expect(await emulator.client.newRequests()).toEqual([]);
-      const voices = (await emulator.client.state()).organizations.org_emulator!.voices;
+      expect(await emulator.newRequests()).toEqual([]);
+      const voices = (await emulator.state()).organizations.org_emulator!.voices;
       expect(voices.find((v) => v.id === created.id)?.name).toBe("Preview voice");
     });
   });

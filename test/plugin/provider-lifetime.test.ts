@@ -15,7 +15,7 @@ import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { launcherPlugin } from "../support/launcher-plugin";
 import { createFixtureProject, removeFixtureProject } from "../support/packed-package";
 import {
@@ -51,14 +51,14 @@ beforeAll(async () => {
   ({ launcher, npmBin } = await launcherPlugin(scratch, project));
 }, 180_000);
 
-beforeEach(() => emulator.client.reset());
+beforeEach(() => emulator.reset());
 
 afterEach(async () => {
   await Promise.all(started.splice(0).map((plugin) => plugin.close()));
 });
 
 afterAll(async () => {
-  await emulator?.close();
+  await emulator?.stop();
   if (project !== undefined) await removeFixtureProject(project);
   if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
 });
@@ -87,15 +87,13 @@ async function startProvider(
 }
 
 const holdCreates = (ms = 60_000) =>
-  emulator.client.addFault({ method: "POST", path: SIP, action: { kind: "latency", ms } });
+  emulator.addFault({ method: "POST", path: SIP, action: { kind: "latency", ms } });
 
 /** Resolves once `count` creates have reached the emulator and wait for their answers. */
 async function createsHeld(count: number): Promise<void> {
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const held = (await emulator.client.requests()).filter(
-      (r) => r.path === SIP && r.status === null,
-    );
+    const held = (await emulator.requests()).filter((r) => r.path === SIP && r.status === null);
     if (held.length >= count) return;
     if (Date.now() > deadline) throw new Error(`${count} creates never reached the emulator`);
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -103,7 +101,7 @@ async function createsHeld(count: number): Promise<void> {
 }
 
 const carriersStored = async () =>
-  (await emulator.client.state()).organizations.org_emulator?.carriers ?? [];
+  (await emulator.state()).organizations.org_emulator?.carriers ?? [];
 
 /** How a call ended: its id, or its error. */
 function outcomeOf(call: Promise<{ id: string }>): Promise<{ id?: string; error?: unknown }> {
@@ -133,10 +131,10 @@ test("launchers killed mid-create: nothing is created or sent for their provider
 
   // Clearing the faults lets any request still connected be processed at once. The survivor's
   // create after that is answered only once the emulator has handled everything before it.
-  await emulator.client.clearFaults();
+  await emulator.clearFaults();
   const { id } = await survivor.create(carrierUrn("survivor"), carrier("survivor"));
   expect((await carriersStored()).map((c) => c.id)).toEqual([id]);
-  const posts = (await emulator.client.requests()).filter((r) => r.path === SIP);
+  const posts = (await emulator.requests()).filter((r) => r.path === SIP);
   // The two cut in flight (never answered) and the survivor's; the waiting ones were never sent.
   expect(posts.map((r) => r.status)).toEqual([null, null, 201]);
 });
@@ -159,7 +157,7 @@ describe.each(["launcher", "npm bin"] as const)("the engine's Cancel (%s)", (how
     expect((refused as ProviderCallError).details).toMatch(
       /^create SIP carrier "later" failed: not sent: the engine cancelled the deployment \(Ctrl-C, or the engine closing this provider\) \(POST http:\/\/127\.0\.0\.1:\d+\/organization\/sip\)\. Nothing was sent for it, so nothing was created or changed on the platform: run `pulumi up` again to carry on$/,
     );
-    expect((await emulator.client.requests()).filter((r) => r.path === SIP)).toHaveLength(1);
+    expect((await emulator.requests()).filter((r) => r.path === SIP)).toHaveLength(1);
     // Previews, checks and the rest still answer: they send nothing.
     const preview = await plugin.create(carrierUrn("previewed"), carrier("previewed"), {
       preview: true,

@@ -11,7 +11,7 @@ import { existsSync } from "node:fs";
 import { chmod, chown, mkdir, mkdtemp, readdir, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { launcherPlugin } from "../support/launcher-plugin";
 import { createFixtureProject, removeFixtureProject } from "../support/packed-package";
 import { startProviderProcess, type ProviderProcess } from "../support/provider-process";
@@ -54,7 +54,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await emulator?.close();
+  await emulator?.stop();
   if (project !== undefined) await removeFixtureProject(project);
   if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
   await Promise.all(runtimeFolders.map((folder) => rm(folder, { recursive: true, force: true })));
@@ -94,7 +94,7 @@ const configureFor = (plugin: ProviderProcess, apiKey: string) =>
   });
 
 async function carriersOf(organization: string): Promise<string[]> {
-  const state = await emulator.client.state();
+  const state = await emulator.state();
   return (state.organizations[organization]?.carriers ?? []).map((c) => c.name);
 }
 

@@ -8,12 +8,12 @@ import * as runtime from "../../provider/runtime";
 import { callApi } from "../../provider/platform/http-client";
 import { ApiError, RateLimitError } from "../../provider/platform/errors";
 import { sharedPacer } from "../../provider/platform/connection-pool";
-import { ECHO_MARKER } from "../emulator/echo-fault";
+import { ECHO_MARKER } from "../../provider/emulator/echo-fault";
 import { advancedWebhook, carrierInputs, webhookInputs } from "../support/builders";
 import { useEmulator } from "./emulator-harness";
 
 const context = useEmulator();
-const requests = () => context.emulator.client.requests();
+const requests = () => context.emulator.requests();
 
 async function checked(kind: "SipCarrier" | "CampaignWebhook", news: Record<string, unknown>) {
   const { inputs, failures } = await runtime[kind].check({}, news);
@@ -33,7 +33,7 @@ async function failure(work: () => Promise<unknown>): Promise<ApiError> {
 
 describe("a Retry-After longer than the provider waits", () => {
   it("fails that call at once, says to wait, and holds no later call", async () => {
-    await context.emulator.client.addFault({
+    await context.emulator.addFault({
       method: "POST",
       path: "/organization/sip",
       times: 1,
@@ -106,7 +106,7 @@ describe("the answer to a call that carried a secret under 4 characters", () => 
     ],
   ])("is not shown (%s), and the error says why", async (_label, kind, news, field) => {
     for (const path of ["/organization/sip", "/campaigns/*/webhook/subscribe"])
-      await context.emulator.client.addFault({ method: "POST", path, action: echo });
+      await context.emulator.addFault({ method: "POST", path, action: echo });
     const error = await failure(async () => runtime[kind].create(await checked(kind, news)));
     expect(error.message).toMatch(
       new RegExp(
@@ -120,7 +120,7 @@ describe("the answer to a call that carried a secret under 4 characters", () => 
   });
 
   it("is shown, redacted, when every secret it carried has 4 characters or more", async () => {
-    await context.emulator.client.addFault({
+    await context.emulator.addFault({
       method: "POST",
       path: "/organization/sip",
       action: echo,

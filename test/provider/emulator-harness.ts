@@ -1,4 +1,8 @@
-import { startEmulator, type RunningEmulator, type StartEmulatorOptions } from "../emulator";
+import {
+  startEmulator,
+  type RunningEmulator,
+  type StartEmulatorOptions,
+} from "../../provider/emulator";
 import { rememberEngineConfig } from "../../provider/settings/config";
 import { resetProcessState } from "../../provider/settings/process-state";
 
@@ -50,12 +54,12 @@ export function useEmulator(
   });
   afterAll(async () => {
     await resetProcessState();
-    await context.emulator.close();
+    await context.emulator.stop();
   });
   context.configure = (extra: Record<string, string> = {}) =>
     configureAgainst(context.emulator, { ...settings, ...extra });
   beforeEach(async () => {
-    await context.emulator.client.reset();
+    await context.emulator.reset();
     context.configure();
   });
   return context;

@@ -21,8 +21,8 @@ const context = useEmulator({
     { id: "org_b", apiKey: "key-b-123456", subOrganizationIds: ["sub_b"] },
   ],
 });
-const requests = () => context.emulator.client.requests();
-const state = async () => (await context.emulator.client.state()).organizations.org_a!;
+const requests = () => context.emulator.requests();
+const state = async () => (await context.emulator.state()).organizations.org_a!;
 const sha256 = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 
 async function checked(
@@ -106,7 +106,7 @@ describe("Voice handlers", () => {
   });
 
   it("keeps the voice id when the follow-up PUT fails", async () => {
-    await context.emulator.client.addFault({
+    await context.emulator.addFault({
       method: "PUT",
       path: "/voices/*",
       action: { kind: "status", status: 400 },
@@ -336,11 +336,12 @@ describe("CampaignWebhook handlers", () => {
       url: "https://hooks.example.com/calls",
       events: ["POST_PROCESSING_FINISHED:INTERESTED"],
       isAdvanced: true,
+      // The emulator's log redacts what the provider treats as secret; the names show the shape.
       advancedWebhook: {
-        url: "https://crm.example.com/hook",
+        url: "[redacted]",
         method: "GET",
         headers: [{ name: "X-Api-Token", value: "[redacted]" }],
-        parameters: [{ name: "source", value: "voice" }],
+        parameters: [{ name: "source", value: "[redacted]" }],
       },
     });
     const subscriptions = Object.values((await state()).subscriptions).flat();
@@ -363,7 +364,7 @@ describe("CampaignWebhook handlers", () => {
   });
 
   it("fails naming the campaign when the platform answers data: false", async () => {
-    await context.emulator.client.addFault({
+    await context.emulator.addFault({
       method: "POST",
       path: "/campaigns/*/webhook/subscribe",
       action: { kind: "data-false" },
@@ -435,13 +436,13 @@ describe("HTTP behaviour", () => {
   it("retries a PUT through 500 and 502 and succeeds", async () => {
     const inputs = await checked("Voice", voiceInputs());
     const { id, outs } = await runtime.Voice.create(inputs);
-    await context.emulator.client.addFault({
+    await context.emulator.addFault({
       method: "PUT",
       path: "/voices/*",
       times: 1,
       action: { kind: "status", status: 500 },
     });
-    await context.emulator.client.addFault({
+    await context.emulator.addFault({
       method: "PUT",
       path: "/voices/*",
       times: 1,
@@ -460,7 +461,7 @@ describe("HTTP behaviour", () => {
   });
 
   it("never re-sends a create after a 500, and says the carrier may exist", async () => {
-    await context.emulator.client.addFault({
+    await context.emulator.addFault({
       method: "POST",
       path: "/organization/sip",
       times: 1,
@@ -477,13 +478,13 @@ describe("HTTP behaviour", () => {
   });
 
   it("re-sends a create after 429 and after 503 with Retry-After, honoring the wait", async () => {
-    await context.emulator.client.addFault({
+    await context.emulator.addFault({
       method: "POST",
       path: "/organization/sip",
       times: 1,
       action: { kind: "status", status: 429, retryAfterSeconds: 1 },
     });
-    await context.emulator.client.addFault({
+    await context.emulator.addFault({
       method: "POST",
       path: "/organization/sip",
       times: 1,
@@ -498,7 +499,7 @@ describe("HTTP behaviour", () => {
 
   it("gives up on a create that hangs past the deadline, without re-sending it", async () => {
     context.configure({ timeoutSeconds: "1" });
-    await context.emulator.client.addFault({
+    await context.emulator.addFault({
       method: "POST",
       path: "/organization/sip",
       times: 1,
@@ -518,7 +519,7 @@ describe("HTTP behaviour", () => {
   });
 
   it("reports a lost answer to a create, and the emulator holds the one carrier it made", async () => {
-    await context.emulator.client.addFault({
+    await context.emulator.addFault({
       method: "POST",
       path: "/organization/sip",
       times: 1,
@@ -535,7 +536,7 @@ describe("HTTP behaviour", () => {
   it("re-reads a PUT whose answer was not JSON", async () => {
     const inputs = await checked("Voice", voiceInputs());
     const { id, outs } = await runtime.Voice.create(inputs);
-    await context.emulator.client.addFault({
+    await context.emulator.addFault({
       method: "PUT",
       path: "/voices/*",
       times: 1,

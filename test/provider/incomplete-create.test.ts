@@ -14,9 +14,8 @@ import { useEmulator } from "./emulator-harness";
 
 const context = useEmulator({}, { maxRetries: "0" });
 const requests = async () =>
-  (await context.emulator.client.requests()).map((r) => `${r.method} ${r.path} ${r.status}`);
-const voices = async () =>
-  (await context.emulator.client.state()).organizations.org_emulator!.voices;
+  (await context.emulator.requests()).map((r) => `${r.method} ${r.path} ${r.status}`);
+const voices = async () => (await context.emulator.state()).organizations.org_emulator!.voices;
 
 async function checkedVoice(overrides: Record<string, unknown> = {}) {
   const { inputs, failures } = await runtime.Voice.check({}, voiceInputs(overrides));
@@ -26,7 +25,7 @@ async function checkedVoice(overrides: Record<string, unknown> = {}) {
 
 /** A clone whose follow-up PUT (isMultilingual) fails: the error the engine records. */
 async function partlyCreatedVoice(news: Record<string, unknown>): Promise<IncompleteCreateError> {
-  await context.emulator.client.addFault({
+  await context.emulator.addFault({
     method: "PUT",
     path: "/voices/*",
     action: { kind: "status", status: 400 },
@@ -63,7 +62,7 @@ describe("the update that finishes a partly created voice", () => {
   it("finishes it with one PUT and no clone, and records a state the next diff finds unchanged", async () => {
     const news = await checkedVoice({ isMultilingual: true });
     const created = await partlyCreatedVoice(news);
-    await context.emulator.client.clearFaults();
+    await context.emulator.clearFaults();
 
     const { outs } = await runtime.Voice.update(created.id, created.properties, news);
     expect(outs).not.toHaveProperty(INCOMPLETE_CREATE);

@@ -44,9 +44,7 @@ async function checkedCarrier(name: string) {
 async function heldAtEmulator(path: string, count: number): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const held = (await emulator().client.requests()).filter(
-      (r) => r.path === path && r.status === null,
-    );
+    const held = (await emulator().requests()).filter((r) => r.path === path && r.status === null);
     if (held.length >= count) return;
     if (Date.now() > deadline) throw new Error(`${count} requests to ${path} never arrived`);
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -54,7 +52,7 @@ async function heldAtEmulator(path: string, count: number): Promise<void> {
 }
 
 function holdCreates(path: string, ms = 60_000, times?: number) {
-  return emulator().client.addFault({
+  return emulator().addFault({
     method: "POST",
     path,
     ...(times === undefined ? {} : { times }),
@@ -63,7 +61,7 @@ function holdCreates(path: string, ms = 60_000, times?: number) {
 }
 
 async function stored() {
-  const organization = (await emulator().client.state()).organizations.org_emulator;
+  const organization = (await emulator().state()).organizations.org_emulator;
   return { carriers: organization?.carriers ?? [], voices: organization?.voices ?? [] };
 }
 
@@ -87,7 +85,7 @@ describe("the engine's Cancel", () => {
     expect(error.message).toMatch(
       /^create SIP carrier "after-cancel" failed: not sent: the engine cancelled the deployment \(Ctrl-C, or the engine closing this provider\) \(POST http:\/\/127\.0\.0\.1:\d+\/organization\/sip\)\. Nothing was sent for it, so nothing was created or changed on the platform: run `pulumi up` again to carry on$/,
     );
-    expect(await emulator().client.requests()).toEqual([]);
+    expect(await emulator().requests()).toEqual([]);
   });
 
   test("calls in flight finish and return the platform's ids, an upload included", async () => {
@@ -127,8 +125,8 @@ describe("the engine's Cancel", () => {
 
     // A retry waiting out a Retry-After, and a call held by that same wait.
     const { run: runOther } = provider();
-    await emulator().client.reset();
-    await emulator().client.addFault({
+    await emulator().reset();
+    await emulator().addFault({
       method: "PUT",
       path: "/voices/*",
       times: 1,
@@ -141,7 +139,7 @@ describe("the engine's Cancel", () => {
       );
     const retrying = update("voice-1");
     const deadline = Date.now() + 30_000;
-    while ((await emulator().client.requests()).every((r) => r.status !== 429)) {
+    while ((await emulator().requests()).every((r) => r.status !== 429)) {
       if (Date.now() > deadline) throw new Error("the PUT never reached the emulator");
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -156,7 +154,7 @@ describe("the engine's Cancel", () => {
       /^update voice "Renamed voice-1" \(voice-1\) failed: 429 Too Many Requests: .*not tried again: the engine cancelled the deployment/,
     );
     expect(notStarted).toBeInstanceOf(RequestNotSentError);
-    expect((await emulator().client.requests()).map((r) => `${r.method} ${r.status}`)).toEqual([
+    expect((await emulator().requests()).map((r) => `${r.method} ${r.status}`)).toEqual([
       "PUT 429",
     ]);
   });
@@ -196,7 +194,7 @@ describe("a provider the engine has ended", () => {
     expect(cutUpload.message).toMatch(/not tried again: the engine ended this provider/);
 
     // Requests still connected would be processed now; the cut ones are gone.
-    await emulator().client.clearFaults();
+    await emulator().clearFaults();
     const other = provider();
     await other.run(async () => runtime.SipCarrier.create(await checkedCarrier("probe")));
     const { carriers, voices } = await stored();
@@ -211,6 +209,6 @@ describe("a provider the engine has ended", () => {
     const error = await failureOf(run(() => runtime.SipCarrier.create(inputs)));
     expect(error).toBeInstanceOf(RequestNotSentError);
     expect(error.message).toMatch(/not sent: the engine ended this provider/);
-    expect(await emulator().client.requests()).toEqual([]);
+    expect(await emulator().requests()).toEqual([]);
   });
 });

@@ -24,7 +24,7 @@ function carriedByTheEngine(bag: object): Record<string, unknown> {
 
 const context = useEmulator();
 const requests = async () =>
-  (await context.emulator.client.requests()).map((r) => `${r.method} ${r.path}`);
+  (await context.emulator.requests()).map((r) => `${r.method} ${r.path}`);
 
 type Kind = "Voice" | "SipCarrier" | "CampaignWebhook";
 
@@ -52,10 +52,10 @@ async function checked(kind: Kind, news: Record<string, unknown>) {
 
 describe.each(["spec", "extended"] as const)("answers shaped as %s", (answers) => {
   beforeEach(async () => {
-    await context.emulator.client.settings({ answers });
+    await context.emulator.settings({ answers });
   });
   afterAll(async () => {
-    await context.emulator.client.settings({ answers: "spec" });
+    await context.emulator.settings({ answers: "spec" });
   });
 
   test.each(Object.keys(requiredOnly) as Kind[])(
@@ -110,18 +110,18 @@ describe("objects recorded without an answer", () => {
 
   test("a voice adopted with existingVoiceId: one PUT, outputs the engine can carry", async () => {
     const clone = await runtime.Voice.create(await checked("Voice", requiredOnly.Voice()));
-    await context.emulator.client.newRequests();
+    await context.emulator.newRequests();
     const { id, outs } = await runtime.Voice.create(
       await checked("Voice", { name: "Adopted voice", existingVoiceId: clone.id }),
     );
     expect(id).toBe(clone.id);
     expect(carriedByTheEngine(outs)).toEqual(JSON.parse(JSON.stringify(outs)));
-    expect((await context.emulator.client.newRequests()).map((r) => r.method)).toEqual(["PUT"]);
+    expect((await context.emulator.newRequests()).map((r) => r.method)).toEqual(["PUT"]);
   });
 });
 
 test("a create that fails after the clone hands back the id, with properties the engine can carry", async () => {
-  await context.emulator.client.addFault({
+  await context.emulator.addFault({
     method: "PUT",
     path: "/voices/*",
     action: { kind: "status", status: 500 },
@@ -131,7 +131,7 @@ test("a create that fails after the clone hands back the id, with properties the
   ).catch((error: unknown) => error);
   expect(failure).toBeInstanceOf(IncompleteCreateError);
   const { id, properties } = failure as IncompleteCreateError;
-  const stored = (await context.emulator.client.state()).organizations.org_emulator!.voices;
+  const stored = (await context.emulator.state()).organizations.org_emulator!.voices;
   expect(id).toBe(stored[0]!.id);
   expect(carriedByTheEngine(properties)).toEqual(JSON.parse(JSON.stringify(properties)));
 });

@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { cli, describeE2E } from "../e2e/harness";
 import { pulumiEnv } from "../pulumi-cli/locate";
 import { packageVersion } from "../../provider/schema/package-schema";
@@ -58,7 +58,7 @@ describeE2E("the engine fetches the plugin from the SDK's pluginDownloadURL", ()
 
   afterAll(async () => {
     await server?.close();
-    await emulator?.close();
+    await emulator?.stop();
     if (root !== undefined) await rm(root, { recursive: true, force: true });
   });
 

@@ -21,7 +21,7 @@ import { readFile, mkdtemp, rm, readdir, realpath } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { promisify } from "node:util";
-import { startEmulator, type RunningEmulator, type RequestLogEntry } from "../emulator";
+import { startEmulator, type RunningEmulator, type RequestLogEntry } from "../../provider/emulator";
 import { cli, describeE2E } from "../e2e/harness";
 import { packageVersion } from "../../provider/schema/package-schema";
 import { archiveName, hostPlatform } from "../../provider/release/plugin-archive";
@@ -347,15 +347,15 @@ describeE2E(
             emulator.campaignsBaseUrl,
           );
           await pulumi("config", "set", "--secret", "voiceplatform:apiKey", API_KEY);
-          await emulator.client.newRequests();
+          await emulator.newRequests();
 
           const first = await preview(dir, env);
           expect(first.changeSummary).toEqual({ create: program.creates.length + 1 });
-          expect((await emulator.client.newRequests()).map(requestLine)).toEqual([]);
+          expect((await emulator.newRequests()).map(requestLine)).toEqual([]);
 
           const up = await pulumi("up", "--yes", "--non-interactive");
           expect(up).toMatch(new RegExp(`\\+ ${program.creates.length + 1} created`));
-          const calls = (await emulator.client.newRequests()).map(requestLine);
+          const calls = (await emulator.newRequests()).map(requestLine);
           expect(calls.sort()).toEqual([...program.creates].sort());
           if (program.plugin === "engine") {
             // No plugin on PATH: the engine fetched it from the SDK's pluginDownloadURL.
@@ -365,9 +365,9 @@ describeE2E(
 
           const second = await preview(dir, env);
           expect(second.changeSummary).toEqual({ same: program.creates.length + 1 });
-          expect((await emulator.client.newRequests()).map(requestLine)).toEqual([]);
+          expect((await emulator.newRequests()).map(requestLine)).toEqual([]);
         } finally {
-          await emulator.close();
+          await emulator.stop();
         }
       }
 

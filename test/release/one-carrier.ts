@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { cp, mkdir, writeFile } from "node:fs/promises";
 import { delimiter, dirname, join } from "node:path";
-import type { RunningEmulator, RequestLogEntry } from "../emulator";
+import type { RunningEmulator, RequestLogEntry } from "../../provider/emulator";
 import { cli, E2EProject, errorText, recorder } from "../e2e/harness";
 import { goEnv, pulumiVersion, runTool } from "../languages/toolchains";
 import { upWithPreview } from "../support/pulumi-up";
@@ -183,21 +183,19 @@ export async function runOneCarrier(
     },
     config: { "voiceplatform:apiKey": { value: API_KEY, secret: true } },
   });
-  await emulator.client.newRequests();
+  await emulator.newRequests();
   const fail = (error: unknown) => {
     throw new Error(errorText(error));
   };
   const preview = await stack.preview(recorder().options).catch(fail);
   expect(preview.changeSummary).toEqual({ create: 2 });
-  expect((await emulator.client.newRequests()).map(requestLine)).toEqual([]);
+  expect((await emulator.newRequests()).map(requestLine)).toEqual([]);
 
   const up = await upWithPreview(stack, recorder().options).catch(fail);
   expect(up.summary.resourceChanges).toEqual({ create: 2 });
-  expect((await emulator.client.newRequests()).map(requestLine)).toEqual([
-    "POST /organization/sip 201",
-  ]);
+  expect((await emulator.newRequests()).map(requestLine)).toEqual(["POST /organization/sip 201"]);
   const carrierId = (await stack.outputs()).carrierId?.value;
-  const held = (await emulator.client.state()).organizations.org_emulator!.carriers;
+  const held = (await emulator.state()).organizations.org_emulator!.carriers;
   expect(held.filter((c) => c.id === carrierId).map((c) => c.name)).toEqual(["release-trunk"]);
 
   const destroy = await stack.destroy(recorder().options).catch(fail);

@@ -37,7 +37,7 @@ import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { promisify } from "node:util";
 import { extract, list } from "tar";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { cli, describeE2E } from "../e2e/harness";
 import { packageVersion } from "../../provider/schema/package-schema";
 import {
@@ -214,7 +214,7 @@ describeE2E("npm run release -- --dry-run", () => {
 
   afterAll(async () => {
     await server?.close();
-    await emulator?.close();
+    await emulator?.stop();
     if (root !== undefined) await rm(root, { recursive: true, force: true });
   });
 

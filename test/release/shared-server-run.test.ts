@@ -10,7 +10,7 @@ import { existsSync } from "node:fs";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { describeE2E } from "../e2e/harness";
 import { YamlStack } from "../languages/yaml-stack";
 import { packageVersion } from "../../provider/schema/package-schema";
@@ -81,22 +81,20 @@ run("the release archive: three providers, one shared server per run", () => {
   }, 600_000);
 
   afterAll(async () => {
-    await emulator?.close();
+    await emulator?.stop();
     if (stack !== undefined) await stack.remove();
     if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
     if (runtime !== undefined) await rm(runtime, { recursive: true, force: true });
   });
 
   const carriersOf = async (org: string) =>
-    ((await emulator.client.state()).organizations[`org_${org}`]?.carriers ?? []).map(
-      (c) => c.name,
-    );
+    ((await emulator.state()).organizations[`org_${org}`]?.carriers ?? []).map((c) => c.name);
 
   test("up creates each trunk once, in its own organization, through the launcher's server", async () => {
     await stack.pulumiUp();
     for (const org of ORGANIZATIONS) expect(await carriersOf(org)).toEqual([`Trunk of ${org}`]);
     // One create per trunk, none refused: no key reached another organization's call.
-    const requests = await emulator.client.requests();
+    const requests = await emulator.requests();
     expect(requests).toHaveLength(ORGANIZATIONS.length);
     expect(requests.every((r) => r.status !== null && r.status < 300)).toBe(true);
     // The launcher kept its sockets in the runtime folder given; the run's server has ended.
@@ -105,9 +103,9 @@ run("the release archive: three providers, one shared server per run", () => {
   });
 
   test("a preview of the same program sends nothing and changes nothing", async () => {
-    const before = (await emulator.client.requests()).length;
+    const before = (await emulator.requests()).length;
     await stack.must(["preview", "--expect-no-changes"]);
-    expect((await emulator.client.requests()).length).toBe(before);
+    expect((await emulator.requests()).length).toBe(before);
   });
 
   test("refresh keeps each trunk; destroy empties the stack; no server is left", async () => {

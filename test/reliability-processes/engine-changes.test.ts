@@ -11,7 +11,7 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { carrierInputs, voiceInputs, writeSample } from "../support/builders";
 import { createFixtureProject, removeFixtureProject } from "../support/packed-package";
 import {
@@ -72,7 +72,7 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  await emulator?.close();
+  await emulator?.stop();
   await new Promise((resolve) => quoting?.close(resolve));
   if (project !== undefined) await removeFixtureProject(project);
 });
@@ -143,8 +143,8 @@ describe.each(Object.entries(frontEnds))("%s", (_name, frontEnd) => {
       {},
     );
     try {
-      await emulator.client.reset();
-      await emulator.client.addFault({
+      await emulator.reset();
+      await emulator.addFault({
         method: "PUT",
         path: "/voices/*",
         action: { kind: "status", status: 400 },
@@ -166,7 +166,7 @@ describe.each(Object.entries(frontEnds))("%s", (_name, frontEnd) => {
         new RegExp(`^created ${partial.id} on the platform, then: update voice`),
       );
 
-      await emulator.client.clearFaults();
+      await emulator.clearFaults();
       const finished = await provider.update(
         partial.id,
         urn,
@@ -176,7 +176,7 @@ describe.each(Object.entries(frontEnds))("%s", (_name, frontEnd) => {
       );
       expect(finished.properties).toMatchObject({ isMultilingual: true });
       expect(finished.properties).not.toHaveProperty("__incompleteCreate");
-      const requests = (await emulator.client.requests()).map((r) => `${r.method} ${r.status}`);
+      const requests = (await emulator.requests()).map((r) => `${r.method} ${r.status}`);
       expect(requests).toEqual(["POST 200", "PUT 400", "PUT 400", "PUT 200"]);
     } finally {
       await provider.close();

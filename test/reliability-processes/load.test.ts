@@ -11,7 +11,7 @@
  *
  * 150 resources by default; RELIABILITY_FULL=1 (npm run test:load) runs 1000.
  */
-import { startEmulator, type FaultAction, type RunningEmulator } from "../emulator";
+import { startEmulator, type FaultAction, type RunningEmulator } from "../../provider/emulator";
 import { EngineSteps, type ManagedResource } from "../support/engine-steps";
 import { createFixtureProject, removeFixtureProject } from "../support/packed-package";
 import {
@@ -137,7 +137,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await provider?.close();
-  await emulator?.close();
+  await emulator?.stop();
   if (project !== undefined) await removeFixtureProject(project);
 });
 
@@ -205,7 +205,7 @@ test(`${SIZE} resources through the provider process, with random faults: none l
   for (const target of apiPaths) {
     for (const fault of faultKinds) {
       if (fault.only !== undefined && fault.only !== target.path) continue;
-      const id = await emulator.client.addFault({
+      const id = await emulator.addFault({
         ...target,
         probability: each,
         action: fault.action,
@@ -265,7 +265,7 @@ test(`${SIZE} resources through the provider process, with random faults: none l
   const finished = Date.now();
 
   // What the platform holds, by the resource each object belongs to.
-  const state = (await emulator.client.state()).organizations.org_emulator!;
+  const state = (await emulator.state()).organizations.org_emulator!;
   const held = new Map<string, string[]>();
   const hold = (key: string, id: string) => held.set(key, [...(held.get(key) ?? []), id]);
   for (const carrier of state.carriers) hold(carrier.name, carrier.id);
@@ -350,7 +350,7 @@ test(`${SIZE} resources through the provider process, with random faults: none l
   const shapes: Record<string, number> = {};
   for (const outcome of outcomes)
     if (outcome.shape) shapes[outcome.shape] = (shapes[outcome.shape] ?? 0) + 1;
-  const log = await emulator.client.requests();
+  const log = await emulator.requests();
   const faultsHit: Record<string, number> = {};
   for (const entry of log) {
     if (entry.fault === null) continue;

@@ -18,9 +18,9 @@
 import fc from "fast-check";
 import { join } from "node:path";
 import type { Inputs } from "../../provider/core/resource-descriptor";
-import { startEmulator, type RunningEmulator } from "../emulator";
-import type { EchoForm, FaultAction } from "../emulator/control-types";
-import { ECHO_MARKER } from "../emulator/echo-fault";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
+import type { EchoForm, FaultAction } from "../../provider/emulator/control-types";
+import { ECHO_MARKER } from "../../provider/emulator/echo-fault";
 import { carrierInputs, webhookInputs } from "../support/builders";
 import { createFixtureProject, removeFixtureProject } from "../support/packed-package";
 import {
@@ -123,7 +123,7 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  await emulator?.close();
+  await emulator?.stop();
   if (project !== undefined) await removeFixtureProject(project);
 });
 
@@ -185,7 +185,7 @@ describe.each(Object.entries(frontEnds))(
       const news = frontEnd.plugin ? inputs : { ...inputs, __provider: oneLineProviderText(kind) };
       const checked = await provider.check(urn, {}, news);
       expect(checked.failures).toEqual([]);
-      await emulator.client.addFault({ method: "POST", path, times: 1, action });
+      await emulator.addFault({ method: "POST", path, times: 1, action });
       const [stdoutBefore, stderrBefore] = [provider.stdout.length, provider.stderr.length];
       const error = await provider.create(urn, checked.inputs).then(
         () => undefined,

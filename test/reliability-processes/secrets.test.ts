@@ -27,7 +27,7 @@ import { ApiError } from "../../provider/platform/errors";
 import { resetProcessState } from "../../provider/settings/process-state";
 import * as runtime from "../../provider/runtime";
 import { E2EProject, errorText, recorder } from "../e2e/harness";
-import { startEmulator, type FaultAction, type RunningEmulator } from "../emulator";
+import { startEmulator, type FaultAction, type RunningEmulator } from "../../provider/emulator";
 import { writeSample } from "../support/builders";
 import { createFixtureProject, removeFixtureProject } from "../support/packed-package";
 import { EngineSteps } from "../support/engine-steps";
@@ -41,7 +41,7 @@ import {
 import { serializedProviders, type ResourceKind } from "../support/serialized-provider";
 import { issue38Secrets } from "../support/secret-arbitraries";
 import { caseless, leaksOf } from "../support/secret-leaks";
-import type { EchoTransform } from "../emulator/control-types";
+import type { EchoTransform } from "../../provider/emulator/control-types";
 import {
   echoModes,
   startEchoServer,
@@ -176,7 +176,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await resetProcessState();
-  await Promise.all([emulator?.close(), echo?.close()]);
+  await Promise.all([emulator?.stop(), echo?.close()]);
 });
 
 function carrierArgs(extra: PropertyMap = {}): PropertyMap {
@@ -215,7 +215,7 @@ describe("in process", () => {
     output = captureOutput();
     seen = [];
     errors = 0;
-    await emulator.client.reset();
+    await emulator.reset();
     // The emulator's key is its one organization's: SECRETS.apiKey.
     configureAgainst(emulator);
   });
@@ -276,7 +276,7 @@ describe("in process", () => {
 
   it("a clean cycle", async () => {
     await cycle();
-    expect((await emulator.client.state()).organizations.org_secret!.carriers).toHaveLength(1);
+    expect((await emulator.state()).organizations.org_secret!.carriers).toHaveLength(1);
     expect(errors).toBe(0);
     expectNoSecrets(produced(), "in process, a clean cycle");
   });
@@ -293,10 +293,10 @@ describe("in process", () => {
     ["latency past the deadline", { kind: "latency", ms: 2500 }],
   ])("a cycle with %s on every operation", async (label, action) => {
     configureAgainst(emulator, { timeoutSeconds: "1", maxRetries: "1" });
-    await emulator.client.addFault({ method: "*", path: "/organization/sip", action });
-    await emulator.client.addFault({ method: "*", path: "/campaigns/*/webhook/subscribe", action });
-    await emulator.client.addFault({ method: "*", path: "/voices/*", action });
-    await emulator.client.addFault({ method: "*", path: "/voices/voice-clone", action });
+    await emulator.addFault({ method: "*", path: "/organization/sip", action });
+    await emulator.addFault({ method: "*", path: "/campaigns/*/webhook/subscribe", action });
+    await emulator.addFault({ method: "*", path: "/voices/*", action });
+    await emulator.addFault({ method: "*", path: "/voices/voice-clone", action });
     await cycle();
     // Not vacuous: each of the three creates failed, and its error was scanned.
     expect(errors).toBeGreaterThanOrEqual(3);
@@ -452,15 +452,15 @@ describe.each(Object.entries(processArms))("%s", (armName, arm) => {
     async (scenario, overrides, says) => {
       const settings = overrides();
       const texts: string[] = [];
-      await emulator.client.reset();
+      await emulator.reset();
       if (scenario === processScenarios[0]![0]) {
-        await emulator.client.addFault({
+        await emulator.addFault({
           method: "POST",
           path: "/organization/sip",
           times: 1,
           action: { kind: "reset-after" },
         });
-        await emulator.client.addFault({
+        await emulator.addFault({
           method: "POST",
           path: "/campaigns/*/webhook/subscribe",
           times: 1,
@@ -543,7 +543,7 @@ withCli("exported state of a real `pulumi up`", () => {
   });
 
   it("holds no secret in plaintext, in the state or in what the engine printed", async () => {
-    await emulator.client.reset();
+    await emulator.reset();
     const stack = await project.stack("secrets", {
       config: {
         "voiceplatform:apiKey": { value: SECRETS.apiKey, secret: true },
@@ -569,7 +569,7 @@ withCli("exported state of a real `pulumi up`", () => {
     });
     const backendFiles = await allFiles(new URL(project.backendUrl).pathname);
     const state = [exported.stdout, ...backendFiles].join("\n");
-    const stored = (await emulator.client.state()).organizations.org_secret!;
+    const stored = (await emulator.state()).organizations.org_secret!;
     expect(stored.carriers).toHaveLength(1);
     // Not vacuous: the state holds the resources, with their secrets encrypted.
     expect(state).toContain("voiceplatform:SipCarrier");
@@ -611,9 +611,9 @@ withCli("exported state of a real `pulumi up`", () => {
   ];
 
   it("shows no secret a platform echoes in HTML references and other escapes, live or in Diagnostics", async () => {
-    await emulator.client.reset();
+    await emulator.reset();
     for (const { path, fields, forms } of hostileEchoes) {
-      await emulator.client.addFault({
+      await emulator.addFault({
         method: "POST",
         path,
         action: {
@@ -679,7 +679,7 @@ withCli("exported state of a real `pulumi up`", () => {
       });
     }
     // The preview sent nothing; the update sent the four creates, each refused.
-    const requests = await emulator.client.requests();
+    const requests = await emulator.requests();
     expect(requests.every((r) => r.status === 400)).toBe(true);
     expect(requests.map((r) => r.path).sort()).toEqual([
       `/campaigns/${campaignId}/webhook/subscribe`,

@@ -7,7 +7,7 @@
  */
 import fc from "fast-check";
 import { FormData, request } from "undici";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import {
   applyMutations,
   hostileString,
@@ -41,7 +41,7 @@ async function createVoice(): Promise<void> {
 }
 
 afterAll(async () => {
-  await emulator.close();
+  await emulator.stop();
   errorSpy.mockRestore();
   console.log(counter.summary("hostile input, emulator validation"));
 });
@@ -429,7 +429,7 @@ function jsonProblems(text: string, problems: (body: unknown) => string[]): stri
 
 describe("emulator request validation", () => {
   beforeEach(async () => {
-    await emulator.client.reset();
+    await emulator.reset();
     await createVoice();
   });
 

@@ -18,13 +18,13 @@ import { IncompleteCreateError } from "../../provider/core/errors";
 import { configureAgainst } from "../provider/emulator-harness";
 import { resetProcessState } from "../../provider/settings/process-state";
 import * as runtime from "../../provider/runtime";
-import { pathMatches } from "../emulator/faults";
+import { pathMatches } from "../../provider/emulator/path-pattern";
 import {
   startEmulator,
   type AnswerShape,
   type OrganizationState,
   type RunningEmulator,
-} from "../emulator";
+} from "../../provider/emulator";
 import { carrierInputs, voiceInputs, webhookInputs } from "../support/builders";
 import { createFixtureProject, removeFixtureProject } from "../support/packed-package";
 import {
@@ -150,7 +150,7 @@ function errorFacts(error: unknown): { message: string; id?: unknown; properties
 }
 
 async function organization(): Promise<OrganizationState> {
-  const state = await emulator.client.state();
+  const state = await emulator.state();
   return state.organizations.org_emulator!;
 }
 
@@ -220,11 +220,11 @@ interface Observed {
 async function runCell(frontEnd: FrontEnd, op: OperationKey, fault: FaultKey): Promise<Observed> {
   const spec = operations[op];
   const faultSpec = faults[fault];
-  await emulator.client.reset();
+  await emulator.reset();
   await frontEnd.configure(faultSpec.settings ?? {});
   const prepared = await drivers[op](frontEnd);
-  const before = (await emulator.client.requests()).length;
-  await emulator.client.addFault({
+  const before = (await emulator.requests()).length;
+  await emulator.addFault({
     method: spec.method,
     path: spec.path,
     ...(faultSpec.persistent ? {} : { times: 1 }),
@@ -236,8 +236,8 @@ async function runCell(frontEnd: FrontEnd, op: OperationKey, fault: FaultKey): P
   } catch (error) {
     observed.error = error;
   }
-  await emulator.client.clearFaults();
-  const attempts = (await emulator.client.requests())
+  await emulator.clearFaults();
+  const attempts = (await emulator.requests())
     .slice(before)
     .filter((entry) => entry.method === spec.method && pathMatches(spec.path, entry.path)).length;
   return {
@@ -348,7 +348,7 @@ export function describeFaultMatrix(
   afterAll(async () => {
     await frontEnd.close();
     await resetProcessState();
-    await emulator.close();
+    await emulator.stop();
   }, 30_000);
 
   describe.each(operationKeys)("%s", (op) => {

@@ -9,7 +9,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { voiceInputs, writeSample } from "../support/builders";
 import { MATRIX_BEGIN, MATRIX_END, names, renderMatrix } from "./fault-matrix";
 import { checked, describeFaultMatrix, inProcess, useEmulator } from "./fault-matrix-cells";
@@ -33,8 +33,8 @@ test("a sample removed between check and create fails before anything is sent, s
   await expect(runtime.Voice.create(inputs)).rejects.toThrow(
     /^clone voice "Matrix voice": a sample cannot be read \(ENOENT: .*gone\.wav\), so nothing was sent\. Fix the file and run `pulumi up` again$/,
   );
-  expect(await emulator.client.requests()).toEqual([]);
-  await emulator.close();
+  expect(await emulator.requests()).toEqual([]);
+  await emulator.stop();
 });
 
 test("fault-matrix.md shows the matrix this suite runs", () => {

@@ -4,7 +4,7 @@
  * runs each cell against the emulator; `fault-matrix.md` is rendered from this table (the test
  * fails when the two drift apart).
  */
-import type { FaultAction } from "../emulator";
+import type { FaultAction } from "../../provider/emulator";
 
 export const operationKeys = ["clone", "cloneFollowUp", "update", "carrier", "subscribe"] as const;
 export type OperationKey = (typeof operationKeys)[number];

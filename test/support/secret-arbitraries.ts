@@ -4,8 +4,8 @@
  * test/reliability-processes/secret-echoes.test.ts).
  */
 import fc from "fast-check";
-import type { EchoForm } from "../emulator/control-types";
-import { echoTransforms } from "../emulator/echo-fault";
+import type { EchoForm } from "../../provider/emulator/control-types";
+import { echoTransforms } from "../../provider/emulator/echo-fault";
 
 /**
  * The secrets a hostile platform got printed readable by `pulumi up` at b19be84 (issue 38), by

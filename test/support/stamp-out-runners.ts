@@ -17,7 +17,7 @@ import { spawn } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { RunningEmulator } from "../emulator";
+import type { RunningEmulator } from "../../provider/emulator";
 import { linkPackageIntoNodeModules } from "../examples/link-package";
 import { REPO_ROOT } from "../pulumi-cli/locate";
 
@@ -202,7 +202,7 @@ function runnerProcess(
 
 /** What the emulator holds: one entry per object, by kind, name and sub-organization. */
 export async function objectsOnPlatform(emulator: RunningEmulator) {
-  const state = await emulator.client.state();
+  const state = await emulator.state();
   return Object.values(state.organizations).flatMap((org) => [
     ...org.voices.map((v) => ({ kind: "voice", name: v.name, sub: v.subOrganizationId })),
     ...org.carriers.map((c) => ({ kind: "carrier", name: c.name, sub: c.subOrganizationId })),
@@ -258,7 +258,7 @@ export async function expectEachObjectCreatedOnce(
   const keys = objects.map((o) => `${o.sub} ${o.kind} ${o.name}`);
   const createdTwice = keys.length - new Set(keys).size;
   expect(createdTwice).toBe(0);
-  const requests = await emulator.client.requests();
+  const requests = await emulator.requests();
   expect(requests).toHaveLength(objects.length);
   for (const request of requests) {
     expect(request.method).toBe("POST");
@@ -272,6 +272,6 @@ export async function expectNothingChanged(
   emulator: RunningEmulator,
   objects: Awaited<ReturnType<typeof objectsOnPlatform>>,
 ) {
-  expect(await emulator.client.requests()).toHaveLength(objects.length);
+  expect(await emulator.requests()).toHaveLength(objects.length);
   expect(await objectsOnPlatform(emulator)).toEqual(objects);
 }

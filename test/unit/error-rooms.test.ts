@@ -109,6 +109,8 @@ test("every error class extends VoicePlatformError in its floor's errors room, n
       "UsageError",
       "PulumiCliError",
       "LockedRefusal",
+      "EmulatorError",
+      "ErrorAnswer",
     ]),
   );
 });

@@ -27,6 +27,8 @@ const ALLOWED: Record<string, string> = {
     "the dynamic-provider process serves one provider, and forwards its console to the engine once",
   "policy/previous-state.ts:loaded":
     "each previous-state file, read once by the policy pack's own process, which is no provider",
+  "emulator/api-pipeline.ts:cutByEmulator":
+    "a WeakSet keyed by each response, so every emulator of a process marks only its own connections",
   "dynamic/provider-stubs.ts:texts":
     "each kind's `__provider` text, worked out in the program's process, whose folder does not change",
 };

@@ -9,8 +9,8 @@ import fc from "fast-check";
 import { ApiError } from "../../provider/platform/errors";
 import { redactSecrets, rememberSecret } from "../../provider/platform/redaction";
 import { resetProcessState } from "../../provider/settings/process-state";
-import { echoAnswer } from "../emulator/echo-fault";
-import type { EchoForm } from "../emulator/control-types";
+import { echoAnswer } from "../../provider/emulator/echo-fault";
+import type { EchoForm } from "../../provider/emulator/control-types";
 import { encodeHTML } from "entities";
 import { allNamedReferences } from "../support/html-reference-names";
 import {

@@ -7,10 +7,10 @@
 import { z } from "zod";
 import { factsOf, wirePaths, type WireName } from "../../provider/core/field-facts";
 import { resources, type ResourceKind } from "../../provider/resources";
-import { subscribeSchema } from "../emulator/campaign-routes";
-import { FILE_FIELD } from "../emulator/multipart-upload";
-import { carrierSchema } from "../emulator/sip-routes";
-import { CLONE_FORM_FIELDS, voiceUpdateSchema } from "../emulator/validate-voice";
+import { subscribeSchema } from "../../provider/emulator/campaign-routes";
+import { FILE_FIELD } from "../../provider/emulator/multipart-upload";
+import { carrierSchema } from "../../provider/emulator/sip-routes";
+import { CLONE_FORM_FIELDS, voiceUpdateSchema } from "../../provider/emulator/validate-voice";
 
 /** Every leaf an emulator schema accepts, by path (`gateways[].port`, `settings.speed`). */
 function leaves(schema: z.ZodType, prefix = ""): string[] {

@@ -4,6 +4,7 @@ import {
   DEFAULT_BACKEND_TIMEOUT_SECONDS,
 } from "../backends/backend-deadline";
 import { UsageError } from "../errors";
+import { DEFAULT_API_KEY, faultProfileNames } from "../../emulator";
 
 export const USAGE = `Usage:
   pulumi-voice-platform preflight [--stack NAME] [--cwd DIR]
@@ -33,6 +34,19 @@ export const USAGE = `Usage:
       Writes the platform's policy pack (docs/policies.md) into DIR, a new or empty folder, for
       \`pulumi preview --policy-pack DIR\` and \`pulumi policy analyze --policy-pack DIR\`.
 
+  pulumi-voice-platform emulator [--port 4010] [--campaigns-port 4011] [--api-key KEY]
+                                 [--sub-org ID]... [--state FILE] [--faults PROFILE[,PROFILE]]
+                                 [--answers spec|extended] [--latency-ms N] [--rate-limit N]
+                                 [--seed N]
+      Serves a local stand-in for the platform on 127.0.0.1 until Ctrl-C or SIGTERM, and prints
+      VOICEPLATFORM_BASE_URL=... and VOICEPLATFORM_CAMPAIGNS_BASE_URL=... once it listens.
+      --port 0 picks free ports (for both origins unless --campaigns-port is given); --api-key
+      is the key it accepts (default ${DEFAULT_API_KEY}); --sub-org, repeatable, the
+      x-sub-organization-id values it accepts; --state a file that keeps its objects across
+      runs (secrets redacted); --faults the fault profiles in force from the start
+      (${faultProfileNames.join(", ")}).
+      See docs/testing-your-stacks.md.
+
 preflight, recover and rekey run the \`pulumi\` CLI on PATH (stack export / stack import), so
 they work with any backend it is logged into; they read the stack's lock themselves on file,
 PostgreSQL, S3-compatible and Azure Blob backends (with the same URL and credentials as
@@ -46,9 +60,9 @@ is killed.
 
 Exit codes (the same for every command, one meaning each):
   0  nothing pending (preflight); recorded (recover); rekeyed, or nothing to rekey (rekey);
-     written (policy-pack)
+     written (policy-pack); stopped by a signal (emulator)
   1  pending operations of a stopped run (preflight); refused, nothing changed (recover, rekey,
-     policy-pack)
+     policy-pack); could not start: a port in use, a state file it cannot read (emulator)
   2  bad command line (or a bad ${BACKEND_TIMEOUT_VARIABLE})
   3  locked by an update that may still be running: wait for it; do not run recover
   4  the stack does not exist on the backend (never deployed, or a wrong name or backend)
@@ -58,6 +72,8 @@ Exit codes (the same for every command, one meaning each):
 
 export type CommandLine =
   | { readonly command: "help" }
+  /** The emulator parses its own flags (emulator-command.ts). */
+  | { readonly command: "emulator"; readonly argv: readonly string[] }
   | { readonly command: "preflight"; readonly stack?: string; readonly cwd?: string }
   | { readonly command: "rekey"; readonly stack?: string; readonly cwd?: string }
   | { readonly command: "policy-pack"; readonly dir: string; readonly cwd?: string }
@@ -89,6 +105,7 @@ interface Common {
 }
 
 export function parseCommandLine(argv: readonly string[]): CommandLine {
+  if (argv[0] === "emulator") return { command: "emulator", argv: argv.slice(1) };
   let parsed;
   try {
     parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options });
@@ -108,8 +125,8 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   if (command === "policy-pack") return policyPackCommand(rest, values, common);
   throw new UsageError(
     command === undefined
-      ? "no command given: use preflight, recover, rekey or policy-pack"
-      : `unknown command ${JSON.stringify(command)}: use preflight, recover, rekey or policy-pack`,
+      ? "no command given: use preflight, recover, rekey, policy-pack or emulator"
+      : `unknown command ${JSON.stringify(command)}: use preflight, recover, rekey, policy-pack or emulator`,
   );
 }
 

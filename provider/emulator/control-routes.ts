@@ -1,7 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
-import type { EmulatorSettings } from "./control-types";
-import { ApiError } from "./errors";
+import type { EmulatorSettings, FaultRule } from "./control-types";
+import { ErrorAnswer } from "./errors";
+import {
+  faultProfiles,
+  isFaultProfileName,
+  profileRules,
+  unknownProfileMessage,
+} from "./fault-profiles";
 import { faultRuleSchema } from "./faults";
 import { readJsonBody, requireMediaType } from "./json-body";
 import { sendJson } from "./responses";
@@ -48,9 +54,17 @@ const CONTROL_ROUTES = new Map<string, ReadonlyMap<string, ControlHandler>>([
           return [201, { id: runtime.faults.add(rule).id }];
         },
       ],
+      [
+        "PUT",
+        async (runtime, req) => {
+          const faults = faultsFromBody(await readControlJson(req));
+          return [200, runtime.faults.replace(faults)];
+        },
+      ],
       ["DELETE", async (runtime) => [200, { cleared: runtime.faults.clear() }]],
     ]),
   ],
+  ["fault-profiles", new Map([["GET", async () => [200, faultProfiles]]])],
   [
     "settings",
     new Map<string, ControlHandler>([
@@ -75,12 +89,12 @@ export async function handleControlRequest(
 ): Promise<void> {
   const handlers = CONTROL_ROUTES.get(path.slice(CONTROL_PREFIX.length));
   if (handlers === undefined)
-    throw new ApiError(404, "not_found", `No control endpoint at ${path}.`);
+    throw new ErrorAnswer(404, "not_found", `No control endpoint at ${path}.`);
   const method = req.method ?? "";
   const handler = handlers.get(method);
   if (handler === undefined) {
     const allowed = [...handlers.keys()].join(", ");
-    throw new ApiError(
+    throw new ErrorAnswer(
       405,
       "method_not_allowed",
       `${method} is not allowed on ${path}; allowed: ${allowed}.`,
@@ -95,4 +109,20 @@ export async function handleControlRequest(
 async function readControlJson(req: IncomingMessage): Promise<unknown> {
   requireMediaType(req, "application/json");
   return readJsonBody(req);
+}
+
+/** The body of PUT /__emulator/faults: a list of profile names and rules, in the order they apply. */
+function faultsFromBody(body: unknown): FaultRule[] {
+  if (!Array.isArray(body)) {
+    throw new ErrorAnswer(
+      400,
+      "invalid_body",
+      'The body must be a JSON array of fault profile names and fault rules, e.g. ["rate-limited"].',
+    );
+  }
+  return body.flatMap((item: unknown): FaultRule[] => {
+    if (typeof item !== "string") return [parseWireBody(faultRuleSchema, item)];
+    if (isFaultProfileName(item)) return profileRules(item);
+    throw new ErrorAnswer(400, "unknown_fault_profile", unknownProfileMessage(item));
+  });
 }

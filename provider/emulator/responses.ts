@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
-import type { ApiError } from "./errors";
+import type { ErrorAnswer } from "./errors";
 
-export function sendError(res: ServerResponse, error: ApiError): void {
+export function sendError(res: ServerResponse, error: ErrorAnswer): void {
   for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
   sendJson(res, error.status, error.toBody());
 }

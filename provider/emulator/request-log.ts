@@ -9,13 +9,18 @@ export class RequestLog {
   private entries: RequestLogEntry[] = [];
 
   /** The entry stays live: the pipeline fills in body, fault and status as the request proceeds. */
-  start(req: IncomingMessage, path: string, origin: EmulatorOrigin, requestId: string) {
+  start(
+    req: IncomingMessage,
+    { path, origin, requestId }: { path: string; origin: EmulatorOrigin; requestId: string },
+    caller: Pick<RequestLogEntry, "organizationId" | "subOrganizationId">,
+  ) {
     const entry: RequestLogEntry = {
       requestId,
       receivedAt: new Date().toISOString(),
       method: req.method ?? "",
       path,
       origin,
+      ...caller,
       status: null,
       headers: redactHeaders(req.headers),
       fault: null,

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { handleApiRequest } from "./api-pipeline";
 import type { EmulatorOrigin } from "./control-types";
 import { CONTROL_PREFIX, handleControlRequest } from "./control-routes";
-import { ApiError } from "./errors";
+import { ErrorAnswer } from "./errors";
 import { newRequestId } from "./ids";
 import { sendError } from "./responses";
 import type { EmulatorRuntime } from "./runtime";
@@ -51,12 +51,15 @@ function requestListener(runtime: EmulatorRuntime, origin: EmulatorOrigin) {
         : handleApiRequest(runtime, origin, req, res, path, requestId);
     handling.catch((error: unknown) => {
       if (res.headersSent || res.destroyed) return;
-      if (error instanceof ApiError) {
+      if (error instanceof ErrorAnswer) {
         sendError(res, error);
         return;
       }
       console.error(`emulator: ${req.method} ${path} failed`, error);
-      sendError(res, new ApiError(500, "internal_error", "The emulator failed; see its output."));
+      sendError(
+        res,
+        new ErrorAnswer(500, "internal_error", "The emulator failed; see its output."),
+      );
     });
   };
 }

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { ApiError } from "./errors";
+import { ErrorAnswer } from "./errors";
 
 /** A field sent under a name that belongs elsewhere, and the name to use instead. */
 export interface MisplacedField {
@@ -25,8 +25,8 @@ function misplacedAt(misplaced: MisplacedFields, field: string): MisplacedField 
   return Object.hasOwn(misplaced, field) ? misplaced[field] : undefined;
 }
 
-export function misplacedFieldError(field: string, hint: MisplacedField): ApiError {
-  return new ApiError(
+export function misplacedFieldError(field: string, hint: MisplacedField): ErrorAnswer {
+  return new ErrorAnswer(
     400,
     "wrong_field_name",
     `Field "${field}" is not accepted here; use "${hint.use}" (${hint.because}).`,
@@ -34,8 +34,8 @@ export function misplacedFieldError(field: string, hint: MisplacedField): ApiErr
   );
 }
 
-export function unknownFieldError(field: string): ApiError {
-  return new ApiError(
+export function unknownFieldError(field: string): ErrorAnswer {
+  return new ErrorAnswer(
     400,
     "unknown_field",
     `Unknown field "${field}". The emulator rejects fields the API contract does not list, ` +
@@ -69,7 +69,7 @@ function pickMostTelling(issues: readonly z.core.$ZodIssue[], misplaced: Misplac
   return misplacedIssue ?? issues.find((issue) => issue.code === "unrecognized_keys") ?? first;
 }
 
-function issueToError(issue: z.core.$ZodIssue, misplaced: MisplacedFields): ApiError {
+function issueToError(issue: z.core.$ZodIssue, misplaced: MisplacedFields): ErrorAnswer {
   const field = wireFieldPath(issue.path);
   if (issue.code === "unrecognized_keys") {
     const fields = issue.keys.map((key) => wireFieldPath([...issue.path, key]));
@@ -84,16 +84,16 @@ function issueToError(issue: z.core.$ZodIssue, misplaced: MisplacedFields): ApiE
   }
   if (issue.code === "invalid_type") {
     if (issue.input === undefined) {
-      return new ApiError(400, "missing_field", `Field "${field}" is required.`, field);
+      return new ErrorAnswer(400, "missing_field", `Field "${field}" is required.`, field);
     }
     if (field === "") {
-      return new ApiError(
+      return new ErrorAnswer(
         400,
         "invalid_body",
         `The request body must be ${describeExpected(issue.expected)}; got ${describeValue(issue.input)}.`,
       );
     }
-    return new ApiError(
+    return new ErrorAnswer(
       400,
       "invalid_field",
       `Field "${field}" must be ${describeExpected(issue.expected)}; got ${describeValue(issue.input)}.`,
@@ -102,14 +102,14 @@ function issueToError(issue: z.core.$ZodIssue, misplaced: MisplacedFields): ApiE
   }
   if (issue.code === "invalid_value") {
     const allowed = issue.values.map((value) => JSON.stringify(value)).join(", ");
-    return new ApiError(
+    return new ErrorAnswer(
       400,
       "invalid_field",
       `Field "${field}" must be one of ${allowed}; got ${describeValue(issue.input)}.`,
       field,
     );
   }
-  return new ApiError(
+  return new ErrorAnswer(
     400,
     "invalid_field",
     `Field "${field}" is invalid: ${issue.message}.`,

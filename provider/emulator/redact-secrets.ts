@@ -14,9 +14,10 @@ export function redactHeaders(headers: IncomingHttpHeaders): Record<string, stri
 }
 
 /**
- * Returns a deep copy with the contract's secrets replaced: `register_password` wherever it
- * appears and the values of `advancedWebhook.headers` (they usually carry tokens). Works on
- * bodies that failed validation too, since those are logged as well.
+ * Returns a deep copy with the contract's secrets replaced, as the provider treats them:
+ * `register_password` wherever it appears, and an advanced webhook's `url`, `body` and the values
+ * of its `headers` and `parameters` (they carry tokens). Works on bodies that failed validation
+ * too, since those are logged as well.
  */
 export function redactSecrets<T>(value: T): T {
   return redactValue(value) as T;
@@ -37,14 +38,22 @@ function redactValue(value: unknown): unknown {
 function redactAdvancedWebhook(webhook: unknown): unknown {
   const copy = redactValue(webhook);
   if (copy === null || typeof copy !== "object" || Array.isArray(copy)) return copy;
-  const headers = (copy as Record<string, unknown>).headers;
-  if (!Array.isArray(headers)) return copy;
+  const fields = copy as Record<string, unknown>;
   return {
-    ...copy,
-    headers: headers.map((header: unknown) =>
-      header !== null && typeof header === "object" && "value" in header
-        ? { ...header, value: REDACTED }
-        : header,
-    ),
+    ...fields,
+    ...("url" in fields && { url: REDACTED }),
+    ...("body" in fields && { body: REDACTED }),
+    ...("headers" in fields && { headers: withValuesRedacted(fields.headers) }),
+    ...("parameters" in fields && { parameters: withValuesRedacted(fields.parameters) }),
   };
+}
+
+/** A list of `{name, value}` with each value redacted; anything else as it is. */
+function withValuesRedacted(pairs: unknown): unknown {
+  if (!Array.isArray(pairs)) return pairs;
+  return pairs.map((pair: unknown) =>
+    pair !== null && typeof pair === "object" && "value" in pair
+      ? { ...pair, value: REDACTED }
+      : pair,
+  );
 }

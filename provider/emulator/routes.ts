@@ -1,6 +1,6 @@
 import { subscribeWebhook } from "./campaign-routes";
 import type { EmulatorOrigin } from "./control-types";
-import { ApiError } from "./errors";
+import { ErrorAnswer } from "./errors";
 import type { OperationHandler } from "./operation";
 import { createSipCarrier } from "./sip-routes";
 import { cloneVoice, updateVoice } from "./voice-routes";
@@ -42,12 +42,12 @@ export function matchRoute(origin: EmulatorOrigin, method: string, path: string)
     if (params !== undefined) candidates.push({ route, params });
   }
   if (candidates.length === 0) {
-    throw new ApiError(404, "not_found", `No operation at ${path} on this origin.`);
+    throw new ErrorAnswer(404, "not_found", `No operation at ${path} on this origin.`);
   }
   const match = candidates.find((candidate) => candidate.route.method === method);
   if (match !== undefined) return match;
   const allowed = [...new Set(candidates.map((candidate) => candidate.route.method))].join(", ");
-  throw new ApiError(
+  throw new ErrorAnswer(
     405,
     "method_not_allowed",
     `${method} is not allowed on ${path}; allowed: ${allowed}.`,

@@ -2,7 +2,7 @@ import busboy from "busboy";
 import { createHash } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { LoggedFile, LoggedMultipart } from "./control-types";
-import { ApiError } from "./errors";
+import { ErrorAnswer } from "./errors";
 
 export interface MultipartForm {
   fields: ReadonlyMap<string, string>;
@@ -32,8 +32,8 @@ export function readMultipartForm(
     }
     const fields = new Map<string, string>();
     const files: LoggedFile[] = [];
-    let problem: ApiError | undefined;
-    const fail = (error: ApiError) => {
+    let problem: ErrorAnswer | undefined;
+    const fail = (error: ErrorAnswer) => {
       problem ??= error;
     };
 
@@ -41,7 +41,7 @@ export function readMultipartForm(
       if (!(name in record.fields)) record.fields[name] = value;
       if (info.valueTruncated) {
         fail(
-          new ApiError(
+          new ErrorAnswer(
             400,
             "field_too_large",
             `Form field "${name}" exceeds ${LIMITS.fieldSize} bytes.`,
@@ -50,7 +50,7 @@ export function readMultipartForm(
         );
       } else if (name === FILE_FIELD) {
         fail(
-          new ApiError(
+          new ErrorAnswer(
             400,
             "invalid_field",
             `Form field "${FILE_FIELD}" must be sent as file parts (with a filename), not as text.`,
@@ -59,7 +59,7 @@ export function readMultipartForm(
         );
       } else if (fields.has(name)) {
         fail(
-          new ApiError(
+          new ErrorAnswer(
             400,
             "duplicate_field",
             `Form field "${name}" was sent more than once; send it once` +
@@ -75,7 +75,7 @@ export function readMultipartForm(
     parser.on("file", (name, stream, info) => {
       if (name !== FILE_FIELD) {
         fail(
-          new ApiError(
+          new ErrorAnswer(
             400,
             "unexpected_file_field",
             `File part "${name}" is not accepted; audio samples go in form field "${FILE_FIELD}".`,
@@ -110,7 +110,7 @@ export function readMultipartForm(
     for (const limit of ["fieldsLimit", "filesLimit", "partsLimit"] as const) {
       parser.on(limit, () =>
         fail(
-          new ApiError(
+          new ErrorAnswer(
             400,
             "too_many_parts",
             `The form exceeds ${LIMITS.fields} fields or ${LIMITS.files} files.`,
@@ -134,7 +134,11 @@ export function readMultipartForm(
   });
 }
 
-function malformed(error: unknown): ApiError {
+function malformed(error: unknown): ErrorAnswer {
   const reason = error instanceof Error ? error.message : String(error);
-  return new ApiError(400, "malformed_multipart", `The multipart body cannot be parsed: ${reason}`);
+  return new ErrorAnswer(
+    400,
+    "malformed_multipart",
+    `The multipart body cannot be parsed: ${reason}`,
+  );
 }

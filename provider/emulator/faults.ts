@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { ActiveFaultRule, FaultAction, FaultRule } from "./control-types";
 import { echoTransforms } from "./echo-fault";
 import { newFaultId } from "./ids";
+import { pathMatches } from "./path-pattern";
 import { seededRandom } from "./seeded-random";
 
 export const faultRuleSchema: z.ZodType<FaultRule> = z.strictObject({
@@ -106,6 +107,12 @@ export class FaultRegistry {
     return count;
   }
 
+  /** Clears every rule (ending their latencies) and adds these, at once. */
+  replace(rules: readonly FaultRule[]): readonly ActiveFaultRule[] {
+    this.clear();
+    return rules.map((rule) => this.add(rule));
+  }
+
   /** The first rule that matches and fires wins; firing uses up one of its `times`. */
   take(phase: FaultPhase, target: FaultTarget): ActiveFaultRule | undefined {
     for (const rule of this.rules) {
@@ -131,14 +138,4 @@ export class FaultRegistry {
     }
     return pathMatches(rule.path, target.path);
   }
-}
-
-export function pathMatches(pattern: string, path: string): boolean {
-  const patternSegments = pattern.split("/");
-  const pathSegments = path.split("/");
-  if (patternSegments.length !== pathSegments.length) return false;
-  return patternSegments.every((segment, index) => {
-    const actual = pathSegments[index] ?? "";
-    return segment === "*" ? actual !== "" : segment === actual;
-  });
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { LoggedFile } from "./control-types";
-import { ApiError } from "./errors";
+import { ErrorAnswer } from "./errors";
 import { FILE_FIELD, type MultipartForm } from "./multipart-upload";
 import {
   describeValue,
@@ -62,10 +62,10 @@ export function parseCloneForm(form: MultipartForm): CloneVoiceInput {
     values[name] = parseFormValue(name, raw, kind);
   }
   if (typeof values.name !== "string" || values.name === "") {
-    throw new ApiError(400, "missing_field", 'Form field "name" is required.', "name");
+    throw new ErrorAnswer(400, "missing_field", 'Form field "name" is required.', "name");
   }
   if (form.files.length === 0) {
-    throw new ApiError(
+    throw new ErrorAnswer(
       400,
       "missing_files",
       `A clone needs at least one audio sample in form field "${FILE_FIELD}".`,
@@ -75,7 +75,7 @@ export function parseCloneForm(form: MultipartForm): CloneVoiceInput {
   const emptyIndex = form.files.findIndex((file) => file.size === 0);
   if (emptyIndex !== -1) {
     const field = `${FILE_FIELD}[${emptyIndex}]`;
-    throw new ApiError(400, "invalid_field", `Audio sample ${field} is empty.`, field);
+    throw new ErrorAnswer(400, "invalid_field", `Audio sample ${field} is empty.`, field);
   }
   return { ...(values as Omit<CloneVoiceInput, "files">), files: form.files };
 }
@@ -108,8 +108,8 @@ function parseLocales(name: string, raw: string): string[] {
   return parsed as string[];
 }
 
-function invalidFormField(name: string, requirement: string, raw: string): ApiError {
-  return new ApiError(
+function invalidFormField(name: string, requirement: string, raw: string): ErrorAnswer {
+  return new ErrorAnswer(
     400,
     "invalid_field",
     `Form field "${name}" ${requirement}; got ${describeValue(raw)}.`,

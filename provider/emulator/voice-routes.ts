@@ -1,6 +1,6 @@
 import type { Caller } from "./auth";
 import type { AnswerShape, Voice } from "./control-types";
-import { ApiError } from "./errors";
+import { ErrorAnswer } from "./errors";
 import { newObjectId, newProviderVoiceId } from "./ids";
 import { readMultipartForm } from "./multipart-upload";
 import { readLoggedJsonBody, type OperationHandler } from "./operation";
@@ -30,7 +30,7 @@ export const updateVoice: OperationHandler = async (request) => {
   const id = request.params.id ?? "";
   const existing = request.store.findVoice(request.caller.organization.id, id);
   if (existing === undefined || !visibleTo(existing, request.caller)) {
-    throw new ApiError(404, "voice_not_found", `No voice with id "${id}" in this organization.`);
+    throw new ErrorAnswer(404, "voice_not_found", `No voice with id "${id}" in this organization.`);
   }
   const update = parseVoiceUpdate(await readLoggedJsonBody(request));
   return {

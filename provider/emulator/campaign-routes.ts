@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { AdvancedWebhook, StoredSubscription } from "./control-types";
-import { ApiError } from "./errors";
+import { ErrorAnswer } from "./errors";
 import { OBJECT_ID_PATTERN, newObjectId } from "./ids";
 import { readLoggedJsonBody, type OperationHandler } from "./operation";
 import { parseWireBody } from "./wire-validation";
@@ -33,7 +33,7 @@ export const subscribeSchema = z.strictObject({
 export const subscribeWebhook: OperationHandler = async (request) => {
   const campaignId = request.params.campaignId ?? "";
   if (!OBJECT_ID_PATTERN.test(campaignId)) {
-    throw new ApiError(
+    throw new ErrorAnswer(
       400,
       "invalid_campaign_id",
       `campaignId "${campaignId}" is not an ObjectId (24 hexadecimal characters).`,

@@ -2,7 +2,7 @@
  * Memory check for streaming uploads (not a jest test): starts the emulator in a child process,
  * clones one voice from 5 × 100 MB samples and reports the emulator's resident memory.
  *
- *   npx tsx test/emulator/measure-upload-memory.ts [--files 5] [--mb 100]
+ *   npx tsx test/bench/emulator-upload-memory.ts [--files 5] [--mb 100]
  */
 import { spawn } from "node:child_process";
 import { openAsBlob } from "node:fs";
@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { FormData, request } from "undici";
-import type { Voice } from "./control-types";
+import type { Voice } from "../../provider/emulator";
 
 const MIB = 1024 * 1024;
 const API_KEY = "memory-key";
@@ -26,7 +26,16 @@ async function residentMib(pid: number, field: "VmRSS" | "VmHWM"): Promise<numbe
 function startEmulatorProcess() {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", resolve(__dirname, "cli.ts"), "--port", "0", "--api-key", API_KEY],
+    [
+      "--import",
+      "tsx",
+      resolve(__dirname, "..", "..", "provider", "cli", "main.ts"),
+      "emulator",
+      "--port",
+      "0",
+      "--api-key",
+      API_KEY,
+    ],
     { stdio: ["ignore", "pipe", "inherit"] },
   );
   const baseUrl = new Promise<string>((resolveUrl, reject) => {
@@ -34,7 +43,9 @@ function startEmulatorProcess() {
     child.stdout.on("data", (chunk: Buffer) => {
       stdout += chunk.toString();
       const [first, second] = stdout.split("\n");
-      if (first !== undefined && second !== undefined) resolveUrl(first);
+      // VOICEPLATFORM_BASE_URL=<url>, then the campaigns line.
+      if (first !== undefined && second !== undefined)
+        resolveUrl(first.slice(first.indexOf("=") + 1));
     });
     child.once("exit", (code) => reject(new Error(`emulator exited with ${code}`)));
   });

@@ -1,5 +1,5 @@
 import type { Organization } from "./auth";
-import type { EmulatorSettings } from "./control-types";
+import type { EmulatorSettings, FaultRule } from "./control-types";
 import { FaultRegistry } from "./faults";
 import { TokenBucket, type RateDecision } from "./rate-limit";
 import { RequestLog } from "./request-log";
@@ -13,17 +13,20 @@ export class EmulatorRuntime {
   private currentSettings: EmulatorSettings;
   private bucket: TokenBucket | undefined;
   private readonly closing = new AbortController();
+  private readonly initialFaults: readonly FaultRule[];
 
   constructor(
     readonly organizations: readonly Organization[],
     private readonly initialSettings: EmulatorSettings,
-    stateFile?: string,
+    options: { stateFile?: string; faults?: readonly FaultRule[] } = {},
   ) {
     this.store = new StateStore(
       organizations.map((organization) => organization.id),
-      stateFile,
+      options.stateFile,
     );
+    this.initialFaults = options.faults ?? [];
     this.faults = new FaultRegistry(initialSettings.seed);
+    this.addInitialFaults();
     this.currentSettings = { ...initialSettings };
     this.bucket = bucketFor(initialSettings.rateLimit);
   }
@@ -43,14 +46,22 @@ export class EmulatorRuntime {
     return this.bucket?.take() ?? { allowed: true };
   }
 
-  /** Back to the state at start: no objects, log or faults, initial settings and seed. */
+  /**
+   * Back to the state at start: no objects and no log, the faults given at start (their counts
+   * afresh) and no others, the initial settings and seed.
+   */
   reset(): void {
     this.store.clear();
     this.log.clear();
     this.faults.clear();
+    this.addInitialFaults();
     this.currentSettings = { ...this.initialSettings };
     this.bucket = bucketFor(this.initialSettings.rateLimit);
     this.faults.reseed(this.initialSettings.seed);
+  }
+
+  private addInitialFaults(): void {
+    for (const rule of this.initialFaults) this.faults.add(rule);
   }
 
   /** Aborts every pending delay, so closing never waits for a latency or a hang to run out. */

@@ -149,6 +149,10 @@ export interface RequestLogEntry {
   method: string;
   path: string;
   origin: EmulatorOrigin;
+  /** The organization whose API key the request carried; null when it carried no known key. */
+  organizationId: string | null;
+  /** Its x-sub-organization-id, once checked to belong to that organization; else null. */
+  subOrganizationId: string | null;
   /** null while pending and when no response was sent (hang, socket reset, client gone). */
   status: number | null;
   /**

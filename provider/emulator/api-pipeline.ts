@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { setTimeout as delay } from "node:timers/promises";
-import { authenticate } from "./auth";
+import { authenticate, claimedCaller } from "./auth";
 import type {
   ActiveFaultRule,
   EmulatorOrigin,
@@ -8,7 +8,7 @@ import type {
   RequestLogEntry,
 } from "./control-types";
 import { echoAnswer } from "./echo-fault";
-import { ApiError } from "./errors";
+import { ErrorAnswer } from "./errors";
 import { readBodyText } from "./json-body";
 import type { PreparedOperation } from "./operation";
 import { sendError, sendJson, sendText } from "./responses";
@@ -28,7 +28,11 @@ export async function handleApiRequest(
   path: string,
   requestId: string,
 ): Promise<void> {
-  const logEntry = runtime.log.start(req, path, origin, requestId);
+  const logEntry = runtime.log.start(
+    req,
+    { path, origin, requestId },
+    claimedCaller(req, runtime.organizations),
+  );
   res.on("finish", () => {
     logEntry.status = res.statusCode;
   });
@@ -37,7 +41,7 @@ export async function handleApiRequest(
     await waitUnlessAbandoned(runtime.settings.latencyMs, signal);
     const rate = runtime.takeRateToken();
     if (!rate.allowed) {
-      throw new ApiError(
+      throw new ErrorAnswer(
         429,
         "rate_limited",
         `Rate limit of ${runtime.settings.rateLimit} requests per second exceeded.`,
@@ -92,12 +96,12 @@ export async function handleApiRequest(
     answer(prepared, after, req, res);
   } catch (error) {
     if (signal.aborted || res.destroyed) return;
-    if (error instanceof ApiError) {
+    if (error instanceof ErrorAnswer) {
       sendError(res, error);
       return;
     }
     console.error(`emulator: ${req.method} ${path} failed`, error);
-    sendError(res, new ApiError(500, "internal_error", "The emulator failed; see its output."));
+    sendError(res, new ErrorAnswer(500, "internal_error", "The emulator failed; see its output."));
   }
 }
 
@@ -138,8 +142,8 @@ function injectedStatus(
   action: Extract<FaultAction, { kind: "status" }>,
   method: string,
   path: string,
-): ApiError {
-  return new ApiError(
+): ErrorAnswer {
+  return new ErrorAnswer(
     action.status,
     action.status === 429 ? "rate_limited" : "injected_fault",
     `Injected fault ${ruleId}: status ${action.status} for ${method} ${path}.`,

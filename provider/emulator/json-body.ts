@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { ApiError } from "./errors";
+import { ErrorAnswer } from "./errors";
 
 const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
@@ -13,7 +13,7 @@ export function requireMediaType(req: IncomingMessage, expected: string): void {
   const actual = mediaTypeOf(req);
   if (actual === expected) return;
   const got = actual === undefined ? "no Content-Type header" : `"${actual}"`;
-  throw new ApiError(
+  throw new ErrorAnswer(
     415,
     "unsupported_media_type",
     `Content-Type must be ${expected}; got ${got}.`,
@@ -23,13 +23,17 @@ export function requireMediaType(req: IncomingMessage, expected: string): void {
 export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   const text = await readBodyText(req);
   if (text.trim() === "") {
-    throw new ApiError(400, "malformed_json", "The request body is empty; expected a JSON object.");
+    throw new ErrorAnswer(
+      400,
+      "malformed_json",
+      "The request body is empty; expected a JSON object.",
+    );
   }
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new ApiError(400, "malformed_json", `The request body is not valid JSON: ${reason}`);
+    throw new ErrorAnswer(400, "malformed_json", `The request body is not valid JSON: ${reason}`);
   }
 }
 
@@ -49,7 +53,7 @@ export function readBodyText(req: IncomingMessage): Promise<string> {
         tooLarge = true;
         chunks.length = 0;
         reject(
-          new ApiError(
+          new ErrorAnswer(
             413,
             "body_too_large",
             `JSON bodies are limited to ${MAX_JSON_BODY_BYTES} bytes.`,
