@@ -99,6 +99,17 @@ const BACKENDS: Record<
   },
 };
 
+/**
+ * The warning the AWS SDK for JavaScript prints on Node.js 20 once its support for it nears its
+ * end (NodeVersionSupportWarning): the SDK's, not the command's.
+ */
+function withoutAwsSdkNodeWarning(stderr: string): string {
+  return stderr.replace(
+    /^\(node:\d+\) Warning: NodeVersionSupportWarning:[\s\S]*?to show where the warning was created\)\n/m,
+    "",
+  );
+}
+
 const STACKS = suiteStackCount();
 const RUNNERS = 4;
 /** A round of 20 stacks on a busy 2-core machine takes several minutes. */
@@ -432,7 +443,11 @@ function suite(kind: BackendKind): void {
         ...assignments,
         ...forget,
       ]);
-      expect(recovered).toMatchObject({ code: 0, stderr: "" });
+      // recover says nothing on stderr; on S3 the AWS SDK adds its own warning on Node.js 20.
+      expect({ ...recovered, stderr: withoutAwsSdkNodeWarning(recovered.stderr) }).toMatchObject({
+        code: 0,
+        stderr: "",
+      });
       expect(recovered.stdout).toMatch("Released the lock the interrupted run left on the stack");
       expect(await dev.locks()).toEqual([]);
       expect(await dev.voicePlatform(["preflight", "--stack", "dev"])).toMatchObject({ code: 0 });
