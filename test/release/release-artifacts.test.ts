@@ -255,8 +255,25 @@ describeE2E("npm run release -- --dry-run", () => {
     const packed = await tarballFiles(repoTarball);
     expect([...released.keys()].sort()).toEqual([...packed.keys()].sort());
     const bundle = "package/dist/provider/plugin/pulumi-resource-voiceplatform.js";
+    const policyPack = "package/dist/provider/policy/pack/package.json";
     const differing = [...released].filter(([name, bytes]) => !bytes.equals(packed.get(name)!));
-    expect(differing.map(([name]) => name).sort()).toEqual([bundle, "package/package.json"]);
+    expect(differing.map(([name]) => name).sort()).toEqual([
+      bundle,
+      policyPack,
+      "package/package.json",
+    ]);
+    // The policy pack names the package at the release's version, and differs in nothing else.
+    const packManifest = (files: Map<string, Buffer>) =>
+      JSON.parse(files.get(policyPack)!.toString("utf8")) as {
+        version: string;
+        dependencies: Record<string, string>;
+      };
+    const releasedPack = packManifest(released);
+    expect(releasedPack).toEqual({
+      ...packManifest(packed),
+      version,
+      dependencies: { ...packManifest(packed).dependencies, "pulumi-voice-platform": version },
+    });
     // The bundle differs by the version it reports, and nothing else.
     const releasedBundle = released.get(bundle)!.toString("utf8");
     expect(
