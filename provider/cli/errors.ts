@@ -64,9 +64,14 @@ export class PulumiCliError extends StackCommandError {
   /**
    * `write ".pulumi/meta.yaml": …`: a diy backend writes that file the first time it is opened,
    * only when it holds no stack yet (pkg/backend/diy/meta.go at v3.248.0), and read-only
-   * credentials (a pull request's preview) cannot. So the backend has no stack at all.
+   * credentials (a pull request's preview) cannot. So the backend has no stack at all. CLI
+   * 3.274.1 on Azure Blob crashes in that write instead of reporting it (a nil pointer in the
+   * blob writer's Close after the refused upload): its stack trace runs through ensurePulumiMeta.
    */
   get isNewBackendUnwritable(): boolean {
-    return /write "\.pulumi\/meta\.yaml"/.test(this.stderr);
+    return (
+      /write "\.pulumi\/meta\.yaml"/.test(this.stderr) ||
+      (/^Panic:/m.test(this.stderr) && /backend\/diy\.ensurePulumiMeta\(/.test(this.stderr))
+    );
   }
 }
