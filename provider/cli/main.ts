@@ -5,17 +5,23 @@
  * `policy-pack` for the platform's rules as a policy pack, `emulator` for a local stand-in for
  * the platform.
  */
-import { backendTimeoutSeconds } from "./backend-deadline";
-import { parseCommandLine, USAGE, UsageError } from "./command-line";
-import { EXIT } from "./command-result";
-import { runEmulator } from "./emulator-command";
-import { writePolicyPack } from "./policy-pack";
-import { preflight } from "./preflight";
-import { PulumiCliError } from "./pulumi-stack";
-import { recover } from "./recover";
-import { rekey } from "./rekey";
-import { LockedRefusal, RecoveryRefused } from "./recovery-plan";
-import { BackendReadError, CommandSettingError, StackNotFoundError } from "./errors";
+import { backendTimeoutSeconds } from "./backends/backend-deadline";
+import { parseCommandLine, USAGE } from "./commands/command-line";
+import { EXIT } from "./commands/command-result";
+import { runEmulator } from "./commands/emulator-command";
+import { writePolicyPack } from "./commands/policy-pack";
+import { preflight } from "./commands/preflight";
+import { recover } from "./commands/recover";
+import { rekey } from "./commands/rekey";
+import {
+  BackendReadError,
+  CommandSettingError,
+  LockedRefusal,
+  PulumiCliError,
+  RecoveryRefused,
+  StackNotFoundError,
+  UsageError,
+} from "./errors";
 
 export async function main(argv: readonly string[]): Promise<number> {
   try {

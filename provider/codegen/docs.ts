@@ -18,7 +18,7 @@ import {
   type PropertySpec,
   type ResourceSpec,
   type TypeSpec,
-} from "./schema";
+} from "../schema/package-schema";
 
 const REPO_ROOT = resolve(__dirname, "..", "..");
 

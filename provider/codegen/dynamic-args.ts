@@ -1,11 +1,15 @@
 /**
- * The text of provider/dynamic/args.ts, the `XArgs` types of the dynamic resources, from the
- * package schema (itself derived from the resource descriptors' zod schemas), so their editor docs
- * are the descriptions the schema carries and nobody writes the fields twice.
+ * The text of provider/dynamic/generated/args.ts, the `XArgs` types of the dynamic resources,
+ * from the package schema (itself derived from the resource descriptors' zod schemas), so their
+ * editor docs are the descriptions the schema carries and nobody writes the fields twice.
  */
 import { requiredInputNames } from "../core/field-facts";
 import { descriptorOf, type ResourceKind } from "../resources";
-import { REQUIRED_TO_CREATE, type PackageSchema, type PropertySpec } from "./schema";
+import {
+  REQUIRED_TO_CREATE,
+  type PackageSchema,
+  type PropertySpec,
+} from "../schema/package-schema";
 
 const TYPE_REF = "#/types/voiceplatform:index:";
 

@@ -1,10 +1,10 @@
 /**
- * The text of provider/dynamic/resources.ts, the resource classes a TypeScript program declares:
- * one per descriptor, each output declared with its schema description and the type its
- * descriptor's state gives it (dynamic/dynamic-class.ts holds what they share).
+ * The text of provider/dynamic/generated/resources.ts, the resource classes a TypeScript program
+ * declares: one per descriptor, each output declared with its schema description and the type
+ * its descriptor's state gives it (dynamic/dynamic-class.ts holds what they share).
  */
 import { resources } from "../resources";
-import { REQUIRED_TO_CREATE, resourceToken, type PackageSchema } from "./schema";
+import { REQUIRED_TO_CREATE, resourceToken, type PackageSchema } from "../schema/package-schema";
 
 function docComment(text: string, indent: string): string {
   return `${indent}/** ${text.replace(/\*\//g, "*\\/")} */\n`;
@@ -51,7 +51,7 @@ export function classesText(schema: PackageSchema): string {
   return [
     'import * as pulumi from "@pulumi/pulumi";\n',
     `import type { ${kinds.map((kind) => `${kind}Args`).join(", ")} } from "./args";\n`,
-    'import { dynamicArgs, type StateOfKind } from "./dynamic-class";\n',
+    'import { dynamicArgs, type StateOfKind } from "../dynamic-class";\n',
     ...resources.map((descriptor) => `\n${classText(descriptor, schema)}`),
   ].join("");
 }

@@ -1,5 +1,5 @@
 /**
- * The text of a dynamic stub module, `provider/dynamic/<kind>-stub.ts`: the provider the SDK
+ * The text of a dynamic stub module, `provider/dynamic/generated/<kind>-stub.ts`: the provider the SDK
  * serializes into state as `__provider` (see dynamic/provider-stubs.ts). Its compiled functions
  * are what a copy by value serializes, so their text must stay byte for byte what the first
  * releases wrote: every kind's stub has this one shape.

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { pythonTestingModule } from "./python-testing";
-import { packageSchema, type ReleaseSchemaOptions } from "./schema";
+import { packageSchema, type ReleaseSchemaOptions } from "../schema/package-schema";
 
 const run = promisify(execFile);
 

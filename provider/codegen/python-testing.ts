@@ -12,8 +12,8 @@ import { outputsWrittenBy } from "../core/resource-descriptor";
 import { topLevelOf } from "../core/secret-paths";
 import { resources } from "../resources";
 import { settingSources } from "../settings/config";
-import { madeUpDefaults, mockIdFormats } from "./mock-facts";
-import { PACKAGE_NAME } from "./schema";
+import { madeUpDefaults, mockIdFormats } from "../testing/mock-facts";
+import { PACKAGE_NAME } from "../schema/package-schema";
 
 /** What the module knows of each resource kind, from its descriptor. */
 function kindFacts(): Record<string, object> {

@@ -3,7 +3,7 @@
  * SDK generation reads it (`pulumi package gen-sdk <file>`).
  */
 import { writeFileSync } from "node:fs";
-import { packageSchema } from "./schema";
+import { packageSchema } from "../schema/package-schema";
 
 const text = `${JSON.stringify(packageSchema(), null, 2)}\n`;
 const target = process.argv[2];

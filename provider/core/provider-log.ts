@@ -1,5 +1,5 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { withoutMarkedSecrets } from "../platform/marked-secrets";
+import { callValue } from "../settings/call-context";
 import { stateSlot } from "../settings/process-state";
 
 /**
@@ -7,18 +7,15 @@ import { stateSlot } from "../settings/process-state";
  * call prints is shown on that resource, and a delete can tell whether its resource was just
  * created anew (a replacement).
  */
-// Made with the first call: the single executable's startup snapshot holds this module, and
-// async context made while a snapshot is built is not carried into the process.
-let currentCall: AsyncLocalStorage<string> | undefined;
+const currentCall = callValue("");
 
 export function withResource<T>(urn: string, work: () => T): T {
-  currentCall ??= new AsyncLocalStorage<string>();
-  return currentCall.run(urn, work);
+  return currentCall.runWith(urn, work);
 }
 
 /** The URN of the running call's resource, or "" when the front end did not say. */
 export function currentResource(): string {
-  return currentCall?.getStore() ?? "";
+  return currentCall.current();
 }
 
 /** What this provider has said already: each warning and notice is said once per provider. */

@@ -8,7 +8,8 @@
  * format (`__provider`, gRPC structs) onto it.
  */
 import { forEngine, type EngineFailureContext } from "./check";
-import { INCOMPLETE_CREATE, IncompleteCreateError, isIncompleteCreate } from "./created-object";
+import { IncompleteCreateError } from "./errors";
+import { INCOMPLETE_CREATE, isIncompleteCreate } from "./hidden-properties";
 import {
   canonical,
   diffAnswer,

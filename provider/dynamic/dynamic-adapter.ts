@@ -1,7 +1,7 @@
 /**
  * The dynamic provider's front end: the served resource (provider/core/served-resource) as
- * `@pulumi/pulumi/cmd/dynamic-provider` calls it. Besides the resource classes, which set them, the
- * only place that knows `__provider` and `__resource`: they are taken off every property bag on
+ * `@pulumi/pulumi/cmd/dynamic-provider` calls it. `__provider` and `__resource`, which the
+ * resource classes set (core/hidden-properties.ts names them), are taken off every property bag on
  * the way in and put back where the engine needs them on the way out.
  *
  * The dynamic protocol passes a diff's `changes`, `replaces` and `deleteBeforeReplace` and nothing
@@ -22,18 +22,13 @@ import type { Inputs, ResourceDescriptor } from "../core/resource-descriptor";
 import { canonical } from "../core/diff";
 import { servedResource } from "../core/served-resource";
 import { withoutUndefined } from "../core/serializable";
-import { IncompleteCreateError } from "../core/created-object";
+import { IncompleteCreateError } from "../core/errors";
+import { hidden, RESOURCE_KEY, withoutProvider } from "../core/hidden-properties";
 import { InputError } from "../platform/errors";
 import { readSettings } from "../settings/config";
 import { inputChangesShown } from "./input-changes-shown";
 import { withResource } from "../core/provider-log";
 import { forwardConsoleToEngine } from "../plugin/engine-log";
-
-/** Where the engine keeps the serialized provider, in inputs and outputs alike. */
-export const PROVIDER_KEY = "__provider";
-
-/** Where the classes put what the provider learns of the resource beside its inputs. */
-export const RESOURCE_KEY = "__resource";
 
 export interface ResourceFacts {
   readonly urn: string;
@@ -45,24 +40,9 @@ export interface ResourceFacts {
   readonly markedSecret?: readonly string[];
 }
 
-export function withoutProvider(bag: Inputs): Inputs {
-  const { [PROVIDER_KEY]: _provider, [RESOURCE_KEY]: _resource, ...rest } = bag;
-  return rest;
-}
-
 function factsOf(bag: Inputs): ResourceFacts | undefined {
   const facts = bag[RESOURCE_KEY] as Partial<ResourceFacts> | undefined;
   return typeof facts?.urn === "string" ? (facts as ResourceFacts) : undefined;
-}
-
-/**
- * The bag's own `__provider` and `__resource`, to hand back to the engine: what a dynamic
- * resource's outputs carry beside its state (recover writes them too).
- */
-export function hidden(bag: Inputs): Inputs {
-  const kept: Inputs = {};
-  for (const key of [PROVIDER_KEY, RESOURCE_KEY]) if (bag[key] !== undefined) kept[key] = bag[key];
-  return kept;
 }
 
 /** The bag's `__resource`, which the outputs keep too: delete and read find the URN there. */

@@ -25,7 +25,8 @@ import type { ResourceDescriptor } from "../core/resource-descriptor";
 import { topLevelOf } from "../core/secret-paths";
 import { InputError } from "../platform/errors";
 import { descriptorOf, type ResourceKind, type resources } from "../resources";
-import { PROVIDER_KEY, RESOURCE_KEY, type ResourceFacts } from "./dynamic-adapter";
+import { PROVIDER_KEY, RESOURCE_KEY } from "../core/hidden-properties";
+import type { ResourceFacts } from "./dynamic-adapter";
 import { providerText } from "./provider-stubs";
 
 /** The type token's module: `pulumi-nodejs:dynamic/voiceplatform:<type>`. Fixed: it is in every URN. */

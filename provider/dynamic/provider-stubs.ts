@@ -22,8 +22,8 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { kebabCase, type ResourceKind } from "../resources";
 
-/** The stub module of a kind, `<kind in kebab case>-stub` beside this file. */
-const stubPath = (kind: ResourceKind) => `./${kebabCase(kind)}-stub`;
+/** The stub module of a kind, `generated/<kind in kebab case>-stub` (`npm run args`). */
+const stubPath = (kind: ResourceKind) => `./generated/${kebabCase(kind)}-stub`;
 
 const specifier = (kind: ResourceKind) => `pulumi-voice-platform/dynamic/${kebabCase(kind)}`;
 

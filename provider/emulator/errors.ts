@@ -8,9 +8,7 @@ import type { ErrorBody } from "./control-types";
  * The emulator cannot do what it was asked: options it cannot use, a state file it cannot read,
  * a control call it refused. The message names what was wrong and the fix.
  */
-export class EmulatorError extends VoicePlatformError {
-  override readonly name: string = "EmulatorError";
-}
+export class EmulatorError extends VoicePlatformError {}
 
 /**
  * An error answer to an API or control request (status, code, message and the field at fault),
@@ -18,8 +16,6 @@ export class EmulatorError extends VoicePlatformError {
  * leaves the emulator: a client sees the answer, not the error.
  */
 export class ErrorAnswer extends EmulatorError {
-  override readonly name = "ErrorAnswer";
-
   constructor(
     readonly status: number,
     readonly code: string,

@@ -34,7 +34,6 @@ export interface ApiErrorDetails {
  * fields carry the same facts for programs. The subclasses say which kind of failure it was.
  */
 export class ApiError extends VoicePlatformError {
-  override readonly name: string = "ApiError";
   readonly operation: string;
   readonly method: string;
   readonly url: string;
@@ -67,48 +66,32 @@ export class ApiError extends VoicePlatformError {
 
 /** The platform answered with an error status (after any retries). */
 export class ApiStatusError extends ApiError {
-  override readonly name: string = "ApiStatusError";
   declare readonly status: number;
 }
 
 /** 400: the platform refused the request's content; its message names what. */
-export class BadRequestError extends ApiStatusError {
-  override readonly name: string = "BadRequestError";
-}
+export class BadRequestError extends ApiStatusError {}
 
 /** 401: the key is missing or wrong. */
-export class AuthenticationError extends ApiStatusError {
-  override readonly name: string = "AuthenticationError";
-}
+export class AuthenticationError extends ApiStatusError {}
 
 /** 403: the key may not do this, e.g. for a sub-organization outside its organization. */
-export class PermissionDeniedError extends ApiStatusError {
-  override readonly name: string = "PermissionDeniedError";
-}
+export class PermissionDeniedError extends ApiStatusError {}
 
 /** 404: no such voice (or path). */
-export class NotFoundError extends ApiStatusError {
-  override readonly name: string = "NotFoundError";
-}
+export class NotFoundError extends ApiStatusError {}
 
 /** 409: the request conflicts with what the platform holds. */
-export class ConflictError extends ApiStatusError {
-  override readonly name: string = "ConflictError";
-}
+export class ConflictError extends ApiStatusError {}
 
 /** 429: still rate limited after the retries. */
-export class RateLimitError extends ApiStatusError {
-  override readonly name: string = "RateLimitError";
-}
+export class RateLimitError extends ApiStatusError {}
 
 /** 5xx: the platform failed (after the retries a safe call gets). */
-export class InternalServerError extends ApiStatusError {
-  override readonly name: string = "InternalServerError";
-}
+export class InternalServerError extends ApiStatusError {}
 
 /** No answer: the connection failed. `code` is Node's or undici's error code. */
 export class ApiConnectionError extends ApiError {
-  override readonly name: string = "ApiConnectionError";
   constructor(
     details: ApiErrorDetails,
     readonly code: string,
@@ -119,7 +102,6 @@ export class ApiConnectionError extends ApiError {
 
 /** No complete answer before the deadline: a kind of connection error, as in openai-node. */
 export class ApiTimeoutError extends ApiConnectionError {
-  override readonly name: string = "ApiTimeoutError";
   constructor(details: ApiErrorDetails) {
     super(details, "ETIMEDOUT");
   }
@@ -129,14 +111,10 @@ export class ApiTimeoutError extends ApiConnectionError {
  * The request was refused before any byte was sent (a value the HTTP client cannot write into a
  * header): nothing reached the platform.
  */
-export class RequestNotSentError extends ApiError {
-  override readonly name: string = "RequestNotSentError";
-}
+export class RequestNotSentError extends ApiError {}
 
 /** A success status whose body is not the JSON the API describes, or not of the shape it gives. */
-export class ApiResponseError extends ApiError {
-  override readonly name: string = "ApiResponseError";
-}
+export class ApiResponseError extends ApiError {}
 
 const statusClasses: Readonly<Record<number, new (details: ApiErrorDetails) => ApiStatusError>> = {
   400: BadRequestError,
@@ -192,7 +170,6 @@ export function permissionHint(subOrganizationId: string | undefined): string {
 
 /** An id that would change the address of the request it is a path segment of. */
 export class UnsafePathError extends VoicePlatformError {
-  override readonly name = "UnsafePathError";
   constructor(operation: string, what: string, value: string, problem: string) {
     super(
       `${operation}: ${what} ${JSON.stringify(value)} ${problem}. Nothing was sent; fix the id`,
@@ -200,9 +177,27 @@ export class UnsafePathError extends VoicePlatformError {
   }
 }
 
+/**
+ * A part could not produce the content it announced, so the body was cut short before the
+ * platform had all of it: the request was never complete, and nothing was acted on.
+ */
+export class PartSourceError extends VoicePlatformError {}
+
+/** A sample that changed size between the start of its upload and its last byte. */
+export class SampleChangedError extends PartSourceError {}
+
+/**
+ * An attempt's deadline passed: the reason its request is cut, named as AbortSignal.timeout names
+ * its own. The call then fails with an ApiTimeoutError, whose cause it is.
+ */
+export class TimeoutError extends VoicePlatformError {
+  constructor(ms: number) {
+    super(`no complete answer within ${ms} ms`);
+  }
+}
+
 /** An input the program gave cannot be used as it is (a sample file that cannot be read, say). */
 export class InputError extends VoicePlatformError {
-  override readonly name: string = "InputError";
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
   }

@@ -2,13 +2,15 @@ import { EventEmitter } from "node:events";
 import type { Readable } from "node:stream";
 import { sharedAgent, sharedLimit, sharedPacer, undici } from "./connection-pool";
 import type { Pacer } from "./rate-pacer";
-import { encodeMultipart, PartSourceError, type MultipartForm } from "./multipart-form";
+import { encodeMultipart, type MultipartForm } from "./multipart-form";
 import type { z } from "zod";
 import {
   apiErrorFor,
   ApiResponseError,
   authenticationHint,
+  PartSourceError,
   permissionHint,
+  TimeoutError,
   UnsafePathError,
   type ApiError,
   type ApiErrorDetails,
@@ -305,7 +307,7 @@ async function attemptOnce(
   // pending timer per call behind for the whole deadline. undici also takes an EventEmitter as its
   // signal, which costs a fraction of an AbortSignal's event listeners on every call.
   const signal = new AttemptSignal();
-  const timer = setTimeout(() => signal.fire(new DeadlineError(deadlineMs)), deadlineMs);
+  const timer = setTimeout(() => signal.fire(new TimeoutError(deadlineMs)), deadlineMs);
   const cut = () => signal.fire(ended.reason as Error);
   ended.addEventListener("abort", cut);
   try {
@@ -370,7 +372,7 @@ function successAttempt(answer: AnswerFacts, tooLarge: boolean): Attempt {
 function failedAttempt(cause: unknown, signal: AttemptSignal): Attempt {
   // Cut short by the provider itself: the platform never got a whole request to act on.
   if (cause instanceof PartSourceError) throw cause;
-  if (signal.reason instanceof DeadlineError)
+  if (signal.reason instanceof TimeoutError)
     return { kind: "failure", outcome: { kind: "timeout" }, cause };
   // Cut because the provider ended: the platform may have acted on it.
   if (signal.aborted)
@@ -424,13 +426,6 @@ class AttemptSignal extends EventEmitter {
     this.aborted = true;
     this.reason = reason;
     this.emit("abort", reason);
-  }
-}
-
-class DeadlineError extends Error {
-  override readonly name = "TimeoutError";
-  constructor(ms: number) {
-    super(`no complete answer within ${ms} ms`);
   }
 }
 

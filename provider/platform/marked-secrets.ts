@@ -5,29 +5,22 @@
  * a call carrying one too short to be found in a text is withheld, as for the package's own
  * secrets (http-client's `answerWithheldBecause`).
  */
-import type { AsyncLocalStorage } from "node:async_hooks";
+import { callValue } from "../settings/call-context";
 
 export interface NamedSecret {
   readonly name: string;
   readonly value: unknown;
 }
 
-// Made with the first call: the single executable's startup snapshot holds this module, and
-// async context made while a snapshot is built is not carried into the process.
-let scope: AsyncLocalStorage<readonly NamedSecret[]> | undefined;
+const marked = callValue<readonly NamedSecret[]>([]);
 
 export function withMarkedSecrets<T>(secrets: readonly NamedSecret[], work: () => T): T {
-  if (secrets.length === 0 && scope === undefined) return work();
-  if (scope === undefined) {
-    const { AsyncLocalStorage } = require("node:async_hooks") as typeof import("node:async_hooks");
-    scope = new AsyncLocalStorage<readonly NamedSecret[]>();
-  }
-  return scope.run(secrets, work);
+  return marked.runWith(secrets, work);
 }
 
 /** The marked secrets of the running call; none outside `withMarkedSecrets`. */
 export function markedSecrets(): readonly NamedSecret[] {
-  return scope?.getStore() ?? [];
+  return marked.current();
 }
 
 /**

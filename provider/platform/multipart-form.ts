@@ -4,13 +4,6 @@ import {
   type FormDataEntryValue,
   type FormDataLike,
 } from "form-data-encoder";
-import { VoicePlatformError } from "../settings/errors";
-
-/**
- * A part could not produce the content it announced, so the body was cut short before the
- * platform had all of it: the request was never complete, and nothing was acted on.
- */
-export class PartSourceError extends VoicePlatformError {}
 
 /**
  * The parts of a multipart body, in order, for form-data-encoder to write. Unlike a WHATWG

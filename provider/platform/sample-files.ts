@@ -2,8 +2,7 @@ import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, extname, resolve } from "node:path";
-import { PartSourceError } from "./multipart-form";
-import { InputError } from "./errors";
+import { InputError, SampleChangedError } from "./errors";
 import { sampleHashes, type SampleHashEntry } from "./sample-hash-cache";
 
 /** A sample as it reaches the provider: a path string or a FileAsset's plain-object form. */
@@ -56,11 +55,6 @@ export async function describeSample(input: SampleInput): Promise<SampleFacts> {
   hashCache.set(path, entry);
   entry.facts.catch(() => hashCache.delete(path));
   return entry.facts;
-}
-
-/** A sample that changed size between the start of its upload and its last byte. */
-export class SampleChangedError extends PartSourceError {
-  override readonly name = "SampleChangedError";
 }
 
 /**

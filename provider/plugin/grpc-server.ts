@@ -15,7 +15,7 @@ import type { DiffAnswer, DiffKind } from "../core/diff";
 import { SECRET_SIG, SIG_KEY, UNKNOWN } from "../core/engine-values";
 import type { Inputs } from "../core/resource-descriptor";
 import { wrapAtPaths } from "../core/secret-paths";
-import { IncompleteCreateError } from "../core/created-object";
+import { IncompleteCreateError } from "../core/errors";
 import { servedResource, type ServedResource } from "../core/served-resource";
 import { resources } from "../resources";
 import { checkProviderConfig, configureProvider, diffProviderConfig } from "./provider-config";
@@ -26,7 +26,7 @@ import {
   withProviderStates,
   type ProviderStates,
 } from "../settings/process-state";
-import { packageVersion, resourceToken, servedSchemaText } from "../codegen/schema";
+import { packageVersion, resourceToken, servedSchemaText } from "../schema/package-schema";
 import {
   anyPb,
   emptyPb,

@@ -15,7 +15,7 @@
  */
 import { startupSnapshot } from "node:v8";
 import "./grpc-server";
-import { servedSchemaText } from "../codegen/schema";
+import { servedSchemaText } from "../schema/package-schema";
 
 servedSchemaText();
 

@@ -5,7 +5,7 @@
  * Node.js found on PATH.
  */
 import { basename } from "node:path";
-import { packageVersion } from "../codegen/schema";
+import { packageVersion } from "../schema/package-schema";
 
 /** Whether this process is a Node.js single executable (node:sea exists from Node.js 20.12). */
 function isSingleExecutable(): boolean {

@@ -8,7 +8,7 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { packageVersion } from "../codegen/schema";
+import { packageVersion } from "../schema/package-schema";
 
 /** The @pulumi/policy the rules are written and tested against, and later 1.x releases. */
 const POLICY_SDK_RANGE = "^1.21.0";

@@ -8,7 +8,7 @@ import type {
   ResourceValidationArgs,
   ResourceValidationPolicy,
 } from "@pulumi/policy";
-import { kindOfType } from "../codegen/type-tokens";
+import { kindOfType } from "../schema/type-tokens";
 import type { ResourceKind } from "../resources";
 
 /**

@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { constants as http2Constants } from "node:http2";
-import { build, type Plugin } from "esbuild";
+import { build, type BuildOptions, type Plugin } from "esbuild";
 
 /** The repository: this file runs from provider/release, or built, from dist/provider/release. */
 const REPO_ROOT = ((up: string) =>
@@ -94,6 +94,19 @@ module.exports = new Proxy({}, {
   };
 }
 
+/** How every bundle of the plugin is built, whatever its entry. */
+export const BUNDLE_SETTINGS = {
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: BUNDLE_NODE_TARGET,
+  sourcemap: false,
+  minifyWhitespace: true,
+  // The package's errors are named after their classes (settings/errors.ts): without it esbuild
+  // may rename a class (`_ConfigurationError`) and the error's `name` with it.
+  keepNames: true,
+} as const satisfies BuildOptions;
+
 export interface BundleResult {
   /** The bundle. */
   file: string;
@@ -113,15 +126,10 @@ export async function bundlePlugin(
 ): Promise<BundleResult> {
   const file = join(outDir, `${name}.js`);
   const result = await build({
+    ...BUNDLE_SETTINGS,
     entryPoints: [ENTRIES[entry]],
     outfile: file,
-    bundle: true,
-    platform: "node",
-    format: "cjs",
-    target: BUNDLE_NODE_TARGET,
-    sourcemap: false,
     define: { __VOICEPLATFORM_VERSION__: JSON.stringify(version) },
-    minifyWhitespace: true,
     legalComments: "linked",
     metafile: true,
     logLevel: "error",

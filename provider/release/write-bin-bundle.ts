@@ -6,7 +6,7 @@
  * tested with). Run from dist/ by node: `node dist/provider/release/write-bin-bundle.js`.
  */
 import { join } from "node:path";
-import { packageVersion } from "../codegen/schema";
+import { packageVersion } from "../schema/package-schema";
 import { PLUGIN_NAME } from "./plugin-archive";
 import { bundlePlugin } from "./plugin-bundle";
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { checkedInputs, onEveryObject } from "../core/check";
-import { IncompleteCreateError, stateOfCreated } from "../core/created-object";
+import { stateOfCreated } from "../core/created-object";
+import { IncompleteCreateError } from "../core/errors";
 import { diffInputs, type DiffPlan } from "../core/diff";
 import { containsUnknown, isAsset, isFileAsset, isUnknown } from "../core/engine-values";
 import { requestBody, wireName } from "../core/field-facts";

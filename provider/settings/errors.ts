@@ -4,9 +4,15 @@
  * `StackCommandError`), and the error of this floor: a setting that is missing or malformed.
  */
 
-/** The base of every error this package throws on purpose. */
+/**
+ * The base of every error this package throws on purpose. Each is named after its class; the
+ * plugin's bundle keeps class names (esbuild's keepNames), so `name` is right there too.
+ */
 export class VoicePlatformError extends Error {
-  override readonly name: string = "VoicePlatformError";
+  constructor(message?: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+  }
 }
 
 /** Where a setting comes from: its stack config key and its environment variable. */
@@ -18,7 +24,6 @@ export interface SettingSource {
 
 /** A setting that a call needs is missing, or its value cannot be used. */
 export class ConfigurationError extends VoicePlatformError {
-  override readonly name = "ConfigurationError";
   readonly setting: string;
   readonly key: string;
   readonly env: string;

@@ -13,7 +13,7 @@
  * A provider's lifetime is one of its states too: the engine's Cancel stops it starting calls, and
  * ending it (the shared server, when the engine lets go of the provider) also cuts those in flight.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
+import { callValue } from "./call-context";
 
 /** One provider's states, by slot, each with what lets go of what it holds open: made on first use. */
 export type ProviderStates = Map<object, HeldState>;
@@ -25,13 +25,11 @@ interface HeldState {
 
 const processStates: ProviderStates = new Map();
 
-// Made with the first shared call: the single executable's startup snapshot holds this module,
-// and async context made while a snapshot is built is not carried into the process.
-let scope: AsyncLocalStorage<ProviderStates> | undefined;
+/** The states of the provider whose call is running: the process's own outside the shared server. */
+const runningProvider = callValue(processStates);
 
-/** The states of the provider whose call is running. */
 function runningStates(): ProviderStates {
-  return scope?.getStore() ?? processStates;
+  return runningProvider.current();
 }
 
 /** The state `slot` holds in `states`, made fresh on first use. */
@@ -58,8 +56,7 @@ export function stateSlot<T>(fresh: () => T, close?: (state: T) => void | Promis
 
 /** Runs `work` (and all it starts) as a call of the provider owning `states`. */
 export function withProviderStates<R>(states: ProviderStates, work: () => R): R {
-  scope ??= new AsyncLocalStorage<ProviderStates>();
-  return scope.run(states, work);
+  return runningProvider.runWith(states, work);
 }
 
 /**

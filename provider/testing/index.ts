@@ -4,4 +4,4 @@
  * as `pulumi_voiceplatform.testing`.
  */
 export { voicePlatformMocks, type VoicePlatformMockOptions } from "./mocks";
-export { mockIdFormats } from "../codegen/mock-facts";
+export { mockIdFormats } from "./mock-facts";

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { requestBody } from "../core/field-facts";
-import { madeUpDefaults } from "../codegen/mock-facts";
+import { madeUpDefaults } from "./mock-facts";
 import { toUpdateBody, voice, type toVoiceState, type VoiceInputs } from "../resources/voice";
 
 /** A Voice object of the contract (section 2.1), as the clone and the update answer it. */

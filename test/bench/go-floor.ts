@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { access, copyFile, mkdir, mkdtemp, readFile, rename, rm } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { packageVersion } from "../../provider/codegen/schema";
+import { packageVersion } from "../../provider/schema/package-schema";
 import { goBuild } from "../../provider/release/go-build";
 import { PLUGIN_NAME } from "../../provider/release/plugin-archive";
 import { REPO_ROOT } from "../support/packed-package";

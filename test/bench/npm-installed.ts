@@ -7,7 +7,7 @@
  * and links it in its own place at its first start (provider/plugin/package-bin.ts).
  */
 import { join } from "node:path";
-import { packageVersion } from "../../provider/codegen/schema";
+import { packageVersion } from "../../provider/schema/package-schema";
 import { mainManifestFields, packNativePackages } from "../../provider/release/npm-packages";
 import { packThisPackage } from "../../provider/release/package-tarball";
 import { hostPlatform } from "../../provider/release/plugin-archive";

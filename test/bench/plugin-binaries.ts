@@ -6,7 +6,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { packageVersion } from "../../provider/codegen/schema";
+import { packageVersion } from "../../provider/schema/package-schema";
 import {
   buildPluginArchives,
   hostPlatform,

@@ -128,7 +128,7 @@ describeE2E("adding a resource as docs/development.md says", () => {
     const generated = changed.filter((file) => !written.includes(file));
     expect(generated).toEqual(
       expect.arrayContaining([
-        `provider/dynamic/${KIND}-stub.ts`,
+        `provider/dynamic/generated/${KIND}-stub.ts`,
         "provider/sdk/schema.json",
         "provider/sdk/python/pulumi_voiceplatform/testing.py",
         "docs/api-docs/phonenumber.md",

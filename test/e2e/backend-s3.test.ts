@@ -3,6 +3,6 @@
  *
  * @slow about 2 minutes: two rounds of stacks, the lock and killed-runner scenarios
  */
-import { describeBucketBackend } from "./backend-suite";
+import { describeBackendSuite } from "./backend-suite";
 
-describeBucketBackend("s3");
+describeBackendSuite("s3");

@@ -24,9 +24,13 @@ import { join } from "node:path";
 import { load } from "js-yaml";
 import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { REPO_ROOT } from "../pulumi-cli/locate";
-import { lockKeyPrefixes } from "../../provider/cli/lock-objects";
-import { locateTool, toolMissing } from "../support/test-tools";
-import { startAzurite, startMoto, type ThrowawayBackend } from "../support/throwaway-backend";
+import { lockKeyPrefixes } from "../../provider/cli/backends/lock-objects";
+import {
+  backendRequirement,
+  startAzurite,
+  startMoto,
+  type ThrowawayBackend,
+} from "../support/throwaway-backend";
 import { cli, describeE2E, E2EProject } from "./harness";
 import {
   carriersProgram,
@@ -612,7 +616,7 @@ describeE2E(
         );
       });
   },
-  [{ available: locateTool("moto") !== undefined, missing: toolMissing("moto") }],
+  [backendRequirement("s3")],
 );
 
 describeE2E(
@@ -695,7 +699,7 @@ describeE2E(
       return names;
     }
   },
-  [{ available: locateTool("azurite") !== undefined, missing: toolMissing("azurite") }],
+  [backendRequirement("azblob")],
 );
 
 interface JobResult {

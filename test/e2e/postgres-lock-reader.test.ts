@@ -10,9 +10,9 @@ import { execFile } from "node:child_process";
 import { createServer, connect, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { postgresLockRecords } from "../../provider/cli/postgres-locks";
-import { lockKeyPrefixes } from "../../provider/cli/lock-objects";
-import { freePort } from "../support/free-port";
+import { postgresLockRecords } from "../../provider/cli/backends/postgres-locks";
+import { lockKeyPrefixes } from "../../provider/cli/backends/lock-objects";
+import { freePort, silentListener } from "../support/free-port";
 import { startPostgres, type RunningPostgres } from "../support/postgres";
 import { describeOnPostgres } from "./postgres";
 import { REPO_ROOT } from "../pulumi-cli/locate";
@@ -47,25 +47,6 @@ async function recordingProxy(
   return {
     port: proxyPort,
     sent: () => Buffer.concat(chunks),
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-/** Accepts connections and never answers: a stalled server. */
-async function silentListener(): Promise<{ port: number; close: () => Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on("error", () => {});
-  });
-  const port = await freePort();
-  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
-  return {
-    port,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
@@ -252,7 +233,7 @@ describeOnPostgres("the PostgreSQL lock reader's connection (issue 29)", () => {
       // on a connection left open (before, it stayed until the server let go).
       for (const mode of ["require", "disable"]) {
         const stalledUrl = `postgres://pulumi:${PASSWORD}@127.0.0.1:${stalled.port}/state?sslmode=${mode}&connect_timeout=2`;
-        const script = `require(${JSON.stringify(join(REPO_ROOT, "provider/cli/postgres-locks"))})
+        const script = `require(${JSON.stringify(join(REPO_ROOT, "provider/cli/backends/postgres-locks"))})
           .postgresLockRecords(${JSON.stringify(stalledUrl)}, ["x/"])
           .catch((e) => console.log(e.message));`;
         const child = await run(

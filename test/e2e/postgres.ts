@@ -4,11 +4,9 @@
  * says how to install them and is skipped, or fails when CI is set.
  */
 import { describeE2E } from "./harness";
-import { postgresBinDir, POSTGRES_MISSING } from "../support/postgres";
+import { backendRequirement } from "../support/throwaway-backend";
 
 /** describeE2E, when PostgreSQL's server binaries are installed too. */
 export function describeOnPostgres(title: string, body: () => void): void {
-  describeE2E(title, body, [
-    { available: postgresBinDir() !== undefined, missing: POSTGRES_MISSING },
-  ]);
+  describeE2E(title, body, [backendRequirement("postgres")]);
 }

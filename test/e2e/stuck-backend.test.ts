@@ -15,22 +15,20 @@
  */
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { BACKEND_TIMEOUT_VARIABLE } from "../../provider/cli/backend-deadline";
+import { BACKEND_TIMEOUT_VARIABLE } from "../../provider/cli/backends/backend-deadline";
 import { BackendTimeoutError } from "../../provider/cli/errors";
-import type { ExportedStack } from "../../provider/cli/exported-state";
-import { preflight } from "../../provider/cli/preflight";
-import { recover } from "../../provider/cli/recover";
-import { rekey } from "../../provider/cli/rekey";
-import type { StackAccess } from "../../provider/cli/stack-lock";
+import type { ExportedStack } from "../../provider/cli/state/exported-state";
+import { preflight } from "../../provider/cli/commands/preflight";
+import { recover } from "../../provider/cli/commands/recover";
+import { rekey } from "../../provider/cli/commands/rekey";
+import type { StackAccess } from "../../provider/cli/backends/stack-lock";
 import { pulumiEnv, REPO_ROOT } from "../pulumi-cli/locate";
-import { freePort } from "../support/free-port";
-import { postgresBinDir, POSTGRES_MISSING } from "../support/postgres";
-import { locateTool, toolMissing } from "../support/test-tools";
+import { silentListener } from "../support/free-port";
 import {
+  backendRequirement,
   startBackend,
   type BackendKind,
   type ThrowawayBackend,
@@ -59,14 +57,6 @@ const NAMED: Record<BackendKind, string> = {
   azblob: 'the Azure Blob container "stuck" at http://',
   postgres: "the PostgreSQL server at ",
 };
-
-function requirement(kind: BackendKind): { available: boolean; missing: string } {
-  if (kind === "postgres") {
-    return { available: postgresBinDir() !== undefined, missing: POSTGRES_MISSING };
-  }
-  const tool = kind === "s3" ? "moto" : "azurite";
-  return { available: locateTool(tool) !== undefined, missing: toolMissing(tool) };
-}
 
 /** The loopback host and port a backend URL names. */
 function hostOf(url: string): string {
@@ -278,27 +268,8 @@ for (const kind of ["s3", "azblob", "postgres"] as const) {
         console.log([`${LABEL[kind]} frozen, lock read:`, ...report].join("\n"));
       });
     },
-    [requirement(kind)],
+    [backendRequirement(kind)],
   );
-}
-
-/** Accepts connections and never answers; closes what it accepted when closed. */
-async function silentListener(): Promise<{ port: number; close: () => Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on("error", () => {});
-  });
-  const port = await freePort();
-  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
-  return {
-    port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
 }
 
 describeE2E("a backend that accepts connections and never answers (issue 38)", () => {
@@ -365,7 +336,7 @@ describeE2E("a backend that accepts connections and never answers (issue 38)", (
         azblob: "azureBlobLockRecords",
         postgres: "postgresLockRecords",
       }[kind];
-      const script = `require(${JSON.stringify(join(REPO_ROOT, "provider", "cli", module))})
+      const script = `require(${JSON.stringify(join(REPO_ROOT, "provider", "cli", "backends", module))})
         .${reader}(${JSON.stringify(url)}, [".pulumi/locks/organization/${PROJECT}/${stack}/"])
         .then(() => console.log("read"), (e) => console.log(e.name + ": " + e.message));`;
       const started = Date.now();

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { request } from "undici";
 import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { copyExampleOut, type ExampleCopy } from "../examples/example-copy";
-import { packageSchema } from "../../provider/codegen/schema";
+import { packageSchema } from "../../provider/schema/package-schema";
 import { requirePulumiCli } from "../support/require-pulumi-cli";
 import { changeSummary, YamlStack, type CommandResult } from "./yaml-stack";
 

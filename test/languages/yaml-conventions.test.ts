@@ -12,7 +12,7 @@
  */
 import { request } from "undici";
 import { startEmulator, type RunningEmulator } from "../../provider/emulator";
-import { packageSchema } from "../../provider/codegen/schema";
+import { packageSchema } from "../../provider/schema/package-schema";
 import { requirePulumiCli } from "../support/require-pulumi-cli";
 import { changeSummary, YamlStack, type CommandResult } from "./yaml-stack";
 

@@ -15,7 +15,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { request } from "undici";
 import { startEmulator, type RunningEmulator } from "../../provider/emulator";
-import { packageSchema } from "../../provider/codegen/schema";
+import { packageSchema } from "../../provider/schema/package-schema";
 import { requirePulumiCli } from "../support/require-pulumi-cli";
 import { changeSummary, YamlStack } from "./yaml-stack";
 

@@ -7,7 +7,7 @@
 import { chmod, mkdir, mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { packageVersion } from "../../provider/codegen/schema";
+import { packageVersion } from "../../provider/schema/package-schema";
 import { createFixtureProject, removeFixtureProject } from "../support/packed-package";
 import { startProviderProcess } from "../support/provider-process";
 

@@ -16,14 +16,12 @@
  * @slow about a minute: four `pulumi up` runs and the launcher built with Go
  */
 import { readFileSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { changeSummary, YamlStack } from "../languages/yaml-stack";
-import { hostPlatform, PLUGIN_NAME } from "../../provider/release/plugin-archive";
-import { buildLauncher, SHARED_SERVER_NAME } from "../../provider/release/shared-launcher";
-import { defaultToolsFolder } from "../../provider/release/tools-folder";
+import { launcherPlugin } from "../support/launcher-plugin";
 import { requirePulumiCli } from "../support/require-pulumi-cli";
 import { sharedServersLeft } from "../support/shared-servers";
 
@@ -73,16 +71,9 @@ run("a `pulumi up` interrupted under the plugin's launchers", () => {
 
   beforeAll(async () => {
     scratch = await mkdtemp(join(tmpdir(), "pvp-run-"));
-    const pluginDir = join(scratch, "plugin");
-    await mkdir(pluginDir);
     emulator = await startEmulator({ apiKey: "key-of-the-interrupted-run" });
     base = await YamlStack.create(program(emulator, 1), {}, { ambient: false });
-    launcher = join(pluginDir, PLUGIN_NAME);
-    await buildLauncher(hostPlatform(), launcher, PLUGIN_NAME, defaultToolsFolder());
-    const bin = join(base.dir, "node_modules", ".bin", PLUGIN_NAME);
-    await writeFile(join(pluginDir, SHARED_SERVER_NAME), `#!/bin/sh\nexec "${bin}" "$@"\n`, {
-      mode: 0o755,
-    });
+    ({ launcher } = await launcherPlugin(scratch, base.dir));
   }, 600_000);
 
   // A test that failed half-way leaves no run going into the next: the held creates let go.

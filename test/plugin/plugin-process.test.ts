@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime";
 import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { startEchoServer } from "../reliability/echo-server";
-import { packageSchema } from "../../provider/codegen/schema";
+import { packageSchema } from "../../provider/schema/package-schema";
 import { createFixtureProject, removeFixtureProject } from "../support/packed-package";
 import {
   ProviderCallError,

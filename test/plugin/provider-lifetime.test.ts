@@ -12,13 +12,11 @@
  */
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type RunningEmulator } from "../../provider/emulator";
-import { hostPlatform, PLUGIN_NAME } from "../../provider/release/plugin-archive";
-import { buildLauncher, SHARED_SERVER_NAME } from "../../provider/release/shared-launcher";
-import { defaultToolsFolder } from "../../provider/release/tools-folder";
+import { launcherPlugin } from "../support/launcher-plugin";
 import { createFixtureProject, removeFixtureProject } from "../support/packed-package";
 import {
   ProviderCallError,
@@ -46,19 +44,11 @@ const started: ProviderProcess[] = [];
 
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), "pvp-lifetime-"));
-  const pluginDir = join(scratch, "plugin");
-  await mkdir(pluginDir);
   [emulator, project] = await Promise.all([
     startEmulator({ apiKey: "key-of-the-lifetime-test" }),
     createFixtureProject({ name: "provider-lifetime-test" }),
   ]);
-  launcher = join(pluginDir, PLUGIN_NAME);
-  await buildLauncher(hostPlatform(), launcher, PLUGIN_NAME, defaultToolsFolder());
-  npmBin = join(project, "node_modules", ".bin", PLUGIN_NAME);
-  // The release puts its single executable here; the packed package's bin serves the same.
-  await writeFile(join(pluginDir, SHARED_SERVER_NAME), `#!/bin/sh\nexec "${npmBin}" "$@"\n`, {
-    mode: 0o755,
-  });
+  ({ launcher, npmBin } = await launcherPlugin(scratch, project));
 }, 180_000);
 
 beforeEach(() => emulator.reset());

@@ -8,13 +8,11 @@
  * server; and a folder holding the sockets that is not the user's alone is not used.
  */
 import { existsSync } from "node:fs";
-import { chmod, chown, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from "node:fs/promises";
+import { chmod, chown, mkdir, mkdtemp, readdir, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type RunningEmulator } from "../../provider/emulator";
-import { hostPlatform, PLUGIN_NAME } from "../../provider/release/plugin-archive";
-import { buildLauncher, SHARED_SERVER_NAME } from "../../provider/release/shared-launcher";
-import { defaultToolsFolder } from "../../provider/release/tools-folder";
+import { launcherPlugin } from "../support/launcher-plugin";
 import { createFixtureProject, removeFixtureProject } from "../support/packed-package";
 import { startProviderProcess, type ProviderProcess } from "../support/provider-process";
 import { sharedServerPids, sharedServersLeft } from "../support/shared-servers";
@@ -32,15 +30,13 @@ const carrier = (name: string) => ({
 
 let emulator: RunningEmulator;
 let project: string;
-/** Holds the launcher and the server beside it, as an unpacked archive does. */
-let pluginDir: string;
+/** The launcher, with the server beside it as an unpacked archive holds them. */
+let launcher: string;
 let scratch: string;
 const started: ProviderProcess[] = [];
 
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), "voiceplatform-shared-server-"));
-  pluginDir = join(scratch, "plugin");
-  await mkdir(pluginDir);
   [emulator, project] = await Promise.all([
     startEmulator({
       organizations: [
@@ -50,16 +46,7 @@ beforeAll(async () => {
     }),
     createFixtureProject({ name: "shared-server-test" }),
   ]);
-  await buildLauncher(
-    hostPlatform(),
-    join(pluginDir, PLUGIN_NAME),
-    PLUGIN_NAME,
-    defaultToolsFolder(),
-  );
-  const bin = join(project, "node_modules", ".bin", PLUGIN_NAME);
-  await writeFile(join(pluginDir, SHARED_SERVER_NAME), `#!/bin/sh\nexec "${bin}" "$@"\n`, {
-    mode: 0o755,
-  });
+  ({ launcher } = await launcherPlugin(scratch, project));
 }, 180_000);
 
 afterEach(async () => {
@@ -92,7 +79,7 @@ async function launch(runtime: string, env: NodeJS.ProcessEnv = {}): Promise<Pro
   const plugin = await startProviderProcess(
     project,
     { XDG_RUNTIME_DIR: runtime, ...env },
-    { executable: join(pluginDir, PLUGIN_NAME), engineAddress: ENGINE },
+    { executable: launcher, engineAddress: ENGINE },
   );
   started.push(plugin);
   return plugin;

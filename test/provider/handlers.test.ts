@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
-import { ApiError } from "../../provider/platform/errors";
-import { IncompleteCreateError } from "../../provider/core/created-object";
+import { ApiError, SampleChangedError } from "../../provider/platform/errors";
+import { IncompleteCreateError } from "../../provider/core/errors";
 import { VoicePlatformError } from "../../provider/settings/errors";
 import * as runtime from "../../provider/runtime";
-import { SampleChangedError, SampleUpload } from "../../provider/platform/sample-files";
+import { SampleUpload } from "../../provider/platform/sample-files";
 import {
   advancedWebhook,
   carrierInputs,

@@ -6,7 +6,8 @@
  * Nothing is cloned again, nothing is lost: an update that fails there hands the id back again.
  * test/e2e/engine-changes.test.ts runs the same under the real CLI.
  */
-import { IncompleteCreateError, INCOMPLETE_CREATE } from "../../provider/core/created-object";
+import { IncompleteCreateError } from "../../provider/core/errors";
+import { INCOMPLETE_CREATE } from "../../provider/core/hidden-properties";
 import * as runtime from "../../provider/runtime";
 import { voiceInputs, writeSample } from "../support/builders";
 import { useEmulator } from "./emulator-harness";

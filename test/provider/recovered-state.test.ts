@@ -5,7 +5,7 @@
 import { basename, dirname } from "node:path";
 import { NO_CHANGES } from "../../provider/core/diff";
 import { campaignWebhook } from "../../provider/resources/campaign-webhook";
-import { idProblem, outputsAfterCreate } from "../../provider/cli/recovered-resource";
+import { idProblem, outputsAfterCreate } from "../../provider/cli/state/recovered-resource";
 import { sipCarrier } from "../../provider/resources/sip-carrier";
 import { voice } from "../../provider/resources/voice";
 import { writeSample } from "../support/builders";

@@ -6,7 +6,7 @@
  */
 import { createRequire } from "node:module";
 import type * as StructPb from "google-protobuf/google/protobuf/struct_pb";
-import { IncompleteCreateError } from "../../provider/core/created-object";
+import { IncompleteCreateError } from "../../provider/core/errors";
 import { campaignWebhook } from "../../provider/resources/campaign-webhook";
 import { sipCarrier } from "../../provider/resources/sip-carrier";
 import { voice } from "../../provider/resources/voice";

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { cli, describeE2E } from "../e2e/harness";
 import { pulumiEnv } from "../pulumi-cli/locate";
-import { packageVersion } from "../../provider/codegen/schema";
+import { packageVersion } from "../../provider/schema/package-schema";
 import {
   archiveName,
   buildPluginArchives,

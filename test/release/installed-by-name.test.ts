@@ -23,7 +23,7 @@ import { delimiter, join } from "node:path";
 import { promisify } from "node:util";
 import { startEmulator, type RunningEmulator, type RequestLogEntry } from "../../provider/emulator";
 import { cli, describeE2E } from "../e2e/harness";
-import { packageVersion } from "../../provider/codegen/schema";
+import { packageVersion } from "../../provider/schema/package-schema";
 import { archiveName, hostPlatform } from "../../provider/release/plugin-archive";
 import { nativePlatformOf } from "../../provider/release/npm-packages";
 import { nativePackageName } from "../../provider/plugin/native-packages";

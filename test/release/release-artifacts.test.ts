@@ -39,7 +39,7 @@ import { promisify } from "node:util";
 import { extract, list } from "tar";
 import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { cli, describeE2E } from "../e2e/harness";
-import { packageVersion } from "../../provider/codegen/schema";
+import { packageVersion } from "../../provider/schema/package-schema";
 import {
   archiveName,
   hostPlatform,

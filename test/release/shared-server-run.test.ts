@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { describeE2E } from "../e2e/harness";
 import { YamlStack } from "../languages/yaml-stack";
-import { packageVersion } from "../../provider/codegen/schema";
+import { packageVersion } from "../../provider/schema/package-schema";
 import { buildPluginArchives, hostPlatform } from "../../provider/release/plugin-archive";
 import { hasSharedServer } from "../../provider/release/shared-launcher";
 import { sharedServersLeft } from "../support/shared-servers";

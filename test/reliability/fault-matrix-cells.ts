@@ -14,7 +14,7 @@ import {
   ApiStatusError,
   ApiTimeoutError,
 } from "../../provider/platform/errors";
-import { IncompleteCreateError } from "../../provider/core/created-object";
+import { IncompleteCreateError } from "../../provider/core/errors";
 import { configureAgainst } from "../provider/emulator-harness";
 import { resetProcessState } from "../../provider/settings/process-state";
 import * as runtime from "../../provider/runtime";

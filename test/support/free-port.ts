@@ -1,4 +1,4 @@
-import { connect, createServer } from "node:net";
+import { connect, createServer, type Socket } from "node:net";
 
 /** A loopback port nobody listens on right now. */
 export function freePort(): Promise<number> {
@@ -34,4 +34,23 @@ export async function waitForPort(port: number, timeoutMs: number, what: string)
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+}
+
+/** Accepts connections and never answers, as a stalled server; closes what it accepted when closed. */
+export async function silentListener(): Promise<{ port: number; close: () => Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on("error", () => {});
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  return {
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
 }

@@ -21,9 +21,9 @@ import {
   writeFileSync,
 } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
+import { freePort } from "./free-port";
 
 export const POSTGRES_USER = "pulumi";
 
@@ -103,21 +103,6 @@ function serverParent(identity: { uid: number; gid: number } | undefined): strin
   throw new Error(
     `running as root, the PostgreSQL server runs as nobody, who cannot reach ${tmpdir()}: set TMPDIR to a folder other users can traverse`,
   );
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address !== null
-          ? resolve(address.port)
-          : reject(new Error("no port")),
-      );
-    });
-  });
 }
 
 function runAs(

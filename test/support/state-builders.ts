@@ -8,7 +8,7 @@ import type {
   ResourceKind,
   SecretEnvelope,
   StateResource,
-} from "../../provider/cli/exported-state";
+} from "../../provider/cli/state/exported-state";
 import { gateway } from "./builders";
 
 export const STACK = "dev";

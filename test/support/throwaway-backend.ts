@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, waitForPort } from "./free-port";
-import { startPostgres } from "./postgres";
-import { locateTool } from "./test-tools";
+import { postgresBinDir, POSTGRES_MISSING, startPostgres } from "./postgres";
+import { locateTool, toolMissing } from "./test-tools";
 
 export type BackendKind = "s3" | "azblob" | "postgres";
 
@@ -178,6 +178,15 @@ export async function startPostgresBackend(): Promise<ThrowawayBackend> {
     pause: pauser(() => postgres.pid()),
     stop: async () => postgres.stop(),
   };
+}
+
+/** Whether the server of a kind can start here, and if not, how to install it. */
+export function backendRequirement(kind: BackendKind): { available: boolean; missing: string } {
+  if (kind === "postgres") {
+    return { available: postgresBinDir() !== undefined, missing: POSTGRES_MISSING };
+  }
+  const tool = kind === "s3" ? "moto" : "azurite";
+  return { available: locateTool(tool) !== undefined, missing: toolMissing(tool) };
 }
 
 export function startBackend(kind: BackendKind): Promise<ThrowawayBackend> {

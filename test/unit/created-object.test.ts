@@ -1,4 +1,5 @@
-import { IncompleteCreateError, stateOfCreated } from "../../provider/core/created-object";
+import { stateOfCreated } from "../../provider/core/created-object";
+import { IncompleteCreateError } from "../../provider/core/errors";
 import { withoutUndefined } from "../../provider/core/serializable";
 
 describe("after the platform answered a create", () => {

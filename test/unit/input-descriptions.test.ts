@@ -10,7 +10,12 @@ import { basename, join } from "node:path";
 import ts from "typescript";
 import { z } from "zod";
 import { DYNAMIC_DIR, formattedDynamicFiles } from "../../provider/codegen/dynamic-files";
-import { IS_SECRET, IS_SET, REPLACES, UPDATES_IN_PLACE } from "../../provider/codegen/schema";
+import {
+  IS_SECRET,
+  IS_SET,
+  REPLACES,
+  UPDATES_IN_PLACE,
+} from "../../provider/schema/package-schema";
 import { resources } from "../../provider/resources";
 
 const ARGS_FILE = join(DYNAMIC_DIR, "args.ts");

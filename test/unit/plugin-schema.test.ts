@@ -12,7 +12,7 @@ import {
   type ObjectTypeSpec,
   type PackageSchema,
   type TypeSpec,
-} from "../../provider/codegen/schema";
+} from "../../provider/schema/package-schema";
 
 const schema = packageSchema();
 

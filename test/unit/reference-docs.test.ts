@@ -13,7 +13,7 @@ import {
   stalePages,
   withBlocks,
 } from "../../provider/codegen/docs";
-import { packageSchema, type PackageSchema } from "../../provider/codegen/schema";
+import { packageSchema, type PackageSchema } from "../../provider/schema/package-schema";
 
 const REPO_ROOT = join(__dirname, "..", "..");
 const schema = packageSchema();

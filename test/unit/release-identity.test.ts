@@ -21,7 +21,7 @@ import {
 import { releaseIdentity } from "../../provider/release/release";
 import { pythonVersionOf } from "../../provider/release/release-manifest";
 import { versionFromTag } from "../../provider/release/release-version";
-import { packageSchema } from "../../provider/codegen/schema";
+import { packageSchema } from "../../provider/schema/package-schema";
 
 const run = promisify(execFile);
 

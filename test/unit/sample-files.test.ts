@@ -1,11 +1,7 @@
 import { createHash } from "node:crypto";
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
-import {
-  describeSample,
-  sampleHash,
-  SampleChangedError,
-  SampleUpload,
-} from "../../provider/platform/sample-files";
+import { SampleChangedError } from "../../provider/platform/errors";
+import { describeSample, sampleHash, SampleUpload } from "../../provider/platform/sample-files";
 import { writeSample } from "../support/builders";
 
 const sha256 = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");

@@ -1,5 +1,5 @@
 import type { StackValidationPolicy } from "@pulumi/policy";
-import { kindOfType } from "../../codegen/type-tokens";
+import { kindOfType } from "../../schema/type-tokens";
 import { settingDefaults, settingSources } from "../../settings/config";
 import { plainProps } from "../policy-args";
 import { stackConfig } from "../stack-facts";

@@ -1,6 +1,6 @@
 import type { ResourceValidationPolicy } from "@pulumi/policy";
 import { namedSecretValues } from "../../core/secret-paths";
-import { kindOfType } from "../../codegen/type-tokens";
+import { kindOfType } from "../../schema/type-tokens";
 import { descriptorOf } from "../../resources";
 import { secretSettings } from "../../settings/config";
 import { plainProps } from "../policy-args";

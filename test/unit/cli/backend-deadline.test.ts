@@ -23,9 +23,9 @@ import {
   BACKEND_TIMEOUT_VARIABLE,
   backendTimeoutSeconds,
   DEFAULT_BACKEND_TIMEOUT_SECONDS,
-} from "../../../provider/cli/backend-deadline";
-import { EXIT } from "../../../provider/cli/command-result";
-import type { ExportedStack } from "../../../provider/cli/exported-state";
+} from "../../../provider/cli/backends/backend-deadline";
+import { EXIT } from "../../../provider/cli/commands/command-result";
+import type { ExportedStack } from "../../../provider/cli/state/exported-state";
 import { main } from "../../../provider/cli/main";
 import {
   cipher,

@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { configuredBackendUrl, describeBackend } from "../../../provider/cli/backend-url";
+import { configuredBackendUrl, describeBackend } from "../../../provider/cli/backends/backend-url";
 
 let root: string;
 let project: string;

@@ -7,7 +7,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { preflight } from "../../../provider/cli/preflight";
+import { preflight } from "../../../provider/cli/commands/preflight";
 
 describe("preflight's CLI calls", () => {
   let root: string;

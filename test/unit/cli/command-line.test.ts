@@ -1,4 +1,5 @@
-import { parseCommandLine, UsageError } from "../../../provider/cli/command-line";
+import { parseCommandLine } from "../../../provider/cli/commands/command-line";
+import { UsageError } from "../../../provider/cli/errors";
 
 const URN = "urn:pulumi:dev::voice-app::pulumi-nodejs:dynamic/voiceplatform:SipCarrier::trunk";
 

@@ -2,8 +2,8 @@
  * The emulator command's flags: what each gives startEmulator, and a refusal naming the flag and
  * the fix for each bad one (test/emulator/cli.test.ts runs the command itself).
  */
-import { UsageError } from "../../../provider/cli/command-line";
-import { emulatorOptions } from "../../../provider/cli/emulator-command";
+import { UsageError } from "../../../provider/cli/errors";
+import { emulatorOptions } from "../../../provider/cli/commands/emulator-command";
 
 test("defaults: ports 4010 and 4011, the default key, nothing else", () => {
   expect(emulatorOptions([])).toEqual({

@@ -2,12 +2,18 @@
  * One exit status per kind of outcome, so a pipeline can act on it: the table `--help` prints is
  * the one main() returns.
  */
-import { UsageError, USAGE } from "../../../provider/cli/command-line";
+import { USAGE } from "../../../provider/cli/commands/command-line";
 import { failure } from "../../../provider/cli/main";
-import { EXIT } from "../../../provider/cli/command-result";
-import { PulumiCliError, readFailure } from "../../../provider/cli/pulumi-stack";
-import { LockedRefusal, RecoveryRefused } from "../../../provider/cli/recovery-plan";
-import { BackendReadError, StackNotFoundError } from "../../../provider/cli/errors";
+import { EXIT } from "../../../provider/cli/commands/command-result";
+import { readFailure } from "../../../provider/cli/backends/pulumi-stack";
+import {
+  BackendReadError,
+  LockedRefusal,
+  PulumiCliError,
+  RecoveryRefused,
+  StackNotFoundError,
+  UsageError,
+} from "../../../provider/cli/errors";
 
 /** What CLI 3.248 prints for `pulumi stack export --stack prod` on a backend without the stack (exit 6). */
 const NO_STACK = "error: no stack named 'organization/voice/prod' found\n";
@@ -19,6 +25,26 @@ const NEW_BACKEND_READ_ONLY =
   'error: write ".pulumi/meta.yaml": blob (key ".pulumi/meta.yaml") (code=Unknown): PUT http://127.0.0.1:46767/devstoreaccount1/fresh/.pulumi/meta.yaml\n' +
   "RESPONSE 403: 403 This request is not authorized to perform this operation using this permission.\n" +
   "ERROR CODE: AuthorizationPermissionMismatch\n";
+/**
+ * What CLI 3.274.1 prints for the same read (measured on Azurite): it crashes in that write, and
+ * its stack trace (shortened here) runs through the diy backend's ensurePulumiMeta.
+ */
+const NEW_BACKEND_READ_ONLY_PANIC = [
+  "The Pulumi CLI encountered a fatal error. This is a bug!",
+  "Pulumi Version:   v3.274.1",
+  "Panic:            runtime error: invalid memory address or nil pointer dereference",
+  "gocloud.dev/blob/azureblob.(*writer).Close(0x323b6d2c17c0)",
+  "github.com/pulumi/pulumi/pkg/v3/backend/diy.(*pulumiMeta).WriteTo(0x323b6caf3330?, {0x4ba2898, 0x323b6c5dc1b0}, {0x4bbfa90, 0x323b6ba90328})",
+  "github.com/pulumi/pulumi/pkg/v3/backend/diy.ensurePulumiMeta({0x4ba2898, 0x323b6c5dc1b0}, {0x4bbfa90, 0x323b6ba90328}, {0x4ba27b8, 0x323b6caf2d70})",
+  "",
+].join("\n");
+/** Any other crash of the CLI is no proof of an empty backend. */
+const OTHER_PANIC = [
+  "The Pulumi CLI encountered a fatal error. This is a bug!",
+  "Panic:            runtime error: invalid memory address or nil pointer dereference",
+  "github.com/pulumi/pulumi/pkg/v3/backend/diy.(*diyBackend).GetStack(0x0)",
+  "",
+].join("\n");
 const NO_BUCKET =
   "error: unable to open bucket file:///nonexistent/x?no_tmp_dir=true: stat /nonexistent/x: no such file or directory\n";
 
@@ -76,6 +102,16 @@ describe("exit codes", () => {
       "stack organization/voice/prod does not exist: the backend holds no stack yet",
     );
     expect(failure(neverWritten).exitCode).toBe(EXIT.stackNotFound);
+    const crashedWriting = readFailure(
+      new PulumiCliError(["stack", "export"], NEW_BACKEND_READ_ONLY_PANIC, "exit code 1"),
+      { stack: "organization/voice/prod" },
+    );
+    expect(failure(crashedWriting).exitCode).toBe(EXIT.stackNotFound);
+    const crashedElsewhere = readFailure(
+      new PulumiCliError(["stack", "export"], OTHER_PANIC, "exit code 1"),
+      { stack: "organization/voice/prod" },
+    );
+    expect(failure(crashedElsewhere).exitCode).toBe(EXIT.backendUnreadable);
 
     expect(failure(new UsageError("no command given")).exitCode).toBe(EXIT.usage);
     expect(failure(new RecoveryRefused("x")).exitCode).toBe(EXIT.refused);

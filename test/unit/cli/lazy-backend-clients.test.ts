@@ -49,10 +49,10 @@ test("the backend clients are loaded only by dynamic imports, in provider/cli", 
     }
   }
   expect(dynamicUses.sort()).toEqual([
-    "cli/azblob-locks.ts: @azure/identity",
-    "cli/azblob-locks.ts: @azure/storage-blob",
-    "cli/postgres-locks.ts: postgres",
-    "cli/s3-locks.ts: @aws-sdk/client-s3",
+    "cli/backends/azblob-locks.ts: @azure/identity",
+    "cli/backends/azblob-locks.ts: @azure/storage-blob",
+    "cli/backends/postgres-locks.ts: postgres",
+    "cli/backends/s3-locks.ts: @aws-sdk/client-s3",
   ]);
 });
 

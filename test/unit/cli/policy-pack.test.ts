@@ -6,9 +6,10 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseCommandLine, UsageError } from "../../../provider/cli/command-line";
+import { parseCommandLine } from "../../../provider/cli/commands/command-line";
+import { UsageError } from "../../../provider/cli/errors";
 import { main } from "../../../provider/cli/main";
-import { writePolicyPack } from "../../../provider/cli/policy-pack";
+import { writePolicyPack } from "../../../provider/cli/commands/policy-pack";
 import { packFiles } from "../../../provider/policy/pack-folder";
 
 const REPO = join(__dirname, "..", "..", "..");

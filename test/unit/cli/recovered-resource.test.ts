@@ -1,10 +1,10 @@
-import { pendingOperations } from "../../../provider/cli/exported-state";
-import { preflightReport } from "../../../provider/cli/pending-report";
+import { pendingOperations } from "../../../provider/cli/state/exported-state";
+import { preflightReport } from "../../../provider/cli/state/pending-report";
 import {
   idProblem,
   outputsAfterCreate,
   sealOutputs,
-} from "../../../provider/cli/recovered-resource";
+} from "../../../provider/cli/state/recovered-resource";
 import {
   carrierInputs,
   cipher,

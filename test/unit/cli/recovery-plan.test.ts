@@ -1,9 +1,7 @@
-import { pendingOperations, resourceKindOf } from "../../../provider/cli/exported-state";
-import {
-  editedDeployment,
-  planRecovery,
-  RecoveryRefused,
-} from "../../../provider/cli/recovery-plan";
+import { pendingOperations } from "../../../provider/cli/state/exported-state";
+import { kindOfType } from "../../../provider/schema/type-tokens";
+import { editedDeployment, planRecovery } from "../../../provider/cli/state/recovery-plan";
+import { RecoveryRefused } from "../../../provider/cli/errors";
 import {
   carrierInputs,
   deployment,
@@ -13,19 +11,19 @@ import {
   webhookInputs,
 } from "../../support/state-builders";
 
-describe("resourceKindOf", () => {
+describe("kindOfType", () => {
   it("knows the dynamic and the plugin type tokens of the three resources, and nothing else", () => {
-    expect(resourceKindOf("pulumi-nodejs:dynamic/voiceplatform:SipCarrier")).toEqual({
+    expect(kindOfType("pulumi-nodejs:dynamic/voiceplatform:SipCarrier")).toEqual({
       kind: "SipCarrier",
       frontEnd: "dynamic",
     });
-    expect(resourceKindOf("voiceplatform:index:CampaignWebhook")).toEqual({
+    expect(kindOfType("voiceplatform:index:CampaignWebhook")).toEqual({
       kind: "CampaignWebhook",
       frontEnd: "plugin",
     });
-    expect(resourceKindOf("voiceplatform:index:Voice")?.kind).toBe("Voice");
-    expect(resourceKindOf("pulumi-nodejs:dynamic:Resource")).toBeUndefined();
-    expect(resourceKindOf("aws:s3/bucket:Bucket")).toBeUndefined();
+    expect(kindOfType("voiceplatform:index:Voice")?.kind).toBe("Voice");
+    expect(kindOfType("pulumi-nodejs:dynamic:Resource")).toBeUndefined();
+    expect(kindOfType("aws:s3/bucket:Bucket")).toBeUndefined();
   });
 });
 

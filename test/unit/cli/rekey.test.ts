@@ -8,11 +8,11 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { parseCommandLine } from "../../../provider/cli/command-line";
-import type { ExportedStack, StateResource } from "../../../provider/cli/exported-state";
-import { RecoveryRefused } from "../../../provider/cli/recovery-plan";
-import { rekey } from "../../../provider/cli/rekey";
-import type { LocalMachine, StackAccess } from "../../../provider/cli/stack-lock";
+import { parseCommandLine } from "../../../provider/cli/commands/command-line";
+import type { ExportedStack, StateResource } from "../../../provider/cli/state/exported-state";
+import { RecoveryRefused } from "../../../provider/cli/errors";
+import { rekey } from "../../../provider/cli/commands/rekey";
+import type { LocalMachine, StackAccess } from "../../../provider/cli/backends/stack-lock";
 import { WEBHOOK_ID } from "../../../provider/resources/campaign-webhook";
 import {
   carrierInputs,

@@ -13,20 +13,19 @@ import {
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { ExportedStack } from "../../../provider/cli/exported-state";
-import { preflight } from "../../../provider/cli/preflight";
+import type { ExportedStack } from "../../../provider/cli/state/exported-state";
+import { preflight } from "../../../provider/cli/commands/preflight";
 import {
   isPostgresBackend,
   lockKeyPrefixes,
   postgresStateTable,
   postgresTarget,
   tlsPlan,
-} from "../../../provider/cli/postgres-locks";
-import { s3ClientSettings } from "../../../provider/cli/s3-locks";
-import { azureBlobSettings } from "../../../provider/cli/azblob-locks";
-import { PulumiCliError } from "../../../provider/cli/pulumi-stack";
-import { recover } from "../../../provider/cli/recover";
-import { RecoveryRefused } from "../../../provider/cli/recovery-plan";
+} from "../../../provider/cli/backends/postgres-locks";
+import { s3ClientSettings } from "../../../provider/cli/backends/s3-locks";
+import { azureBlobSettings } from "../../../provider/cli/backends/azblob-locks";
+import { recover } from "../../../provider/cli/commands/recover";
+import { PulumiCliError, RecoveryRefused } from "../../../provider/cli/errors";
 import {
   ageText,
   describeLock,
@@ -38,7 +37,7 @@ import {
   thisMachine,
   type LocalMachine,
   type StackAccess,
-} from "../../../provider/cli/stack-lock";
+} from "../../../provider/cli/backends/stack-lock";
 import {
   carrierInputs,
   deployment,

@@ -8,7 +8,7 @@
 import { existsSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { resolve } from "node:path";
-import { packFiles, writePackFolder } from "../policy/pack-folder";
+import { packFiles, writePackFolder } from "../../policy/pack-folder";
 import { EXIT, type CommandResult } from "./command-result";
 
 const PACK_FILES = Object.keys(packFiles("0.0.0"));

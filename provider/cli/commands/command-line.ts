@@ -1,6 +1,10 @@
 import { parseArgs } from "node:util";
-import { DEFAULT_API_KEY, faultProfileNames } from "../emulator";
-import { BACKEND_TIMEOUT_VARIABLE, DEFAULT_BACKEND_TIMEOUT_SECONDS } from "./backend-deadline";
+import {
+  BACKEND_TIMEOUT_VARIABLE,
+  DEFAULT_BACKEND_TIMEOUT_SECONDS,
+} from "../backends/backend-deadline";
+import { UsageError } from "../errors";
+import { DEFAULT_API_KEY, faultProfileNames } from "../../emulator";
 
 export const USAGE = `Usage:
   pulumi-voice-platform preflight [--stack NAME] [--cwd DIR]
@@ -83,11 +87,6 @@ export type CommandLine =
       /** Present (true) only when --cancel-stale-lock was given. */
       readonly cancelStaleLock?: true;
     };
-
-/** A command line that cannot run; the message names the argument and the fix. */
-export class UsageError extends Error {
-  override readonly name = "UsageError";
-}
 
 const options = {
   stack: { type: "string", short: "s" },

@@ -11,55 +11,20 @@ import {
   type BackendDeadline,
 } from "./backend-deadline";
 import { configuredBackendUrl, describeBackend } from "./backend-url";
-import type { ExportedStack } from "./exported-state";
-import { projectDirectory } from "./project-folder";
-import { holdersInLockedError, type LockHolder, type StackAccess } from "./stack-lock";
+import type { ExportedStack } from "../state/exported-state";
+import { projectDirectory } from "../state/project-folder";
+import type { StackAccess } from "./stack-lock";
 import {
   BackendReadError,
   BackendTimeoutError,
+  PulumiCliError,
   StackCommandError,
   StackNotFoundError,
-} from "./errors";
+} from "../errors";
 
 export interface StackTarget {
   readonly stack?: string;
   readonly cwd?: string;
-}
-
-/** A `pulumi` run that failed; the message carries what it printed. */
-export class PulumiCliError extends Error {
-  override readonly name = "PulumiCliError";
-  constructor(
-    readonly args: readonly string[],
-    readonly stderr: string,
-    exit: string,
-  ) {
-    super(`\`pulumi ${args.join(" ")}\` failed (${exit}): ${stderr.trim() || "no output"}`);
-  }
-
-  /** A lock (file backends) or an update in progress (Pulumi Cloud) stood in the way. */
-  get isLocked(): boolean {
-    return /currently locked|currently in progress/i.test(this.stderr);
-  }
-
-  /** `no stack named '…' found` (exit code 6 on CLI 3.248). */
-  get isStackNotFound(): boolean {
-    return /no stack named '[^']*' found/.test(this.stderr);
-  }
-
-  /**
-   * `write ".pulumi/meta.yaml": …`: a diy backend writes that file the first time it is opened,
-   * only when it holds no stack yet (pkg/backend/diy/meta.go at v3.248.0), and read-only
-   * credentials (a pull request's preview) cannot. So the backend has no stack at all.
-   */
-  get isNewBackendUnwritable(): boolean {
-    return /write "\.pulumi\/meta\.yaml"/.test(this.stderr);
-  }
-
-  /** The lock holders the error lists (file backends name user, host, pid and time). */
-  get lockHolders(): LockHolder[] {
-    return holdersInLockedError(this.stderr);
-  }
 }
 
 function targetArgs(target: StackTarget): string[] {
@@ -264,17 +229,4 @@ export function cliStackAccess(target: StackTarget): StackAccess {
     backendUrl: () => (url ??= backendUrl(target)),
     updateInProgress: () => updateInProgress(target),
   };
-}
-
-/** How to repeat `--stack` and `--cwd` in a printed command. */
-export function targetFlags(target: StackTarget): string {
-  return [
-    ...(target.stack === undefined ? [] : [`--stack ${shellQuote(target.stack)}`]),
-    ...(target.cwd === undefined ? [] : [`--cwd ${shellQuote(target.cwd)}`]),
-  ].join(" ");
-}
-
-/** URNs hold `$` and `:`: single quotes keep a pasted command intact in sh, bash and zsh. */
-export function shellQuote(text: string): string {
-  return /^[\w@%+=,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }

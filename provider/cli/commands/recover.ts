@@ -2,37 +2,35 @@
  * `recover`: records interrupted creates as the objects the platform holds, drops the ones named
  * with --forget, and imports the result, after saving the state it replaces.
  */
-import type { Inputs } from "../core/resource-descriptor";
-import {
-  declaredName,
-  pendingOperations,
-  revealed,
-  sameApartFromTimestamps,
-  type ExportedStack,
-  type StateResource,
-} from "./exported-state";
-import type { CommandResult } from "./command-result";
-import { namingBackup, projectDirectory, saveBackup } from "./project-folder";
-import { idProblem, outputsAfterCreate, recordedResource, sealOutputs } from "./recovered-resource";
-import {
-  editedDeployment,
-  LockedRefusal,
-  planRecovery,
-  RecoveryRefused,
-  type RecoveryPlan,
-} from "./recovery-plan";
-import { descriptorOf } from "../resources";
-import { cliStackAccess, PulumiCliError, type StackTarget } from "./pulumi-stack";
+import type { Inputs } from "../../core/resource-descriptor";
+import { descriptorOf } from "../../resources";
+import { cliStackAccess, type StackTarget } from "../backends/pulumi-stack";
 import {
   describeLock,
-  findStackLocks,
+  holdersInLockedError,
   livenessOf,
   thisMachine,
   type HeldLock,
   type LocalMachine,
   type StackAccess,
-} from "./stack-lock";
-import { StackCommandError } from "./errors";
+} from "../backends/stack-lock";
+import { LockedRefusal, PulumiCliError, RecoveryRefused, StackCommandError } from "../errors";
+import {
+  declaredName,
+  pendingOperations,
+  revealed,
+  type ExportedStack,
+  type StateResource,
+} from "../state/exported-state";
+import {
+  idProblem,
+  outputsAfterCreate,
+  recordedResource,
+  sealOutputs,
+} from "../state/recovered-resource";
+import { editedDeployment, planRecovery, type RecoveryPlan } from "../state/recovery-plan";
+import type { CommandResult } from "./command-result";
+import { guardedImport, type StackEdit } from "./guarded-import";
 
 export interface RecoverOptions extends StackTarget {
   readonly assignments: readonly string[];
@@ -41,51 +39,54 @@ export interface RecoverOptions extends StackTarget {
   readonly cancelStaleLock?: boolean;
 }
 
+/** What recover writes: the plan, and each recorded create as the resource a finished one leaves. */
+interface Recovered {
+  readonly plan: RecoveryPlan;
+  readonly recorded: StateResource[];
+}
+
 export async function recover(
   options: RecoverOptions,
   now = new Date(),
   access: StackAccess = cliStackAccess(targetOf(options)),
   machine: LocalMachine = thisMachine,
 ): Promise<CommandResult> {
+  const edit = recoverEdit(options, access, machine, now);
+  // Its plan is never undefined (there is always a state to write), so there is an answer.
+  const done = (await guardedImport(options, edit, { access, machine, now }))!;
+  return { exitCode: 0, text: [...done.said, ...summary(done.plan.plan)].join("\n") };
+}
+
+function recoverEdit(
+  options: RecoverOptions,
+  access: StackAccess,
+  machine: LocalMachine,
+  now: Date,
+): StackEdit<Recovered> {
   const cancelStaleLock = options.cancelStaleLock === true;
-  const projectDir = projectDirectory(options.cwd ?? process.cwd());
-  const stored = await access.exportStack();
-  const locksNow = () =>
-    findStackLocks(
-      access,
-      stored,
-      { ...(options.stack === undefined ? {} : { stack: options.stack }), projectDir },
-      machine,
-    );
-  refuseLocked(await locksNow(), cancelStaleLock, now);
-  const plan = planRecovery(stored.deployment, options.assignments, options.forget);
-  const plainInputsOf = await plainPendingInputs(access, plan);
-  refuseWrongIds(plan, plainInputsOf);
-  const recorded = await recordedResources(plan, plainInputsOf, projectDir, now);
-  // An update that started (or finished a step) since the plan was made changed the state: the
-  // import would overwrite what it recorded.
-  if (!sameApartFromTimestamps(stored, await access.exportStack())) {
-    throw new RecoveryRefused(
+  return {
+    refuseLocks: (locks) => refuseLocked(locks, cancelStaleLock, now),
+    plan: async (stored, projectDir) => {
+      const plan = planRecovery(stored.deployment, options.assignments, options.forget);
+      const plainInputsOf = await plainPendingInputs(access, plan);
+      refuseWrongIds(plan, plainInputsOf);
+      return { plan, recorded: await recordedResources(plan, plainInputsOf, projectDir, now) };
+    },
+    edited: (stored, { recorded }) => ({
+      ...stored,
+      deployment: editedDeployment(stored.deployment, recorded),
+    }),
+    someUrn: ({ plan }) => plan.record[0]?.pending.urn ?? plan.forget[0]?.urn,
+    // An update that started (or finished a step) since the plan was made changed the state: the
+    // import would overwrite what it recorded.
+    changedMeanwhile:
       "the stack changed since recover read it (an update ran or is running): nothing was imported. Run preflight again",
-    );
-  }
-  // Written after the last read before the import: a read that fails leaves no backup behind.
-  const someUrn = plan.record[0]?.pending.urn ?? plan.forget[0]?.urn;
-  const backup = await saveBackup(stored, someUrn, options.stack, projectDir, now);
-  const lines: string[] = [`Saved the state being replaced to ${backup}`];
-  const edited: ExportedStack = {
-    ...stored,
-    deployment: editedDeployment(stored.deployment, recorded),
+    importStack: async (edited, locksNow) =>
+      (await importReleasingStaleLock(access, edited, { locksNow, machine, cancelStaleLock, now }))
+        ? ["Released the lock the interrupted run left on the stack (pulumi cancel --yes)."]
+        : [],
+    verify: (after, { recorded }, backup) => verifyImported(after, recorded, backup),
   };
-  try {
-    if (await importReleasingStaleLock(access, edited, { locksNow, machine, cancelStaleLock, now }))
-      lines.push("Released the lock the interrupted run left on the stack (pulumi cancel --yes).");
-    await verifyImported(access, recorded, backup);
-  } catch (error) {
-    throw namingBackup(error, backup);
-  }
-  lines.push(...summary(plan));
-  return { exitCode: 0, text: lines.join("\n") };
 }
 
 /**
@@ -108,7 +109,7 @@ async function importReleasingStaleLock(
     return false;
   } catch (error) {
     if (!(error instanceof PulumiCliError && error.isLocked)) throw error;
-    const named = error.lockHolders.map((holder) => ({
+    const named = holdersInLockedError(error.stderr).map((holder) => ({
       holder,
       liveness: livenessOf(holder, context.machine),
     }));
@@ -188,12 +189,11 @@ async function recordedResources(
 }
 
 /** The imported state holds every recorded resource and no pending operation, or says how to undo it. */
-async function verifyImported(
-  access: StackAccess,
+function verifyImported(
+  after: ExportedStack,
   recorded: readonly StateResource[],
   backup: string,
-): Promise<void> {
-  const after = await access.exportStack();
+): void {
   const left = pendingOperations(after.deployment);
   const missing = recorded.filter(
     (r) => !(after.deployment.resources ?? []).some((a) => a.urn === r.urn && a.id === r.id),

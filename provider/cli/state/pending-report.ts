@@ -9,8 +9,7 @@ import {
   type PendingOfPackage,
   type PendingOperations,
 } from "./exported-state";
-import { shellQuote } from "./pulumi-stack";
-import { descriptorOf } from "../resources";
+import { descriptorOf } from "../../resources";
 
 export const COMMAND = "npx pulumi-voice-platform";
 
@@ -221,4 +220,17 @@ export function lockedByUpdateReport(
     );
   }
   return lines.join("\n");
+}
+
+/** How to repeat `--stack` and `--cwd` in a printed command. */
+export function targetFlags(target: { readonly stack?: string; readonly cwd?: string }): string {
+  return [
+    ...(target.stack === undefined ? [] : [`--stack ${shellQuote(target.stack)}`]),
+    ...(target.cwd === undefined ? [] : [`--cwd ${shellQuote(target.cwd)}`]),
+  ].join(" ");
+}
+
+/** URNs hold `$` and `:`: single quotes keep a pasted command intact in sh, bash and zsh. */
+export function shellQuote(text: string): string {
+  return /^[\w@%+=,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }

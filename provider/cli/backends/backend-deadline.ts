@@ -5,7 +5,7 @@
  * proxy holding the connection) would otherwise hold the pipeline, and the stack's deploy queue,
  * until the CI's own job limit. The limit is read here only, from the environment, at call time.
  */
-import { CommandSettingError } from "./errors";
+import { CommandSettingError } from "../errors";
 
 /** The environment variable that sets the limit, in seconds. */
 export const BACKEND_TIMEOUT_VARIABLE = "VOICEPLATFORM_BACKEND_TIMEOUT_SECONDS";

@@ -4,7 +4,7 @@
  * dynamic/dynamic-class.ts). The mocks and the policy pack answer both.
  */
 import { resourceKinds, type ResourceKind } from "../resources";
-import { resourceToken } from "./schema";
+import { resourceToken } from "./package-schema";
 
 export type FrontEnd = "dynamic" | "plugin";
 

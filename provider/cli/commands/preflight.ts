@@ -4,18 +4,18 @@
  * (exit 1). A stack locked by an update that may still run exits 3 without a command: its pending
  * operations are that update's creates in flight, not a stopped run's.
  */
-import type { Inputs } from "../core/resource-descriptor";
+import type { Inputs } from "../../core/resource-descriptor";
 import { EXIT, type CommandResult } from "./command-result";
-import { knownId } from "./recovered-resource";
+import { knownId } from "../state/recovered-resource";
 import {
   pendingOperations,
   stackOfUrn,
   type PendingOfPackage,
   type PendingOperations,
-} from "./exported-state";
-import { lockedByUpdateReport, preflightReport } from "./pending-report";
-import { cliStackAccess, targetFlags, type StackTarget } from "./pulumi-stack";
-import { projectDirectory } from "./project-folder";
+} from "../state/exported-state";
+import { lockedByUpdateReport, preflightReport, targetFlags } from "../state/pending-report";
+import { cliStackAccess, type StackTarget } from "../backends/pulumi-stack";
+import { projectDirectory } from "../state/project-folder";
 import {
   describeLock,
   findStackLocks,
@@ -25,7 +25,7 @@ import {
   type HeldLock,
   type LocalMachine,
   type StackAccess,
-} from "./stack-lock";
+} from "../backends/stack-lock";
 
 /** preflight's own statuses (the others come from main). */
 export const PREFLIGHT_EXIT = {

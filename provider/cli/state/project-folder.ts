@@ -5,9 +5,8 @@
 import { constants, existsSync } from "node:fs";
 import { lstat, mkdir, open } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { BackendTimeoutError } from "./errors";
+import { BackendTimeoutError, RecoveryRefused } from "../errors";
 import { stackOfUrn, type ExportedStack } from "./exported-state";
-import { RecoveryRefused } from "./recovery-plan";
 
 /** The folder holding Pulumi.yaml, where the engine runs the provider: sample paths resolve here. */
 export function projectDirectory(start: string): string {

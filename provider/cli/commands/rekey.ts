@@ -5,28 +5,21 @@
  * called and nothing is replaced: only the stack's record changes, through `pulumi stack export`
  * and `import`, after a backup of the state it replaces.
  */
-import type { Inputs } from "../core/resource-descriptor";
-import { descriptorOf } from "../resources";
-import {
-  declaredName,
-  resourceKindOf,
-  sameApartFromTimestamps,
-  type ExportedStack,
-  type StateResource,
-} from "./exported-state";
-import type { CommandResult } from "./command-result";
-import { cliStackAccess, type StackTarget } from "./pulumi-stack";
-import { namingBackup, projectDirectory, saveBackup } from "./project-folder";
-import { RecoveryRefused } from "./recovery-plan";
-import { knownId } from "./recovered-resource";
+import type { Inputs } from "../../core/resource-descriptor";
+import { descriptorOf } from "../../resources";
+import { kindOfType } from "../../schema/type-tokens";
+import { cliStackAccess, type StackTarget } from "../backends/pulumi-stack";
 import {
   describeLock,
-  findStackLocks,
   thisMachine,
   type LocalMachine,
   type StackAccess,
-} from "./stack-lock";
-import { StackCommandError } from "./errors";
+} from "../backends/stack-lock";
+import { RecoveryRefused, StackCommandError } from "../errors";
+import { declaredName, type ExportedStack, type StateResource } from "../state/exported-state";
+import { knownId } from "../state/recovered-resource";
+import type { CommandResult } from "./command-result";
+import { guardedImport, type StackEdit } from "./guarded-import";
 
 /** A resource to give a new id. */
 interface Rekeyed {
@@ -42,73 +35,69 @@ export async function rekey(
   access: StackAccess = cliStackAccess(target),
   machine: LocalMachine = thisMachine,
 ): Promise<CommandResult> {
-  const projectDir = projectDirectory(target.cwd ?? process.cwd());
-  const stored = await access.exportStack();
-  const locks = await findStackLocks(
-    access,
-    stored,
-    { ...(target.stack === undefined ? {} : { stack: target.stack }), projectDir },
-    machine,
-  );
-  if (locks.length > 0) {
-    throw new RecoveryRefused(
-      [
-        "the stack is locked:",
-        ...locks.map((lock) => `  - ${describeLock(lock, now)}`),
-        "Wait for the update to finish; if it was stopped, run `pulumi-voice-platform preflight` and settle it first.",
-      ].join("\n"),
-    );
-  }
-  if ((stored.deployment.pending_operations ?? []).length > 0) {
-    throw new RecoveryRefused(
-      "the stack has interrupted operations, which `pulumi stack import` would drop: run `pulumi-voice-platform preflight` and settle them first",
-    );
-  }
-  const planned = rekeyPlan(stored.deployment.resources ?? []);
-  if (planned.length === 0) {
+  const done = await guardedImport(target, rekeyEdit(now), { access, machine, now });
+  if (done === undefined) {
     return { exitCode: 0, text: "Every resource id of the stack is current: nothing to rekey." };
-  }
-  const edited = rekeyed(stored, planned);
-  if (!sameApartFromTimestamps(stored, await access.exportStack())) {
-    throw new RecoveryRefused(
-      "the stack changed since rekey read it (an update ran or is running): nothing was imported. Run rekey again",
-    );
-  }
-  // Written after the last read before the import: a read that fails leaves no backup behind.
-  const backup = await saveBackup(stored, planned[0]!.urn, target.stack, projectDir, now);
-  const after = await importAndRead(access, edited).catch((error: unknown) => {
-    throw namingBackup(error, backup);
-  });
-  const missing = planned.filter((r) => !after.some((a) => a.urn === r.urn && a.id === r.to));
-  if (missing.length > 0) {
-    throw new StackCommandError(
-      `the imported state does not hold the new ids (${missing.length} missing); restore it with \`pulumi stack import --file ${backup}\``,
-    );
   }
   return {
     exitCode: 0,
     text: [
-      `Saved the state being replaced to ${backup}`,
-      ...planned.map((r) => `Rekeyed ${r.kind} "${declaredName(r.urn)}": its id is now ${r.to}`),
+      ...done.said,
+      ...done.plan.map((r) => `Rekeyed ${r.kind} "${declaredName(r.urn)}": its id is now ${r.to}`),
       "Nothing was sent to the platform, and nothing is replaced: the next `pulumi preview` shows no change.",
       "The backup and the backend's history still hold the old ids; delete old backups you do not need.",
     ].join("\n"),
   };
 }
 
-async function importAndRead(
-  access: StackAccess,
-  edited: ExportedStack,
-): Promise<readonly StateResource[]> {
-  await access.importStack(edited);
-  return (await access.exportStack()).deployment.resources ?? [];
+/**
+ * What rekey changes. Any lock is refused, and so are interrupted operations, which the import
+ * would drop.
+ */
+function rekeyEdit(now: Date): StackEdit<Rekeyed[]> {
+  return {
+    refuseLocks: (locks) => {
+      if (locks.length === 0) return;
+      throw new RecoveryRefused(
+        [
+          "the stack is locked:",
+          ...locks.map((lock) => `  - ${describeLock(lock, now)}`),
+          "Wait for the update to finish; if it was stopped, run `pulumi-voice-platform preflight` and settle it first.",
+        ].join("\n"),
+      );
+    },
+    plan: async (stored) => {
+      if ((stored.deployment.pending_operations ?? []).length > 0) {
+        throw new RecoveryRefused(
+          "the stack has interrupted operations, which `pulumi stack import` would drop: run `pulumi-voice-platform preflight` and settle them first",
+        );
+      }
+      const planned = rekeyPlan(stored.deployment.resources ?? []);
+      return planned.length === 0 ? undefined : planned;
+    },
+    edited: rekeyed,
+    someUrn: (planned) => planned[0]!.urn,
+    changedMeanwhile:
+      "the stack changed since rekey read it (an update ran or is running): nothing was imported. Run rekey again",
+    verify: (after, planned, backup) => {
+      const resources = after.deployment.resources ?? [];
+      const missing = planned.filter(
+        (r) => !resources.some((a) => a.urn === r.urn && a.id === r.to),
+      );
+      if (missing.length > 0) {
+        throw new StackCommandError(
+          `the imported state does not hold the new ids (${missing.length} missing); restore it with \`pulumi stack import --file ${backup}\``,
+        );
+      }
+    },
+  };
 }
 
 /** Each live resource of this package whose id its kind no longer writes, with its new id. */
 function rekeyPlan(resources: readonly StateResource[]): Rekeyed[] {
   const planned: Rekeyed[] = [];
   for (const resource of resources) {
-    const known = resourceKindOf(resource.type);
+    const known = kindOfType(resource.type);
     if (known === undefined || resource.id === undefined || resource.delete === true) continue;
     const { recovery } = descriptorOf(known.kind);
     if (recovery.staleId?.(resource.id) !== true) continue;

@@ -4,9 +4,10 @@
  * commands do not understand is carried through untouched.
  */
 
-import { SECRET_SIG, SIG_KEY } from "../core/engine-values";
-import { StackCommandError } from "./errors";
-import { resourceKinds, type ResourceKind } from "../resources";
+import { SECRET_SIG, SIG_KEY } from "../../core/engine-values";
+import type { ResourceKind } from "../../resources";
+import { kindOfType, type FrontEnd } from "../../schema/type-tokens";
+import { StackCommandError } from "../errors";
 
 /**
  * A secret as `pulumi stack export` writes it: the engine's secret signature under its signature
@@ -51,25 +52,7 @@ export interface ExportedStack {
   deployment: Deployment;
 }
 
-export type { ResourceKind } from "../resources";
-
-/** Which front end wrote a resource: the dynamic provider (state holds `__provider`) or the plugin. */
-export type FrontEnd = "dynamic" | "plugin";
-
-/**
- * The dynamic resources register the type `pulumi-nodejs:dynamic/voiceplatform:<kind>` (the token
- * `pulumi.dynamic.Resource` would give them); the plugin's are `voiceplatform:index:<kind>`.
- */
-export function resourceKindOf(
-  type: string,
-): { kind: ResourceKind; frontEnd: FrontEnd } | undefined {
-  for (const kind of resourceKinds) {
-    if (type === `pulumi-nodejs:dynamic/voiceplatform:${kind}`)
-      return { kind, frontEnd: "dynamic" };
-    if (type === `voiceplatform:index:${kind}`) return { kind, frontEnd: "plugin" };
-  }
-  return undefined;
-}
+export type { ResourceKind } from "../../resources";
 
 export function isSecretEnvelope(value: unknown): value is SecretEnvelope {
   return (
@@ -132,7 +115,7 @@ export function pendingOperations(deployment: Deployment): PendingOperations {
   const others: PendingOperations["others"] = [];
   for (const operation of deployment.pending_operations ?? []) {
     const resource = operation.resource;
-    const known = resourceKindOf(resource.type);
+    const known = kindOfType(resource.type);
     if (known === undefined) {
       others.push({ urn: resource.urn, operation: operation.type, type: resource.type });
     } else {

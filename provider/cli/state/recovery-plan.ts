@@ -2,10 +2,11 @@
  * What `recover` will do, decided from the command line and the exported state before anything is
  * written, and the edit of the deployment itself. Pure: the command runs the CLI around it.
  */
-import { pathSegmentProblem } from "../platform/path-segment";
+import { pathSegmentProblem } from "../../platform/path-segment";
+import { kindOfType } from "../../schema/type-tokens";
+import { RecoveryRefused } from "../errors";
 import {
   pendingOperations,
-  resourceKindOf,
   type Deployment,
   type PendingOfPackage,
   type StateResource,
@@ -21,16 +22,6 @@ export interface RecoveryPlan {
   readonly forget: PendingOfPackage[];
   /** Pending operations `stack import` drops although nobody named them: other packages' only. */
   readonly alsoDropped: { urn: string; operation: string; type: string }[];
-}
-
-/** Refused: nothing was written. The message names the argument and what to do. */
-export class RecoveryRefused extends Error {
-  override readonly name: string = "RecoveryRefused";
-}
-
-/** Refused because an update that may still run holds the stack's lock. */
-export class LockedRefusal extends RecoveryRefused {
-  override readonly name: string = "LockedRefusal";
 }
 
 /**
@@ -129,7 +120,7 @@ function notPendingCreate(deployment: Deployment, argument: string): string {
     return `${other.resource.urn} is a pending ${other.type} of ${other.resource.type}, not a resource of pulumi-voice-platform: recover only records this package's creates`;
   }
   if (stored !== undefined) {
-    return resourceKindOf(stored.type) === undefined
+    return kindOfType(stored.type) === undefined
       ? `${stored.urn} is a recorded ${stored.type}, not a pending create of pulumi-voice-platform`
       : `${stored.urn} is already recorded (id ${JSON.stringify(stored.id)}), not a pending create: nothing to recover`;
   }

@@ -5,9 +5,9 @@
  * and normalized), so the next diff compares exactly what a finished create leaves.
  */
 import { isDeepStrictEqual } from "node:util";
-import type { Inputs } from "../core/resource-descriptor";
-import { hidden, withoutProvider } from "../dynamic/dynamic-adapter";
-import { descriptorOf } from "../resources";
+import type { Inputs } from "../../core/resource-descriptor";
+import { hidden, withoutProvider } from "../../core/hidden-properties";
+import { descriptorOf } from "../../resources";
 import {
   containsSecret,
   isSecretEnvelope,

@@ -1,6 +1,6 @@
 /**
  * What the testing entry's made-up platform (provider/testing) answers beyond the requests it is
- * sent, shared with the Python SDK's mocks generated from them (python-testing.ts): the forms of
+ * sent, shared with the Python SDK's mocks generated from them (codegen/python-testing.ts): the forms of
  * the ids it makes up, which are the platform's, and the defaults it answers for what a request
  * leaves out, ElevenLabs' (the provider the platform's docs name first).
  */

@@ -24,7 +24,7 @@ import { homedir, hostname } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { backendDeadline, type BackendDeadline } from "./backend-deadline";
-import type { ExportedStack } from "./exported-state";
+import type { ExportedStack } from "../state/exported-state";
 import { azureBlobLockRecords, isAzureBlobBackend } from "./azblob-locks";
 import { lockKeyPrefixes } from "./lock-objects";
 import { isPostgresBackend, postgresLockRecords } from "./postgres-locks";

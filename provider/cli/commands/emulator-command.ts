@@ -11,8 +11,8 @@ import {
   startEmulator,
   type FaultProfileName,
   type StartEmulatorOptions,
-} from "../emulator";
-import { UsageError } from "./command-line";
+} from "../../emulator";
+import { UsageError } from "../errors";
 import { EXIT } from "./command-result";
 
 const DEFAULT_PORT = 4010;

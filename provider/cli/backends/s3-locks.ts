@@ -21,7 +21,7 @@ import {
   stepMilliseconds,
   type BackendDeadline,
 } from "./backend-deadline";
-import { BackendReadError, BackendTimeoutError } from "./errors";
+import { BackendReadError, BackendTimeoutError } from "../errors";
 import { isLockKey, LOCK_READ_STEPS, lockRecordOf } from "./lock-objects";
 
 export function isS3Backend(url: string): boolean {
