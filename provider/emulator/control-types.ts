@@ -191,20 +191,7 @@ export type EchoTransform =
   | "html"
   | "htmlentities"
   | "html-legacy-bare"
-  | "html-zero-padded"
-  | "base64"
-  | "base64url"
-  | "base64-mime"
-  | "hex"
-  | "hex-spaced"
-  | "hex-upper-colon"
-  | "hex-escaped"
-  | "quoted-printable"
-  | "css"
-  | "sql-quotes"
-  | "csv-quotes"
-  | "dotnet-hex"
-  | "python-namereplace";
+  | "html-zero-padded";
 
 /** One way of quoting each echoed piece: the transforms, and text written around it. */
 export interface EchoForm {

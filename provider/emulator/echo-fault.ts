@@ -8,12 +8,8 @@
  * Python's `ascii()` and the repr of its UTF-8 bytes write it, every byte as an octal escape,
  * HTML-escaped by numeric references, by name as PHP's `htmlentities(…, ENT_QUOTES | ENT_HTML5)`
  * does (`&lowbar;`, `&period;`, `&colon;`), with the legacy names' `;` left off, or every
- * character as a decimal reference with a long run of leading zeros; its UTF-8 in base64
- * (standard, URL-safe without padding, MIME's lines of 76) or as a hex dump (lower case, spaced,
- * upper case with `:`, every byte `\xHH`); quoted-printable, CSS-escaped (`\E9 `), with quotes
- * doubled as SQL and CSV write them, C#'s `\xH…`, and Python's `\N{NAME}` (namereplace). The
- * secrets tests point the provider at it to prove that nothing quoted back reaches the user
- * unredacted.
+ * character as a decimal reference with a long run of leading zeros. The secrets tests point the
+ * provider at it to prove that nothing quoted back reaches the user unredacted.
  */
 import { decodeHTML, encodeHTML } from "entities";
 import type { EchoForm, EchoTransform } from "./control-types";
@@ -60,117 +56,7 @@ const transforms: Readonly<Record<EchoTransform, (text: string) => string>> = {
   "html-zero-padded": (text) =>
     Array.from(text, (char) => `&#${"0".repeat(24)}${char.codePointAt(0)}`).join("") +
     (text === "" ? "" : ";"),
-  base64: (text) => Buffer.from(text, "utf8").toString("base64"),
-  base64url: (text) => Buffer.from(text, "utf8").toString("base64url"),
-  "base64-mime": (text) =>
-    (
-      Buffer.from(text, "utf8")
-        .toString("base64")
-        .match(/.{1,76}/g) ?? []
-    ).join("\r\n"),
-  hex: (text) => Buffer.from(text, "utf8").toString("hex"),
-  "hex-spaced": (text) => hexBytes(text).join(" "),
-  "hex-upper-colon": (text) => hexBytes(text).join(":").toUpperCase(),
-  "hex-escaped": (text) =>
-    hexBytes(text)
-      .map((byte) => `\\x${byte}`)
-      .join(""),
-  "quoted-printable": quotedPrintable,
-  css: cssEscaped,
-  "sql-quotes": (text) => text.replace(/'/g, "''"),
-  "csv-quotes": (text) => text.replace(/"/g, '""'),
-  "dotnet-hex": dotnetEscaped,
-  "python-namereplace": pythonNamereplace,
 };
-
-function hexBytes(text: string): string[] {
-  return Array.from(Buffer.from(text, "utf8"), hex2);
-}
-
-/** Quoted-printable (RFC 2045) of the UTF-8, lines cut at 76 by soft line breaks (`=` CRLF). */
-function quotedPrintable(text: string): string {
-  const bytes = Buffer.from(text, "utf8");
-  const tokens = Array.from(bytes, (byte, k) =>
-    (byte >= 33 && byte <= 126 && byte !== 61) || (byte === 32 && k < bytes.length - 1)
-      ? String.fromCharCode(byte)
-      : `=${hex2(byte).toUpperCase()}`,
-  );
-  let line = "";
-  let written = "";
-  for (const token of tokens) {
-    if (line.length + token.length > 75) {
-      written += `${line}=\r\n`;
-      line = "";
-    }
-    line += token;
-  }
-  return written + line;
-}
-
-/**
- * CSS-escaped as a string's content (as cssesc writes it): letters, digits, `_`, `-` and space as
- * they are, other ASCII after a backslash, any other character as `\` and its hex code point, with
- * a space after it where a hex digit or white space follows.
- */
-function cssEscaped(text: string): string {
-  const chars = Array.from(text);
-  return chars
-    .map((char, k) => {
-      const code = char.codePointAt(0)!;
-      if (/[A-Za-z0-9_ -]/.test(char)) return char;
-      if (code >= 0x21 && code < 0x7f) return `\\${char}`;
-      const next = chars[k + 1] ?? "";
-      return `\\${code.toString(16).toUpperCase()}${/^[0-9a-fA-F \t\n]/.test(next) ? " " : ""}`;
-    })
-    .join("");
-}
-
-/**
- * A C# string literal's content with `\xH…` escapes (1 to 4 hex digits, as few as the next
- * character allows): printable ASCII as is, quotes and backslashes escaped.
- */
-function dotnetEscaped(text: string): string {
-  let written = "";
-  for (let k = text.length - 1; k >= 0; k--) {
-    const char = text[k]!;
-    const code = char.charCodeAt(0);
-    let piece: string;
-    if (char === '"' || char === "\\") piece = `\\${char}`;
-    else if (code >= 0x20 && code < 0x7f) piece = char;
-    else {
-      const hex = code.toString(16);
-      piece = `\\x${/^[0-9a-fA-F]/.test(written) ? hex.padStart(4, "0") : hex}`;
-    }
-    written = piece + written;
-  }
-  return written;
-}
-
-/**
- * Python's `text.encode("ascii", "namereplace")`: ASCII as it is, any other character as
- * `\N{NAME}`, or as `\xHH`, `\uHHHH` or `\UHHHHHHHH` when it has no name (a control, a private
- * use).
- */
-function pythonNamereplace(text: string): string {
-  const { unicodeBaseName } = unicodeNames();
-  return Array.from(text, (char) => {
-    const code = char.codePointAt(0)!;
-    if (code < 0x80) return char;
-    const name = /\p{Cc}/u.test(char) ? undefined : unicodeBaseName(code);
-    if (name !== undefined) return `\\N{${name}}`;
-    if (code <= 0xff) return `\\x${hex2(code)}`;
-    if (code <= 0xffff) return `\\u${code.toString(16).padStart(4, "0")}`;
-    return `\\U${code.toString(16).padStart(8, "0")}`;
-  }).join("");
-}
-
-let loadedUnicodeNames: typeof import("unicode-name") | undefined;
-
-/** The unicode-name library, loaded on first use: loading it takes about a second. */
-function unicodeNames(): typeof import("unicode-name") {
-  loadedUnicodeNames ??= require("unicode-name") as typeof import("unicode-name");
-  return loadedUnicodeNames;
-}
 
 /** PHP's htmlentities(…, ENT_QUOTES | ENT_HTML5): each character that has a name, by its name. */
 function htmlentities(text: string): string {

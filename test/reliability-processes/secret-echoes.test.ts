@@ -4,9 +4,7 @@
  * gRPC, against the emulator's echo fault, a real local HTTP server that refuses a create with 400
  * and quotes the request back (raw body, Authorization header, each string of the body) in
  * generated forms: lower or upper case, percent-encoded (either hex case, a form's `+`),
- * JSON-escaped (or all non-ASCII as `\uXXXX`), HTML-escaped, in base64 or hex, quoted-printable,
- * CSS-escaped, with quotes doubled, as C#'s `\xH…` or Python's `\N{…}`, chained, with letters
- * around.
+ * JSON-escaped (or all non-ASCII as `\uXXXX`), HTML-escaped, chained, with letters around.
  *
  * Generated secrets of 1 to 40 characters (mixed case, characters that need escaping, unicode)
  * are a SIP password, an advanced webhook's header value, parameter value, body, or a token in
@@ -30,7 +28,7 @@ import {
   startProviderProcess,
   type ProviderProcess,
 } from "../support/provider-process";
-import { apiKeyText, echoForms, keepsReadable, secretText } from "../support/secret-arbitraries";
+import { apiKeyText, echoForms, secretText } from "../support/secret-arbitraries";
 import { caseless, leaksOf, normalizedViews } from "../support/secret-leaks";
 import { oneLineProviderText, resourceUrn } from "../support/serialized-provider";
 
@@ -219,7 +217,7 @@ describe.each(Object.entries(frontEnds))(
     };
 
     it(`shows no secret in any form, and no answer to a call carrying a short one (${RUNS} cases)`, async () => {
-      const seen = { cases: 0, redacted: 0, withheld: 0, unreadable: 0, spellOwnWords: 0 };
+      const seen = { cases: 0, redacted: 0, withheld: 0, spellOwnWords: 0 };
       await fc.assert(
         fc.asyncProperty(cases, async (c) => {
           const { secrets, carriesShort } = scenario(c);
@@ -232,8 +230,6 @@ describe.each(Object.entries(frontEnds))(
           const action: FaultAction = { kind: "echo", status: 400, forms: c.forms, as: c.as };
           const produced = await refusedCreate(c, action);
           seen.cases++;
-          // Base64 whose case was changed after it quotes nothing anyone can read back.
-          if (!c.forms.some((form) => keepsReadable(form.transforms))) seen.unreadable++;
           expect({ case: c, leaks: leaksOf(produced, secrets) }).toEqual({ case: c, leaks: [] });
           if (carriesShort) {
             const marker = caseless(ECHO_MARKER);
@@ -250,11 +246,11 @@ describe.each(Object.entries(frontEnds))(
       );
       console.log(
         `secret echoes, ${_name}: ${seen.cases} cases, ${seen.redacted} redacted, ${seen.withheld} answers withheld, 0 leaks` +
-          ` (${seen.unreadable} echoed nothing readable; ${seen.spellOwnWords} generated secrets skipped: they spell the provider's own words)`,
+          ` (${seen.spellOwnWords} generated secrets skipped: they spell the provider's own words)`,
       );
       // Not vacuous: the answers quoted the secrets, and were redacted or withheld.
       expect(seen.cases).toBe(RUNS);
-      expect(seen.redacted + seen.withheld).toBeGreaterThan((RUNS - seen.unreadable) * 0.95);
+      expect(seen.redacted + seen.withheld).toBeGreaterThan(RUNS * 0.95);
     });
   },
 );

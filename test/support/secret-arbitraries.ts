@@ -43,27 +43,6 @@ export function apiKeyText(minLength: number, maxLength: number): fc.Arbitrary<s
 
 export { echoTransforms };
 
-/** Transforms that change the case of what they are given. */
-const CASE_CHANGING: ReadonlySet<string> = new Set([
-  "lower",
-  "upper",
-  "upper-tr",
-  "lower-tr",
-  "upper-el",
-  "lower-lt",
-]);
-
-const BASE64: ReadonlySet<string> = new Set(["base64", "base64url", "base64-mime"]);
-
-/**
- * Whether a chain of transforms leaves a secret readable: base64 whose case was changed after it
- * stands for other bytes, so nobody can read the secret back from it (nor has to blank it).
- */
-export function keepsReadable(transforms: readonly string[]): boolean {
-  const encoded = transforms.findIndex((name) => BASE64.has(name));
-  return encoded < 0 || !transforms.slice(encoded + 1).some((name) => CASE_CHANGING.has(name));
-}
-
 /** Words and letters written right against an echoed piece. */
 const around = fc.oneof(
   fc.constant(""),
