@@ -13,18 +13,13 @@
  * test/unit/test-tiers.test.ts fails when a test file belongs to no tier, or to two, or when a
  * tier is anything but folder globs.
  */
-/** Dependencies published as ES modules only, which jest (CommonJS) needs rewritten. */
-const ES_MODULES_ONLY = ["@unicode/unicode-17\\.0\\.0", "unicode-name"].join("|");
-
 const common = {
   roots: ["<rootDir>/test"],
   testEnvironment: "node",
   transform: {
     "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }],
-    [`/node_modules/(${ES_MODULES_ONLY})/.+\\.m?js$`]: "<rootDir>/test/support/esm-to-commonjs.js",
   },
-  transformIgnorePatterns: [`/node_modules/(?!(${ES_MODULES_ONLY})/)`],
-  moduleFileExtensions: ["ts", "js", "mjs", "json"],
+  moduleFileExtensions: ["ts", "js", "json"],
 };
 
 const tiers = {

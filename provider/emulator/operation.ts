@@ -2,7 +2,6 @@ import type { IncomingMessage } from "node:http";
 import type { Caller } from "./auth";
 import type { AnswerShape, RequestLogEntry } from "./control-types";
 import { readJsonBody, requireMediaType } from "./json-body";
-import { redactSecrets } from "./redact-secrets";
 import type { StateStore } from "./state-store";
 
 export interface OperationRequest {
@@ -31,6 +30,6 @@ export type OperationHandler = (request: OperationRequest) => Promise<PreparedOp
 export async function readLoggedJsonBody(request: OperationRequest): Promise<unknown> {
   requireMediaType(request.req, "application/json");
   const body = await readJsonBody(request.req);
-  request.logEntry.body = redactSecrets(body);
+  request.logEntry.body = request.store.redacted(body);
   return body;
 }

@@ -1,5 +1,4 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { kindRoutes, type KindRoutes } from "./routes";
 
 export const REDACTED = "[redacted]";
 
@@ -20,8 +19,10 @@ export function redactHeaders(headers: IncomingHttpHeaders): Record<string, stri
  * webhook's `url`, `body` and the values of its `headers` and `parameters` (they carry tokens).
  * Works on bodies that failed validation too, since those are logged as well.
  */
-export function redactSecrets<T>(value: T, kinds: readonly KindRoutes[] = kindRoutes): T {
-  // kindRoutes is read at the call: the route files load this module while it is being made.
+export function redactSecrets<T>(
+  value: T,
+  kinds: readonly { readonly secretFields?: readonly string[] }[],
+): T {
   const secretFields = new Set(kinds.flatMap((kind) => kind.secretFields ?? []));
   return redactValue(value, secretFields) as T;
 }

@@ -3,6 +3,9 @@ import { join } from "node:path";
 import type { EmulatorOrigin } from "./control-types";
 import { ErrorAnswer } from "./errors";
 import type { OperationHandler } from "./operation";
+import type { KindCollection } from "./state-store";
+
+export type { StoredObject } from "./state-store";
 
 export interface Route {
   /** The origin that serves it: the API's, or the campaigns'. */
@@ -19,30 +22,13 @@ export interface RouteMatch {
   params: Record<string, string>;
 }
 
-/** An object the state holds: each organization's, by id. */
-export interface StoredObject {
-  id: string;
-  organizationId: string;
-}
-
 /**
  * What a kind's route file, routes/<kind>.ts, exports as `kindRoutes`: its paths (each with its
  * validation and answer, in its handler) and where the state holds its objects. The emulator
  * serves every file in routes/, so a new kind's routes are that one file.
  */
-export interface KindRoutes {
-  /** Each organization's objects of the kind, in the state: `carriers`. */
-  readonly collection: string;
+export interface KindRoutes extends KindCollection {
   readonly routes: readonly Route[];
-  /**
-   * Body fields whose values are secret wherever they stand (`register_password`): the request
-   * log and the state show them as "[redacted]" (redact-secrets.ts).
-   */
-  readonly secretFields?: readonly string[];
-  /** How the state shows the objects, in the order they were stored; a list by default. */
-  snapshot?(objects: StoredObject[]): unknown;
-  /** The objects a state file holds, as `snapshot` showed them; from a list by default. */
-  restore?(shown: unknown): StoredObject[];
 }
 
 const ROUTES_DIR = join(__dirname, "routes");

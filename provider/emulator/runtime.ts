@@ -3,6 +3,7 @@ import type { EmulatorSettings, FaultRule } from "./control-types";
 import { FaultRegistry } from "./faults";
 import { TokenBucket, type RateDecision } from "./rate-limit";
 import { RequestLog } from "./request-log";
+import { kindRoutes } from "./routes";
 import { StateStore } from "./state-store";
 
 /** Everything one emulator instance holds, shared by both origins. */
@@ -23,6 +24,7 @@ export class EmulatorRuntime {
     this.store = new StateStore(
       organizations.map((organization) => organization.id),
       options.stateFile,
+      kindRoutes,
     );
     this.initialFaults = options.faults ?? [];
     this.faults = new FaultRegistry(initialSettings.seed);

@@ -1,7 +1,27 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import type { EmulatorState, OrganizationState } from "./control-types";
 import { redactSecrets } from "./redact-secrets";
-import { kindRoutes as everyKind, type KindRoutes, type StoredObject } from "./routes";
+
+/** An object the state holds: each organization's, by id. */
+export interface StoredObject {
+  id: string;
+  organizationId: string;
+}
+
+/** What the state needs of a kind: where its objects live, its secrets, how they are shown. */
+export interface KindCollection {
+  /** Each organization's objects of the kind, in the state: `carriers`. */
+  readonly collection: string;
+  /**
+   * Body fields whose values are secret wherever they stand (`register_password`): the request
+   * log and the state show them as "[redacted]" (redact-secrets.ts).
+   */
+  readonly secretFields?: readonly string[];
+  /** How the state shows the objects, in the order they were stored; a list by default. */
+  snapshot?(objects: StoredObject[]): unknown;
+  /** The objects a state file holds, as `snapshot` showed them; from a list by default. */
+  restore?(shown: unknown): StoredObject[];
+}
 
 /** An organization's objects: by collection (`voices`), then by id, in the order stored. */
 type OrganizationRecords = Map<string, Map<string, StoredObject>>;
@@ -19,8 +39,8 @@ export class StateStore {
 
   constructor(
     private readonly organizationIds: readonly string[],
-    private readonly stateFile?: string,
-    private readonly kinds: readonly KindRoutes[] = everyKind,
+    private readonly stateFile: string | undefined,
+    private readonly kinds: readonly KindCollection[],
   ) {
     this.clearRecords();
     if (stateFile !== undefined && existsSync(stateFile)) this.load(stateFile);
@@ -38,6 +58,11 @@ export class StateStore {
     id: string,
   ): Stored | undefined {
     return this.organizations.get(organizationId)?.get(collection)?.get(id) as Stored | undefined;
+  }
+
+  /** A deep copy of a request body with every kind's secrets replaced, for the request log. */
+  redacted<T>(body: T): T {
+    return redactSecrets(body, this.kinds);
   }
 
   clear(): void {

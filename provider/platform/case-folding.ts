@@ -6,9 +6,7 @@
  * "i"), and what locales add or remove when they change case dropped: the dot above an i or j
  * (Turkish "İ", Lithuanian "i̇"), and the accents of a Greek letter (Greek upper case drops them).
  * A C1 control is read as the Windows-1252 character a browser shows for it (`&#150;` is "–"),
- * and HTML 4's angle brackets as HTML5's (both are `&lang;` and `&rang;`). A run of the same
- * quote (`''`, `""`) reads as one, as SQL and CSV double them inside quoted text: folded here
- * rather than decoded as a layer of its own, since JSON texts are full of `""`.
+ * and HTML 4's angle brackets as HTML5's (both are `&lang;` and `&rang;`).
  */
 import { replaceCodePoint } from "entities/decode";
 
@@ -61,18 +59,8 @@ function foldEach(
   let context: MarkContext = "other";
   for (let index = 0; index < text.length;) {
     ASCII_RUN.lastIndex = index;
-    let run = ASCII_RUN.exec(text)?.[0];
-    const doubled = run?.search(DOUBLED_QUOTE) ?? -1;
-    if (doubled === 0) {
-      QUOTES.lastIndex = index;
-      const quotes = QUOTES.exec(text)![0];
-      context = "other";
-      unit(quotes[0]!, index, index + quotes.length, false);
-      index += quotes.length;
-      continue;
-    }
+    const run = ASCII_RUN.exec(text)?.[0];
     if (run !== undefined) {
-      if (doubled > 0) run = run.slice(0, doubled);
       const lower = run.toLowerCase();
       const last = lower[lower.length - 1];
       context = last === "i" || last === "j" ? "dotted" : "other";
@@ -95,10 +83,7 @@ function foldEach(
   }
 }
 
-/** ASCII, a run at once up to a doubled quote; a run of the same quote, as one. */
 const ASCII_RUN = /[\x00-\x7f]+/y;
-const DOUBLED_QUOTE = /''|""/;
-const QUOTES = /'+|"+/y;
 
 /** A text folded, to compare with other folded texts. */
 export function foldCase(text: string): string {

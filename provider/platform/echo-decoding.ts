@@ -2,20 +2,13 @@
  * The forms in which a platform can echo back a text it was sent, undone, in any mix and nested
  * (percent-encoded twice, a JSON text percent-encoded, HTML escaped then upper-cased): percent-
  * and form encoding and JavaScript's `escape()`, the string escapes of JSON and of the languages
- * platforms are written in, CSS escapes and quoted-printable (escape-sequences.ts), HTML
- * character references (html-references.ts). Case, compatibility forms and doubled quotes are
- * folded away by case-folding.ts. Redaction searches secrets in every
- * layer of decoding and maps what it finds back to the characters of the original text; bytes in
- * base64 or hex are read as texts of their own (byte-dumps.ts, redaction.ts).
+ * platforms are written in (escape-sequences.ts), and HTML character references
+ * (html-references.ts). Case and compatibility forms are folded away by case-folding.ts.
+ * Redaction searches secrets in every layer of decoding and maps what it finds back to the
+ * characters of the original text.
  */
 import type { FoldedText } from "./case-folding";
-import {
-  escapeRun,
-  namedCharacterAt,
-  type EscapeKind,
-  type Piece,
-  type Reading,
-} from "./escape-sequences";
+import { escapeRun, type Piece, type Reading } from "./escape-sequences";
 import { referenceAt } from "./html-references";
 
 /** Decoding stops this many layers deep: nothing sent is encoded deeper than that. */
@@ -47,21 +40,6 @@ export function originalSpan(
   return { start, end };
 }
 
-/** The span of the original text that units `first` to `end` (exclusive) of a layer came from. */
-export function originalRange(
-  layer: DecodedLayer,
-  first: number,
-  end: number,
-): { start: number; end: number } {
-  let start = Number.POSITIVE_INFINITY;
-  let last = 0;
-  for (let unit = first; unit < end; unit++) {
-    start = Math.min(start, layer.start[unit]!);
-    last = Math.max(last, layer.end[unit]!);
-  }
-  return { start, end: last };
-}
-
 /** The text itself, as layer 0: each unit its own span. */
 export function plainLayer(text: string): DecodedLayer {
   const start = new Int32Array(text.length);
@@ -74,26 +52,13 @@ export function plainLayer(text: string): DecodedLayer {
 }
 
 /**
- * The decodings one layer can apply: each alone, and the four common ones all at once. Where an
- * escape reads two ways (escape-sequences.ts), `percent` and `backslash` read a run of byte
- * escapes as UTF-8 and `\U0001F600` as one code point; `latin1` reads `%` and backslash escapes
- * one Latin-1 character per byte (`\xc3\xa9` is "Ã©", not "é"); `four-digit` reads backslash
- * escapes with `\u` always taking 4 digits (`\u0001abcd` is U+0001 and "abcd" in JSON); `css`
- * and `dotnet` read them as CSS and C# do (`\E9 `, `\xE9`); `names` reads Python's `\N{NAME}` and
- * nothing else, as its namereplace writes it (the backslashes around it unescaped). Quotes
- * doubled as SQL and CSV write them are folded (case-folding.ts).
+ * The decodings one layer can apply: each alone, or all at once. Where an escape reads two ways
+ * (escape-sequences.ts), `percent` and `backslash` read a run of byte escapes as UTF-8 and
+ * `\U0001F600` as one code point; `latin1` reads `%` and backslash escapes one Latin-1 character
+ * per byte (`\xc3\xa9` is "Ã©", not "é"); `four-digit` reads backslash escapes with `\u` always
+ * taking 4 digits (`\u0001abcd` is U+0001 and "abcd" in JSON).
  */
-type Decoding =
-  | "percent"
-  | "plus"
-  | "backslash"
-  | "reference"
-  | "latin1"
-  | "four-digit"
-  | "quoted-printable"
-  | "css"
-  | "dotnet"
-  | "names";
+type Decoding = "percent" | "plus" | "backslash" | "reference" | "latin1" | "four-digit";
 
 const decodings: readonly (readonly Decoding[])[] = [
   ["percent"],
@@ -103,10 +68,6 @@ const decodings: readonly (readonly Decoding[])[] = [
   ["latin1"],
   ["four-digit"],
   ["percent", "plus", "backslash", "reference"],
-  ["quoted-printable"],
-  ["css"],
-  ["dotnet"],
-  ["names"],
 ];
 
 /** Decoding stops after this many distinct layers (a text with every kind of escape, nested). */
@@ -149,14 +110,8 @@ const triggers: Readonly<Record<Decoding, RegExp>> = {
   backslash: /\\./s,
   reference: /&[#a-z\u0130\u0131\u017f\u212a]/i,
   // Where reading bytes as Latin-1, or `\u` as 4 digits, differs from the readings above.
-  latin1: /%[c-f][0-9a-f]%|\\(?:x[c-f][0-9a-f]\\|3[0-7]{2}\\)|=[89a-f][0-9a-f]/i,
+  latin1: /%[c-f][0-9a-f]%|\\(?:x[c-f][0-9a-f]\\|3[0-7]{2}\\)/i,
   "four-digit": /\\u[0-9a-f]{8}/i,
-  // What RFC 2045 escapes: bytes past ASCII, `=` itself, white space and line breaks.
-  "quoted-printable": /=(?:[89a-f][0-9a-f]|3d|0[9ad]|20|\r?\n)/i,
-  // Where CSS and C# read an escape otherwise than the languages above.
-  css: /\\(?:[0-9a-f]|\r?\n)/i,
-  dotnet: /\\x[0-9a-f](?![0-9a-f](?:[^0-9a-f]|$))/i,
-  names: /\\N\{/i,
 };
 
 /** A piece of a layer's text decoded: `length` units from `at` stand for `text`. */
@@ -166,45 +121,34 @@ interface Edit {
   readonly text: string;
 }
 
-/** The readings of escapes a layer of these decodings asks for. */
-function readingOf(kinds: readonly Decoding[]): Reading {
-  for (const reading of ["latin1", "four-digit", "css", "dotnet"] as const)
-    if (kinds.includes(reading)) return reading;
-  return "utf8";
-}
-
-const ESCAPE_KINDS: Readonly<Record<string, EscapeKind>> = {
-  "%": "percent",
-  "\\": "backslash",
-  "=": "equals",
-};
-
 /** What one layer of the given decodings changes in a text; undefined when nothing. */
 function editsOf(text: string, kinds: readonly Decoding[]): Edit[] | undefined {
   if (!kinds.some((kind) => triggers[kind].test(text))) return undefined;
-  const reading = readingOf(kinds);
+  const reading: Reading = kinds.includes("latin1")
+    ? "latin1"
+    : kinds.includes("four-digit")
+      ? "four-digit"
+      : "utf8";
   const percent = reading === "latin1" || kinds.includes("percent");
   const backslash = reading !== "utf8" || kinds.includes("backslash");
   const reference = kinds.includes("reference");
   const plus = kinds.includes("plus");
-  const equals = reading === "latin1" || kinds.includes("quoted-printable");
-  const names = kinds.includes("names");
   const special = new RegExp(
-    `[${percent ? "%" : ""}${backslash || names ? "\\\\" : ""}${reference ? "&" : ""}${plus ? "+" : ""}${equals ? "=" : ""}]`,
+    `[${percent ? "%" : ""}${backslash ? "\\\\" : ""}${reference ? "&" : ""}${plus ? "+" : ""}]`,
     "g",
   );
   const edits: Edit[] = [];
   for (let match = special.exec(text); match !== null; match = special.exec(text)) {
     let at = match.index;
     const char = text[at]!;
-    const escape = ESCAPE_KINDS[char];
-    const decoded: readonly Piece[] | undefined = names
-      ? optional(namedCharacterAt(text, at))
-      : escape !== undefined
-        ? escapeRun(text, at, escape, reading)
-        : char === "&"
-          ? optional(referenceAt(text, at))
-          : [{ text: " ", length: 1 }];
+    const decoded: readonly Piece[] | undefined =
+      char === "%"
+        ? escapeRun(text, at, "percent", reading)
+        : char === "\\"
+          ? escapeRun(text, at, "backslash", reading)
+          : char === "&"
+            ? optional(referenceAt(text, at))
+            : [{ text: " ", length: 1 }];
     if (decoded === undefined) continue;
     for (const piece of decoded) {
       edits.push({ at, length: piece.length, text: piece.text });

@@ -13,38 +13,23 @@
  * `escape()` write for U+0080 to U+00FF); `\u` or `\U` before 8 hex digits that name a code
  * point as that code point (Python's `\U0001F600`, also lower-cased) or as a 4-digit `\u` and 4
  * more characters (as JSON, JavaScript and Java read it).
- *
- * Other formats give the same characters other meanings, and are readings of their own:
- * - `css`: CSS escapes, `\` and 1 to 6 hex digits as a code point, one white space after them
- *   consumed (`\E9 `), and a backslash before any other character as that character;
- * - `dotnet`: C#'s `\x` with 1 to 4 hex digits (`\xE9`, `\x00E9`) as a UTF-16 unit, `\0` alone;
- * - quoted-printable (MIME): `=XX` bytes, as UTF-8 or Latin-1, and `=` at the end of a line (a soft
- *   line break) as nothing, read at a `=` (`escapeRun`'s kind `equals`).
- * Python's `\N{NAME}` (unicode-names.ts) is read in every reading but `css`, and alone
- * (`namedCharacterAt`): Python's namereplace writes it without escaping the backslashes around it.
  */
-import { characterNamed, couldBeName } from "./unicode-names";
 
 /** How escapes that read two ways are read (see above). */
-export type Reading = "utf8" | "latin1" | "four-digit" | "dotnet" | "css";
+export type Reading = "utf8" | "latin1" | "four-digit";
 
-/**
- * Text read from an escape: what it stands for, and how many units of the source it spans;
- * `stray` when it is a byte past ASCII that is no part of a UTF-8 character (read as Latin-1).
- */
+/** Text read from an escape: what it stands for, and how many units of the source it spans. */
 export interface Piece {
   readonly text: string;
   readonly length: number;
-  readonly stray?: boolean;
 }
 
 const HEX = /^[0-9a-fA-F]+$/;
 
 interface Unit {
-  /** A byte (0-255) of a run, or a whole piece, or (`soft`) nothing that keeps a run of bytes going. */
+  /** A byte (0-255) of a run, or a whole piece. */
   readonly byte?: number;
   readonly piece?: Piece;
-  readonly soft?: boolean;
   readonly length: number;
 }
 
@@ -87,75 +72,12 @@ function stickyMatch(pattern: RegExp, text: string, at: number): RegExpExecArray
   return pattern.exec(text);
 }
 
-/** The quoted-printable escape at `at`: `=XX` (a byte), or `=` ending a line (a soft line break). */
-function equalsUnit(text: string, at: number): Unit | undefined {
-  if (text[at] !== "=") return undefined;
-  const lineBreak = stickyMatch(LINE_BREAK, text, at + 1);
-  if (lineBreak !== null) return { soft: true, length: lineBreak[0].length + 1 };
-  const hex = text.slice(at + 1, at + 3);
-  if (hex.length !== 2 || !HEX.test(hex)) return undefined;
-  const byte = parseInt(hex, 16);
-  return byte >= 0x80 || QUOTED_ASCII.has(byte) ? { byte, length: 3 } : undefined;
-}
-
-/**
- * The ASCII bytes quoted-printable escapes (RFC 2045): `=` itself, white space and line breaks.
- * Any other `=XX` is text (`value=41` is not "valueA").
- */
-const QUOTED_ASCII: ReadonlySet<number> = new Set([0x3d, 0x20, 0x09, 0x0a, 0x0d]);
-
-const LINE_BREAK = /\r?\n/y;
-const CSS_HEX = /([0-9a-fA-F]{1,6})(\r\n|[ \t\n\r\f])?/y;
-const CSS_LINE_BREAK = /\r\n|[\n\r\f]/y;
-const DOTNET_HEX = /[xX]([0-9a-fA-F]{1,4})/y;
-const NAMED = /[nN]\{([^{}]{1,100})\}/y;
-
-/** The CSS escape at `at`: a code point in hex (0, a surrogate or past U+10FFFF is U+FFFD). */
-function cssUnit(text: string, at: number): Unit | undefined {
-  if (text[at] !== "\\" || at + 1 >= text.length) return undefined;
-  const hex = stickyMatch(CSS_HEX, text, at + 1);
-  if (hex !== null) {
-    const value = parseInt(hex[1]!, 16);
-    const valid = value > 0 && value <= 0x10ffff && (value < 0xd800 || value > 0xdfff);
-    return whole(valid ? String.fromCodePoint(value) : "\ufffd", hex[0].length + 1);
-  }
-  // A backslash before a line break continues a string on the next line.
-  const lineBreak = stickyMatch(CSS_LINE_BREAK, text, at + 1);
-  if (lineBreak !== null) return whole("", lineBreak[0].length + 1);
-  const codePoint = String.fromCodePoint(text.codePointAt(at + 1)!);
-  return whole(codePoint, codePoint.length + 1);
-}
-
-/** Python's `\N{NAME}` at `at` (the name in any case), when the name is a character's. */
-export function namedCharacterAt(text: string, at: number): Piece | undefined {
-  if (text[at] !== "\\") return undefined;
-  const named = stickyMatch(NAMED, text, at + 1);
-  if (named === null || !couldBeName(named[1]!)) return undefined;
-  const character = characterNamed(named[1]!);
-  return character === undefined ? undefined : { text: character, length: named[0].length + 1 };
-}
-
-function namedUnit(text: string, at: number): Unit | undefined {
-  const piece = namedCharacterAt(text, at);
-  return piece === undefined ? undefined : { piece, length: piece.length };
-}
-
 /** The backslash escape at `at`. */
 function backslashUnit(text: string, at: number, reading: Reading): Unit | undefined {
-  if (reading === "css") return cssUnit(text, at);
   if (text[at] !== "\\") return undefined;
   const next = text[at + 1];
   if (next === undefined) return undefined;
-  if ((next === "N" || next === "n") && text[at + 2] === "{") {
-    const named = namedUnit(text, at);
-    if (named !== undefined) return named;
-  }
   if (next === "u" || next === "U") return unicodeEscape(text, at, reading);
-  if (reading === "dotnet") {
-    const hex = stickyMatch(DOTNET_HEX, text, at + 1);
-    if (hex !== null) return whole(String.fromCharCode(parseInt(hex[1]!, 16)), hex[0].length + 1);
-    if (/[0-9]/.test(next)) return next === "0" ? whole("\0", 2) : undefined;
-  }
   if (next === "x" || next === "X") {
     const hex = text.slice(at + 2, at + 4);
     return hex.length === 2 && HEX.test(hex) ? { byte: parseInt(hex, 16), length: 4 } : undefined;
@@ -192,41 +114,23 @@ function unicodeEscape(text: string, at: number, reading: Reading): Unit | undef
     : whole(String.fromCharCode(parseInt(java[1]!, 16)), java[0].length + 1);
 }
 
-/** Where an escape starts: `%`, `\` or (quoted-printable) `=`. */
-export type EscapeKind = "percent" | "backslash" | "equals";
-
 /**
- * The run of escapes of one kind starting at `at` (`%` escapes, backslash escapes or
- * quoted-printable ones), read as pieces; undefined when `at` holds none.
+ * The run of escapes of one kind starting at `at` (`%` escapes or backslash escapes), read as
+ * pieces; undefined when `at` holds none.
  */
 export function escapeRun(
   text: string,
   at: number,
-  kind: EscapeKind,
+  kind: "percent" | "backslash",
   reading: Reading,
 ): Piece[] | undefined {
   const read = (index: number) =>
-    kind === "percent"
-      ? percentUnit(text, index)
-      : kind === "equals"
-        ? equalsUnit(text, index)
-        : backslashUnit(text, index, reading);
+    kind === "percent" ? percentUnit(text, index) : backslashUnit(text, index, reading);
   const pieces: Piece[] = [];
   let bytes: number[] = [];
   let byteLengths: number[] = [];
-  let bytesAt = at;
   const flushBytes = () => {
-    for (const piece of bytePieces(bytes, byteLengths, reading === "latin1")) {
-      // Quoted-printable read as UTF-8: a stray byte is text as written (`value=C3:A1`), read
-      // as Latin-1 by the `latin1` reading only.
-      const asWritten = kind === "equals" && piece.stray === true;
-      pieces.push(
-        asWritten
-          ? { text: text.slice(bytesAt, bytesAt + piece.length), length: piece.length }
-          : piece,
-      );
-      bytesAt += piece.length;
-    }
+    pieces.push(...bytePieces(bytes, byteLengths, reading === "latin1"));
     bytes = [];
     byteLengths = [];
   };
@@ -234,28 +138,14 @@ export function escapeRun(
     if (unit.byte !== undefined) {
       bytes.push(unit.byte);
       byteLengths.push(unit.length);
-    } else if (unit.soft && bytes.length > 0) {
-      // A soft line break inside a character's bytes: the bytes go on after it.
-      byteLengths.push(byteLengths.pop()! + unit.length);
-    } else if (unit.soft) {
-      pieces.push({ text: "", length: unit.length });
-      bytesAt += unit.length;
     } else {
       flushBytes();
       pieces.push(unit.piece!);
-      bytesAt += unit.length;
     }
     index += unit.length;
   }
   flushBytes();
   return pieces.length === 0 ? undefined : pieces;
-}
-
-/** Bytes as text: valid UTF-8 sequences as their code points, any other byte as the Latin-1 character of its value. */
-export function bytesAsText(bytes: number[]): string {
-  return bytePieces(bytes, new Array<number>(bytes.length).fill(1), false)
-    .map((piece) => piece.text)
-    .join("");
 }
 
 /**
@@ -271,8 +161,7 @@ function bytePieces(bytes: number[], lengths: number[], asLatin1: boolean): Piec
       size > 1
         ? Buffer.from(bytes.slice(k, k + size)).toString("utf8")
         : String.fromCharCode(bytes[k]!);
-    const stray = size === 1 && bytes[k]! >= 0x80 && !asLatin1;
-    pieces.push(stray ? { text: decoded, length, stray } : { text: decoded, length });
+    pieces.push({ text: decoded, length });
     k += size;
   }
   return pieces;

@@ -10,12 +10,10 @@
  * - A secret of `MIN_FINDABLE_LENGTH` (4) characters or more is blanked wherever it appears, in
  *   any case (case-folding.ts) and in any form a platform can echo it in: as is, percent- or
  *   form-encoded, escaped as the string literals of JSON and of the languages platforms are
- *   written in, as CSS escapes, quoted-printable or HTML character references, with its quotes
- *   doubled, in base64 tokens and hex dumps that hold text, and nested mixes of those
- *   (echo-decoding.ts; docs/failures-and-secrets.md lists them); and its bytes as sent, in base64
- *   or hex, wherever they sit in a longer dump (encoded-secrets.ts). A secret URL is blanked whole
- *   and by its path with its query; its path, query, path segments and query values too when 8
- *   characters or longer.
+ *   written in, as HTML character references, and nested mixes of those (echo-decoding.ts;
+ *   docs/failures-and-secrets.md lists them). A secret URL is blanked whole and by its path
+ *   with its query; its path, query, path segments and query values too when 8 characters or
+ *   longer.
  * - Then the result is checked again in every decoded view; if any secret still shows (for
  *   example, the secret is part of the word "[redacted]"), the whole text is withheld.
  * - A shorter secret cannot be told apart from ordinary text, so it is not searched for: the
@@ -24,18 +22,9 @@
  */
 
 import { decodeHTML } from "entities";
-import { base64Tokens, byteDumps, type ByteDump } from "./byte-dumps";
 import { foldCase, foldWithOrigins } from "./case-folding";
-import { decodedLayers, originalRange, originalSpan, type DecodedLayer } from "./echo-decoding";
-import {
-  base64Index,
-  base64Runs,
-  hexForms,
-  holdsBase64Run,
-  tokensHoldingRuns,
-} from "./encoded-secrets";
-import { secretMemory, type Base64Index, type SecretIndex } from "./secret-memory";
-import { characterNamed } from "./unicode-names";
+import { decodedLayers, originalSpan, type DecodedLayer } from "./echo-decoding";
+import { secretMemory, type SecretIndex } from "./secret-memory";
 
 const REDACTED = "[redacted]";
 
@@ -69,21 +58,11 @@ export function rememberSecret(value: unknown): void {
   const state = secretMemory();
   if (state.secrets.has(value)) return;
   state.secrets.add(value);
-  state.readings.found.clear();
-  state.readings.shown.clear();
   for (const form of searchedForms(value)) {
-    state.longestForm = Math.max(state.longestForm, foldCase(form).length);
-    for (const text of [form, ...hexForms(form)]) {
-      const folded = foldCase(text);
-      if (folded === "" || state.foldedSecrets.has(folded)) continue;
-      state.foldedSecrets.add(folded);
-      state.index = undefined;
-    }
-    for (const run of base64Runs(form)) {
-      if (state.base64Runs.has(run)) continue;
-      state.base64Runs.add(run);
-      state.base64Index = undefined;
-    }
+    const folded = foldCase(form);
+    if (folded === "" || state.foldedSecrets.has(folded)) continue;
+    state.foldedSecrets.add(folded);
+    state.index = undefined;
   }
 }
 
@@ -155,13 +134,6 @@ function secretIndex(): SecretIndex {
   return state.index;
 }
 
-/** The base64 runs of the secrets' bytes, by their first characters. */
-function secretBase64Index(): Base64Index {
-  const state = secretMemory();
-  state.base64Index ??= base64Index(state.base64Runs);
-  return state.base64Index;
-}
-
 /** The two UTF-16 units at `at` as one number: a cheap test before a key is looked up. */
 function pairAt(text: string, at: number): number {
   return text.charCodeAt(at) * 0x10000 + text.charCodeAt(at + 1);
@@ -185,71 +157,15 @@ function occurrences(folded: string, index: SecretIndex): [number, number][] {
   return found;
 }
 
-/**
- * Base64 tokens and hex dumps are read as texts of their own this deep (a JSON body in base64 is
- * 1; base64 of a text that holds base64, 2).
- */
-const MAX_DUMP_DEPTH = 2;
-
-/** Readings remembered at most (words repeat from one text to the next; a reading is short). */
-const MAX_READINGS_KEPT = 4096;
-
-/**
- * Whether `verdicts` says `reading` (read at `depth`) shows a secret, asking `shows` when it does
- * not know.
- */
-function verdict(
-  verdicts: Map<string, boolean>,
-  reading: string,
-  depth: number,
-  shows: (reading: string) => boolean,
-): boolean {
-  const key = `${depth}:${reading}`;
-  let known = verdicts.get(key);
-  if (known === undefined) {
-    known = shows(reading);
-    if (verdicts.size >= MAX_READINGS_KEPT) verdicts.clear();
-    verdicts.set(key, known);
-  }
-  return known;
-}
-
-/** Whether a dump's readings hold a secret in any layer of decoding. */
-function dumpHoldsSecret(dump: ByteDump, depth: number): boolean {
-  return dump.readings.some((reading) =>
-    verdict(
-      secretMemory().readings.found,
-      reading,
-      depth,
-      (text) => secretSpans(text, decodedLayers(text), depth + 1).length > 0,
-    ),
-  );
-}
-
-/**
- * The spans of `text` that hold a remembered secret in any layer of decoding, merged and sorted:
- * where it shows folded, where its bytes show in base64, and the base64 tokens and hex dumps
- * whose readings show it (blanked whole).
- */
-function secretSpans(text: string, layers: readonly DecodedLayer[], depth = 0): [number, number][] {
+/** The spans of `text` that hold a remembered secret in any layer of decoding, merged and sorted. */
+function secretSpans(text: string, layers: readonly DecodedLayer[]): [number, number][] {
   const index = secretIndex();
-  const base64 = secretBase64Index();
   const spans: [number, number][] = [];
-  const addRange = (layer: DecodedLayer, first: number, end: number) => {
-    const span = originalRange(layer, first, end);
-    spans.push([span.start, span.end]);
-  };
   for (const layer of layers) {
     const folded = foldWithOrigins(layer.text);
     for (const [first, last] of occurrences(folded.text, index)) {
       const { start, end } = originalSpan(layer, folded, first, last);
       spans.push([start, end]);
-    }
-    const tokens = base64Tokens(layer.text, 4);
-    for (const token of tokensHoldingRuns(tokens, base64)) addRange(layer, token.at, token.end);
-    if (depth >= MAX_DUMP_DEPTH) continue;
-    for (const dump of byteDumps(layer.text, tokens)) {
-      if (dumpHoldsSecret(dump, depth)) addRange(layer, dump.at, dump.end);
     }
   }
   spans.sort((a, b) => a[0] - b[0]);
@@ -279,29 +195,15 @@ function blanked(text: string, spans: readonly [number, number][], upTo = text.l
  * Whether a remembered secret shows in any view of `text`: every layer of decoding at once,
  * and each decoding alone applied until it changes nothing, all folded.
  */
-function showsSecret(text: string, depth = 0): boolean {
+function showsSecret(text: string): boolean {
   if (secretMemory().foldedSecrets.size === 0) return false;
   const index = secretIndex();
-  const base64 = secretBase64Index();
-  return viewsOf(text).some(
-    (view) =>
-      occurrences(foldCase(view), index).length > 0 ||
-      holdsBase64Run(view, base64) ||
-      (depth < MAX_DUMP_DEPTH &&
-        byteDumps(view).some((dump) =>
-          dump.readings.some((reading) =>
-            verdict(secretMemory().readings.shown, reading, depth, (text) =>
-              showsSecret(text, depth + 1),
-            ),
-          ),
-        )),
-  );
+  return viewsOf(text).some((view) => occurrences(foldCase(view), index).length > 0);
 }
 
 /**
  * A second opinion on the decoders of echo-decoding.ts, written apart from them: each kind of
- * escape undone all over the text by a regular expression, HTML by the `entities` library, bytes
- * by Node.js's Buffer.
+ * escape undone all over the text by a regular expression, HTML by the `entities` library.
  */
 const singleDecodings: ReadonlyArray<(text: string) => string> = [
   (text) => text.replace(/(%[0-9a-fA-F]{2})+/g, percentDecoded),
@@ -310,17 +212,6 @@ const singleDecodings: ReadonlyArray<(text: string) => string> = [
   (text) => text.replace(BACKSLASH_ESCAPE, unescaped),
   (text) => decodeHTML(text),
   (text) => decodeHTML(text.replace(/&[0-9a-zA-Z]+;?/g, (name) => name.toLowerCase())),
-  (text) =>
-    text
-      .replace(/=\r?\n/g, "")
-      .replace(/(=(?:[89a-fA-F][0-9a-fA-F]|3[dD]|20|09|0[aAdD]))+/g, quotedPrintableDecoded),
-  (text) => text.replace(CSS_ESCAPE, cssUnescaped),
-  (text) => text.replace(/\\[xX]([0-9a-fA-F]{1,4})/g, (_, hex: string) => unit(hex)),
-  (text) =>
-    text.replace(/\\N\{([^{}]{1,100})\}/gi, (whole, name: string) => characterNamed(name) ?? whole),
-  (text) =>
-    text.replace(/(?:(?:0[xX])?[0-9a-fA-F]{2}(?:[ :,-]{1,2}|[ \t]*\r?\n)?){4,}/g, bytesRead("hex")),
-  (text) => text.replace(/[A-Za-z0-9+/_-]{6,}/g, bytesRead("base64")),
 ];
 
 function viewsOf(text: string): string[] {
@@ -340,31 +231,6 @@ function viewsOf(text: string): string[] {
     views.add((chained = next));
   }
   return [...views];
-}
-
-/** A hex dump or base64 token as the text its bytes are, where they are text only. */
-function bytesRead(encoding: "hex" | "base64"): (dump: string) => string {
-  return (dump) => {
-    const digits =
-      encoding === "hex" ? dump.replace(/0[xX](?=[0-9a-fA-F]{2})|[^0-9a-fA-F]/g, "") : dump;
-    const text = Buffer.from(digits, encoding).toString("utf8");
-    return text === "" || /[\ufffd\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/.test(text) ? dump : text;
-  };
-}
-
-function quotedPrintableDecoded(run: string): string {
-  return percentDecoded(run.replace(/=/g, "%"));
-}
-
-const CSS_ESCAPE =
-  /\\(?:([0-9a-fA-F]{1,6})(?:\r\n|[ \t\n\r\f])?|(\r\n|[\n\r\f])|([^0-9a-fA-F\r\n\f]))/g;
-
-function cssUnescaped(_: string, hex?: string, lineBreak?: string, other?: string): string {
-  if (lineBreak !== undefined) return "";
-  if (other !== undefined) return other;
-  const value = parseInt(hex!, 16);
-  const valid = value > 0 && value <= 0x10ffff && (value < 0xd800 || value > 0xdfff);
-  return valid ? String.fromCodePoint(value) : "\ufffd";
 }
 
 function percentDecoded(run: string): string {
@@ -434,7 +300,8 @@ export function redactSecrets(text: string): string {
  */
 export function redactedPrefix(text: string, limit: number): string {
   if (text.length <= limit) return redactSecrets(text);
-  const longest = secretMemory().longestForm;
+  let longest = 0;
+  for (const folded of secretMemory().foldedSecrets) longest = Math.max(longest, folded.length);
   const window = text.slice(0, windowEnd(text, limit, TOKENS_PER_UNIT * longest));
   const spans =
     secretMemory().foldedSecrets.size === 0 ? [] : secretSpans(window, decodedLayers(window));
@@ -451,7 +318,7 @@ const TOKENS_PER_UNIT = 64;
 
 /** One character, or one escape however long (`&#00…0095;` has any number of zeros). */
 const TOKEN =
-  /&#[xX]?0*[0-9a-fA-F]*;?|&[0-9A-Za-z]{1,32};?|%[uU][0-9a-fA-F]{4}|%[0-9a-fA-F]{2}|=[0-9a-fA-F]{2}|=\r?\n|\\(?:[uU]\{[0-9a-fA-F]*\}|U[0-9a-fA-F]{8}|[uU]+[0-9a-fA-F]{4}|[xX][0-9a-fA-F]{1,4}|[nN]\{[^{}]{1,100}\}|[0-9a-fA-F]{1,6}\s?|[\s\S])|[\s\S]/y;
+  /&#[xX]?0*[0-9a-fA-F]*;?|&[0-9A-Za-z]{1,32};?|%[uU][0-9a-fA-F]{4}|%[0-9a-fA-F]{2}|\\(?:[uU]\{[0-9a-fA-F]*\}|U[0-9a-fA-F]{8}|[uU]+[0-9a-fA-F]{4}|[xX][0-9a-fA-F]{2}|[0-7]{1,3}|[\s\S])|[\s\S]/y;
 
 /** Where the text ends `tokens` characters or escapes after `from`. */
 function windowEnd(text: string, from: number, tokens: number): number {

@@ -17,12 +17,6 @@ const ALLOWED: Record<string, string> = {
     "undici, loaded on first use: the same module for every provider",
   "platform/case-folding.ts:mappedCodePoints":
     "answers of a pure function (a code point's folded form), the same for every provider",
-  "platform/byte-dumps.ts:base64Readings":
-    "answers of a pure function (what a base64 token reads as), bounded, the same for every provider",
-  "platform/byte-dumps.ts:hexReadings":
-    "answers of a pure function (what a hex dump reads as), bounded, the same for every provider",
-  "platform/unicode-names.ts:byName":
-    "the Unicode character names, loaded on first use: the same table for every provider",
   "platform/html-references.ts:emitted":
     "the entity decoder's output, filled and read within one synchronous call",
   "platform/html-references.ts:caselessCache":
@@ -33,8 +27,6 @@ const ALLOWED: Record<string, string> = {
     "the dynamic-provider process serves one provider, and forwards its console to the engine once",
   "policy/previous-state.ts:loaded":
     "each previous-state file, read once by the policy pack's own process, which is no provider",
-  "emulator/echo-fault.ts:loadedUnicodeNames":
-    "the unicode-name library, loaded on first use: the same module for every emulator",
   "emulator/api-pipeline.ts:cutByEmulator":
     "a WeakSet keyed by each response, so every emulator of a process marks only its own connections",
   "dynamic/provider-stubs.ts:texts":
