@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
 import type { EmulatorSettings, FaultRule } from "./control-types";
-import { ErrorAnswer } from "./errors";
+import { ErrorAnswer, methodNotAllowed } from "./errors";
 import {
   faultProfiles,
   isFaultProfileName,
@@ -92,16 +92,7 @@ export async function handleControlRequest(
     throw new ErrorAnswer(404, "not_found", `No control endpoint at ${path}.`);
   const method = req.method ?? "";
   const handler = handlers.get(method);
-  if (handler === undefined) {
-    const allowed = [...handlers.keys()].join(", ");
-    throw new ErrorAnswer(
-      405,
-      "method_not_allowed",
-      `${method} is not allowed on ${path}; allowed: ${allowed}.`,
-      undefined,
-      { allow: allowed },
-    );
-  }
+  if (handler === undefined) throw methodNotAllowed(method, path, [...handlers.keys()]);
   const [status, body] = await handler(runtime, req);
   sendJson(res, status, body);
 }

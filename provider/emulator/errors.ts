@@ -36,3 +36,19 @@ export class ErrorAnswer extends EmulatorError {
     return { error };
   }
 }
+
+/** 405 for a known path asked with another method, naming the methods it takes (Allow header too). */
+export function methodNotAllowed(
+  method: string,
+  path: string,
+  allowed: readonly string[],
+): ErrorAnswer {
+  const list = allowed.join(", ");
+  return new ErrorAnswer(
+    405,
+    "method_not_allowed",
+    `${method} is not allowed on ${path}; allowed: ${list}.`,
+    undefined,
+    { allow: list },
+  );
+}

@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { EmulatorOrigin } from "./control-types";
-import { ErrorAnswer } from "./errors";
+import { ErrorAnswer, methodNotAllowed } from "./errors";
 import type { OperationHandler } from "./operation";
 import type { KindCollection } from "./state-store";
 
@@ -52,14 +52,9 @@ export function matchRoute(origin: EmulatorOrigin, method: string, path: string)
   }
   const match = candidates.find((candidate) => candidate.route.method === method);
   if (match !== undefined) return match;
-  const allowed = [...new Set(candidates.map((candidate) => candidate.route.method))].join(", ");
-  throw new ErrorAnswer(
-    405,
-    "method_not_allowed",
-    `${method} is not allowed on ${path}; allowed: ${allowed}.`,
-    undefined,
-    { allow: allowed },
-  );
+  throw methodNotAllowed(method, path, [
+    ...new Set(candidates.map((candidate) => candidate.route.method)),
+  ]);
 }
 
 function matchTemplate(template: string, path: string): Record<string, string> | undefined {
