@@ -3,9 +3,12 @@
  * are in flight, the package's own bin, and the file backend's lock and checkpoint files.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { brokenCheckpointSidecars } from "../../provider/cli/backends/checkpoint-sidecar";
+import { EXIT } from "../../provider/cli/commands/command-result";
+import { fileBackendDirectory } from "../../provider/cli/backends/stack-lock";
 import type { RequestLogEntry, RunningEmulator } from "../../provider/emulator";
 import { cli, type E2EProject } from "./harness";
 
@@ -145,7 +148,28 @@ export async function killUpDuringCreates(options: {
       // Already gone.
     }
   }
+  await followSidecarAdvice(options.project, options.env);
   return { inFlightWhenKilled };
+}
+
+/**
+ * The kill can land while the file backend rewrites the checkpoint's sidecar, which leaves the
+ * stack unreadable (test/e2e/killed-checkpoint-sidecar.test.ts). A user runs preflight and does
+ * what it says; so does the test, and goes on with the scenario it is about.
+ */
+async function followSidecarAdvice(
+  project: E2EProject,
+  env: Record<string, string>,
+): Promise<void> {
+  const folder = fileBackendDirectory(project.backendUrl);
+  if (folder === undefined || brokenCheckpointSidecars(folder, "dev").length === 0) return;
+  const advised = await voicePlatform(project, env, ["preflight", "--stack", "dev"]);
+  const sidecar = /`rm '([^']+)'`/.exec(advised.stderr)?.[1];
+  if (advised.code !== EXIT.backendUnreadable || sidecar === undefined) {
+    throw new Error(`preflight did not name the broken sidecar:\n${advised.stderr}`);
+  }
+  console.log(`the kill left ${sidecar} empty; removed as preflight advised`);
+  rmSync(sidecar);
 }
 
 /** The package's own bin, as `npx pulumi-voice-platform` runs it in the project. */

@@ -11,6 +11,8 @@ import {
   type BackendDeadline,
 } from "./backend-deadline";
 import { configuredBackendUrl, describeBackend } from "./backend-url";
+import { brokenCheckpointSidecars, brokenSidecarAdvice } from "./checkpoint-sidecar";
+import { fileBackendDirectory } from "./stack-lock";
 import type { ExportedStack } from "../state/exported-state";
 import { projectDirectory } from "../state/project-folder";
 import type { StackAccess } from "./stack-lock";
@@ -151,9 +153,22 @@ export function readFailure(error: unknown, target: StackTarget): unknown {
         "Its first deployment, with write credentials, creates it; otherwise check PULUMI_BACKEND_URL",
     );
   }
+  const broken = brokenSidecarOf(target);
+  if (broken !== undefined) {
+    return new BackendReadError(`could not read ${stack} from the backend: ${broken}`);
+  }
   return new BackendReadError(
     `could not read ${stack} from the backend: ${error.message}. Check PULUMI_BACKEND_URL and the backend's credentials`,
   );
+}
+
+/** On a file backend, a checkpoint sidecar a killed run cut short: the advice for the first one. */
+function brokenSidecarOf(target: StackTarget): string | undefined {
+  const url = configuredBackendUrl(projectDirectory(target.cwd ?? process.cwd()));
+  const folder = url === undefined ? undefined : fileBackendDirectory(url);
+  if (folder === undefined) return undefined;
+  const [first] = brokenCheckpointSidecars(folder, target.stack);
+  return first === undefined ? undefined : brokenSidecarAdvice(first);
 }
 
 function firstErrorLine(stderr: string): string {
