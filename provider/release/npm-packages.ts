@@ -20,6 +20,7 @@ import {
   type NativePlatform,
 } from "../plugin/native-packages";
 import type { PublicAddresses } from "./public-address";
+import { ReleaseInputError, ReleaseToolError } from "./errors";
 
 const run = promisify(execFile);
 
@@ -33,7 +34,8 @@ export interface NpmPackage {
 /** The native package of Pulumi platform `platform`; throws for one without. */
 export function nativePlatformOf(platform: string): NativePlatform {
   const found = nativePlatforms.find((p) => p.platform === platform);
-  if (found === undefined) throw new Error(`no native npm package is made for ${platform}`);
+  if (found === undefined)
+    throw new ReleaseInputError("--platforms", `no native npm package is made for ${platform}`);
   return found;
 }
 
@@ -103,7 +105,7 @@ async function npmPack(dir: string, outDir: string): Promise<string> {
     ["pack", "--pack-destination", outDir, "--json", "--loglevel=error", "--ignore-scripts"],
     { cwd: dir, maxBuffer: 64 * 1024 * 1024 },
   ).catch((error: { stderr?: string }) => {
-    throw new Error(`npm pack in ${dir} failed: ${error.stderr}`);
+    throw new ReleaseToolError("npm pack", `npm pack in ${dir} failed: ${error.stderr}`);
   });
   const [{ filename }] = JSON.parse(stdout) as [{ filename: string }];
   return join(outDir, filename);

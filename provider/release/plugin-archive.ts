@@ -41,6 +41,7 @@ import { bundlePlugin, type BundleEntry } from "./plugin-bundle";
 import { sourceDateEpoch, writeReproducibleTarGz } from "./reproducible-archive";
 import { buildLauncher, hasSharedServer, SHARED_SERVER_NAME } from "./shared-launcher";
 import { defaultToolsFolder, privateToolsFolder } from "./tools-folder";
+import { ReleaseInputError, ReleaseToolError } from "./errors";
 
 const run = promisify(execFile);
 
@@ -65,7 +66,10 @@ export function hostPlatform(): string {
   const os = { linux: "linux", darwin: "darwin", win32: "windows" }[process.platform as string];
   const arch = { x64: "amd64", arm64: "arm64" }[process.arch as string];
   if (os === undefined || arch === undefined) {
-    throw new Error(`no Pulumi platform name for ${process.platform}-${process.arch}`);
+    throw new ReleaseToolError(
+      "node",
+      `no Pulumi platform name for ${process.platform}-${process.arch}`,
+    );
   }
   return `${os}-${arch}`;
 }
@@ -176,7 +180,8 @@ async function singleExecutable(
     }
   } catch (error) {
     const { stderr } = error as { stderr?: string };
-    throw new Error(
+    throw new ReleaseToolError(
+      "single executable",
       `building the single executable for ${platform} (Node.js ${NODE_VERSION}) failed: ` +
         `${stderr || String(error)}\nBuild the Node-launcher archives instead (--no-sea).`,
     );
@@ -209,7 +214,9 @@ function runAsNode(node: string, args: string[], cwd: string): Promise<void> {
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.on("error", reject);
     child.on("close", (code) =>
-      code === 0 ? resolve() : reject(Object.assign(new Error(`exit ${code}`), { stderr })),
+      code === 0
+        ? resolve()
+        : reject(Object.assign(new ReleaseToolError(node, `exit ${code}`), { stderr })),
     );
   });
 }
@@ -218,7 +225,8 @@ function runAsNode(node: string, args: string[], cwd: string): Promise<void> {
 async function builderNode(toolsFolder: string): Promise<string> {
   const host = hostPlatform();
   if (nodeBinaries[host] === undefined) {
-    throw new Error(
+    throw new ReleaseInputError(
+      "--no-sea",
       `no pinned Node.js ${NODE_VERSION} runs on ${host} to build the single executables: ` +
         `release from ${Object.keys(nodeBinaries).join(", ")}, or use --no-sea`,
     );

@@ -9,6 +9,7 @@
  * `--dry-run`, the workflow, and publishing (which refuses reserved domains) refuse it.
  * `--public-address` gives another for one release (a fork).
  */
+import { ReleaseInputError } from "./errors";
 
 /** The placeholder the setting holds until the project's home is known. */
 export const PLACEHOLDER_PUBLIC_ADDRESS = "placeholder.invalid/owner/pulumi-voice-platform";
@@ -51,7 +52,8 @@ export function checkPublicAddress(address: string, option = "PUBLIC_ADDRESS"): 
   if (address === PLACEHOLDER_PUBLIC_ADDRESS) return;
   const match = GITHUB_ADDRESS.exec(address);
   if (match === null || match[2] === "." || match[2] === "..") {
-    throw new Error(
+    throw new ReleaseInputError(
+      option,
       `${option} ${JSON.stringify(address)} is not a GitHub repository's address: give it as ` +
         `github.com/<owner>/<repo> (no scheme, no trailing slash), e.g. ` +
         `github.com/acme/pulumi-voice-platform.`,
@@ -92,7 +94,8 @@ export function goModuleTag(version: string): string {
 /** Throws unless `addresses` may be published: the placeholder may not. */
 export function refusePlaceholder(addresses: PublicAddresses, what: string): void {
   if (!addresses.placeholder) return;
-  throw new Error(
+  throw new ReleaseInputError(
+    "PUBLIC_ADDRESS",
     `${what} with the placeholder public address ${addresses.address}: every module path, ` +
       `pluginDownloadURL and link would point at nothing. Set PUBLIC_ADDRESS in ` +
       `provider/release/public-address.ts to the project's GitHub repository ` +

@@ -10,6 +10,7 @@
  * commands to nowhere, or to whoever registers the name: such a release is published only to
  * loopback stand-ins and local folders, never to a registry others install from.
  */
+import { PublishRefusal, ReleaseInputError } from "./errors";
 
 /** Host names (as URL.hostname spells them) that are this machine. */
 export function isLoopbackHost(hostname: string): boolean {
@@ -24,26 +25,30 @@ export function checkRegistryUrl(option: string, value: string): URL {
     url = new URL(value);
   } catch {
     // Not echoed: an unparsed value may hold a password.
-    throw new Error(
+    throw new ReleaseInputError(
+      option,
       `${option} is not a URL (no scheme such as https://): give the registry's URL.`,
     );
   }
   const shown = `${url.protocol}//${url.host}${url.pathname}`;
   if (url.username !== "" || url.password !== "") {
-    throw new Error(
+    throw new ReleaseInputError(
+      option,
       `${option} ${shown} carries a user name or password, which tools print: give the URL ` +
         "alone and the credentials in the environment (see docs/development.md, Publishing).",
     );
   }
   if (url.search !== "" || url.hash !== "") {
-    throw new Error(
+    throw new ReleaseInputError(
+      option,
       `${option} ${shown} has a query or fragment (not shown: it may hold a token): give the ` +
         "registry's URL alone.",
     );
   }
   if (url.protocol === "https:") return url;
   if (url.protocol === "http:" && isLoopbackHost(url.hostname)) return url;
-  throw new Error(
+  throw new ReleaseInputError(
+    option,
     `${option} ${shown} is not https: credentials and packages would cross the network in the ` +
       "clear. Use https (plain http is accepted only on this machine's loopback, for stand-ins).",
   );
@@ -104,7 +109,8 @@ export function checkAddressForTargets(
     ([, url]) => url !== undefined && !isLoopbackHost(url.hostname),
   );
   if (remote.length === 0) return;
-  throw new Error(
+  throw new PublishRefusal(
+    "release.json",
     `this release has a placeholder address (${placeholder}): users who install it from ` +
       `${remote.map(([option, url]) => `${option} ${url!.origin}`).join(" and ")} would ` +
       "fetch the plugin and the Go module from nowhere, or from whoever holds that name. " +

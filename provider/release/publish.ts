@@ -35,6 +35,7 @@ import { checkAddressForTargets, checkRegistryUrl, placeholderAddress } from "./
 import { rememberCredentials, runPublishingTool } from "./publishing-tool";
 import { checkPythonFiles, publishToPython } from "./python-publish";
 import { readRelease, type ReleaseContents } from "./release-contents";
+import { PublishRefusal, ReleaseInputError } from "./errors";
 
 export interface PublishOptions {
   from: string;
@@ -67,7 +68,7 @@ interface Plan {
 async function plan(options: PublishOptions): Promise<Plan> {
   const { pluginFolder, goProxyFolder, pythonRepository, npmRegistry } = options;
   if (![pluginFolder, goProxyFolder, pythonRepository, npmRegistry].some((t) => t !== undefined)) {
-    throw new Error(`nothing to publish to: ${USAGE}.`);
+    throw new ReleaseInputError("targets", `nothing to publish to: ${USAGE}.`);
   }
   const python =
     pythonRepository === undefined
@@ -78,7 +79,8 @@ async function plan(options: PublishOptions): Promise<Plan> {
       ? undefined
       : checkRegistryUrl("--python-index", options.pythonIndex);
   if (index !== undefined && python === undefined) {
-    throw new Error(
+    throw new ReleaseInputError(
+      "--python-index",
       "--python-index is the index to compare before uploading: give --python-repository too.",
     );
   }
@@ -94,7 +96,10 @@ async function plan(options: PublishOptions): Promise<Plan> {
   if (goProxyFolder !== undefined) {
     const problems = moduleFileProblems(release.goModule);
     if (problems.length > 0)
-      throw new Error(`the Go module cannot be published:\n  ${problems.join("\n  ")}`);
+      throw new PublishRefusal(
+        "the Go module",
+        `the Go module cannot be published:\n  ${problems.join("\n  ")}`,
+      );
   }
   const missing = [
     pluginFolder !== undefined && release.pluginArchives.length === 0 && "plugin archives",
@@ -102,7 +107,10 @@ async function plan(options: PublishOptions): Promise<Plan> {
     npm !== undefined && release.npmTarballs.length === 0 && "npm tarballs",
   ].filter((what): what is string => typeof what === "string");
   if (missing.length > 0)
-    throw new Error(`the release's SHA256SUMS lists no ${missing.join(" and no ")}.`);
+    throw new PublishRefusal(
+      "SHA256SUMS",
+      `the release's SHA256SUMS lists no ${missing.join(" and no ")}.`,
+    );
   if (python !== undefined)
     await checkPythonFiles(
       release.pythonFiles.map((f) => f.file),
@@ -230,7 +238,8 @@ async function main(): Promise<void> {
       "dry-run": { type: "boolean", default: false },
     },
   });
-  if (values.from === undefined) throw new Error(`--from <release folder> is required; ${USAGE}.`);
+  if (values.from === undefined)
+    throw new ReleaseInputError("--from", `--from <release folder> is required; ${USAGE}.`);
   // Relative to the folder `npm run` was started from, not to the repository it runs in.
   const here = (path: string | undefined) =>
     path === undefined ? undefined : resolve(process.env.INIT_CWD ?? process.cwd(), path);

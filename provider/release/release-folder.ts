@@ -12,6 +12,7 @@
 import { lstat, mkdir, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { octal, unsafeAncestor } from "./tools-folder";
+import { ReleaseInputError } from "./errors";
 
 export const RELEASE_MARKER = ".pulumi-voice-platform-release";
 
@@ -187,7 +188,7 @@ export async function prepareReleaseFolder(
   protectedFolders: ProtectedFolders,
 ): Promise<void> {
   const refusal = await releaseFolderRefusal(given, protectedFolders);
-  if (refusal !== undefined) throw new Error(refusal);
+  if (refusal !== undefined) throw new ReleaseInputError("--out", refusal);
   const out = resolve(given);
   // 0755 whatever the umask allows more: the next release refuses a folder others may write.
   await mkdir(out, { recursive: true, mode: 0o755 });

@@ -50,6 +50,7 @@ import { sourceDateEpoch } from "./reproducible-archive";
 import { buildPythonPackages, packGoModule, packNodeSdk } from "./sdk-packages";
 import { defaultToolsFolder, privateToolsFolder } from "./tools-folder";
 import { verifiedInstallCommand } from "./verified-install";
+import { ReleaseInputError } from "./errors";
 
 export type { Artifact } from "./checksums";
 
@@ -96,7 +97,8 @@ function checkPlatforms(platforms: readonly string[]): void {
   const known: readonly string[] = releasePlatforms;
   const unknown = platforms.filter((p) => !known.includes(p));
   if (platforms.length === 0 || unknown.length > 0) {
-    throw new Error(
+    throw new ReleaseInputError(
+      "--platforms",
       `--platforms ${JSON.stringify(platforms.join(","))} names ${unknown.length > 0 ? `unknown platforms (${unknown.join(", ")})` : "no platform"}: ` +
         `give a comma-separated list of ${releasePlatforms.join(", ")}.`,
     );
