@@ -8,8 +8,8 @@ import { VoicePlatformError } from "../settings/errors";
 export class ReleaseError extends VoicePlatformError {}
 
 /**
- * An option, environment variable or folder given to the release cannot be used; nothing was
- * built or published. `input` names it (`--tag`, `SOURCE_DATE_EPOCH`): fix it and run again.
+ * An option, environment variable or folder given to the release cannot be used. `input` names
+ * it (`--tag`, `SOURCE_DATE_EPOCH`): fix it and run again.
  */
 export class ReleaseInputError extends ReleaseError {
   constructor(
@@ -22,8 +22,9 @@ export class ReleaseInputError extends ReleaseError {
 
 /**
  * Publishing was refused: the release folder is not the one that was built (not whole, changed),
- * or a target already holds this version with other bytes. `artifact` names the file, package or
- * module: build the release again, or publish it under a new version.
+ * a target already holds this version with other bytes, or a placeholder address would go public.
+ * `artifact` names the file, package or module; the message says whether to build the release
+ * again, publish it under a new version, or clear the target.
  */
 export class PublishRefusal extends ReleaseError {
   constructor(

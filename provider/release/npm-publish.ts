@@ -1,14 +1,6 @@
 /**
- * The release's npm tarballs published with `npm publish` to a registry URL. A tarball whose
- * name and version the registry already has with the same integrity is left as it is (a re-run
- * after a failure publishes only what is missing); one it has with other bytes is refused, since
- * npm never lets a published version change. Tarballs go out in the release's order, which must
- * put dependencies first, so a package is never installable before the packages it names.
- *
- * Credentials: with NODE_AUTH_TOKEN set, npm runs with a temporary user config (mode 0600 in a
- * private folder) holding `//<registry>/:_authToken=${NODE_AUTH_TOKEN}`, which npm fills in from
- * the environment, so the token is never on a command line or on disk. Without it, npm uses the
- * user's own configuration (a prior `npm login`, or a CI's trusted publishing).
+ * The release's npm tarballs published with `npm publish`, dependencies first.
+ * Measured behaviour: docs/development.md#npm-credentials
  */
 import { createHash } from "node:crypto";
 import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";

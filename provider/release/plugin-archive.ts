@@ -1,22 +1,6 @@
 /**
- * The plugin archives the engine downloads from a `pluginDownloadURL` and
- * `pulumi plugin install resource voiceplatform <version> --file <archive>` unpacks:
- * `pulumi-resource-voiceplatform-v<version>-<os>-<arch>.tar.gz`, with the executable
- * `pulumi-resource-voiceplatform` (`.exe` on Windows) at its root (the engine runs it from the
- * unpacked folder).
- *
- * Two kinds. "sea": a Node.js single-executable application, the pinned official Node.js binary
- * of the platform (node-binaries.ts) with the bundle injected, which needs no Node.js: for
- * linux-amd64, linux-arm64, darwin-amd64 and windows-amd64. "node": the bundle with a launcher
- * (`#!/usr/bin/env node`, and a .cmd on Windows), which needs Node >= 20.19 on PATH: darwin-arm64
- * (no Node.js >= 20 for it on the registry), or every platform with `sea: false`.
- *
- * A V8 startup snapshot (plugin/snapshot-main.ts) only runs on the very binary that made it, so
- * only the platform of the machine building the release gets one; the others get the plain script
- * without V8's code cache (a cache is as tied to the binary as a snapshot). The darwin executable
- * loses Node.js's signature, which the injection breaks, and gets an ad-hoc one (macho-sign.ts);
- * the Windows one loses its Authenticode signature. Every executable is checked by format
- * (executable-format.ts) before it is archived.
+ * The plugin archive of each platform: a single executable or the bundle with a Node.js launcher.
+ * Measured behaviour: docs/development.md#plugin-archives
  */
 import { execFile, spawn } from "node:child_process";
 import {

@@ -1,13 +1,6 @@
 /**
- * Where the project lives in public, as one setting: `PUBLIC_ADDRESS`, the GitHub repository as
- * `github.com/<owner>/<repo>`. Everything public derives from it: the Go SDK's module path (its
- * folder in the repository, provider/sdk/go), the `pluginDownloadURL` (the GitHub release of the
- * tag), the packages' `repository`, `homepage` and `bugs`, and the links in the schema and the
- * SDKs' metadata. Until the project's home is known it is the placeholder below, on a domain that
- * never resolves (`.invalid`, RFC 2606), so nothing built with it can reach anyone's server: a
- * release builds with it (`--dry-run`, tests, local registries), and `npm run release` without
- * `--dry-run`, the workflow, and publishing (which refuses reserved domains) refuse it.
- * `--public-address` gives another for one release (a fork).
+ * Where the project lives in public, one setting every public address derives from.
+ * Measured behaviour: docs/development.md#what-npm-run-release-builds
  */
 import { ReleaseInputError } from "./errors";
 

@@ -1,14 +1,6 @@
 /**
- * Where `npm run release:publish` may publish a release, checked before anything is published.
- *
- * A registry URL is https, or plain http on this machine's loopback (a local stand-in), and
- * carries no user name, password, query or fragment: credentials come from the environment
- * (NODE_AUTH_TOKEN, TWINE_USERNAME/TWINE_PASSWORD), never from a URL that tools print.
- *
- * A release built with a placeholder address (a Go module path or pluginDownloadURL on a name
- * reserved for examples, tests or this machine, or none at all) would send users' engines and Go
- * commands to nowhere, or to whoever registers the name: such a release is published only to
- * loopback stand-ins and local folders, never to a registry others install from.
+ * Where a release may be published: the registry URLs, and a placeholder address only locally.
+ * Measured behaviour: docs/development.md#publishing
  */
 import { PublishRefusal, ReleaseInputError } from "./errors";
 

@@ -1,24 +1,6 @@
 /**
- * `npm run release:publish -- --from <release folder> [targets]`: publishes a release that
- * `npm run release` built, to the targets given, so users install it by name:
- *
- * - `--plugin-folder DIR`: the plugin archives and a SHA256SUMS, into the folder served at the
- *   release's pluginDownloadURL (plugin-download-folder.ts);
- * - `--go-proxy-folder DIR`: the Go SDK as a module version in a GOPROXY folder, checked with
- *   `go mod download` when Go is on PATH (go-module-proxy.ts);
- * - `--python-repository URL` (and `--python-index URL`, its simple API, to compare what it
- *   holds first): the wheel and sdist with twine (python-publish.ts);
- * - `--npm-registry URL` (and `--npm-provenance`): every npm tarball with `npm publish`
- *   (npm-publish.ts).
- *
- * Every check runs before anything is published: the release's SHA256SUMS against every file,
- * the URLs (publish-targets.ts), a placeholder address only to loopback stand-ins, the Go
- * module's files, `twine check`. Then the targets in the order users meet them, the plugin
- * before the SDKs that download it and the Go and Python SDKs before the npm packages. A version
- * already published with the same bytes is left as it is, with other bytes refused, so a run that
- * failed halfway is run again as it was. `--dry-run` does the checks and prints the plan.
- * Credentials come from the environment only (NODE_AUTH_TOKEN, TWINE_USERNAME, TWINE_PASSWORD)
- * and never appear in what it prints.
+ * `npm run release:publish`: a release folder checked whole, then published to the targets given.
+ * Measured behaviour: docs/development.md#publishing
  */
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";

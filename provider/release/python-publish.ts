@@ -1,15 +1,6 @@
 /**
- * The release's wheel and sdist uploaded with twine to a repository URL (PyPI's upload URL, a
- * pypiserver, a private index). twine comes pinned from the private tools folder (a virtualenv
- * made on first use, as the release's `build` is) and reads its credentials from TWINE_USERNAME
- * and TWINE_PASSWORD (for PyPI: `__token__` and an API token), never from a command line.
- * `twine check` runs first, so metadata an index would refuse stops the publish before anything
- * goes out.
- *
- * An index never takes a file name twice, and twine's `--skip-existing` works with PyPI only. So
- * with the index's simple API given (PEP 503, where users install from), the files already listed
- * there with the same sha256 are left as they are, any listed with another sha256 stop the publish,
- * and only the rest are uploaded: a re-run after a failure finishes the job.
+ * The release's wheel and sdist uploaded with twine, after what the index already holds.
+ * Measured behaviour: docs/development.md#publishing
  */
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
