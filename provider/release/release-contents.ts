@@ -1,10 +1,6 @@
 /**
- * What a release folder made by `npm run release` holds, read back and checked before anything
- * of it is published. What to publish comes from its release.json (release-manifest.ts), never
- * from file names; but release.json is not summed, so every file it names must be one the
- * release's SHA256SUMS lists with that sha256 (a changed or half-copied artifact is never
- * published), and what it says of the Go module (path, version, pluginDownloadURL) must be what
- * the summed Go module's own files say.
+ * A release folder read back and checked against its SHA256SUMS before anything is published.
+ * Measured behaviour: docs/development.md#publishing
  */
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync } from "node:fs";

@@ -1,11 +1,6 @@
 /**
- * Where the release keeps the build tools it reuses between runs (the Python virtualenv with PyPA
- * `build`): a per-user cache folder, `${XDG_CACHE_HOME:-~/.cache}/pulumi-voice-platform/release-tools`,
- * beside the Pulumi CLI's toolchain cache. The release runs programs from it, so before anything
- * in it runs it must be private: a real folder (not a symbolic link), owned by the current user,
- * with no access for group or others (0700), on a path no other user can swap (every folder above
- * it owned by root or the current user, and writable by others only when sticky, as the system's
- * temporary folder is).
+ * Where the release keeps the build tools it reuses, checked private before anything in it runs.
+ * Measured behaviour: docs/development.md#what-npm-run-release-builds
  */
 import { lstat, mkdir, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
