@@ -5,6 +5,7 @@
  * engine fills in (`${VERSION}`, `${OS}`, `${ARCH}`, `${NAME}`), so it is kept and shown as typed:
  * a parsed URL's `href` or `pathname` spells `${VERSION}` as `$%7BVERSION%7D`.
  */
+import { ReleaseInputError } from "./errors";
 
 /** Host names (as URL.hostname spells them) that plain http may use. */
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"]);
@@ -25,18 +26,23 @@ export function checkDownloadUrl(value: string): string {
     url = new URL(value);
   } catch {
     // Not echoed: an unparsed value may hold a password.
-    throw new Error(`--plugin-download-url is not a URL (no scheme such as https://): ${example}`);
+    throw new ReleaseInputError(
+      "--plugin-download-url",
+      `--plugin-download-url is not a URL (no scheme such as https://): ${example}`,
+    );
   }
   // Shown only as origin and path from here on: a user name or password must never be echoed.
   const shown = `${url.protocol}//${url.host}${pathAsTyped(url)}`;
   if (url.username !== "" || url.password !== "") {
-    throw new Error(
+    throw new ReleaseInputError(
+      "--plugin-download-url",
       `--plugin-download-url ${shown} carries a user name or password: every SDK of the ` +
         `release would publish it. Serve the archives without credentials in the URL.`,
     );
   }
   if (url.search !== "" || url.hash !== "") {
-    throw new Error(
+    throw new ReleaseInputError(
+      "--plugin-download-url",
       `--plugin-download-url ${shown} has a query or fragment (not shown: it may hold a token): ` +
         `the engine appends /<archive name> to the whole URL, so neither can work, and every ` +
         `SDK would publish them. Give the folder's URL alone.`,
@@ -45,11 +51,15 @@ export function checkDownloadUrl(value: string): string {
   if (url.protocol === "https:") return value;
   if (url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname)) return value;
   if (url.protocol === "http:") {
-    throw new Error(
+    throw new ReleaseInputError(
+      "--plugin-download-url",
       `--plugin-download-url ${shown} is plain http on ${url.hostname}: the engine would run ` +
         `whatever anyone on the way sends. Use https (plain http is accepted only on ` +
         `127.0.0.1, [::1] and localhost); ${example}`,
     );
   }
-  throw new Error(`--plugin-download-url is not an https URL (${url.protocol} given): ${example}`);
+  throw new ReleaseInputError(
+    "--plugin-download-url",
+    `--plugin-download-url is not an https URL (${url.protocol} given): ${example}`,
+  );
 }

@@ -6,6 +6,7 @@
  * page hashes match every byte before it (macOS kills a process whose signature does not).
  */
 import { createHash } from "node:crypto";
+import { ReleaseToolError } from "./errors";
 
 /** The fuse postject flips in a Node.js binary to make it run its injected blob. */
 export const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
@@ -78,10 +79,14 @@ function verifiedAdHocSignature(file: Buffer): string {
     }
     offset += file.readUInt32LE(offset + 4);
   }
-  if (signature === undefined) throw new Error("it has no code signature (LC_CODE_SIGNATURE)");
+  if (signature === undefined)
+    throw new ReleaseToolError("single executable", "it has no code signature (LC_CODE_SIGNATURE)");
   const blob = file.subarray(signature.dataoff, signature.dataoff + signature.datasize);
   if (blob.readUInt32BE(0) !== CSMAGIC_EMBEDDED_SIGNATURE) {
-    throw new Error("its code signature is not an embedded signature superblob");
+    throw new ReleaseToolError(
+      "single executable",
+      "its code signature is not an embedded signature superblob",
+    );
   }
   const count = blob.readUInt32BE(8);
   for (let i = 0; i < count; i++) {
@@ -97,23 +102,33 @@ function verifiedAdHocSignature(file: Buffer): string {
     const hashType = directory.readUInt8(37);
     const pageSize = 2 ** directory.readUInt8(39);
     const identifier = directory.toString("latin1", identOffset, directory.indexOf(0, identOffset));
-    if ((flags & CS_ADHOC) === 0) throw new Error("its code signature is not ad-hoc");
+    if ((flags & CS_ADHOC) === 0)
+      throw new ReleaseToolError("single executable", "its code signature is not ad-hoc");
     if (hashType !== CS_HASHTYPE_SHA256 || hashSize !== 32) {
-      throw new Error(`its code directory uses hash type ${hashType}, not sha256`);
+      throw new ReleaseToolError(
+        "single executable",
+        `its code directory uses hash type ${hashType}, not sha256`,
+      );
     }
     if (codeLimit !== signature.dataoff || codeSlots !== Math.ceil(codeLimit / pageSize)) {
-      throw new Error("its code signature does not cover every byte before it");
+      throw new ReleaseToolError(
+        "single executable",
+        "its code signature does not cover every byte before it",
+      );
     }
     for (let slot = 0; slot < codeSlots; slot++) {
       const page = file.subarray(slot * pageSize, Math.min((slot + 1) * pageSize, codeLimit));
       const expected = directory.subarray(hashOffset + slot * 32, hashOffset + (slot + 1) * 32);
       if (!createHash("sha256").update(page).digest().equals(expected)) {
-        throw new Error(`page ${slot} does not match its code signature`);
+        throw new ReleaseToolError(
+          "single executable",
+          `page ${slot} does not match its code signature`,
+        );
       }
     }
     return identifier;
   }
-  throw new Error("its code signature has no code directory");
+  throw new ReleaseToolError("single executable", "its code signature has no code directory");
 }
 
 /**
@@ -122,10 +137,12 @@ function verifiedAdHocSignature(file: Buffer): string {
  */
 export function checkedFormat(file: Buffer, platform: string): ExecutableFacts {
   const expected = expectedFormats[platform];
-  if (expected === undefined) throw new Error(`no executable format known for ${platform}`);
+  if (expected === undefined)
+    throw new ReleaseToolError("single executable", `no executable format known for ${platform}`);
   const found = formatAndMachine(file);
   if (found.format !== expected.format || found.machine !== expected.machine) {
-    throw new Error(
+    throw new ReleaseToolError(
+      "single executable",
       `it is ${found.format} for machine 0x${found.machine.toString(16)}, not ${expected.format} for ${expected.architecture}`,
     );
   }
@@ -150,7 +167,10 @@ export function checkSingleExecutable(
   blob: Buffer,
 ): ExecutableFacts {
   const problem = (what: string) =>
-    new Error(`the single executable for ${platform} is not usable: ${what}`);
+    new ReleaseToolError(
+      "single executable",
+      `the single executable for ${platform} is not usable: ${what}`,
+    );
   let facts: ExecutableFacts;
   try {
     facts = checkedFormat(file, platform);

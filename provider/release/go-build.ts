@@ -6,6 +6,7 @@
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import { ReleaseToolError } from "./errors";
 
 const run = promisify(execFile);
 
@@ -32,7 +33,8 @@ export async function goBuild(build: GoBuild): Promise<void> {
     env: { ...process.env, CGO_ENABLED: "0", GOFLAGS: "-mod=mod", ...target },
     maxBuffer: 16 * 1024 * 1024,
   }).catch((error: { code?: string; stderr?: string }) => {
-    throw new Error(
+    throw new ReleaseToolError(
+      "go",
       error.code === "ENOENT" ? build.withoutGo : `building ${build.what} failed: ${error.stderr}`,
     );
   });

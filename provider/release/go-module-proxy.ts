@@ -1,20 +1,6 @@
 /**
- * The Go SDK as a module version in a GOPROXY folder: what a module proxy serves, laid out as Go's
- * GOPROXY protocol names it, so `GOPROXY=file:///DIR` (or any static web server over DIR) serves
- * `go get <module>@v<version>`:
- *
- *   <escaped module path>/@v/list            every version, one a line
- *   <escaped module path>/@v/v<version>.info {"Version", "Time"}
- *   <escaped module path>/@v/v<version>.mod  the module's go.mod
- *   <escaped module path>/@v/v<version>.zip  the module zip
- *
- * The zip follows the rules of golang.org/x/mod/zip: every file under `<module>@<version>/`, each
- * path a valid module file path, no two equal under case folding, go.mod only at the top, regular
- * files only, 500 MiB at most. Where Go's own zip code would silently leave a file out (a vendor
- * folder, a nested module, a version-control folder, a symbolic link) this refuses instead: a
- * generated SDK holds none of those, so one there is a mistake to look at, not to publish.
- * A published version never changes: publishing one that is there with other content is refused,
- * and with the same content leaves it as it was.
+ * The Go SDK as a module version in a GOPROXY folder, zipped as Go requires.
+ * Measured behaviour: docs/development.md#the-go-module-in-a-goproxy-folder
  */
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
@@ -24,6 +10,7 @@ import { join, posix } from "node:path";
 import { pathToFileURL } from "node:url";
 import { unzipSync, zipSync, type Zippable } from "fflate";
 import { runPublishingTool } from "./publishing-tool";
+import { PublishRefusal, ReleaseInputError, ReleaseToolError } from "./errors";
 
 /** golang.org/x/mod/zip's limits. */
 const MAX_ZIP_BYTES = 500 * 1024 * 1024;
@@ -77,7 +64,8 @@ export function checkModulePath(path: string, version: string): void {
       ? `its first element "${first}" is not a domain name (lower-case letters, digits, dots and dashes, with a dot)`
       : undefined) ?? elements.map((e) => elementProblem(e, "module")).find((p) => p !== undefined);
   if (problem !== undefined) {
-    throw new Error(
+    throw new ReleaseInputError(
+      "--go-module-path",
       `Go module path "${path}" cannot be served by a module proxy: ${problem}. ` +
         "Build the release with --go-module-path set to a path that starts with a domain, " +
         "such as example.com/voiceplatform/sdk/go.",
@@ -87,7 +75,8 @@ export function checkModulePath(path: string, version: string): void {
   const suffix = /^v(\d+)$/.exec(elements[elements.length - 1]!)?.[1];
   const expected = major >= 2 ? `v${major}` : undefined;
   if ((suffix === undefined ? undefined : `v${suffix}`) !== expected) {
-    throw new Error(
+    throw new ReleaseInputError(
+      "--go-module-path",
       `Go module path "${path}" does not fit version ${version}: Go requires the path to end ` +
         `in /v${major} for major version ${major} and forbids such an ending below 2.`,
     );
@@ -97,7 +86,8 @@ export function checkModulePath(path: string, version: string): void {
 /** The Go version of a release version ("0.1.0" is "v0.1.0"); throws when Go has none for it. */
 export function goVersion(version: string): string {
   if (!/^\d+\.\d+\.\d+(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$/.test(version)) {
-    throw new Error(
+    throw new ReleaseInputError(
+      "--tag",
       `version "${version}" is not one Go accepts for a module (semantic version, no build metadata).`,
     );
   }
@@ -140,13 +130,19 @@ export async function readModuleFolder(dir: string): Promise<ModuleFile[]> {
       const path = relative === "" ? entry.name : `${relative}/${entry.name}`;
       if (entry.isDirectory()) {
         if ([".git", ".hg", ".svn", ".bzr"].includes(entry.name)) {
-          throw new Error(`the Go module folder holds a version-control folder, ${path}/`);
+          throw new PublishRefusal(
+            path,
+            `the Go module folder holds a version-control folder, ${path}/`,
+          );
         }
         await walk(path);
       } else if (entry.isFile()) {
         files.push({ path, data: await readFile(join(dir, path)) });
       } else {
-        throw new Error(`the Go module folder holds ${path}, which is not a regular file`);
+        throw new PublishRefusal(
+          path,
+          `the Go module folder holds ${path}, which is not a regular file`,
+        );
       }
     }
   };
@@ -157,7 +153,8 @@ export async function readModuleFolder(dir: string): Promise<ModuleFile[]> {
 /** The module's go.mod names this module path; throws otherwise. */
 export function moduleOfGoMod(goMod: string): string {
   const path = /^module\s+("?)([^\s"]+)\1\s*$/m.exec(goMod)?.[2];
-  if (path === undefined) throw new Error("the Go module's go.mod has no module line");
+  if (path === undefined)
+    throw new PublishRefusal("go.mod", "the Go module's go.mod has no module line");
   return path;
 }
 
@@ -218,12 +215,14 @@ export async function publishToGoProxyFolder(options: {
 }): Promise<GoProxyPublication> {
   const { folder, files, version } = options;
   const goMod = files.find((f) => f.path === "go.mod")?.data;
-  if (goMod === undefined) throw new Error("the Go module has no go.mod at the top");
+  if (goMod === undefined)
+    throw new PublishRefusal("go.mod", "the Go module has no go.mod at the top");
   const module = moduleOfGoMod(Buffer.from(goMod).toString("utf8"));
   checkModulePath(module, version);
   const problems = moduleFileProblems(files);
   if (problems.length > 0) {
-    throw new Error(
+    throw new PublishRefusal(
+      module,
       `the Go module ${module} cannot be zipped as Go requires:\n  ${problems.join("\n  ")}`,
     );
   }
@@ -266,7 +265,8 @@ async function existingVersion(
   const present = [".zip", ".mod", ".info"].filter((ext) => existsSync(`${base}${ext}`));
   if (present.length === 0) return undefined;
   const refuse = (why: string) =>
-    new Error(
+    new PublishRefusal(
+      `${module}@${version}`,
       `${module}@${version} is already in the GOPROXY folder with ${why}: a published module ` +
         "version never changes (go.sum files pin it). Publish the release under a new version.",
     );
@@ -323,7 +323,8 @@ export async function verifyWithGo(
     const fetched = JSON.parse(stdout) as { Sum?: string; GoModSum?: string };
     const sums = publication.goSum.map((line) => line.split(" ")[2]);
     if (fetched.Sum !== sums[0] || fetched.GoModSum !== sums[1]) {
-      throw new Error(
+      throw new ReleaseToolError(
+        "go mod download",
         `go mod download sums ${publication.module}@${publication.version} as ${fetched.Sum} ` +
           `(go.mod ${fetched.GoModSum}), the publish computed ${sums[0]} (go.mod ${sums[1]}).`,
       );

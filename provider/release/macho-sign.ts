@@ -11,6 +11,7 @@ import { access, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { goBuild } from "./go-build";
+import { ReleaseToolError } from "./errors";
 
 const run = promisify(execFile);
 
@@ -41,6 +42,6 @@ export async function machoSignTool(toolsFolder: string): Promise<string> {
 /** Gives the Mach-O file at `file` an ad-hoc signature named `identifier`. */
 export async function signAdHoc(tool: string, file: string, identifier: string): Promise<void> {
   await run(tool, [file, identifier]).catch((error: { stderr?: string }) => {
-    throw new Error(`ad-hoc signing ${file} failed: ${error.stderr}`);
+    throw new ReleaseToolError(tool, `ad-hoc signing ${file} failed: ${error.stderr}`);
   });
 }

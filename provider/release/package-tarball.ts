@@ -1,13 +1,6 @@
 /**
- * This package's own npm tarball, built and packed in a copy of the working tree: `npm pack` in
- * the repository runs `prepare`, which removes and rebuilds the working tree's dist/ while the
- * examples, tests and tools that load it may be running. The copy holds what the build reads and
- * what npm packs (package.json's `files`), with node_modules hard-linked in (a real folder, so the
- * bundle names its modules `node_modules/...` as a build in the repository does). A release writes
- * its own fields over the copy's package.json first (its version, the native packages as optional
- * dependencies, the public addresses: npm-packages.ts), so the build bundles the release's version
- * into the plugin; given none, the tarball is byte for byte the one `npm pack` makes in the
- * repository.
+ * This package's own npm tarball, built and packed in a copy of the working tree.
+ * Measured behaviour: docs/development.md#this-packages-own-tarball
  */
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";

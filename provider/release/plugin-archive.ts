@@ -1,22 +1,6 @@
 /**
- * The plugin archives the engine downloads from a `pluginDownloadURL` and
- * `pulumi plugin install resource voiceplatform <version> --file <archive>` unpacks:
- * `pulumi-resource-voiceplatform-v<version>-<os>-<arch>.tar.gz`, with the executable
- * `pulumi-resource-voiceplatform` (`.exe` on Windows) at its root (the engine runs it from the
- * unpacked folder).
- *
- * Two kinds. "sea": a Node.js single-executable application, the pinned official Node.js binary
- * of the platform (node-binaries.ts) with the bundle injected, which needs no Node.js: for
- * linux-amd64, linux-arm64, darwin-amd64 and windows-amd64. "node": the bundle with a launcher
- * (`#!/usr/bin/env node`, and a .cmd on Windows), which needs Node >= 20.19 on PATH: darwin-arm64
- * (no Node.js >= 20 for it on the registry), or every platform with `sea: false`.
- *
- * A V8 startup snapshot (plugin/snapshot-main.ts) only runs on the very binary that made it, so
- * only the platform of the machine building the release gets one; the others get the plain script
- * without V8's code cache (a cache is as tied to the binary as a snapshot). The darwin executable
- * loses Node.js's signature, which the injection breaks, and gets an ad-hoc one (macho-sign.ts);
- * the Windows one loses its Authenticode signature. Every executable is checked by format
- * (executable-format.ts) before it is archived.
+ * The plugin archive of each platform: a single executable or the bundle with a Node.js launcher.
+ * Measured behaviour: docs/development.md#plugin-archives
  */
 import { execFile, spawn } from "node:child_process";
 import {
@@ -41,6 +25,7 @@ import { bundlePlugin, type BundleEntry } from "./plugin-bundle";
 import { sourceDateEpoch, writeReproducibleTarGz } from "./reproducible-archive";
 import { buildLauncher, hasSharedServer, SHARED_SERVER_NAME } from "./shared-launcher";
 import { defaultToolsFolder, privateToolsFolder } from "./tools-folder";
+import { ReleaseInputError, ReleaseToolError } from "./errors";
 
 const run = promisify(execFile);
 
@@ -65,7 +50,10 @@ export function hostPlatform(): string {
   const os = { linux: "linux", darwin: "darwin", win32: "windows" }[process.platform as string];
   const arch = { x64: "amd64", arm64: "arm64" }[process.arch as string];
   if (os === undefined || arch === undefined) {
-    throw new Error(`no Pulumi platform name for ${process.platform}-${process.arch}`);
+    throw new ReleaseToolError(
+      "node",
+      `no Pulumi platform name for ${process.platform}-${process.arch}`,
+    );
   }
   return `${os}-${arch}`;
 }
@@ -176,7 +164,8 @@ async function singleExecutable(
     }
   } catch (error) {
     const { stderr } = error as { stderr?: string };
-    throw new Error(
+    throw new ReleaseToolError(
+      "single executable",
       `building the single executable for ${platform} (Node.js ${NODE_VERSION}) failed: ` +
         `${stderr || String(error)}\nBuild the Node-launcher archives instead (--no-sea).`,
     );
@@ -209,7 +198,9 @@ function runAsNode(node: string, args: string[], cwd: string): Promise<void> {
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.on("error", reject);
     child.on("close", (code) =>
-      code === 0 ? resolve() : reject(Object.assign(new Error(`exit ${code}`), { stderr })),
+      code === 0
+        ? resolve()
+        : reject(Object.assign(new ReleaseToolError(node, `exit ${code}`), { stderr })),
     );
   });
 }
@@ -218,7 +209,8 @@ function runAsNode(node: string, args: string[], cwd: string): Promise<void> {
 async function builderNode(toolsFolder: string): Promise<string> {
   const host = hostPlatform();
   if (nodeBinaries[host] === undefined) {
-    throw new Error(
+    throw new ReleaseInputError(
+      "--no-sea",
       `no pinned Node.js ${NODE_VERSION} runs on ${host} to build the single executables: ` +
         `release from ${Object.keys(nodeBinaries).join(", ")}, or use --no-sea`,
     );

@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { copyFile, lstat, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
+import { PublishRefusal } from "./errors";
 
 /** An archive to publish: its file and the sha256 the release's SHA256SUMS gives it. */
 export interface ArchiveToPublish {
@@ -35,7 +36,8 @@ export function parseSums(text: string, where: string): Map<string, string> {
   for (const line of text.split("\n")) {
     if (line.trim() === "") continue;
     const match = /^([0-9a-f]{64}) [ *](.+)$/.exec(line);
-    if (match === null) throw new Error(`${where}: "${line}" is not a "<sha256>  <name>" line`);
+    if (match === null)
+      throw new PublishRefusal(where, `${where}: "${line}" is not a "<sha256>  <name>" line`);
     sums.set(match[2]!, match[1]!);
   }
   return sums;
@@ -68,7 +70,10 @@ export async function publishToDownloadFolder(
     const listed = sums.get(name);
     const there = existsSync(target);
     if (there && !(await lstat(target)).isFile()) {
-      throw new Error(`${target} is there and is not a file: remove it, then publish again.`);
+      throw new PublishRefusal(
+        target,
+        `${target} is there and is not a file: remove it, then publish again.`,
+      );
     }
     const thereSum = there ? await sha256Of(target) : undefined;
     for (const [what, sum] of [
@@ -76,7 +81,8 @@ export async function publishToDownloadFolder(
       ["the folder's SHA256SUMS", listed],
     ] as const) {
       if (sum !== undefined && sum !== sha256) {
-        throw new Error(
+        throw new PublishRefusal(
+          name,
           `${name}: ${what} has sha256 ${sum}, this release's is ${sha256}. A published ` +
             "archive never changes (users' SHA256SUMS pin it): publish the release under a new version.",
         );
@@ -93,7 +99,7 @@ export async function publishToDownloadFolder(
     const temporary = join(folder, `.${name}.publishing-${process.pid}`);
     await copyFile(file, temporary);
     if ((await sha256Of(temporary)) !== sha256) {
-      throw new Error(`${name} changed while it was copied: publish again.`);
+      throw new PublishRefusal(name, `${name} changed while it was copied: publish again.`);
     }
     await rename(temporary, join(folder, name));
   }

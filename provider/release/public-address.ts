@@ -1,14 +1,8 @@
 /**
- * Where the project lives in public, as one setting: `PUBLIC_ADDRESS`, the GitHub repository as
- * `github.com/<owner>/<repo>`. Everything public derives from it: the Go SDK's module path (its
- * folder in the repository, provider/sdk/go), the `pluginDownloadURL` (the GitHub release of the
- * tag), the packages' `repository`, `homepage` and `bugs`, and the links in the schema and the
- * SDKs' metadata. Until the project's home is known it is the placeholder below, on a domain that
- * never resolves (`.invalid`, RFC 2606), so nothing built with it can reach anyone's server: a
- * release builds with it (`--dry-run`, tests, local registries), and `npm run release` without
- * `--dry-run`, the workflow, and publishing (which refuses reserved domains) refuse it.
- * `--public-address` gives another for one release (a fork).
+ * Where the project lives in public, one setting every public address derives from.
+ * Measured behaviour: docs/development.md#what-npm-run-release-builds
  */
+import { ReleaseInputError } from "./errors";
 
 /** The placeholder the setting holds until the project's home is known. */
 export const PLACEHOLDER_PUBLIC_ADDRESS = "placeholder.invalid/owner/pulumi-voice-platform";
@@ -51,7 +45,8 @@ export function checkPublicAddress(address: string, option = "PUBLIC_ADDRESS"): 
   if (address === PLACEHOLDER_PUBLIC_ADDRESS) return;
   const match = GITHUB_ADDRESS.exec(address);
   if (match === null || match[2] === "." || match[2] === "..") {
-    throw new Error(
+    throw new ReleaseInputError(
+      option,
       `${option} ${JSON.stringify(address)} is not a GitHub repository's address: give it as ` +
         `github.com/<owner>/<repo> (no scheme, no trailing slash), e.g. ` +
         `github.com/acme/pulumi-voice-platform.`,
@@ -92,7 +87,8 @@ export function goModuleTag(version: string): string {
 /** Throws unless `addresses` may be published: the placeholder may not. */
 export function refusePlaceholder(addresses: PublicAddresses, what: string): void {
   if (!addresses.placeholder) return;
-  throw new Error(
+  throw new ReleaseInputError(
+    "PUBLIC_ADDRESS",
     `${what} with the placeholder public address ${addresses.address}: every module path, ` +
       `pluginDownloadURL and link would point at nothing. Set PUBLIC_ADDRESS in ` +
       `provider/release/public-address.ts to the project's GitHub repository ` +

@@ -1,15 +1,8 @@
 /**
- * Where `npm run release:publish` may publish a release, checked before anything is published.
- *
- * A registry URL is https, or plain http on this machine's loopback (a local stand-in), and
- * carries no user name, password, query or fragment: credentials come from the environment
- * (NODE_AUTH_TOKEN, TWINE_USERNAME/TWINE_PASSWORD), never from a URL that tools print.
- *
- * A release built with a placeholder address (a Go module path or pluginDownloadURL on a name
- * reserved for examples, tests or this machine, or none at all) would send users' engines and Go
- * commands to nowhere, or to whoever registers the name: such a release is published only to
- * loopback stand-ins and local folders, never to a registry others install from.
+ * Where a release may be published: the registry URLs, and a placeholder address only locally.
+ * Measured behaviour: docs/development.md#publishing
  */
+import { PublishRefusal, ReleaseInputError } from "./errors";
 
 /** Host names (as URL.hostname spells them) that are this machine. */
 export function isLoopbackHost(hostname: string): boolean {
@@ -24,26 +17,30 @@ export function checkRegistryUrl(option: string, value: string): URL {
     url = new URL(value);
   } catch {
     // Not echoed: an unparsed value may hold a password.
-    throw new Error(
+    throw new ReleaseInputError(
+      option,
       `${option} is not a URL (no scheme such as https://): give the registry's URL.`,
     );
   }
   const shown = `${url.protocol}//${url.host}${url.pathname}`;
   if (url.username !== "" || url.password !== "") {
-    throw new Error(
+    throw new ReleaseInputError(
+      option,
       `${option} ${shown} carries a user name or password, which tools print: give the URL ` +
         "alone and the credentials in the environment (see docs/development.md, Publishing).",
     );
   }
   if (url.search !== "" || url.hash !== "") {
-    throw new Error(
+    throw new ReleaseInputError(
+      option,
       `${option} ${shown} has a query or fragment (not shown: it may hold a token): give the ` +
         "registry's URL alone.",
     );
   }
   if (url.protocol === "https:") return url;
   if (url.protocol === "http:" && isLoopbackHost(url.hostname)) return url;
-  throw new Error(
+  throw new ReleaseInputError(
+    option,
     `${option} ${shown} is not https: credentials and packages would cross the network in the ` +
       "clear. Use https (plain http is accepted only on this machine's loopback, for stand-ins).",
   );
@@ -104,7 +101,8 @@ export function checkAddressForTargets(
     ([, url]) => url !== undefined && !isLoopbackHost(url.hostname),
   );
   if (remote.length === 0) return;
-  throw new Error(
+  throw new PublishRefusal(
+    "release.json",
     `this release has a placeholder address (${placeholder}): users who install it from ` +
       `${remote.map(([option, url]) => `${option} ${url!.origin}`).join(" and ")} would ` +
       "fetch the plugin and the Go module from nowhere, or from whoever holds that name. " +

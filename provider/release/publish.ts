@@ -1,24 +1,6 @@
 /**
- * `npm run release:publish -- --from <release folder> [targets]`: publishes a release that
- * `npm run release` built, to the targets given, so users install it by name:
- *
- * - `--plugin-folder DIR`: the plugin archives and a SHA256SUMS, into the folder served at the
- *   release's pluginDownloadURL (plugin-download-folder.ts);
- * - `--go-proxy-folder DIR`: the Go SDK as a module version in a GOPROXY folder, checked with
- *   `go mod download` when Go is on PATH (go-module-proxy.ts);
- * - `--python-repository URL` (and `--python-index URL`, its simple API, to compare what it
- *   holds first): the wheel and sdist with twine (python-publish.ts);
- * - `--npm-registry URL` (and `--npm-provenance`): every npm tarball with `npm publish`
- *   (npm-publish.ts).
- *
- * Every check runs before anything is published: the release's SHA256SUMS against every file,
- * the URLs (publish-targets.ts), a placeholder address only to loopback stand-ins, the Go
- * module's files, `twine check`. Then the targets in the order users meet them, the plugin
- * before the SDKs that download it and the Go and Python SDKs before the npm packages. A version
- * already published with the same bytes is left as it is, with other bytes refused, so a run that
- * failed halfway is run again as it was. `--dry-run` does the checks and prints the plan.
- * Credentials come from the environment only (NODE_AUTH_TOKEN, TWINE_USERNAME, TWINE_PASSWORD)
- * and never appear in what it prints.
+ * `npm run release:publish`: a release folder checked whole, then published to the targets given.
+ * Measured behaviour: docs/development.md#publishing
  */
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -35,6 +17,7 @@ import { checkAddressForTargets, checkRegistryUrl, placeholderAddress } from "./
 import { rememberCredentials, runPublishingTool } from "./publishing-tool";
 import { checkPythonFiles, publishToPython } from "./python-publish";
 import { readRelease, type ReleaseContents } from "./release-contents";
+import { PublishRefusal, ReleaseInputError } from "./errors";
 
 export interface PublishOptions {
   from: string;
@@ -67,7 +50,7 @@ interface Plan {
 async function plan(options: PublishOptions): Promise<Plan> {
   const { pluginFolder, goProxyFolder, pythonRepository, npmRegistry } = options;
   if (![pluginFolder, goProxyFolder, pythonRepository, npmRegistry].some((t) => t !== undefined)) {
-    throw new Error(`nothing to publish to: ${USAGE}.`);
+    throw new ReleaseInputError("targets", `nothing to publish to: ${USAGE}.`);
   }
   const python =
     pythonRepository === undefined
@@ -78,7 +61,8 @@ async function plan(options: PublishOptions): Promise<Plan> {
       ? undefined
       : checkRegistryUrl("--python-index", options.pythonIndex);
   if (index !== undefined && python === undefined) {
-    throw new Error(
+    throw new ReleaseInputError(
+      "--python-index",
       "--python-index is the index to compare before uploading: give --python-repository too.",
     );
   }
@@ -94,7 +78,10 @@ async function plan(options: PublishOptions): Promise<Plan> {
   if (goProxyFolder !== undefined) {
     const problems = moduleFileProblems(release.goModule);
     if (problems.length > 0)
-      throw new Error(`the Go module cannot be published:\n  ${problems.join("\n  ")}`);
+      throw new PublishRefusal(
+        "the Go module",
+        `the Go module cannot be published:\n  ${problems.join("\n  ")}`,
+      );
   }
   const missing = [
     pluginFolder !== undefined && release.pluginArchives.length === 0 && "plugin archives",
@@ -102,7 +89,10 @@ async function plan(options: PublishOptions): Promise<Plan> {
     npm !== undefined && release.npmTarballs.length === 0 && "npm tarballs",
   ].filter((what): what is string => typeof what === "string");
   if (missing.length > 0)
-    throw new Error(`the release's SHA256SUMS lists no ${missing.join(" and no ")}.`);
+    throw new PublishRefusal(
+      "SHA256SUMS",
+      `the release's SHA256SUMS lists no ${missing.join(" and no ")}.`,
+    );
   if (python !== undefined)
     await checkPythonFiles(
       release.pythonFiles.map((f) => f.file),
@@ -230,7 +220,8 @@ async function main(): Promise<void> {
       "dry-run": { type: "boolean", default: false },
     },
   });
-  if (values.from === undefined) throw new Error(`--from <release folder> is required; ${USAGE}.`);
+  if (values.from === undefined)
+    throw new ReleaseInputError("--from", `--from <release folder> is required; ${USAGE}.`);
   // Relative to the folder `npm run` was started from, not to the repository it runs in.
   const here = (path: string | undefined) =>
     path === undefined ? undefined : resolve(process.env.INIT_CWD ?? process.cwd(), path);

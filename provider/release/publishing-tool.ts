@@ -7,6 +7,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { isFindable, redactSecrets, rememberSecret } from "../platform/redaction";
+import { ReleaseToolError } from "./errors";
 
 const run = promisify(execFile);
 
@@ -51,6 +52,6 @@ export async function runPublishingTool(
   } catch (error) {
     const { stdout, stderr, message } = error as Error & { stdout?: string; stderr?: string };
     const output = [stdout ?? "", stderr ?? ""].join("").trim() || message;
-    throw new Error(`${command} failed:\n${shown(output, options.env)}`);
+    throw new ReleaseToolError(command, `${command} failed:\n${shown(output, options.env)}`);
   }
 }

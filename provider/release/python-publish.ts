@@ -1,15 +1,6 @@
 /**
- * The release's wheel and sdist uploaded with twine to a repository URL (PyPI's upload URL, a
- * pypiserver, a private index). twine comes pinned from the private tools folder (a virtualenv
- * made on first use, as the release's `build` is) and reads its credentials from TWINE_USERNAME
- * and TWINE_PASSWORD (for PyPI: `__token__` and an API token), never from a command line.
- * `twine check` runs first, so metadata an index would refuse stops the publish before anything
- * goes out.
- *
- * An index never takes a file name twice, and twine's `--skip-existing` works with PyPI only. So
- * with the index's simple API given (PEP 503, where users install from), the files already listed
- * there with the same sha256 are left as they are, any listed with another sha256 stop the publish,
- * and only the rest are uploaded: a re-run after a failure finishes the job.
+ * The release's wheel and sdist uploaded with twine, after what the index already holds.
+ * Measured behaviour: docs/development.md#publishing
  */
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -17,6 +8,7 @@ import { basename } from "node:path";
 import { defaultToolsFolder } from "./tools-folder";
 import { pythonToolVenv } from "./sdk-packages";
 import { runPublishingTool } from "./publishing-tool";
+import { PublishRefusal, ReleaseToolError } from "./errors";
 
 export const TWINE_VERSION = "7.0.0";
 
@@ -42,7 +34,11 @@ export async function checkPythonFiles(
 /** A distribution's project name, normalized as PEP 503 names its page. */
 export function projectOfFile(file: string): string {
   const name = /^([A-Za-z0-9._]+?)-\d/.exec(basename(file))?.[1];
-  if (name === undefined) throw new Error(`${basename(file)} is not named like a wheel or sdist`);
+  if (name === undefined)
+    throw new PublishRefusal(
+      basename(file),
+      `${basename(file)} is not named like a wheel or sdist`,
+    );
   return name.replace(/[-_.]+/g, "-").toLowerCase();
 }
 
@@ -61,7 +57,8 @@ async function filesOnIndex(index: URL, project: string): Promise<Map<string, st
   const response = await fetch(page, { signal: AbortSignal.timeout(60_000) });
   if (response.status === 404) return new Map();
   if (!response.ok) {
-    throw new Error(
+    throw new ReleaseToolError(
+      "python index",
       `the Python index answered ${response.status} for ${page.origin}${page.pathname}`,
     );
   }
@@ -88,7 +85,8 @@ async function notYetOnIndex(
       .update(await readFile(file))
       .digest("hex");
     if (there !== ours) {
-      throw new Error(
+      throw new PublishRefusal(
+        name,
         `python: ${name} is already on the index with ${there === undefined ? "no sha256 to compare" : `sha256 ${there}`}, ` +
           `this release's is ${ours}: an index never takes a file name twice. Publish the release under a new version.`,
       );
@@ -125,9 +123,11 @@ export async function publishToPython(options: {
     ).catch((error: Error) => {
       const exists = /already exists|\b409\b|conflict/i.test(error.message);
       throw exists && options.index === undefined
-        ? new Error(
+        ? new ReleaseToolError(
+            "twine",
             `${error.message}\nGive --python-index <the index's simple URL> so that a run ` +
               "compares what the index holds and uploads only what is missing.",
+            { cause: error },
           )
         : error;
     });

@@ -1,10 +1,6 @@
 /**
- * What a release folder made by `npm run release` holds, read back and checked before anything
- * of it is published. What to publish comes from its release.json (release-manifest.ts), never
- * from file names; but release.json is not summed, so every file it names must be one the
- * release's SHA256SUMS lists with that sha256 (a changed or half-copied artifact is never
- * published), and what it says of the Go module (path, version, pluginDownloadURL) must be what
- * the summed Go module's own files say.
+ * A release folder read back and checked against its SHA256SUMS before anything is published.
+ * Measured behaviour: docs/development.md#publishing
  */
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync } from "node:fs";
@@ -16,6 +12,7 @@ import { readModuleFolder, moduleOfGoMod, type ModuleFile } from "./go-module-pr
 import { parseSums } from "./plugin-download-folder";
 import { RELEASE_MARKER } from "./release-folder";
 import { MANIFEST_FILE, type ReleaseManifest } from "./release-manifest";
+import { PublishRefusal, ReleaseInputError } from "./errors";
 
 /** A summed file of the release. */
 export interface SummedFile {
@@ -63,26 +60,32 @@ async function summedFiles(folder: string): Promise<SummedFile[]> {
       const file = resolve(dirname(sumsFile), listed);
       const name = relative(folder, file).split(sep).join("/");
       if (name.startsWith("../") || name === "..") {
-        throw new Error(`${sumsFile} lists ${listed}, outside the release folder: refused.`);
+        throw new PublishRefusal(
+          sumsFile,
+          `${sumsFile} lists ${listed}, outside the release folder: refused.`,
+        );
       }
       files.set(name, { file, name, sha256 });
     }
   }
   if (files.size === 0) {
-    throw new Error(
+    throw new PublishRefusal(
+      "SHA256SUMS",
       `${folder} has no SHA256SUMS listing its artifacts: it is not a whole release.`,
     );
   }
   for (const summed of files.values()) {
     const info = await lstat(summed.file).catch(() => undefined);
     if (info === undefined || !info.isFile()) {
-      throw new Error(
+      throw new PublishRefusal(
+        summed.name,
         `${summed.name}, listed in the release's SHA256SUMS, is missing or not a file.`,
       );
     }
     const actual = await sha256Of(summed.file);
     if (actual !== summed.sha256) {
-      throw new Error(
+      throw new PublishRefusal(
+        summed.name,
         `${summed.name} has sha256 ${actual}, the release's SHA256SUMS says ${summed.sha256}: ` +
           "the release folder changed after it was built. Build the release again.",
       );
@@ -105,13 +108,17 @@ async function goModuleOf(tarball: string): Promise<ModuleFile[]> {
 /** What the Go SDK's pulumi-plugin.json says: the plugin's version and download server. */
 function pluginFacts(module: readonly ModuleFile[]): { version: string; server?: string } {
   const file = module.find((f) => /(^|\/)pulumi-plugin\.json$/.test(f.path));
-  if (file === undefined) throw new Error("the release's Go module has no pulumi-plugin.json");
+  if (file === undefined)
+    throw new PublishRefusal(
+      "pulumi-plugin.json",
+      "the release's Go module has no pulumi-plugin.json",
+    );
   const facts = JSON.parse(Buffer.from(file.data).toString("utf8")) as {
     version?: unknown;
     server?: unknown;
   };
   if (typeof facts.version !== "string") {
-    throw new Error(`the release's Go module's ${file.path} names no version`);
+    throw new PublishRefusal(file.path, `the release's Go module's ${file.path} names no version`);
   }
   return {
     version: facts.version,
@@ -128,7 +135,8 @@ async function manifestOf(folder: string): Promise<ReleaseManifest> {
     ["version", "publicAddress", "pluginDownloadURL", "plugin", "npm", "python", "go"] as const
   ).filter((key) => manifest?.[key] === undefined);
   if (manifest === undefined || missing.length > 0) {
-    throw new Error(
+    throw new PublishRefusal(
+      file,
       `${file} ${manifest === undefined ? "is missing" : `names no ${missing.join(", ")}`}: ` +
         "the release folder is not whole. Build the release again.",
     );
@@ -139,7 +147,8 @@ async function manifestOf(folder: string): Promise<ReleaseManifest> {
 /** Throws unless what release.json says of the Go module is what the module's files say. */
 function checkGoModule(manifest: ReleaseManifest, module: readonly ModuleFile[]): void {
   const goMod = module.find((f) => f.path === "go.mod");
-  if (goMod === undefined) throw new Error("the release's Go module has no go.mod");
+  if (goMod === undefined)
+    throw new PublishRefusal("go.mod", "the release's Go module has no go.mod");
   const plugin = pluginFacts(module);
   const said = [
     [
@@ -153,7 +162,8 @@ function checkGoModule(manifest: ReleaseManifest, module: readonly ModuleFile[])
   ] as const;
   const differing = said.filter(([, manifestSays, moduleSays]) => manifestSays !== moduleSays);
   if (differing.length > 0) {
-    throw new Error(
+    throw new PublishRefusal(
+      "release.json",
       `release.json and the summed Go module disagree: ${differing
         .map(([what, a, b]) => `${what} ${a} against ${b ?? "(none)"}`)
         .join("; ")}. Build the release again.`,
@@ -165,7 +175,8 @@ function checkGoModule(manifest: ReleaseManifest, module: readonly ModuleFile[])
 export async function readRelease(folder: string): Promise<ReleaseContents> {
   const marker = await lstat(join(folder, RELEASE_MARKER)).catch(() => undefined);
   if (marker === undefined || !marker.isFile()) {
-    throw new Error(
+    throw new ReleaseInputError(
+      "--from",
       `${folder} is not a release folder (no ${RELEASE_MARKER}): give --from the --out folder ` +
         "of `npm run release`.",
     );
@@ -176,7 +187,8 @@ export async function readRelease(folder: string): Promise<ReleaseContents> {
     names.map((name) => {
       const file = summed.get(name);
       if (file === undefined) {
-        throw new Error(
+        throw new PublishRefusal(
+          name,
           `release.json names ${what} ${name}, which the release's SHA256SUMS does not list.`,
         );
       }

@@ -1,17 +1,11 @@
 /**
- * The folder `npm run release -- --out DIR` writes to. A release empties its folder first, so it
- * only ever empties a folder it made itself: one holding the marker file it writes when it
- * creates (or first fills) the folder, with the marker's exact text. Anything else is refused
- * before a single file is removed: a folder that holds the repository, the current folder, the
- * home folder or the temporary folder (or is one of them), a symbolic link however the path is
- * spelled (`link/`, `link/.`, `link/../x`), a file, or a non-empty folder without the marker.
- * And what it writes is what users install, so the folder must be the user's alone: owned by the
- * user, writable by no one else, in folders no other user can rename things in (as the tools
- * folder: tools-folder.ts). A copied marker does not make another user's folder the release's.
+ * The folder `npm run release -- --out DIR` writes to, refused unless a release made it and it is
+ * the user's alone. Measured behaviour: docs/development.md#what-npm-run-release-builds
  */
 import { lstat, mkdir, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { octal, unsafeAncestor } from "./tools-folder";
+import { ReleaseInputError } from "./errors";
 
 export const RELEASE_MARKER = ".pulumi-voice-platform-release";
 
@@ -187,7 +181,7 @@ export async function prepareReleaseFolder(
   protectedFolders: ProtectedFolders,
 ): Promise<void> {
   const refusal = await releaseFolderRefusal(given, protectedFolders);
-  if (refusal !== undefined) throw new Error(refusal);
+  if (refusal !== undefined) throw new ReleaseInputError("--out", refusal);
   const out = resolve(given);
   // 0755 whatever the umask allows more: the next release refuses a folder others may write.
   await mkdir(out, { recursive: true, mode: 0o755 });

@@ -8,6 +8,7 @@
 import { writeFile } from "node:fs/promises";
 import { basename, join, relative, sep } from "node:path";
 import type { PublicAddresses } from "./public-address";
+import { ReleaseToolError } from "./errors";
 
 export const MANIFEST_FILE = "release.json";
 
@@ -37,7 +38,8 @@ export interface ReleaseManifest {
 /** The version the wheel's name carries (PEP 440's spelling of the release's). */
 export function pythonVersionOf(wheel: string): string {
   const match = /^pulumi_voiceplatform-([^-]+)-/.exec(basename(wheel));
-  if (match === null) throw new Error(`${wheel} is not a pulumi_voiceplatform wheel`);
+  if (match === null)
+    throw new ReleaseToolError("python -m build", `${wheel} is not a pulumi_voiceplatform wheel`);
   return match[1]!;
 }
 
@@ -65,7 +67,8 @@ export interface ManifestInputs {
 export function releaseManifest(inputs: ManifestInputs): ReleaseManifest {
   const at = (file: string) => inRelease(inputs.out, file);
   const wheel = inputs.python.find((file) => file.endsWith(".whl"));
-  if (wheel === undefined) throw new Error("the release built no wheel");
+  if (wheel === undefined)
+    throw new ReleaseToolError("python -m build", "the release built no wheel");
   return {
     version: inputs.version,
     tag: `v${inputs.version}`,

@@ -1,28 +1,6 @@
 /**
- * `npm run release`: every artifact of one version, built into one folder (default .release/,
- * ignored by git) and described for publishing (docs/development.md, "The release folder"):
- *
- * - plugin/: pulumi-resource-voiceplatform-v<version>-<os>-<arch>.tar.gz per platform
- *   (plugin-archive.ts), what the engine downloads from the schema's pluginDownloadURL, and their
- *   SHA256SUMS by bare name (checksums.ts), published beside them;
- * - npm/: the native package of each platform (npm-packages.ts), the Node.js SDK, and this
- *   package with the native packages as optional dependencies;
- * - python/: the wheel and sdist of pulumi_voiceplatform;
- * - go/: the Go module folder, and its tarball; sdk/: the schema and SDKs all these are built from;
- * - SHA256SUMS of every artifact, and release.json (release-manifest.ts).
- *
- * One version everywhere: `--tag v<semver>` (release-version.ts; without it package.json's). One
- * public address: the Go module path, pluginDownloadURL and the packages' links derive from
- * PUBLIC_ADDRESS (public-address.ts) or `--public-address`; `--plugin-download-url` (https, or
- * http on loopback) and `--go-module-path` override one of them (local stand-ins, tests).
- * `--out DIR` (only a new, empty or earlier release's folder of the user's: release-folder.ts),
- * `--no-sea` (the Node-launcher archive for every platform), `--platforms linux-amd64,...`.
- * `--dry-run` builds everything and may use the placeholder address; without it the placeholder
- * is refused, since what it builds is meant to be published.
- *
- * The same inputs (sources, lock file, node, SOURCE_DATE_EPOCH or the last commit) give the same
- * bytes: reproducible-archive.ts. Every check runs before anything is removed.
- * Needs the Pulumi CLI with its nodejs, python and go language hosts on PATH (gen-sdk).
+ * `npm run release`: every artifact of one version, built into one folder and described for
+ * publishing. Measured behaviour: docs/development.md#what-npm-run-release-builds
  */
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
@@ -50,6 +28,7 @@ import { sourceDateEpoch } from "./reproducible-archive";
 import { buildPythonPackages, packGoModule, packNodeSdk } from "./sdk-packages";
 import { defaultToolsFolder, privateToolsFolder } from "./tools-folder";
 import { verifiedInstallCommand } from "./verified-install";
+import { ReleaseInputError } from "./errors";
 
 export type { Artifact } from "./checksums";
 
@@ -96,7 +75,8 @@ function checkPlatforms(platforms: readonly string[]): void {
   const known: readonly string[] = releasePlatforms;
   const unknown = platforms.filter((p) => !known.includes(p));
   if (platforms.length === 0 || unknown.length > 0) {
-    throw new Error(
+    throw new ReleaseInputError(
+      "--platforms",
       `--platforms ${JSON.stringify(platforms.join(","))} names ${unknown.length > 0 ? `unknown platforms (${unknown.join(", ")})` : "no platform"}: ` +
         `give a comma-separated list of ${releasePlatforms.join(", ")}.`,
     );

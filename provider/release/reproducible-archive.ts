@@ -9,6 +9,7 @@ import { chmod, lstat, readdir, utimes } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { create } from "tar";
+import { ReleaseInputError, ReleaseToolError } from "./errors";
 
 const run = promisify(execFile);
 
@@ -26,7 +27,8 @@ export async function sourceDateEpoch(
   const given = env.SOURCE_DATE_EPOCH;
   if (given !== undefined && given !== "") {
     if (!/^\d+$/.test(given) || Number(given) < ZIP_EPOCH) {
-      throw new Error(
+      throw new ReleaseInputError(
+        "SOURCE_DATE_EPOCH",
         `SOURCE_DATE_EPOCH=${JSON.stringify(given)} is not a time the archives can hold: give ` +
           `seconds since 1970 of 1980 or later (zip, the wheel's format, starts then), e.g. ` +
           `$(git log -1 --format=%ct).`,
@@ -41,7 +43,8 @@ export async function sourceDateEpoch(
   } catch {
     // No git, or not a clone: said below.
   }
-  throw new Error(
+  throw new ReleaseInputError(
+    "SOURCE_DATE_EPOCH",
     "the release stamps every archived file with one fixed time, the last commit's, and found " +
       "no commit (not a git clone, or git missing): set SOURCE_DATE_EPOCH to seconds since 1970.",
   );
@@ -66,7 +69,10 @@ async function normalizeModes(dir: string, paths: readonly string[]): Promise<vo
   for (const path of paths) {
     const info = await lstat(join(dir, path));
     if (info.isSymbolicLink()) {
-      throw new Error(`${path} is a symbolic link: release archives hold files and folders only`);
+      throw new ReleaseToolError(
+        "reproducible archive",
+        `${path} is a symbolic link: release archives hold files and folders only`,
+      );
     }
     const executable = info.isDirectory() || (info.mode & 0o100) !== 0;
     await chmod(join(dir, path), executable ? 0o755 : 0o644);

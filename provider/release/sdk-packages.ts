@@ -12,6 +12,7 @@ import { promisify } from "node:util";
 import { extract } from "tar";
 import { stampTree, writeReproducibleTarGz } from "./reproducible-archive";
 import { defaultToolsFolder, privateToolsFolder } from "./tools-folder";
+import { ReleaseToolError } from "./errors";
 
 const run = promisify(execFile);
 
@@ -24,7 +25,8 @@ async function tool(file: string, args: string[], cwd: string, env = process.env
     return stdout;
   } catch (error) {
     const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-    throw new Error(
+    throw new ReleaseToolError(
+      file,
       `${file} ${args.join(" ")} (in ${cwd}) failed:\n${stdout ?? ""}${stderr ?? ""}`,
     );
   }
@@ -127,7 +129,8 @@ export async function buildPythonPackages(
     const built = (await readdir(outDir)).filter((name) => !before.has(name));
     const sdist = built.find((n) => n.endsWith(".tar.gz"));
     if (!built.some((n) => n.endsWith(".whl")) || sdist === undefined) {
-      throw new Error(
+      throw new ReleaseToolError(
+        "python -m build",
         `python -m build made ${built.join(", ") || "nothing"}: expected a wheel and an sdist`,
       );
     }

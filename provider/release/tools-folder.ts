@@ -1,15 +1,11 @@
 /**
- * Where the release keeps the build tools it reuses between runs (the Python virtualenv with PyPA
- * `build`): a per-user cache folder, `${XDG_CACHE_HOME:-~/.cache}/pulumi-voice-platform/release-tools`,
- * beside the Pulumi CLI's toolchain cache. The release runs programs from it, so before anything
- * in it runs it must be private: a real folder (not a symbolic link), owned by the current user,
- * with no access for group or others (0700), on a path no other user can swap (every folder above
- * it owned by root or the current user, and writable by others only when sticky, as the system's
- * temporary folder is).
+ * Where the release keeps the build tools it reuses, checked private before anything in it runs.
+ * Measured behaviour: docs/development.md#what-npm-run-release-builds
  */
 import { lstat, mkdir, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
+import { ReleaseInputError } from "./errors";
 
 /** The per-user folder for the release's build tools (not created here). */
 export function defaultToolsFolder(env: NodeJS.ProcessEnv = process.env): string {
@@ -65,7 +61,8 @@ export async function unsafeAncestor(
 async function checkAncestors(folder: string, uid: number): Promise<void> {
   const unsafe = await unsafeAncestor(folder, uid);
   if (unsafe === undefined) return;
-  throw new Error(
+  throw new ReleaseInputError(
+    "XDG_CACHE_HOME",
     `the release tools folder ${folder} lies in ${unsafe.dir}${unsafe.problem}: another ` +
       `user could replace the tools in it. ${unsafe.fix} ` +
       `or set XDG_CACHE_HOME to a folder of your own.`,
@@ -81,21 +78,29 @@ export async function privateToolsFolder(folder: string): Promise<string> {
   const info = await lstat(folder);
   const fix = `remove it (rm -rf ${folder}) and run the release again, which makes it anew`;
   if (info.isSymbolicLink()) {
-    throw new Error(`the release tools folder ${folder} is a symbolic link: ${fix}.`);
+    throw new ReleaseInputError(
+      "XDG_CACHE_HOME",
+      `the release tools folder ${folder} is a symbolic link: ${fix}.`,
+    );
   }
   if (!info.isDirectory())
-    throw new Error(`the release tools folder ${folder} is not a folder: ${fix}.`);
+    throw new ReleaseInputError(
+      "XDG_CACHE_HOME",
+      `the release tools folder ${folder} is not a folder: ${fix}.`,
+    );
   // Windows has no uid or mode bits here: the folder lies in the user's own profile.
   if (process.getuid === undefined) return folder;
   const uid = process.getuid();
   if (info.uid !== uid) {
-    throw new Error(
+    throw new ReleaseInputError(
+      "XDG_CACHE_HOME",
       `the release tools folder ${folder} is owned by uid ${info.uid}, not by you (uid ${uid}): ` +
         `its programs are not yours to run; ${fix}.`,
     );
   }
   if ((info.mode & 0o077) !== 0) {
-    throw new Error(
+    throw new ReleaseInputError(
+      "XDG_CACHE_HOME",
       `the release tools folder ${folder} has mode ${octal(info.mode)}: others could have ` +
         `changed the tools in it, so they are not run. It must be 0700; ${fix}.`,
     );

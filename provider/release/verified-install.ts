@@ -5,11 +5,14 @@
  * so a right checksum fails (README, "Install the plugin").
  */
 import { PLUGIN_NAME } from "./plugin-archive";
+import { ReleaseToolError } from "./errors";
 
 /** The one-liner: verify `archive` (a file name in the current folder), then install it. */
 export function verifiedInstallCommand(version: string, archive: string, sha256: string): string {
-  if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error(`not a sha256: ${sha256}`);
-  if (!/^[\w.-]+$/.test(archive)) throw new Error(`not a plain file name: ${archive}`);
+  if (!/^[0-9a-f]{64}$/.test(sha256))
+    throw new ReleaseToolError("sha256sum", `not a sha256: ${sha256}`);
+  if (!/^[\w.-]+$/.test(archive))
+    throw new ReleaseToolError("sha256sum", `not a plain file name: ${archive}`);
   const name = PLUGIN_NAME.replace(/^pulumi-resource-/, "");
   return (
     `echo "${sha256}  ${archive}" | sha256sum -c - && ` +

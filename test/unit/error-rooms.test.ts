@@ -2,13 +2,10 @@
  * One error root, true (docs/architecture.md): every error class of the package extends
  * VoicePlatformError (settings/errors.ts), stands in its floor's errors room (`errors.ts` of its
  * folder), and declares no `name` of its own: the root names each error after its class.
- * provider/release is left out while another branch reworks it (issue 39); it has no error class.
  */
 import { dirname, join, normalize } from "node:path";
 import * as ts from "typescript";
 import { providerSources, whereIs, type ProviderSource } from "../support/provider-sources";
-
-const LEFT_OUT = /^release\//;
 
 interface ClassFacts {
   readonly name: string;
@@ -53,7 +50,7 @@ function classesOf(source: ProviderSource): ClassFacts[] {
 
 /** The package's error classes by name, and every problem with them (`path:line: what, fix`). */
 function errorClasses(): { names: string[]; problems: string[] } {
-  const sources = providerSources().filter((source) => !LEFT_OUT.test(source.path));
+  const sources = providerSources();
   const classes = new Map<string, ClassFacts>();
   for (const source of sources) {
     for (const facts of classesOf(source)) classes.set(`${source.path}#${facts.name}`, facts);
@@ -111,6 +108,9 @@ test("every error class extends VoicePlatformError in its floor's errors room, n
       "LockedRefusal",
       "EmulatorError",
       "ErrorAnswer",
+      "ReleaseInputError",
+      "PublishRefusal",
+      "ReleaseToolError",
     ]),
   );
 });

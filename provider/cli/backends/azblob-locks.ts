@@ -1,15 +1,6 @@
 /**
- * Lock holders on an Azure Blob state backend (`azblob://<container>/<prefix>?...`). Pulumi's diy
- * backend opens the container through gocloud.dev (azureblob) and keeps each lock as a blob under
- * `<prefix>/.pulumi/locks/...`. This reads them with the official Azure SDK, from the same settings
- * in the same order as gocloud.dev v0.46: AZURE_STORAGE_ACCOUNT, AZURE_STORAGE_DOMAIN,
- * AZURE_STORAGE_PROTOCOL, AZURE_STORAGE_IS_CDN and AZURE_STORAGE_IS_LOCAL_EMULATOR, overridden by the
- * URL's `storage_account`, `domain`, `protocol`, `cdn` and `localemu`; credentials from
- * AZURE_STORAGE_KEY (with the account), else AZURE_STORAGE_SAS_TOKEN, else
- * AZURE_STORAGE_CONNECTION_STRING, else Entra ID through @azure/identity's
- * DefaultAzureCredential (AZURE_CLIENT_ID/AZURE_TENANT_ID/…, workload identity, managed identity,
- * `az login`), an optional peer dependency. Read-only: it lists and downloads. The SDK is loaded
- * here only, so the provider never pays for it.
+ * Lock holders on an Azure Blob state backend, read (read-only) with the official Azure SDK.
+ * Measured behaviour: docs/operations.md#how-preflight-reads-the-locks
  */
 import type { ContainerClient, StoragePipelineOptions } from "@azure/storage-blob";
 import {

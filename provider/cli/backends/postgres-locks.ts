@@ -1,20 +1,6 @@
 /**
- * Lock holders on Pulumi's PostgreSQL state backend (`postgres://…`). That backend is the file
- * backend's layout in a table: one row per object, `key` the object's path (the lock of a stack is
- * `.pulumi/locks/organization/<project>/<stack>/<uuid>.json`), `data` `{"data": <base64 of its
- * bytes>}` (pkg/backend/diy/postgres in pulumi/pulumi at v3.248.0), every key prefixed with the
- * URL's path as the backend prefixes any bucket's keys (`<database>/.pulumi/...`, measured).
- * Nothing in the CLI lists locks without taking one, so preflight and recover read the rows
- * themselves, read-only, over one short connection.
- *
- * The connection follows the URL as lib/pq (the CLI's driver) reads it: `sslmode` disable, allow,
- * prefer, require, verify-ca or verify-full with `sslrootcert`, `sslcert`, `sslkey`, and the PG*
- * variables where the URL is silent. Two rules are stricter than lib/pq: a URL that names no
- * sslmode means `require` (lib/pq 1.12 falls back to an unencrypted connection), and a password is
- * never sent in clear text over an unencrypted connection unless the URL says `sslmode=disable`.
- * Connecting has its limit (`connect_timeout` in the URL, else LOCK_READ_STEPS), a statement the
- * server's statement_timeout, and the whole read the backend's deadline: a server that has stopped
- * answering enforces no statement_timeout, so past the deadline the client ends the connection.
+ * Lock holders on Pulumi's PostgreSQL state backend, its lock rows read over one short connection.
+ * Measured behaviour: docs/operations.md#how-preflight-reads-the-locks
  */
 import { existsSync, readFileSync } from "node:fs";
 import { connect as tcpConnect, type Socket } from "node:net";

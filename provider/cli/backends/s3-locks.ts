@@ -1,12 +1,6 @@
 /**
- * Lock holders on an S3-compatible state backend (`s3://<bucket>/<prefix>?...`). Pulumi's diy
- * backend opens the bucket through gocloud.dev (s3blob, AWS SDK for Go v2) and keeps each lock as
- * an object under `<prefix>/.pulumi/locks/...`. This reads them with the official AWS SDK, from the
- * same URL parameters (`region`, `endpoint`, `profile`, `use_path_style` or `s3ForcePathStyle`,
- * `disable_https` or `disableSSL`, `dualstack`, `fips`, `accelerate`) and the SDK's default
- * credential chain (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY/AWS_SESSION_TOKEN, AWS_PROFILE and the
- * shared files, web identity, SSO, container and instance roles), read-only: it lists and gets.
- * The SDK is loaded here only, so the provider never pays for it.
+ * Lock holders on an S3-compatible state backend, read (read-only) with the official AWS SDK.
+ * Measured behaviour: docs/operations.md#how-preflight-reads-the-locks
  */
 import type {
   GetObjectCommand,
