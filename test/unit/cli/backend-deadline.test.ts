@@ -238,9 +238,8 @@ describe("a `pulumi` that never answers", () => {
     const backups = join(projectDir, ".pulumi-voice-platform", "backups");
     const [backup] = readdirSync(backups);
     expect(result.stderr).toMatch(`saved in ${join(backups, backup!)}`);
-    expect(result.stderr).toMatch(
-      `\`pulumi stack import --file ${join(backups, backup!)}\` restores it`,
-    );
+    expect(result.stderr).toMatch(`\`pulumi stack import --file ${join(backups, backup!)}\``);
+    expect(result.stderr).toMatch("` restores it");
     expect(JSON.parse(readFileSync(join(backups, backup!), "utf8"))).toEqual(stored);
     expect(lines("hung").map(Number).filter(running)).toEqual([]);
   }, 60_000);

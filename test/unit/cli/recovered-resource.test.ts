@@ -121,6 +121,7 @@ describe("preflightReport", () => {
       knownIds: new Map([[pending.ours[1]!.urn, "65a1f0c2e4b0a1b2c3d4e5f6/0123456789abcdef"]]),
     });
     expect(text).toMatch("3 interrupted operation(s)");
+    expect(text).toMatch("on pulumi-voice-platform resources");
     expect(text).toMatch("2 of them create(s)");
     expect(text).toMatch('create of SipCarrier "trunk-1" (dynamic resource)');
     expect(text).toMatch("gateways: 203.0.113.10:5060/udp (inbound, outbound)");
