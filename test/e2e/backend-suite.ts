@@ -328,16 +328,18 @@ function suite(kind: BackendKind): void {
         }),
       );
       expect(second.code).not.toBe(0);
-      expect(second.text).toMatch("the stack is currently locked by 1 lock(s)");
+      expect(second.text).toMatch("currently locked");
+      expect(second.text).toMatch("by 1 lock(s)");
       expect(second.text).toMatch(`(pid ${up.pid})`);
       const { refusedUpNames } = BACKENDS[kind];
       if (refusedUpNames !== undefined) expect(second.text).toMatch(refusedUpNames);
 
       const checked = await live.voicePlatform(["preflight", "--stack", "live"]);
       expect(checked.code).toBe(3);
-      expect(checked.stdout).toMatch("Stack live is locked by an update in progress");
+      expect(checked.stdout).toMatch("Stack live is locked");
+      expect(checked.stdout).toMatch("update in progress");
       expect(checked.stdout).toMatch(`(pid ${up.pid}), locked `);
-      expect(checked.stdout).toMatch("that process is still running on this machine");
+      expect(checked.stdout).toMatch("still running on this machine");
       expect(checked.stdout).not.toMatch("npx pulumi-voice-platform recover");
 
       const forget = pendingUrns.flatMap((urn) => ["--forget", urn]);
@@ -352,7 +354,8 @@ function suite(kind: BackendKind): void {
         expect(refused.code).toBe(3);
         expect(refused.stderr).toMatch("refused, nothing was changed");
         expect(refused.stderr).toMatch(`(pid ${up.pid})`);
-        expect(refused.stderr).toMatch("never releases the lock of a running process");
+        expect(refused.stderr).toMatch("never releases the lock");
+        expect(refused.stderr).toMatch("running process");
         expect(await live.locks()).toEqual(locks);
       }
       // The checks ran while the update did: otherwise they proved nothing.
@@ -421,7 +424,7 @@ function suite(kind: BackendKind): void {
       for (const urn of pendingUrns) {
         expect(failed.stdout).toMatch(`create of SipCarrier "${urn.split("::").at(-1)!}"`);
       }
-      expect(failed.stdout).toMatch("no process with that pid runs on this machine any more");
+      expect(failed.stdout).toMatch("no process with that pid");
       expect(failed.stdout + failed.stderr).not.toMatch(sipPassword);
 
       const { assignments, forget } = recoverArguments(pendingUrns, onPlatform);
@@ -433,7 +436,8 @@ function suite(kind: BackendKind): void {
         ...forget,
       ]);
       expect(locked.code).toBe(1);
-      expect(locked.stderr).toMatch("a stopped run's lock. Add --cancel-stale-lock to release it");
+      expect(locked.stderr).toMatch("a stopped run's lock");
+      expect(locked.stderr).toMatch("Add --cancel-stale-lock");
 
       const recovered = await dev.voicePlatform([
         "recover",
@@ -448,7 +452,8 @@ function suite(kind: BackendKind): void {
         code: 0,
         stderr: "",
       });
-      expect(recovered.stdout).toMatch("Released the lock the interrupted run left on the stack");
+      expect(recovered.stdout).toMatch("Released the lock");
+      expect(recovered.stdout).toMatch("interrupted run");
       expect(await dev.locks()).toEqual([]);
       expect(await dev.voicePlatform(["preflight", "--stack", "dev"])).toMatchObject({ code: 0 });
 

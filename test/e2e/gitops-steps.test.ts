@@ -289,9 +289,11 @@ describeE2E(
     test("no state backend (empty variables, as GitHub passes missing ones), or an empty passphrase for a new stack: refused (exit 2), nothing sent or created", async () => {
       const noBackend = await runJob("up", { PULUMI_BACKEND_URL: "", PULUMI_ACCESS_TOKEN: "" });
       expect(noBackend.code).toBe(2);
+      expect(noBackend.output).toMatch("No state backend");
       expect(noBackend.output).toMatch(
-        "No state backend: set PULUMI_BACKEND_URL (s3://, azblob://, postgres://, gs://) with its credentials, or PULUMI_ACCESS_TOKEN for Pulumi Cloud.",
+        "set PULUMI_BACKEND_URL (s3://, azblob://, postgres://, gs://)",
       );
+      expect(noBackend.output).toMatch("PULUMI_ACCESS_TOKEN for Pulumi Cloud");
       // It stopped before preflight: nothing read, nothing printed of the stack.
       expect(noBackend.output).not.toMatch("pulumi-voice-platform");
 
@@ -300,9 +302,8 @@ describeE2E(
         PULUMI_CONFIG_PASSPHRASE: "",
       });
       expect(emptyPassphrase.code).toBe(2);
-      expect(emptyPassphrase.output).toMatch(
-        `Creating ${STACK} needs the passphrase its secrets are encrypted with: set PULUMI_CONFIG_PASSPHRASE`,
-      );
+      expect(emptyPassphrase.output).toMatch(`Creating ${STACK} needs the passphrase`);
+      expect(emptyPassphrase.output).toMatch("set PULUMI_CONFIG_PASSPHRASE");
       expect(emptyPassphrase.output).not.toMatch("Creating stack");
       expect(await requests()).toBe(0);
       expect(await stackNames()).toEqual([]);
@@ -311,17 +312,15 @@ describeE2E(
     test("first runs: a merge before the stack exists stops (exit 4), a preview passes with a notice, the create-stack run deploys", async () => {
       const early = await runJob("up");
       expect(early.code).toBe(4);
-      expect(early.output).toMatch(`Stack ${STACK} does not exist on the backend`);
-      expect(early.output).toMatch(
-        "run the workflow by hand on main with 'create the stack' ticked",
-      );
+      expect(early.output).toMatch(`Stack ${STACK} does not exist`);
+      expect(early.output).toMatch("run the workflow by hand on main");
+      expect(early.output).toMatch("'create the stack' ticked");
       expect(await requests()).toBe(0);
 
       const preview = await runJob("preview");
       expect(preview.code).toBe(0);
-      expect(preview.output).toMatch(
-        `Stack ${STACK} does not exist yet: nothing to preview against`,
-      );
+      expect(preview.output).toMatch(`Stack ${STACK} does not exist yet`);
+      expect(preview.output).toMatch("nothing to preview against");
 
       const first = await runJob("up", { CREATE_STACK: "true" });
       expect({ code: first.code, output: first.output }).toMatchObject({ code: 0 });
@@ -382,10 +381,10 @@ describeE2E(
             /^Still locked by ci@runner-gone \(pid 4242\), locked \d+ s ago \([^)]+\); waited \d of 3 s$/,
           );
         }
-        expect(waiting.output).toMatch(`${STACK} is still locked by another update after 3 s`);
-        expect(waiting.output).toMatch(
-          "How to clear a lock whose run is gone (this job never removes a lock it did not take):",
-        );
+        expect(waiting.output).toMatch(`${STACK} is still locked`);
+        expect(waiting.output).toMatch("by another update after 3 s");
+        expect(waiting.output).toMatch("How to clear a lock");
+        expect(waiting.output).toMatch("never removes a lock");
         expect(waiting.output).toMatch(`\`pulumi cancel --stack ${STACK} --yes\``);
         expect(await lockKeys()).toEqual([key]);
         expect(await requests()).toBe(before);
@@ -403,9 +402,9 @@ describeE2E(
       const before = await requests();
       const stale = await runJob("up", { LOCK_WAIT_SECONDS: "600", LOCK_POLL_SECONDS: "1" });
       expect(stale.code).toBe(3);
-      expect(stale.output).toMatch(
-        `${STACK} has been locked for 420 min, longer than any run of this job lasts (LOCK_STALE_MINUTES=360):`,
-      );
+      expect(stale.output).toMatch(`${STACK} has been locked for 420 min`);
+      expect(stale.output).toMatch("longer than any run");
+      expect(stale.output).toMatch("(LOCK_STALE_MINUTES=360):");
       expect(stale.output).not.toMatch("Still locked by");
       expect(stale.output).toMatch(`\`pulumi cancel --stack ${STACK} --yes\``);
       expect(await lockKeys()).toEqual([key]);
@@ -494,8 +493,10 @@ describeE2E(
       expect(next.code).toBe(3);
       expect(next.output).toMatch(`is locked by an update in progress`);
       expect(next.output).toMatch("ci@runner-gone");
-      expect(next.output).toMatch(`${STACK} is still locked by another update after 0 s`);
-      expect(next.output).toMatch("Only if that update is known to be gone, this is what it left:");
+      expect(next.output).toMatch(`${STACK} is still locked`);
+      expect(next.output).toMatch("after 0 s");
+      expect(next.output).toMatch("known to be gone");
+      expect(next.output).toMatch("what it left:");
       expect(await carriers()).toEqual(onPlatformAfterKill);
 
       // The operator, who knows the runner is gone, finds each object on the platform by name and
@@ -657,9 +658,8 @@ describeE2E(
       expect(env.AZURE_STORAGE_KEY).toBeUndefined();
       const preview = await startJobIn(repo, "preview", env).done;
       expect({ code: preview.code, output: preview.output }).toMatchObject({ code: 0 });
-      expect(preview.output).toMatch(
-        `Stack ${STACK} does not exist yet: nothing to preview against`,
-      );
+      expect(preview.output).toMatch(`Stack ${STACK} does not exist yet`);
+      expect(preview.output).toMatch("nothing to preview against");
       expect(preview.output).toMatch("the backend holds no stack yet");
       expect(await blobsIn(backendUrl)).toEqual([]);
       expect(await emulator.requests()).toEqual([]);

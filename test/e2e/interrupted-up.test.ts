@@ -145,7 +145,7 @@ describeE2E("an interrupted `pulumi up` recovered without duplicates (issue 15)"
       "npx pulumi-voice-platform recover --stack dev --cancel-stale-lock",
     );
     // The killed CLI's lock: its holder no longer runs, and preflight says so.
-    expect(failed.stdout).toMatch("no process with that pid runs on this machine any more");
+    expect(failed.stdout).toMatch("no process with that pid");
     expect(failed.stdout + failed.stderr).not.toMatch(SIP_PASSWORD);
 
     // 3. recover with the ids from the emulator's state; a pending create it never got is forgotten.
@@ -157,7 +157,8 @@ describeE2E("an interrupted `pulumi up` recovered without duplicates (issue 15)"
     const locked = await voicePlatform(["recover", "--stack", "dev", ...assignments, ...forget]);
     expect(locked.code).toBe(1);
     expect(locked.stderr).toMatch("the stack is locked");
-    expect(locked.stderr).toMatch("a stopped run's lock. Add --cancel-stale-lock to release it");
+    expect(locked.stderr).toMatch("a stopped run's lock");
+    expect(locked.stderr).toMatch("Add --cancel-stale-lock");
     expect(lockFiles()).toHaveLength(1);
 
     const refused = await voicePlatform([
@@ -171,9 +172,8 @@ describeE2E("an interrupted `pulumi up` recovered without duplicates (issue 15)"
     ]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch("refused, nothing was changed");
-    expect(refused.stderr).toMatch(
-      `"${urnOf("carrier-99")}=x" names no pending create of this stack`,
-    );
+    expect(refused.stderr).toMatch(`"${urnOf("carrier-99")}=x"`);
+    expect(refused.stderr).toMatch("names no pending create");
 
     const recovered = await voicePlatform([
       "recover",
@@ -190,15 +190,14 @@ describeE2E("an interrupted `pulumi up` recovered without duplicates (issue 15)"
     const backup = readFileSync(backupPath!, "utf8");
     expect(JSON.parse(backup).deployment.pending_operations).toHaveLength(pendingUrns.length);
     // The stale lock made `stack import` refuse; recover released it and said so.
-    expect(recovered.stdout).toMatch("Released the lock the interrupted run left on the stack");
+    expect(recovered.stdout).toMatch("Released the lock");
+    expect(recovered.stdout).toMatch("interrupted run");
     expect(lockFiles()).toEqual([]);
 
     // 4. preflight passes.
     const passed = await voicePlatform(["preflight", "--stack", "dev"]);
     expect(passed).toMatchObject({ code: 0, stderr: "" });
-    expect(passed.stdout).toMatch(
-      "Stack dev: no pending operation on pulumi-voice-platform resources.",
-    );
+    expect(passed.stdout).toMatch("Stack dev: no pending operation");
 
     // The state holds every recovered carrier with the platform's id, and no secret in plaintext.
     const state = await project.exportStackText("dev");

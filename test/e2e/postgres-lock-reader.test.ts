@@ -130,9 +130,9 @@ describeOnPostgres("the PostgreSQL lock reader's connection (issue 29)", () => {
         const from = proxy.sent().length;
         const error = await read(`sslmode=${mode}`).catch((e: Error) => e);
         expect(error).toBeInstanceOf(Error);
-        expect((error as Error).message).toMatch(
-          "asked for the password in clear text over an unencrypted connection, and it was not sent",
-        );
+        expect((error as Error).message).toMatch("the password in clear text");
+        expect((error as Error).message).toMatch("unencrypted connection");
+        expect((error as Error).message).toMatch("it was not sent");
         expect((error as Error).message).not.toMatch(PASSWORD);
         expect(passwordSentSince(from)).toBe(false);
       },
@@ -189,8 +189,9 @@ describeOnPostgres("the PostgreSQL lock reader's connection (issue 29)", () => {
         const seconds = (Date.now() - started) / 1000;
         expect((error as Error).message).toMatch(/statement timeout/);
         expect((error as Error).message).toMatch(
-          `check that this machine reaches 127.0.0.1:${proxy.port} with the URL and PG* variables`,
+          `check that this machine reaches 127.0.0.1:${proxy.port}`,
         );
+        expect((error as Error).message).toMatch("URL and PG* variables");
         console.log(
           `a held table: the reader gave up after ${seconds.toFixed(1)} s (statement timeout 10 s)`,
         );
@@ -215,12 +216,10 @@ describeOnPostgres("the PostgreSQL lock reader's connection (issue 29)", () => {
           lockKeyPrefixes(stalledUrl, PROJECT, STACK),
         ).catch((e: Error) => e);
         const seconds = (Date.now() - started) / 1000;
-        expect((error as Error).message).toMatch(
-          `could not read the stack's locks from the PostgreSQL backend`,
-        );
-        expect((error as Error).message).toMatch(
-          "did not complete the connection within 2 s (connect_timeout)",
-        );
+        expect((error as Error).message).toMatch("could not read the stack's locks");
+        expect((error as Error).message).toMatch("PostgreSQL backend");
+        expect((error as Error).message).toMatch("did not complete the connection");
+        expect((error as Error).message).toMatch("within 2 s (connect_timeout)");
         expect((error as Error).message).toMatch(
           `check that this machine reaches 127.0.0.1:${stalled.port}`,
         );
@@ -241,7 +240,8 @@ describeOnPostgres("the PostgreSQL lock reader's connection (issue 29)", () => {
           [join(REPO_ROOT, "node_modules/tsx/dist/cli.mjs"), "-e", script],
           { timeout: 20_000 },
         );
-        expect(child.stdout).toMatch("did not complete the connection within 2 s");
+        expect(child.stdout).toMatch("did not complete the connection");
+        expect(child.stdout).toMatch("within 2 s");
       }
     } finally {
       await stalled.close();

@@ -319,8 +319,9 @@ describeE2E("a backend that accepts connections and never answers (issue 38)", (
         const stuck = await voicePlatform(args, env, project.dir);
         expect({ name, code: stuck.code }).toEqual({ name, code: 5 });
         expect(stuck.stderr).toMatch(
-          `did not finish within ${LIMIT_SECONDS} s (${BACKEND_TIMEOUT_VARIABLE}) and was stopped: ${NAMED[kind]}127.0.0.1:${listener.port}`,
+          `within ${LIMIT_SECONDS} s (${BACKEND_TIMEOUT_VARIABLE}) and was stopped`,
         );
+        expect(stuck.stderr).toMatch(`stopped: ${NAMED[kind]}127.0.0.1:${listener.port}`);
         expect(stuck.stderr).not.toMatch("never-shown-Pw-1");
         expect(stuck.seconds).toBeLessThan(BOUND_SECONDS);
         expect(await processesOf(stack)).toEqual([]);
@@ -346,9 +347,8 @@ describeE2E("a backend that accepts connections and never answers (issue 38)", (
         { env, timeout: 120_000, killSignal: "SIGKILL" },
       );
       const seconds = (Date.now() - started) / 1000;
-      expect(child.stdout).toMatch(
-        "BackendTimeoutError: could not read the stack's locks from the",
-      );
+      expect(child.stdout).toMatch("BackendTimeoutError: could not read");
+      expect(child.stdout).toMatch("the stack's locks");
       expect(child.stdout).toMatch(`127.0.0.1:${listener.port}`);
       expect(child.stdout).toMatch(`within ${LIMIT_SECONDS} s (${BACKEND_TIMEOUT_VARIABLE})`);
       expect(child.stdout).not.toMatch("never-shown-Pw-1");

@@ -139,7 +139,8 @@ describeE2E("stamp-out from a fresh checkout (issue 38)", () => {
     async (_what, env, message) => {
       const result = await stampOut(env(), [...SUBS]);
       expect({ code: result.code, stderr: result.stderr }).toMatchObject({ code: 2 });
-      expect(result.stderr).toContain("stamp-out: refused to start; no stack was touched:");
+      expect(result.stderr).toContain("stamp-out: refused to start");
+      expect(result.stderr).toContain("no stack was touched");
       expect(result.stderr).toContain(message);
       expect(result.stdout).toBe("");
       await expectNothingTouched();
@@ -170,9 +171,8 @@ describeE2E("stamp-out from a fresh checkout (issue 38)", () => {
     expect(result.code).toBe(1);
     for (const sub of SUBS) {
       expect(result.stdout).toContain(`[${sub}] failed in`);
-      expect(result.stdout).toContain(
-        `stack ${sub} does not exist on this backend; for its first deployment run again with --create-stacks`,
-      );
+      expect(result.stdout).toContain(`stack ${sub} does not exist`);
+      expect(result.stdout).toContain("run again with --create-stacks");
     }
     expect(result.stdout).toContain("0 of 2 stacks succeeded");
     await expectNothingTouched();
@@ -223,9 +223,8 @@ describeE2E("stamp-out from a fresh checkout (issue 38)", () => {
     for (const sub of SUBS) {
       expect(result.stdout).toContain(`[${sub}] failed in`);
     }
-    expect(result.stdout).toContain(
-      "the preview replaces 1 object(s), and each replaced one stays on the platform",
-    );
+    expect(result.stdout).toContain("the preview replaces 1 object(s)");
+    expect(result.stdout).toContain("stays on the platform");
     expect(result.stdout).toContain("then run again with --allow-replace");
     expect(await emulator.requests()).toHaveLength(before);
   });

@@ -394,9 +394,8 @@ describe("HTTP behaviour", () => {
       await checked("SipCarrier", carrierInputs()),
     ).catch((e: unknown) => e)) as ApiError;
     expect(fromConfig.status).toBe(401);
-    expect(fromConfig.message).toContain(
-      "The platform refused the API key from the stack config key voiceplatform:apiKey: check it there",
-    );
+    expect(fromConfig.message).toContain("refused the API key");
+    expect(fromConfig.message).toContain("stack config key voiceplatform:apiKey: check it there");
     expect(fromConfig.message).not.toContain("wrong-key-987654");
     // Left out of the stack config, the key comes from the environment, and the message says so.
     context.configure({ apiKey: undefined as unknown as string });
@@ -407,8 +406,9 @@ describe("HTTP behaviour", () => {
         await checked("SipCarrier", carrierInputs()),
       ).catch((e: unknown) => e)) as ApiError;
       expect(fromEnv.status).toBe(401);
+      expect(fromEnv.message).toContain("refused the API key");
       expect(fromEnv.message).toContain(
-        "The platform refused the API key from the environment variable VOICEPLATFORM_API_KEY: check it there",
+        "environment variable VOICEPLATFORM_API_KEY: check it there",
       );
       expect(fromEnv.message).not.toContain("wrong-env-key-123456");
     } finally {
@@ -422,11 +422,15 @@ describe("HTTP behaviour", () => {
     const saved = process.env.VOICEPLATFORM_API_KEY;
     delete process.env.VOICEPLATFORM_API_KEY;
     try {
-      await expect(
-        runtime.SipCarrier.create(await checked("SipCarrier", carrierInputs())),
-      ).rejects.toThrow(
-        'voiceplatform:apiKey is not set, and create SIP carrier "main-trunk" needs it. Set it with `pulumi config set --secret voiceplatform:apiKey <value>` (an explicit provider: its `apiKey` input), or export VOICEPLATFORM_API_KEY.',
-      );
+      const refused = await runtime.SipCarrier.create(
+        await checked("SipCarrier", carrierInputs()),
+      ).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(Error);
+      const { message } = refused as Error;
+      expect(message).toContain("voiceplatform:apiKey is not set");
+      expect(message).toContain('create SIP carrier "main-trunk" needs it');
+      expect(message).toContain("`pulumi config set --secret voiceplatform:apiKey <value>`");
+      expect(message).toContain("export VOICEPLATFORM_API_KEY");
       expect(await requests()).toEqual([]);
     } finally {
       if (saved !== undefined) process.env.VOICEPLATFORM_API_KEY = saved;
@@ -471,9 +475,8 @@ describe("HTTP behaviour", () => {
       await checked("SipCarrier", carrierInputs()),
     ).catch((e: unknown) => e)) as ApiError;
     expect(error.status).toBe(500);
-    expect(error.message).toContain(
-      "record it with existingCarrierId instead of creating a second one",
-    );
+    expect(error.message).toContain("record it with existingCarrierId");
+    expect(error.message).toContain("instead of creating a second one");
     expect(await requests()).toHaveLength(1);
   });
 

@@ -185,10 +185,11 @@ test("inputs the provider's check refuses fail the resource with the messages a 
   });
   const failure = await Promise.resolve(created).catch((error: Error) => error);
   expect(failure).toBeInstanceOf(Error);
-  expect((failure as Error).message).toBe(
-    'SipCarrier "bad-trunk" has inputs `pulumi preview` would refuse:\n' +
-      "  name must not be empty: remove it or give a value\n" +
-      "  gateways[0].port must be at most 65535, not number 70000",
-  );
+  const { message } = failure as Error;
+  expect(message).toMatch(/^SipCarrier "bad-trunk" has inputs `pulumi preview` would refuse:\n/);
+  expect(message).toContain("\n  name must not be empty:");
+  expect(message).toContain("remove it or give a value\n");
+  expect(message).toMatch(/\n {2}gateways\[0\]\.port must be at most 65535, not number 70000$/);
+  expect(message).not.toContain("never-shown-71");
   context.configure();
 });

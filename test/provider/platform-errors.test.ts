@@ -154,8 +154,9 @@ describe("configuration problems are one named error", () => {
     const error = await failure(runtime.SipCarrier.create(carrierInputs()));
     expect(error).toBeInstanceOf(ConfigurationError);
     expect(error).toMatchObject({ key: "voiceplatform:timeoutSeconds" });
-    expect(error.message).toBe(
-      'voiceplatform:timeoutSeconds (or VOICEPLATFORM_TIMEOUT_SECONDS) is "soon", which must be a number from 1 to 600.',
+    expect(error.message).toMatch(
+      /^voiceplatform:timeoutSeconds \(or VOICEPLATFORM_TIMEOUT_SECONDS\) is "soon"/,
     );
+    expect(error.message).toContain("a number from 1 to 600");
   });
 });

@@ -307,9 +307,8 @@ describe("in process", () => {
     configureAgainst(emulator, { apiKey: SECRETS.wrongApiKey });
     await cycle();
     expect(errors).toBeGreaterThanOrEqual(3);
-    expect(produced()).toContain(
-      "The platform refused the API key from the stack config key voiceplatform:apiKey",
-    );
+    expect(produced()).toContain("refused the API key");
+    expect(produced()).toContain("stack config key voiceplatform:apiKey");
     expectNoSecrets(produced(), "in process, a wrong API key");
     configureAgainst(emulator, { subOrganizationId: "sub_not_mine" });
     await cycle();

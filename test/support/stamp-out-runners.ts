@@ -223,7 +223,7 @@ export function expectRoundSucceeded(runs: readonly RunnerResult[], outcome: "cr
     expect({ sub, code: run.code, output: run.output }).toMatchObject({ code: 0 });
     if (run.runner === "stamp-out") {
       if (outcome === "create") {
-        expect(run.output).toContain(`[${sub}] preflight: the stack does not exist yet`);
+        expect(run.output).toMatch(new RegExp(`\\[${sub}\\] preflight: [^\\n]*does not exist yet`));
         expect(run.output).toContain(`[${sub}] created the stack (--create-stacks)`);
       } else {
         expect(run.output).toContain(`[${sub}] preflight: no interrupted operations`);

@@ -43,11 +43,12 @@ describe("ApiError", () => {
       body: JSON.stringify({ error: { message: "sub-organization sub_x is not yours" } }),
       hint: 'Check that sub-organization "sub_x" belongs to the organization that owns the API key',
     });
-    expect(error.message).toBe(
-      'create SIP carrier "main-trunk" failed: 403 Forbidden: sub-organization sub_x is not yours ' +
-        "(POST http://127.0.0.1:4010/organization/sip, request id req_1). " +
-        'Check that sub-organization "sub_x" belongs to the organization that owns the API key',
+    expect(error.message).toContain('create SIP carrier "main-trunk" failed: 403 Forbidden');
+    expect(error.message).toContain("sub-organization sub_x is not yours");
+    expect(error.message).toContain(
+      "(POST http://127.0.0.1:4010/organization/sip, request id req_1)",
     );
+    expect(error.message).toMatch(/\. Check that sub-organization "sub_x" belongs to .*API key$/);
     expect(error).toMatchObject({
       status: 403,
       requestId: "req_1",
@@ -60,9 +61,9 @@ describe("ApiError", () => {
   it("describes a missing answer by its cause", () => {
     const cause = new Error("connect ECONNREFUSED");
     const error = new ApiError({ ...base, problem: "connection failed (ECONNREFUSED)", cause });
-    expect(error.message).toBe(
-      'create SIP carrier "main-trunk" failed: connection failed (ECONNREFUSED) (POST http://127.0.0.1:4010/organization/sip)',
-    );
+    expect(error.message).toContain('create SIP carrier "main-trunk" failed');
+    expect(error.message).toContain("connection failed (ECONNREFUSED)");
+    expect(error.message).toContain("(POST http://127.0.0.1:4010/organization/sip)");
     expect(error.status).toBeUndefined();
     expect(error.cause).toBe(cause);
   });
@@ -76,10 +77,10 @@ describe("ApiError", () => {
       problem: "still failing after 6 attempts",
       hint: "Run `pulumi up` again later",
     });
-    expect(error.message).toBe(
-      'create SIP carrier "main-trunk" failed: 500 Internal Server Error: boom; still failing after 6 attempts ' +
-        "(PUT http://127.0.0.1:4010/organization/sip). Run `pulumi up` again later",
-    );
+    expect(error.message).toContain("500 Internal Server Error: boom");
+    expect(error.message).toContain("still failing after 6 attempts");
+    expect(error.message).toContain("(PUT http://127.0.0.1:4010/organization/sip)");
+    expect(error.message).toMatch(/Run `pulumi up` again later$/);
   });
 
   it("redacts secrets from the message and the body, and truncates the body", () => {
@@ -188,6 +189,7 @@ describe("redaction", () => {
 
   it("blanks a secret of 4 characters or more inside other words too: over-redaction, never a leak", () => {
     rememberSecret("tok3n");
+    // Exact: what is blanked and what stays, character for character, is the contract here.
     expect(redactSecrets("sent tok3n; tok3ns and myTOK3N go, as does tok3n_x")).toBe(
       "sent [redacted]; [redacted]s and my[redacted] go, as does [redacted]_x",
     );

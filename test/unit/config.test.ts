@@ -48,7 +48,7 @@ describe("readSettings", () => {
 
   it("rejects bad numbers and URLs with the key, the value and the fix", () => {
     expect(() => readSettings({ VOICEPLATFORM_MAX_CONCURRENCY: "0" })).toThrow(
-      'voiceplatform:maxConcurrency (or VOICEPLATFORM_MAX_CONCURRENCY) is "0", which must be a whole number from 1 to 256.',
+      /voiceplatform:maxConcurrency \(or VOICEPLATFORM_MAX_CONCURRENCY\) is "0".*whole number from 1 to 256/,
     );
     expect(() => readSettings({ VOICEPLATFORM_TIMEOUT_SECONDS: "soon" })).toThrow(
       /timeoutSeconds.*"soon"/,
@@ -61,10 +61,11 @@ describe("readSettings", () => {
   it("names both ways to set a missing setting", () => {
     const error = missingSetting("apiKey", 'create SIP carrier "x"');
     expect(error).toBeInstanceOf(ConfigurationError);
-    expect(error.message).toBe(
-      'voiceplatform:apiKey is not set, and create SIP carrier "x" needs it. Set it with ' +
-        "`pulumi config set --secret voiceplatform:apiKey <value>` (an explicit provider: its `apiKey` input), or export VOICEPLATFORM_API_KEY.",
-    );
+    expect(error.message).toContain("voiceplatform:apiKey is not set");
+    expect(error.message).toContain('create SIP carrier "x" needs it');
+    expect(error.message).toContain("`pulumi config set --secret voiceplatform:apiKey <value>`");
+    expect(error.message).toContain("its `apiKey` input");
+    expect(error.message).toContain("export VOICEPLATFORM_API_KEY");
   });
 });
 
@@ -185,7 +186,8 @@ describe("where the key in use came from, as a 401 or 403 says it", () => {
     const saved = process.env.VOICEPLATFORM_API_KEY;
     Object.assign(process.env, env);
     try {
-      expect(authenticationHint()).toContain(`The platform refused the API key from ${origin}`);
+      expect(authenticationHint()).toContain("refused the API key");
+      expect(authenticationHint()).toContain(origin);
       expect(permissionHint("sub_a")).toContain(`owns the API key from ${origin}`);
       expect(permissionHint(undefined)).toMatch(/^The API key from .* may not do this/);
       expect(permissionHint(undefined)).toContain(origin);

@@ -7,8 +7,9 @@ import { resources } from "../../provider/resources";
 import { fixtureFile, fixtureOf } from "../support/kind-fixtures";
 
 test("a kind without a fixture fails naming the kind and the file to add", () => {
+  expect(() => fixtureOf("NoSuchKind")).toThrow("NoSuchKind has no test fixture");
   expect(() => fixtureOf("NoSuchKind")).toThrow(
-    "resource kind NoSuchKind has no test fixture: add test/fixtures/kinds/no-such-kind.ts exporting `fixture`",
+    "add test/fixtures/kinds/no-such-kind.ts exporting `fixture`",
   );
 });
 

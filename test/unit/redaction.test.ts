@@ -65,6 +65,7 @@ describe("a remembered secret of 4 characters or more", () => {
 
   it("of a URL: the URL, its path with query, and its path, segments and values of 8+ characters", () => {
     rememberSecret("https://crm.example.com/hooks/T0kEn-seg?key=Zz9q8chr&n=1#frag");
+    // Exact: what is blanked and what stays, character for character, is the contract here.
     expect(
       redactSecrets(
         "got /hooks/T0kEn-seg?key=Zz9q8chr&n=1, path /hooks/t0ken-seg, segment t0ken-SEG, value zz9q8CHR; hooks, key and host crm.example.com stay",
@@ -76,7 +77,7 @@ describe("a remembered secret of 4 characters or more", () => {
 
   it("makes the whole text withheld when a secret still shows after blanking", () => {
     rememberSecret("dact");
-    // "[redacted]" itself holds the secret.
+    // "[redacted]" itself holds the secret. Exact: the whole text becomes this one fixed marker.
     expect(redactSecrets("the key dact was refused")).toBe(
       "[withheld: this text held a secret in a form that could not be blanked]",
     );

@@ -32,9 +32,9 @@ test("nothing is missing when the CLI and the hosts asked for are there", () => 
 
 test("a missing CLI, language host or other tool is named", () => {
   expect(missingForPulumiCli(undefined)).toBe(PULUMI_CLI_MISSING);
-  expect(missingForPulumiCli(cli(), { languageHosts: ["nodejs", "yaml", "go"] })).toBe(
-    "No pulumi-language-yaml, pulumi-language-go beside the Pulumi CLI: run `npm run pulumi:install`.",
-  );
+  const hostsMissing = missingForPulumiCli(cli(), { languageHosts: ["nodejs", "yaml", "go"] });
+  expect(hostsMissing).toMatch(/^No pulumi-language-yaml, pulumi-language-go beside/);
+  expect(hostsMissing).toContain("run `npm run pulumi:install`");
   expect(
     missingForPulumiCli(undefined, {
       languageHosts: ["yaml"],

@@ -78,7 +78,7 @@ test("a Retry-After is never waited longer than the configured maximum", () => {
 describe("readSettings applies the same rules to stack config and environment", () => {
   test("an out-of-range count names the setting, the value and the bounds", () => {
     expect(() => readSettings({ VOICEPLATFORM_MAX_RETRIES: "11" })).toThrow(
-      'voiceplatform:maxRetries (or VOICEPLATFORM_MAX_RETRIES) is "11", which must be a whole number from 0 to 10.',
+      /voiceplatform:maxRetries \(or VOICEPLATFORM_MAX_RETRIES\) is "11".*whole number from 0 to 10/,
     );
     expect(() => readSettings({ VOICEPLATFORM_TIMEOUT_SECONDS: "601" })).toThrow(/from 1 to 600/);
   });
@@ -90,9 +90,11 @@ describe("readSettings applies the same rules to stack config and environment", 
     } catch (error) {
       message = (error as Error).message;
     }
-    expect(message).toBe(
-      "voiceplatform:apiKey (or VOICEPLATFORM_API_KEY) must not contain control characters such as line breaks or tabs.",
-    );
+    expect(message).toContain("voiceplatform:apiKey (or VOICEPLATFORM_API_KEY)");
+    expect(message).toContain("control characters");
+    expect(message).toContain("line breaks or tabs");
+    expect(message).not.toContain("secret-key");
+    expect(message).not.toContain("X-Injected");
   });
 
   test("a plain-http base URL that is not loopback is refused", () => {

@@ -140,9 +140,9 @@ describe(`the limit (${BACKEND_TIMEOUT_VARIABLE})`, () => {
     expect(backendTimeoutSeconds({ [BACKEND_TIMEOUT_VARIABLE]: " 90.5 " })).toBe(90.5);
     expect(backendTimeoutSeconds({ [BACKEND_TIMEOUT_VARIABLE]: "600" })).toBe(600);
     for (const bad of ["0", "0.5", "601", "-5", "1e3", "30s", "soon", "Infinity"]) {
-      expect(() => backendTimeoutSeconds({ [BACKEND_TIMEOUT_VARIABLE]: bad })).toThrow(
-        `${BACKEND_TIMEOUT_VARIABLE} is "${bad}": it must be a number of seconds from 1 to 600`,
-      );
+      const read = () => backendTimeoutSeconds({ [BACKEND_TIMEOUT_VARIABLE]: bad });
+      expect(read).toThrow(`${BACKEND_TIMEOUT_VARIABLE} is "${bad}"`);
+      expect(read).toThrow("number of seconds from 1 to 600");
     }
   });
 
@@ -151,9 +151,8 @@ describe(`the limit (${BACKEND_TIMEOUT_VARIABLE})`, () => {
     setEnv(BACKEND_TIMEOUT_VARIABLE, "ten");
     const result = await runMain(["preflight", "--stack", STACK, "--cwd", projectDir]);
     expect(result.code).toBe(EXIT.usage);
-    expect(result.stderr).toMatch(
-      `${BACKEND_TIMEOUT_VARIABLE} is "ten": it must be a number of seconds from 1 to 600`,
-    );
+    expect(result.stderr).toMatch(`${BACKEND_TIMEOUT_VARIABLE} is "ten"`);
+    expect(result.stderr).toMatch("number of seconds from 1 to 600");
     expect(result.stderr).toMatch("unset it for the default, 30");
     expect(lines("calls")).toEqual([]);
   });
@@ -188,10 +187,10 @@ describe("a `pulumi` that never answers", () => {
       standIn({ export: { kind: "hang" }, whoami: { kind: "hang" } });
       const result = await runMain([command, "--stack", STACK, "--cwd", projectDir, ...extra]);
       expect(result.code).toBe(EXIT.backendUnreadable);
-      expect(result.stderr).toMatch(
-        `\`pulumi stack export --cwd ${projectDir} --stack ${STACK}\` did not finish within 1 s (${BACKEND_TIMEOUT_VARIABLE}) and was stopped`,
-      );
-      expect(result.stderr).toMatch("the PostgreSQL server at db.internal:6432 did not answer");
+      expect(result.stderr).toMatch(`\`pulumi stack export --cwd ${projectDir} --stack ${STACK}\``);
+      expect(result.stderr).toMatch(`within 1 s (${BACKEND_TIMEOUT_VARIABLE}) and was stopped`);
+      expect(result.stderr).toMatch("PostgreSQL server at db.internal:6432");
+      expect(result.stderr).toMatch("did not answer");
       expect(result.stderr).toMatch("Nothing was changed");
       expect(result.stderr).toMatch("Check that the backend runs and answers");
       expect(result.stderr).not.toMatch(PASSWORD);
@@ -230,18 +229,17 @@ describe("a `pulumi` that never answers", () => {
     const result = await runMain(["rekey", "--stack", STACK, "--cwd", projectDir]);
 
     expect(result.code).toBe(EXIT.backendUnreadable);
-    expect(result.stderr).toMatch(
-      `\`pulumi stack import --cwd ${projectDir} --stack ${STACK}\` did not finish within 1 s`,
-    );
+    expect(result.stderr).toMatch(`\`pulumi stack import --cwd ${projectDir} --stack ${STACK}\``);
+    expect(result.stderr).toMatch("did not finish within 1 s");
     expect(result.stderr).toMatch(`the state folder ${backendDir} did not answer`);
-    expect(result.stderr).toMatch(
-      "The stack holds either its former state or the one being imported (the backend stores a state whole), and may keep the lock the import took",
-    );
+    expect(result.stderr).toMatch("its former state");
+    expect(result.stderr).toMatch("the one being imported");
+    expect(result.stderr).toMatch("may keep the lock");
     const backups = join(projectDir, ".pulumi-voice-platform", "backups");
     const [backup] = readdirSync(backups);
-    expect(result.stderr).toMatch(
-      `The state before this command is saved in ${join(backups, backup!)}: \`pulumi stack import --file ${join(backups, backup!)}\` restores it`,
-    );
+    expect(result.stderr).toMatch(`saved in ${join(backups, backup!)}`);
+    expect(result.stderr).toMatch(`\`pulumi stack import --file ${join(backups, backup!)}\``);
+    expect(result.stderr).toMatch("` restores it");
     expect(JSON.parse(readFileSync(join(backups, backup!), "utf8"))).toEqual(stored);
     expect(lines("hung").map(Number).filter(running)).toEqual([]);
   }, 60_000);

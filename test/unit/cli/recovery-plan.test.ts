@@ -92,9 +92,11 @@ describe("planRecovery", () => {
   }
 
   it("refuses to leave an interrupted create unnamed, since the import would drop it", () => {
-    expect(refusal([`${a.resource.urn}=x`], [])).toMatch(
-      `${b.resource.urn} is an interrupted create not named on the command line`,
-    );
+    const message = refusal([`${a.resource.urn}=x`], []);
+    expect(message).toMatch(`${b.resource.urn} is an interrupted create`);
+    expect(message).toMatch("not named on the command line");
+    expect(message).toMatch(`Add ${b.resource.urn}=<id>`);
+    expect(message).toMatch(`--forget ${b.resource.urn}`);
   });
 
   it("refuses what is not a pending create of this package, saying what it is", () => {
@@ -108,14 +110,13 @@ describe("planRecovery", () => {
       ],
       [b.resource.urn],
     );
-    expect(message).toMatch(
-      `${bucket.resource.urn} is a pending creating of aws:s3/bucket:Bucket, not a resource of pulumi-voice-platform`,
-    );
+    expect(message).toMatch(`${bucket.resource.urn} is a pending creating of aws:s3/bucket:Bucket`);
+    expect(message).toMatch("not a resource of pulumi-voice-platform");
     expect(message).toMatch(`${urnOf("SipCarrier", "c")} is already recorded (id "carrier-c")`);
-    expect(message).toMatch(`${update.resource.urn} is a pending updating, not a create`);
-    expect(message).toMatch(
-      `"${urnOf("SipCarrier", "nope")}=x" names no pending create of this stack`,
-    );
+    expect(message).toMatch(`${update.resource.urn} is a pending updating`);
+    expect(message).toMatch(`--forget ${update.resource.urn}`);
+    expect(message).toMatch(`"${urnOf("SipCarrier", "nope")}=x" names no pending create`);
+    expect(message).toMatch("`pulumi-voice-platform preflight`");
   });
 
   it("refuses a URN named twice", () => {
