@@ -15,6 +15,12 @@ export interface KindFixture {
   readonly kind: string;
   /** Valid inputs, with any overrides. */
   inputs(overrides?: Inputs): Inputs;
+  /**
+   * Valid inputs the kind warns about (a providerType it does not know, a plain-http URL), from
+   * the field notes: the preview test makes each of them unknown in turn, and no warning may
+   * quote it. Absent for a kind that warns about nothing.
+   */
+  readonly warned?: Inputs;
   /** An id the kind's objects can have. */
   readonly id: string;
   /** Valid inputs at random, for the property tests (test/unit/hostile-input.test.ts). */
