@@ -16,6 +16,11 @@ export interface KindFixture {
   /** Valid inputs, with any overrides. */
   inputs(overrides?: Inputs): Inputs;
   /**
+   * Valid inputs with only what a create needs: the schema's required inputs and what check asks
+   * for besides (a voice's samples, unless it adopts an existing voice).
+   */
+  requiredOnly(): Inputs;
+  /**
    * Valid inputs the kind warns about (a providerType it does not know, a plain-http URL), from
    * the field notes: the preview test makes each of them unknown in turn, and no warning may
    * quote it. Absent for a kind that warns about nothing.
