@@ -1,7 +1,7 @@
 /**
- * The test facts of each resource kind that its descriptor cannot give: valid inputs, an id, an
- * independent oracle of invalid inputs with its key lists, the secret inputs, an arbitrary of
- * valid inputs, and the body fields the emulator accepts. Each kind's are in test/fixtures/kinds/<kind-in-kebab-case>.ts,
+ * The test facts of each resource kind that its descriptor cannot give: valid inputs (all, only
+ * the required, ones it warns about), an id, an independent oracle of invalid inputs with its key
+ * lists, the secret inputs, an arbitrary of valid inputs, and the body fields the emulator accepts. Each kind's are in test/fixtures/kinds/<kind-in-kebab-case>.ts,
  * found by the kind's name: the tests that walk every resource of provider/resources take them
  * from there, and a kind without one fails them with the file to add.
  */
