@@ -14,50 +14,47 @@ export function redactHeaders(headers: IncomingHttpHeaders): Record<string, stri
 }
 
 /**
- * Returns a deep copy with the contract's secrets replaced, as the provider treats them: the
- * fields the route files name secret (`register_password`) wherever they appear, and an advanced
- * webhook's `url`, `body` and the values of its `headers` and `parameters` (they carry tokens).
+ * Returns a deep copy with the contract's secrets replaced, as the route files name them (their
+ * `secretFields`), wherever the first name of one stands: `register_password`, or
+ * `advancedWebhook.headers[].value` for the value of each header of any advanced webhook.
  * Works on bodies that failed validation too, since those are logged as well.
  */
 export function redactSecrets<T>(
   value: T,
   kinds: readonly { readonly secretFields?: readonly string[] }[],
 ): T {
-  const secretFields = new Set(kinds.flatMap((kind) => kind.secretFields ?? []));
-  return redactValue(value, secretFields) as T;
+  const paths = kinds.flatMap((kind) => kind.secretFields ?? []).map((path) => path.split("."));
+  return redactValue(value, paths, []) as T;
 }
 
-function redactValue(value: unknown, secretFields: ReadonlySet<string>): unknown {
-  if (Array.isArray(value)) return value.map((item) => redactValue(item, secretFields));
+/**
+ * `secrets` are the paths as the route files name them, `following` those that led here and go
+ * on from `value`; each as its segments, a segment ending in `[]` leading into each item of a list.
+ */
+function redactValue(
+  value: unknown,
+  secrets: readonly string[][],
+  following: readonly string[][],
+): unknown {
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, secrets, []));
   if (value === null || typeof value !== "object") return value;
   const copy: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) {
-    if (secretFields.has(key) && child !== undefined) copy[key] = REDACTED;
-    else if (key === "advancedWebhook") copy[key] = redactAdvancedWebhook(child, secretFields);
-    else copy[key] = redactValue(child, secretFields);
+    const here = [...secrets, ...following].filter((path) => path[0]!.replace(/\[\]$/, "") === key);
+    if (here.some((path) => path.length === 1) && child !== undefined) copy[key] = REDACTED;
+    else copy[key] = redactChild(child, secrets, here);
   }
   return copy;
 }
 
-function redactAdvancedWebhook(webhook: unknown, secretFields: ReadonlySet<string>): unknown {
-  const copy = redactValue(webhook, secretFields);
-  if (copy === null || typeof copy !== "object" || Array.isArray(copy)) return copy;
-  const fields = copy as Record<string, unknown>;
-  return {
-    ...fields,
-    ...("url" in fields && { url: REDACTED }),
-    ...("body" in fields && { body: REDACTED }),
-    ...("headers" in fields && { headers: withValuesRedacted(fields.headers) }),
-    ...("parameters" in fields && { parameters: withValuesRedacted(fields.parameters) }),
-  };
-}
-
-/** A list of `{name, value}` with each value redacted; anything else as it is. */
-function withValuesRedacted(pairs: unknown): unknown {
-  if (!Array.isArray(pairs)) return pairs;
-  return pairs.map((pair: unknown) =>
-    pair !== null && typeof pair === "object" && "value" in pair
-      ? { ...pair, value: REDACTED }
-      : pair,
-  );
+/** A field's value, with the paths that lead through it followed on. */
+function redactChild(
+  child: unknown,
+  secrets: readonly string[][],
+  here: readonly string[][],
+): unknown {
+  const rest = (intoList: boolean) =>
+    here.filter((path) => path[0]!.endsWith("[]") === intoList).map((path) => path.slice(1));
+  if (Array.isArray(child)) return child.map((item) => redactValue(item, secrets, rest(true)));
+  return redactValue(child, secrets, rest(false));
 }

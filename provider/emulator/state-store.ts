@@ -13,8 +13,9 @@ export interface KindCollection {
   /** Each organization's objects of the kind, in the state: `carriers`. */
   readonly collection: string;
   /**
-   * Body fields whose values are secret wherever they stand (`register_password`): the request
-   * log and the state show them as "[redacted]" (redact-secrets.ts).
+   * Body fields whose values are secret: a bare name (`register_password`) wherever it stands, a
+   * path (`advancedWebhook.headers[].value`) from the body's root. The request log and the state
+   * show them as "[redacted]" (redact-secrets.ts).
    */
   readonly secretFields?: readonly string[];
   /** How the state shows the objects, in the order they were stored; a list by default. */

@@ -6,12 +6,12 @@
  */
 import { createRequire } from "node:module";
 import type * as StructPb from "google-protobuf/google/protobuf/struct_pb";
+import type { z } from "zod";
 import { IncompleteCreateError } from "../../provider/core/errors";
-import { campaignWebhook } from "../../provider/resources/campaign-webhook";
-import { sipCarrier } from "../../provider/resources/sip-carrier";
-import { voice } from "../../provider/resources/voice";
+import { descriptorOf, resourceKinds, type ResourceKind } from "../../provider/resources";
 import * as runtime from "../../provider/runtime";
-import { campaignId, voiceInputs, writeSample } from "../support/builders";
+import { voiceInputs, writeSample } from "../support/builders";
+import { fixtureOf } from "../support/kind-fixtures";
 import { useEmulator } from "./emulator-harness";
 
 const sdkRequire = createRequire(require.resolve("@pulumi/pulumi/package.json"));
@@ -26,25 +26,10 @@ const context = useEmulator();
 const requests = async () =>
   (await context.emulator.requests()).map((r) => `${r.method} ${r.path}`);
 
-type Kind = "Voice" | "SipCarrier" | "CampaignWebhook";
+/** Each resource with its required inputs and nothing else, as its fixture gives them. */
+const requiredOnly = (kind: ResourceKind) => fixtureOf(kind).requiredOnly();
 
-/**
- * Each resource with its required inputs and nothing else: the schema's required fields, and
- * what check asks for besides (a voice's samples, unless it adopts an existing voice).
- */
-const requiredOnly: Record<Kind, () => Record<string, unknown>> = {
-  Voice: () => ({ name: "Bare voice", files: [writeSample("bare.wav", "bare sample")] }),
-  SipCarrier: () => ({ name: "Bare trunk" }),
-  CampaignWebhook: () => ({ campaignId, url: "https://hooks.example.com/bare" }),
-};
-const definitions = { Voice: voice, SipCarrier: sipCarrier, CampaignWebhook: campaignWebhook };
-const neededByCheck: Record<Kind, string[]> = {
-  Voice: ["files"],
-  SipCarrier: [],
-  CampaignWebhook: [],
-};
-
-async function checked(kind: Kind, news: Record<string, unknown>) {
+async function checked(kind: ResourceKind, news: Record<string, unknown>) {
   const { inputs, failures } = await runtime[kind].check({}, news);
   expect(failures).toEqual([]);
   return inputs;
@@ -58,14 +43,21 @@ describe.each(["spec", "extended"] as const)("answers shaped as %s", (answers) =
     await context.emulator.settings({ answers: "spec" });
   });
 
-  test.each(Object.keys(requiredOnly) as Kind[])(
+  test.each(resourceKinds)(
     "%s with only its required inputs is created once, with outputs the engine can carry",
     async (kind) => {
-      const required = Object.entries(definitions[kind].inputSchema.shape)
-        .filter(([, field]) => !field.safeParse(undefined).success)
-        .map(([name]) => name);
-      const inputs = requiredOnly[kind]();
-      expect(Object.keys(inputs).sort()).toEqual([...required, ...neededByCheck[kind]].sort());
+      const shape = descriptorOf(kind).inputSchema.shape as Record<string, z.ZodType>;
+      const required = Object.keys(shape).filter(
+        (name) => !shape[name]!.safeParse(undefined).success,
+      );
+      const inputs = requiredOnly(kind);
+      expect(Object.keys(inputs)).toEqual(expect.arrayContaining(required));
+      // Nothing more: without any one of them, check fails (a voice's samples are check's own).
+      for (const name of Object.keys(inputs)) {
+        const { [name]: _left, ...without } = inputs;
+        const { failures } = await runtime[kind].check({}, without);
+        expect({ name, failed: failures.length > 0 }).toEqual({ name, failed: true });
+      }
       const { id, outs } = await runtime[kind].create(await checked(kind, inputs));
       expect(id).not.toBe("");
       expect(carriedByTheEngine(outs)).toEqual(JSON.parse(JSON.stringify(outs)));
@@ -89,7 +81,7 @@ describe.each(["spec", "extended"] as const)("answers shaped as %s", (answers) =
   });
 
   test("a webhook's state holds the inputs and the answer's status and data, nothing else", async () => {
-    const inputs = await checked("CampaignWebhook", requiredOnly.CampaignWebhook());
+    const inputs = await checked("CampaignWebhook", requiredOnly("CampaignWebhook"));
     const { outs } = await runtime.CampaignWebhook.create(inputs);
     expect(outs).toEqual({ ...inputs, status: "success", data: true });
   });
@@ -99,7 +91,7 @@ describe("objects recorded without an answer", () => {
   test("a webhook recorded with alreadySubscribed sends nothing and its state can be carried", async () => {
     const { outs } = await runtime.CampaignWebhook.create(
       await checked("CampaignWebhook", {
-        ...requiredOnly.CampaignWebhook(),
+        ...requiredOnly("CampaignWebhook"),
         alreadySubscribed: true,
       }),
     );
@@ -109,7 +101,7 @@ describe("objects recorded without an answer", () => {
   });
 
   test("a voice adopted with existingVoiceId: one PUT, outputs the engine can carry", async () => {
-    const clone = await runtime.Voice.create(await checked("Voice", requiredOnly.Voice()));
+    const clone = await runtime.Voice.create(await checked("Voice", requiredOnly("Voice")));
     await context.emulator.newRequests();
     const { id, outs } = await runtime.Voice.create(
       await checked("Voice", { name: "Adopted voice", existingVoiceId: clone.id }),
@@ -127,7 +119,7 @@ test("a create that fails after the clone hands back the id, with properties the
     action: { kind: "status", status: 500 },
   });
   const failure = await runtime.Voice.create(
-    await checked("Voice", { ...requiredOnly.Voice(), isMultilingual: true }),
+    await checked("Voice", { ...requiredOnly("Voice"), isMultilingual: true }),
   ).catch((error: unknown) => error);
   expect(failure).toBeInstanceOf(IncompleteCreateError);
   const { id, properties } = failure as IncompleteCreateError;

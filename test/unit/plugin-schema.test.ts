@@ -13,6 +13,7 @@ import {
   type PackageSchema,
   type TypeSpec,
 } from "../../provider/schema/package-schema";
+import { fixtureOf } from "../support/kind-fixtures";
 
 const schema = packageSchema();
 
@@ -167,10 +168,26 @@ function requiredToCreateOnly(object: z.ZodObject): string[] {
   );
 }
 
-/** The resources api-spec.md describes: their facts are pinned here beside what is derived. */
-const specKinds = ["Voice", "SipCarrier", "CampaignWebhook"];
-const ofSpecKinds = <T>(byKind: Record<string, T>) =>
-  Object.fromEntries(Object.entries(byKind).filter(([kind]) => specKinds.includes(kind)));
+/**
+ * The secret fields of each nested type of an inputs object, by the type's token: what the
+ * fields' own facts say, read beside the schema rather than from it.
+ */
+function nestedSecrets(object: z.ZodObject): Record<string, string[]> {
+  const found: Record<string, string[]> = {};
+  const walk = (field: z.ZodType) => {
+    const inner = unwrap(field);
+    const { def } = internals(inner)._zod;
+    if (def.type === "array") return walk(def.element!);
+    if (def.type !== "object") return;
+    const shape = (inner as z.ZodObject).shape as Record<string, z.ZodType>;
+    const typeName = metaOf(field).typeName as string;
+    const secret = Object.keys(shape).filter((name) => metaOf(shape[name]!).secret === true);
+    if (secret.length > 0) found[resourceToken(typeName)] = secret;
+    Object.values(shape).forEach(walk);
+  };
+  Object.values(object.shape as Record<string, z.ZodType>).forEach(walk);
+  return found;
+}
 
 describe("package schema", () => {
   it.each(resources.map((descriptor) => [descriptor.type, descriptor] as const))(
@@ -196,22 +213,24 @@ describe("package schema", () => {
         schema.resources[resourceToken(descriptor.type)]!.requiredInputs,
       ]),
     );
-    expect(ofSpecKinds(demanded)).toEqual({
-      Voice: [],
-      SipCarrier: [],
-      CampaignWebhook: ["campaignId"],
-    });
+    // What an id tells, as the kind reads it from its fixture's id, not the toldById fact.
+    const toldById = Object.fromEntries(
+      resources.map((descriptor) => {
+        const told = Object.keys(descriptor.outputsFromId?.(fixtureOf(descriptor.type).id) ?? {});
+        const shape = descriptor.inputSchema.shape as Record<string, z.ZodType>;
+        const required = Object.keys(shape).filter(
+          (name) => !shape[name]!.safeParse(undefined).success,
+        );
+        return [descriptor.type, required.filter((name) => told.includes(name))];
+      }),
+    );
+    expect(demanded).toEqual(toldById);
     const toCreate = Object.fromEntries(
       resources.map((descriptor) => [
         descriptor.type,
         requiredToCreateOnly(descriptor.inputSchema),
       ]),
     );
-    expect(ofSpecKinds(toCreate)).toEqual({
-      Voice: ["name"],
-      SipCarrier: ["name"],
-      CampaignWebhook: ["url"],
-    });
     for (const [type, names] of Object.entries(toCreate)) {
       const resource = schema.resources[resourceToken(type)]!;
       for (const name of names) {
@@ -249,23 +268,23 @@ describe("package schema", () => {
         ]),
       ),
     );
-    expect(ofSpecKinds(secrets)).toEqual({
-      Voice: { inputs: [], outputs: [] },
-      SipCarrier: { inputs: ["registerPassword"], outputs: ["registerPassword"] },
-      CampaignWebhook: { inputs: [], outputs: [] },
-    });
+    // The one independent oracle: each kind's fixture restates its secrets from the spec, so a
+    // descriptor that loses a secret fact fails here rather than agreeing with itself.
+    for (const descriptor of resources) {
+      expect({ kind: descriptor.type, secrets: [...descriptor.secretInputs].sort() }).toEqual({
+        kind: descriptor.type,
+        secrets: [...fixtureOf(descriptor.type).secretInputs].sort(),
+      });
+    }
     const nested = Object.fromEntries(
       Object.entries(schema.types)
         .filter(([, type]) => "properties" in type)
         .map(([token, type]) => [token, secretsOf((type as ObjectTypeSpec).properties)])
         .filter(([, names]) => (names?.length ?? 0) > 0),
     );
-    // Everything in an advanced webhook that can carry a token (campaignWebhook.secretInputs).
-    expect(nested).toEqual({
-      [resourceToken("AdvancedWebhook")]: ["url", "body"],
-      [resourceToken("WebhookHeader")]: ["value"],
-      [resourceToken("WebhookParameter")]: ["value"],
-    });
+    expect(nested).toEqual(
+      Object.assign({}, ...resources.map((descriptor) => nestedSecrets(descriptor.inputSchema))),
+    );
     expect(secretsOf(schema.provider.inputProperties)).toEqual(["apiKey"]);
     expect(secretsOf(schema.config.variables)).toEqual(["apiKey"]);
   });

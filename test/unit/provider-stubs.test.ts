@@ -1,7 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import { homedir } from "node:os";
-import { CampaignWebhook, SipCarrier, Voice, type AdvancedWebhookArgs } from "../../provider";
-import { advancedWebhook, campaignId, writeSample } from "../support/builders";
+import * as provider from "../../provider";
+import { SipCarrier, Voice } from "../../provider";
+import { kebabCase, resourceKinds, type ResourceKind } from "../../provider/resources";
+import { allPaths, getAt } from "../support/hostile-values";
+import { fixtureOf } from "../support/kind-fixtures";
+import { writeSample } from "../support/builders";
 
 interface Registered {
   type: string;
@@ -26,35 +30,78 @@ beforeAll(async () => {
   );
 });
 
+/**
+ * `inputs` with every secret the kind's fixture names set to a value of its own
+ * (`secret-<suffix>-<n>`), the objects and lists that lead to one made where missing.
+ */
+function withEverySecret(kind: ResourceKind, suffix: string): Record<string, unknown> {
+  const fixture = fixtureOf(kind);
+  const inputs = structuredClone(fixture.inputs()) as Record<string, unknown>;
+  fixture.secretInputs.forEach((path, index) =>
+    setAlong(inputs, path.split("."), `secret-${suffix}-${index}`),
+  );
+  return inputs;
+}
+
+/** Sets `value` at `segments` (`headers[]` into each item of a list, one made where none is). */
+function setAlong(holder: Record<string, unknown>, segments: string[], value: string): void {
+  const [head, ...rest] = segments;
+  const key = head!.replace(/\[\]$/, "");
+  if (rest.length === 0) {
+    holder[key] = head!.endsWith("[]") ? [value] : value;
+    return;
+  }
+  if (head!.endsWith("[]")) {
+    const items = Array.isArray(holder[key]) && holder[key].length > 0 ? holder[key] : [{}];
+    holder[key] = items.map((item: Record<string, unknown>) => {
+      const copy = { ...item };
+      setAlong(copy, rest, value);
+      return copy;
+    });
+  } else {
+    const copy = { ...(holder[key] as Record<string, unknown> | undefined) };
+    setAlong(copy, rest, value);
+    holder[key] = copy;
+  }
+}
+
+const classOf = (kind: ResourceKind) =>
+  (provider as unknown as Record<string, new (name: string, args: object) => pulumi.Resource>)[
+    kind
+  ]!;
+
 async function declareStack(suffix: string): Promise<void> {
-  const resources = [
-    new Voice(`voice-${suffix}`, {
-      name: `Voice ${suffix}`,
-      files: [writeSample()],
-      stability: 0.4,
-    }),
-    new SipCarrier(`carrier-${suffix}`, {
-      name: `trunk-${suffix}`,
-      registerPassword: `sip-password-${suffix}`,
-    }),
-    new CampaignWebhook(`hook-${suffix}`, {
-      campaignId,
-      url: "https://hooks.example.com",
-      isAdvanced: true,
-      advancedWebhook: advancedWebhook({
-        headers: [{ name: "X-Token", value: `header-secret-${suffix}` }],
-      }) as unknown as AdvancedWebhookArgs,
-    }),
-  ];
+  const resources = resourceKinds.map(
+    (kind) => new (classOf(kind))(`${kebabCase(kind)}-${suffix}`, withEverySecret(kind, suffix)),
+  );
   await Promise.all(
     resources.map((resource) => new Promise((resolve) => resource.urn.apply(resolve))),
   );
 }
 
-const providerText = (type: string, name: string): string => {
+const dynamicType = (kind: string) => `pulumi-nodejs:dynamic/voiceplatform:${kind}`;
+
+const registeredAs = (type: string, name: string): Registered => {
   const found = registered.find((r) => r.type === type && r.name === name);
   if (!found) throw new Error(`${type} ${name} was not registered`);
-  return found.inputs.__provider as string;
+  return found;
+};
+
+const providerText = (type: string, name: string): string =>
+  registeredAs(type, name).inputs.__provider as string;
+
+/** Every text a program gave a resource, at any depth, long enough not to show by chance. */
+function programTexts(inputs: Record<string, unknown>): string[] {
+  const own = Object.fromEntries(
+    Object.entries(inputs).filter(([key]) => key !== "__provider" && key !== "__resource"),
+  );
+  return allPaths(own)
+    .map((path) => getAt(own, path))
+    .filter((value): value is string => typeof value === "string" && value.length >= 6);
+}
+
+const SECRET_SIG = {
+  "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
 };
 
 // Loaded by jest from the source tree, outside node_modules: serialized by value, as a linked package is.
@@ -64,32 +111,24 @@ describe("the serialized provider of the source tree (by value)", () => {
     await declareStack("b");
   });
 
-  it("registers the three type tokens", () => {
+  it("registers each kind's type token, once in each program", () => {
     expect(registered.map((r) => r.type).sort()).toEqual(
-      [
-        "pulumi-nodejs:dynamic/voiceplatform:CampaignWebhook",
-        "pulumi-nodejs:dynamic/voiceplatform:CampaignWebhook",
-        "pulumi-nodejs:dynamic/voiceplatform:SipCarrier",
-        "pulumi-nodejs:dynamic/voiceplatform:SipCarrier",
-        "pulumi-nodejs:dynamic/voiceplatform:Voice",
-        "pulumi-nodejs:dynamic/voiceplatform:Voice",
-      ].sort(),
+      resourceKinds.flatMap((kind) => [dynamicType(kind), dynamicType(kind)]).sort(),
     );
   });
 
-  it.each(["Voice", "SipCarrier", "CampaignWebhook"])(
-    "is under 2 KB for %s and the same in every program",
-    (kind) => {
-      const type = `pulumi-nodejs:dynamic/voiceplatform:${kind}`;
-      const prefix = { Voice: "voice", SipCarrier: "carrier", CampaignWebhook: "hook" }[kind];
-      const a = providerText(type, `${prefix}-a`);
-      const b = providerText(type, `${prefix}-b`);
-      expect(Buffer.byteLength(a)).toBeLessThan(2048);
-      expect(a).toBe(b);
-    },
-  );
+  it.each(resourceKinds)("is under 2 KB for %s and the same in every program", (kind) => {
+    const a = providerText(dynamicType(kind), `${kebabCase(kind)}-a`);
+    const b = providerText(dynamicType(kind), `${kebabCase(kind)}-b`);
+    expect(Buffer.byteLength(a)).toBeLessThan(2048);
+    expect(a).toBe(b);
+  });
 
   it("requires only the runtime entry and holds no secret, path or program value", () => {
+    const secrets = resourceKinds.flatMap((kind) =>
+      fixtureOf(kind).secretInputs.map((_, index) => `secret-a-${index}`),
+    );
+    expect(secrets.length).toBeGreaterThan(0);
     for (const r of registered) {
       const text = r.inputs.__provider as string;
       expect(
@@ -97,11 +136,11 @@ describe("the serialized provider of the source tree (by value)", () => {
           .match(/require\("[^"]+"\)/g)
           ?.every((call) => call === 'require("pulumi-voice-platform/runtime")'),
       ).toBe(true);
+      expect(programTexts(r.inputs)).not.toEqual([]);
       for (const forbidden of [
-        "sip-password",
-        "header-secret",
-        "Voice a",
-        "trunk-a",
+        "secret-a-",
+        "secret-b-",
+        ...programTexts(r.inputs),
         process.cwd(),
         homedir(),
         "/tmp/",
@@ -112,12 +151,12 @@ describe("the serialized provider of the source tree (by value)", () => {
   });
 
   it("deserializes into an object with the six methods the dynamic provider calls", () => {
-    const text = providerText("pulumi-nodejs:dynamic/voiceplatform:Voice", "voice-a");
+    const text = providerText(dynamicType("Voice"), "voice-a");
     // The dynamic provider loads the text as a CommonJS module and calls its `handler`.
     const exported: { handler?: () => Record<string, unknown> } = {};
     new Function("exports", "require", text)(exported, require);
-    const provider = exported.handler!();
-    expect(Object.keys(provider).sort()).toEqual([
+    const handler = exported.handler!();
+    expect(Object.keys(handler).sort()).toEqual([
       "check",
       "configure",
       "create",
@@ -127,18 +166,24 @@ describe("the serialized provider of the source tree (by value)", () => {
     ]);
   });
 
-  it("sends the SIP password and the advanced webhook to the engine as secrets", () => {
-    const secret = (value: unknown) => ({
-      "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
-      value,
-    });
-    const carrier = registered.find((r) => r.name === "carrier-a")!;
-    expect(carrier.inputs.registerPassword).toEqual(secret("sip-password-a"));
-    const hook = registered.find((r) => r.name === "hook-a")!;
-    expect(hook.inputs.advancedWebhook).toEqual(
-      secret(expect.objectContaining({ url: "https://crm.example.com/hook" })),
-    );
-  });
+  it.each(resourceKinds)(
+    "sends each secret input of %s, as its fixture names them, to the engine as a secret",
+    (kind) => {
+      const { inputs } = registeredAs(dynamicType(kind), `${kebabCase(kind)}-a`);
+      // A nested secret makes the whole top-level input secret.
+      const roots = new Set(fixtureOf(kind).secretInputs.map((path) => /^[^.[]+/.exec(path)![0]));
+      for (const root of roots) {
+        expect({ root, value: inputs[root] }).toEqual({
+          root,
+          value: { ...SECRET_SIG, value: expect.anything() },
+        });
+      }
+      for (const [name, value] of Object.entries(inputs)) {
+        if (roots.has(name)) continue;
+        expect({ name, value }).not.toEqual({ name, value: expect.objectContaining(SECRET_SIG) });
+      }
+    },
+  );
 });
 
 describe("a __provider the program passes", () => {

@@ -75,6 +75,13 @@ function byCampaign(objects: StoredObject[]): Record<string, StoredSubscription[
 
 export const kindRoutes: KindRoutes = {
   collection: "subscriptions",
+  // Everything in an advanced webhook that can carry a token.
+  secretFields: [
+    "advancedWebhook.url",
+    "advancedWebhook.body",
+    "advancedWebhook.headers[].value",
+    "advancedWebhook.parameters[].value",
+  ],
   routes: [
     {
       origin: "campaigns",
