@@ -5,7 +5,7 @@
  * clean (`pulumi up --yes --policy-pack`, against the emulator), then a variant with one planted
  * violation of every rule is checked by `pulumi preview --policy-pack`, by the pull-request job's
  * lines from docs/policies.md, and (deployed without the pack) by `pulumi policy analyze --file`
- * on its exported state with Pulumi CLI 3.274.1: each gives exactly the planted violations, each
+ * on its exported state with the Pulumi CLI every tier runs on: each gives exactly the planted violations, each
  * under its rule id, and the clean program none.
  */
 import { execFile } from "node:child_process";
@@ -17,12 +17,13 @@ import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { describeE2E } from "../e2e/harness";
 import { YamlStack, type CommandResult } from "../languages/yaml-stack";
 import { runTool } from "../languages/toolchains";
-import { repoBinDir } from "../pulumi-cli/locate";
+import { repoBinDir, testedCliVersion } from "../pulumi-cli/locate";
 import { REPO_ROOT } from "../support/packed-package";
 
 const run = promisify(execFile);
 
-const ANALYZE_CLI_VERSION = "3.274.1";
+/** The CLI every tier runs on (3.249 or newer has `policy analyze --file`). */
+const ANALYZE_CLI_VERSION = testedCliVersion();
 const analyzeBin = repoBinDir(ANALYZE_CLI_VERSION);
 const analyzeCli = analyzeBin === undefined ? undefined : join(analyzeBin, "pulumi");
 const analyzeCliThere = {
@@ -394,7 +395,7 @@ function describePlanted(program: PlantedProgram): void {
         expect(printedViolations(preview.stdout)).toEqual([]);
       });
 
-      /** `pulumi policy analyze --file` with CLI 3.274.1 and its own language hosts first on PATH. */
+      /** `pulumi policy analyze --file` with that CLI and its own language hosts first on PATH. */
       async function analyze(stateFile: string): Promise<CommandResult> {
         const env = {
           ...stack.environment(),
