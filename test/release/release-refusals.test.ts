@@ -81,10 +81,9 @@ describe("npm run release refuses before it removes anything", () => {
     await writeFile(join(foreign, "thesis.txt"), "years of work");
     const outcome = await release(user, ["--dry-run", "--out", foreign]);
     expect(outcome.code).toBe(1);
-    expect(outcome.stderr).toContain(
-      `release failed: --out ${foreign} holds 2 entries (photos, thesis.txt) and no ` +
-        `${RELEASE_MARKER} marker, so no release made it`,
-    );
+    expect(outcome.stderr).toContain(`release failed: --out ${foreign} `);
+    expect(outcome.stderr).toContain("holds 2 entries (photos, thesis.txt)");
+    expect(outcome.stderr).toContain(`no ${RELEASE_MARKER} marker`);
     expect(outcome.stderr).toContain("Give --out a new folder");
     expect((await readdir(foreign)).sort()).toEqual(["photos", "thesis.txt"]);
     expect(await readFile(join(foreign, "thesis.txt"), "utf8")).toBe("years of work");
@@ -103,9 +102,9 @@ describe("npm run release refuses before it removes anything", () => {
       await chown(shared, 65534, 65534);
       const outcome = await release(user, ["--dry-run", "--out", shared]);
       expect(outcome.code).toBe(1);
-      expect(outcome.stderr).toContain(
-        `release failed: --out ${shared} is owned by uid 65534, not by you (uid 0)`,
-      );
+      expect(outcome.stderr).toContain(`release failed: --out ${shared} `);
+      expect(outcome.stderr).toContain("owned by uid 65534");
+      expect(outcome.stderr).toContain("not by you (uid 0)");
       expect((await readdir(shared)).sort()).toEqual([
         RELEASE_MARKER,
         "pulumi-resource-voiceplatform-v0.1.0-linux-amd64.tar.gz",
@@ -151,10 +150,9 @@ describe("npm run release refuses before it removes anything", () => {
       const out = join(root, "release");
       const outcome = await release(user, ["--tag", "v1.0.0", "--out", out]);
       expect(outcome.code).toBe(1);
-      expect(outcome.stderr).toContain(
-        "release failed: a release to publish (no --dry-run) with the placeholder public " +
-          `address ${PLACEHOLDER_PUBLIC_ADDRESS}`,
-      );
+      expect(outcome.stderr).toContain("release failed: a release to publish ");
+      expect(outcome.stderr).toContain("(no --dry-run)");
+      expect(outcome.stderr).toContain(`placeholder public address ${PLACEHOLDER_PUBLIC_ADDRESS}`);
       expect(outcome.stderr).toContain("Set PUBLIC_ADDRESS in provider/release/public-address.ts");
       expect(existsSync(out)).toBe(false);
     },

@@ -5,6 +5,7 @@
  * signature fail, each saying so. The real executables are checked by test/release.
  */
 import { createHash } from "node:crypto";
+import { ReleaseToolError } from "../../provider/release/errors";
 import { checkSingleExecutable, SEA_FUSE } from "../../provider/release/executable-format";
 
 const BLOB = Buffer.from("the injected blob");
@@ -72,6 +73,19 @@ function signedMachO(): Buffer {
   return Buffer.concat([code, superblob, directory]);
 }
 
+/** The message of what `check` throws, checked to be a ReleaseToolError naming the executable. */
+function toolErrorOf(check: () => unknown): string {
+  let thrown: unknown;
+  try {
+    check();
+  } catch (error) {
+    thrown = error;
+  }
+  expect(thrown).toBeInstanceOf(ReleaseToolError);
+  expect((thrown as ReleaseToolError).tool).toBe("single executable");
+  return (thrown as ReleaseToolError).message;
+}
+
 describe("checkSingleExecutable", () => {
   test("an ELF for the platform's architecture, with the blob and the fuse set, passes", () => {
     expect(checkSingleExecutable(elf(0x3e), "linux-amd64", BLOB)).toEqual({
@@ -83,9 +97,10 @@ describe("checkSingleExecutable", () => {
   });
 
   test("another architecture, a missing blob or an unset fuse fails, saying which", () => {
-    expect(() => checkSingleExecutable(elf(0xb7), "linux-amd64", BLOB)).toThrow(
-      "the single executable for linux-amd64 is not usable: it is ELF for machine 0xb7, not ELF for x86-64",
-    );
+    const wrongMachine = toolErrorOf(() => checkSingleExecutable(elf(0xb7), "linux-amd64", BLOB));
+    expect(wrongMachine).toContain("single executable for linux-amd64 is not usable");
+    expect(wrongMachine).toContain("ELF for machine 0xb7");
+    expect(wrongMachine).toContain("not ELF for x86-64");
     expect(() => checkSingleExecutable(elf(0x3e), "darwin-amd64", BLOB)).toThrow(
       "not Mach-O for x86_64",
     );
@@ -119,9 +134,9 @@ describe("checkSingleExecutable", () => {
     });
     const changed = Buffer.from(file);
     changed.writeUInt8(changed.readUInt8(PAGE - 1) ^ 0xff, PAGE - 1);
-    expect(() => checkSingleExecutable(changed, "darwin-amd64", BLOB)).toThrow(
-      "page 0 does not match its code signature",
-    );
+    const changedPage = toolErrorOf(() => checkSingleExecutable(changed, "darwin-amd64", BLOB));
+    expect(changedPage).toContain("page 0 does not match");
+    expect(changedPage).toContain("code signature");
     const unsigned = Buffer.from(file.subarray(0, PAGE));
     unsigned.writeUInt32LE(0x19, 32);
     expect(() => checkSingleExecutable(unsigned, "darwin-amd64", BLOB)).toThrow(

@@ -8,6 +8,7 @@ import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promise
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { list } from "tar";
+import { ReleaseInputError } from "../../provider/release/errors";
 import {
   sourceDateEpoch,
   writeReproducibleTarGz,
@@ -96,9 +97,16 @@ describe("reproducible release archives", () => {
     const commit = await sourceDateEpoch(repository, {});
     expect(commit).toBeGreaterThan(1_700_000_000);
     for (const bad of ["yesterday", "-5", "1.5", "100"]) {
-      await expect(sourceDateEpoch(repository, { SOURCE_DATE_EPOCH: bad })).rejects.toThrow(
-        `SOURCE_DATE_EPOCH=${JSON.stringify(bad)} is not a time the archives can hold`,
+      const error: unknown = await sourceDateEpoch(repository, { SOURCE_DATE_EPOCH: bad }).then(
+        () => undefined,
+        (refused: unknown) => refused,
       );
+      expect(error).toBeInstanceOf(ReleaseInputError);
+      expect((error as ReleaseInputError).input).toBe("SOURCE_DATE_EPOCH");
+      const { message } = error as ReleaseInputError;
+      expect(message).toContain(`SOURCE_DATE_EPOCH=${JSON.stringify(bad)} `);
+      expect(message).toContain("not a time the archives can hold");
+      expect(message).toContain("seconds since 1970 of 1980 or later");
     }
     await expect(sourceDateEpoch(join(root, "one"), {})).rejects.toThrow(
       "set SOURCE_DATE_EPOCH to seconds since 1970",

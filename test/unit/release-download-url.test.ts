@@ -3,6 +3,7 @@
  * executables from: https anywhere, plain http only on loopback, never credentials in it.
  */
 import { checkDownloadUrl } from "../../provider/release/download-url";
+import { ReleaseInputError } from "../../provider/release/errors";
 
 describe("--plugin-download-url", () => {
   test.each([
@@ -47,9 +48,18 @@ describe("--plugin-download-url", () => {
   );
 
   test("plain http names the hosts it is accepted on and the fix", () => {
-    expect(() => checkDownloadUrl("http://example.com/")).toThrow(
-      "Use https (plain http is accepted only on 127.0.0.1, [::1] and localhost)",
-    );
+    let thrown: unknown;
+    try {
+      checkDownloadUrl("http://example.com/");
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ReleaseInputError);
+    expect((thrown as ReleaseInputError).input).toBe("--plugin-download-url");
+    const { message } = thrown as ReleaseInputError;
+    expect(message).toContain("--plugin-download-url http://example.com/ is plain http");
+    expect(message).toContain("Use https");
+    expect(message).toContain("127.0.0.1, [::1] and localhost");
   });
 
   test.each([

@@ -19,6 +19,7 @@ import {
 } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
+import { ReleaseInputError } from "../../provider/release/errors";
 import {
   prepareReleaseFolder,
   RELEASE_MARKER,
@@ -46,6 +47,17 @@ describe("the release folder", () => {
   afterEach(async () => {
     await rm(root, { recursive: true, force: true });
   });
+
+  /** The message of the error preparing `out` is refused with, checked to be about --out. */
+  async function preparationRefusal(out: string): Promise<string> {
+    const error: unknown = await prepareReleaseFolder(out, guarded).then(
+      () => undefined,
+      (refused: unknown) => refused,
+    );
+    expect(error).toBeInstanceOf(ReleaseInputError);
+    expect((error as ReleaseInputError).input).toBe("--out");
+    return (error as ReleaseInputError).message;
+  }
 
   test.each([
     ["/", "/"],
@@ -121,7 +133,9 @@ describe("the release folder", () => {
     // The system reads link/.. as elsewhere/, where path.resolve reads it as root/.
     const given = join(root, "link") + "/../release";
     const refusal = await releaseFolderRefusal(given, guarded);
-    expect(refusal).toContain(`--out ${given} goes through a symbolic link and then ".."`);
+    expect(refusal).toContain(`--out ${given} `);
+    expect(refusal).toContain(`symbolic link and then ".."`);
+    expect(refusal).toContain("give the folder's own path");
     expect(refusal).toContain(`names ${join(elsewhere, "release")}, not ${join(root, "release")}`);
     await expect(prepareReleaseFolder(given, guarded)).rejects.toThrow("goes through a symbolic");
     expect(await readdir(join(elsewhere, "release"))).toContain("keep.txt");
@@ -140,10 +154,10 @@ describe("the release folder", () => {
       await writeFile(join(theirs, "planted.tar.gz"), "theirs");
       await chmod(theirs, 0o777);
       await chown(theirs, 65534, 65534);
-      await expect(prepareReleaseFolder(theirs, guarded)).rejects.toThrow(
-        `--out ${theirs} is owned by uid 65534, not by you (uid 0): what a release writes is ` +
-          "what users install, so its folder must be yours.",
-      );
+      const message = await preparationRefusal(theirs);
+      expect(message).toContain(`--out ${theirs} is owned by uid 65534`);
+      expect(message).toContain("not by you (uid 0)");
+      expect(message).toContain("its folder must be yours");
       expect((await readdir(theirs)).sort()).toEqual([RELEASE_MARKER, "planted.tar.gz"]);
     },
   );
@@ -154,11 +168,11 @@ describe("the release folder", () => {
     await writeFile(join(open, "old.tar.gz"), "old");
     for (const mode of [0o777, 0o775, 0o757]) {
       await chmod(open, mode);
-      await expect(prepareReleaseFolder(open, guarded)).rejects.toThrow(
-        `--out ${open} has mode 0${mode.toString(8)}: others may write in it, and could change ` +
-          `what the release writes before it is published. Remove their write access ` +
-          `(chmod go-w ${open}) or give --out a new folder.`,
-      );
+      const message = await preparationRefusal(open);
+      expect(message).toContain(`--out ${open} has mode 0${mode.toString(8)}:`);
+      expect(message).toContain("others may write in it");
+      expect(message).toContain(`(chmod go-w ${open})`);
+      expect(message).toContain("give --out a new folder");
     }
     expect((await readdir(open)).sort()).toEqual([RELEASE_MARKER, "old.tar.gz"]);
   });
@@ -168,11 +182,11 @@ describe("the release folder", () => {
     await mkdir(shared);
     await chmod(shared, 0o777);
     const out = join(shared, "release");
-    expect(await releaseFolderRefusal(out, guarded)).toBe(
-      `--out ${out} lies in ${shared} (mode 0777), writable by others: another user could ` +
-        `rename the release folder and put their own in its place. Remove group and other ` +
-        `write access (chmod go-w ${shared}), or give --out a folder elsewhere.`,
-    );
+    const refusal = await releaseFolderRefusal(out, guarded);
+    expect(refusal).toContain(`--out ${out} lies in ${shared} (mode 0777)`);
+    expect(refusal).toContain("writable by others");
+    expect(refusal).toContain(`(chmod go-w ${shared})`);
+    expect(refusal).toContain("give --out a folder elsewhere");
     await chmod(shared, 0o1777);
     expect(await releaseFolderRefusal(out, guarded)).toBeUndefined();
   });
@@ -195,9 +209,10 @@ describe("the release folder", () => {
     const foreign = join(root, "foreign");
     await mkdir(join(foreign, "sub"), { recursive: true });
     await writeFile(join(foreign, "notes.txt"), "mine");
-    await expect(prepareReleaseFolder(foreign, guarded)).rejects.toThrow(
-      `--out ${foreign} holds 2 entries (notes.txt, sub) and no ${RELEASE_MARKER} marker`,
-    );
+    const message = await preparationRefusal(foreign);
+    expect(message).toContain(`--out ${foreign} holds 2 entries (notes.txt, sub)`);
+    expect(message).toContain(`no ${RELEASE_MARKER} marker`);
+    expect(message).toContain("Give --out a new folder");
     expect((await readdir(foreign)).sort()).toEqual(["notes.txt", "sub"]);
     expect(await readFile(join(foreign, "notes.txt"), "utf8")).toBe("mine");
   });

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { checksumsText, writeChecksums } from "../../provider/release/checksums";
 import { checkDownloadUrl } from "../../provider/release/download-url";
+import { ReleaseInputError } from "../../provider/release/errors";
 import {
   goModulePath,
   goModuleTag,
@@ -25,6 +26,19 @@ import { packageSchema } from "../../provider/schema/package-schema";
 
 const run = promisify(execFile);
 
+/** The message of what `act` throws, checked to be a ReleaseInputError naming `input`. */
+function inputErrorOf(act: () => unknown, input: string): string {
+  let thrown: unknown;
+  try {
+    act();
+  } catch (error) {
+    thrown = error;
+  }
+  expect(thrown).toBeInstanceOf(ReleaseInputError);
+  expect((thrown as ReleaseInputError).input).toBe(input);
+  return (thrown as ReleaseInputError).message;
+}
+
 describe("the version comes from the tag", () => {
   test.each([
     ["v0.1.0", "0.1.0"],
@@ -37,9 +51,10 @@ describe("the version comes from the tag", () => {
   test.each(["0.1.0", "v1.2", "v01.2.3", "vx", "release-1.0.0", "v1.2.3-", ""])(
     "%j is refused, naming the option and the form to give",
     (tag) => {
-      expect(() => versionFromTag(tag)).toThrow(
-        `--tag ${JSON.stringify(tag)} is not a version tag: give v<major>.<minor>.<patch>`,
-      );
+      const message = inputErrorOf(() => versionFromTag(tag), "--tag");
+      expect(message).toContain(`--tag ${JSON.stringify(tag)} `);
+      expect(message).toContain("not a version tag");
+      expect(message).toContain("give v<major>.<minor>.<patch>");
     },
   );
 
@@ -92,20 +107,24 @@ describe("one public address", () => {
     "github.com/-acme/repo",
     "github.com/acme/..",
   ])("%s is refused with the form to give", (address) => {
-    expect(() => publicAddresses(address)).toThrow(
-      `${JSON.stringify(address)} is not a GitHub repository's address: give it as github.com/<owner>/<repo>`,
-    );
+    const message = inputErrorOf(() => publicAddresses(address), "PUBLIC_ADDRESS");
+    expect(message).toContain(`PUBLIC_ADDRESS ${JSON.stringify(address)} `);
+    expect(message).toContain("not a GitHub repository's address");
+    expect(message).toContain("give it as github.com/<owner>/<repo>");
   });
 
   test("the placeholder is on a domain that never resolves, and a release to publish refuses it", () => {
     const placeholder = publicAddresses(PLACEHOLDER_PUBLIC_ADDRESS);
     expect(placeholder.placeholder).toBe(true);
     expect(new URL(placeholder.repository).hostname).toMatch(/\.invalid$/);
-    expect(() => refusePlaceholder(placeholder, "a release to publish")).toThrow(
-      "a release to publish with the placeholder public address " +
-        `${PLACEHOLDER_PUBLIC_ADDRESS}: every module path, pluginDownloadURL and link would ` +
-        "point at nothing. Set PUBLIC_ADDRESS in provider/release/public-address.ts",
+    const message = inputErrorOf(
+      () => refusePlaceholder(placeholder, "a release to publish"),
+      "PUBLIC_ADDRESS",
     );
+    expect(message).toMatch(/^a release to publish with the placeholder /);
+    expect(message).toContain(`public address ${PLACEHOLDER_PUBLIC_ADDRESS}:`);
+    expect(message).toContain("would point at nothing");
+    expect(message).toContain("Set PUBLIC_ADDRESS in provider/release/public-address.ts");
     expect(() =>
       refusePlaceholder(publicAddresses("github.com/acme/repo"), "a release to publish"),
     ).not.toThrow();

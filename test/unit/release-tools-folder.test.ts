@@ -19,6 +19,7 @@ import {
 } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ReleaseInputError } from "../../provider/release/errors";
 import { buildPythonPackages, moveVenvIntoPlace } from "../../provider/release/sdk-packages";
 import { defaultToolsFolder, privateToolsFolder } from "../../provider/release/tools-folder";
 
@@ -32,6 +33,17 @@ describe("the release tools folder", () => {
   afterEach(async () => {
     await rm(root, { recursive: true, force: true });
   });
+
+  /** The message `folder` is refused with, checked to point at XDG_CACHE_HOME's folder. */
+  async function toolsFolderRefusal(folder: string): Promise<string> {
+    const error: unknown = await privateToolsFolder(folder).then(
+      () => undefined,
+      (refused: unknown) => refused,
+    );
+    expect(error).toBeInstanceOf(ReleaseInputError);
+    expect((error as ReleaseInputError).input).toBe("XDG_CACHE_HOME");
+    return (error as ReleaseInputError).message;
+  }
 
   test("lives in the per-user cache, not under the temporary folder", () => {
     expect(defaultToolsFolder({ XDG_CACHE_HOME: "/home/u/.cache" })).toBe(
@@ -51,10 +63,11 @@ describe("the release tools folder", () => {
     const folder = join(root, "tools");
     await mkdir(folder, { mode: 0o700 });
     await chmod(folder, 0o755);
-    await expect(privateToolsFolder(folder)).rejects.toThrow(
-      `the release tools folder ${folder} has mode 0755: others could have changed the tools in ` +
-        `it, so they are not run. It must be 0700; remove it (rm -rf ${folder})`,
-    );
+    const message = await toolsFolderRefusal(folder);
+    expect(message).toContain(`tools folder ${folder} has mode 0755:`);
+    expect(message).toContain("others could have changed the tools");
+    expect(message).toContain("It must be 0700");
+    expect(message).toContain(`(rm -rf ${folder})`);
   });
 
   test("a symbolic link is refused, even to a private folder", async () => {
@@ -72,9 +85,10 @@ describe("the release tools folder", () => {
       await mkdir(folder, { mode: 0o700 });
       await chown(folder, 65534, 65534);
     }
-    await expect(privateToolsFolder(folder)).rejects.toThrow(
-      /is owned by uid \d+, not by you \(uid \d+\): its programs are not yours to run/,
-    );
+    const message = await toolsFolderRefusal(folder);
+    expect(message).toMatch(/is owned by uid \d+, not by you \(uid \d+\)/);
+    expect(message).toContain("not yours to run");
+    expect(message).toContain(`(rm -rf ${folder})`);
   });
 
   test("a private folder inside a folder others may write (not sticky) is refused", async () => {
@@ -82,9 +96,11 @@ describe("the release tools folder", () => {
     await mkdir(open);
     await chmod(open, 0o777);
     const folder = join(open, "tools");
-    await expect(privateToolsFolder(folder)).rejects.toThrow(
-      `lies in ${open} (mode 0777), writable by others`,
-    );
+    const message = await toolsFolderRefusal(folder);
+    expect(message).toContain(`lies in ${open} (mode 0777)`);
+    expect(message).toContain("writable by others");
+    expect(message).toContain(`(chmod go-w ${open})`);
+    expect(message).toContain("set XDG_CACHE_HOME");
   });
 
   test("a planted python in a shared tools folder never runs", async () => {
