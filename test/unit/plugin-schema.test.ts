@@ -234,6 +234,7 @@ describe("package schema", () => {
     for (const [type, names] of Object.entries(toCreate)) {
       const resource = schema.resources[resourceToken(type)]!;
       for (const name of names) {
+        // The schema's own wording, which every generated SDK's docs carry verbatim.
         expect(resource.inputProperties[name]!.description).toContain(
           "Required to create the object (checked at preview)",
         );
