@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { ReleaseToolError } from "../../provider/release/errors";
 import { checkSingleExecutable, SEA_FUSE } from "../../provider/release/executable-format";
+import { thrownBy } from "../support/thrown";
 
 const BLOB = Buffer.from("the injected blob");
 const PAGE = 4096;
@@ -75,12 +76,7 @@ function signedMachO(): Buffer {
 
 /** The message of what `check` throws, checked to be a ReleaseToolError naming the executable. */
 function toolErrorOf(check: () => unknown): string {
-  let thrown: unknown;
-  try {
-    check();
-  } catch (error) {
-    thrown = error;
-  }
+  const thrown = thrownBy(check);
   expect(thrown).toBeInstanceOf(ReleaseToolError);
   expect((thrown as ReleaseToolError).tool).toBe("single executable");
   return (thrown as ReleaseToolError).message;

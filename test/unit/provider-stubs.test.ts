@@ -6,6 +6,7 @@ import { kebabCase, resourceKinds, type ResourceKind } from "../../provider/reso
 import { allPaths, getAt } from "../support/hostile-values";
 import { fixtureOf } from "../support/kind-fixtures";
 import { writeSample } from "../support/builders";
+import { thrownBy } from "../support/thrown";
 
 interface Registered {
   type: string;
@@ -189,14 +190,7 @@ describe("the serialized provider of the source tree (by value)", () => {
 describe("a __provider the program passes", () => {
   it("is refused, naming the resource, the key and the fix", () => {
     const args = { name: "Voice x", files: [writeSample()], __provider: "exports.handler = 1;" };
-    const refusal = (() => {
-      try {
-        new Voice("voice-x", args);
-      } catch (error) {
-        return (error as Error).message;
-      }
-      return "not refused";
-    })();
+    const refusal = (thrownBy(() => new Voice("voice-x", args)) as Error).message;
     expect(refusal).toMatch(/^Voice "voice-x": __provider is not an input/);
     expect(refusal).toContain("reserved for the dynamic provider");
     expect(refusal).toContain("Remove it");

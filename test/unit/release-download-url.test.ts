@@ -4,6 +4,7 @@
  */
 import { checkDownloadUrl } from "../../provider/release/download-url";
 import { ReleaseInputError } from "../../provider/release/errors";
+import { thrownBy } from "../support/thrown";
 
 describe("--plugin-download-url", () => {
   test.each([
@@ -48,12 +49,7 @@ describe("--plugin-download-url", () => {
   );
 
   test("plain http names the hosts it is accepted on and the fix", () => {
-    let thrown: unknown;
-    try {
-      checkDownloadUrl("http://example.com/");
-    } catch (error) {
-      thrown = error;
-    }
+    const thrown = thrownBy(() => checkDownloadUrl("http://example.com/"));
     expect(thrown).toBeInstanceOf(ReleaseInputError);
     expect((thrown as ReleaseInputError).input).toBe("--plugin-download-url");
     const { message } = thrown as ReleaseInputError;

@@ -17,15 +17,7 @@ import { publishToDownloadFolder } from "../../provider/release/plugin-download-
 import { runPublishingTool } from "../../provider/release/publishing-tool";
 import { versionFromTag } from "../../provider/release/release-version";
 import { VoicePlatformError } from "../../provider/settings/errors";
-
-function thrownBy(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a throw");
-}
+import { thrownBy } from "../support/thrown";
 
 test("a bad option to the release is a ReleaseInputError naming the option", () => {
   const tag = thrownBy(() => versionFromTag("v1.0.0+build.5"));

@@ -23,17 +23,13 @@ import { releaseIdentity } from "../../provider/release/release";
 import { pythonVersionOf } from "../../provider/release/release-manifest";
 import { versionFromTag } from "../../provider/release/release-version";
 import { packageSchema } from "../../provider/schema/package-schema";
+import { thrownBy } from "../support/thrown";
 
 const run = promisify(execFile);
 
 /** The message of what `act` throws, checked to be a ReleaseInputError naming `input`. */
 function inputErrorOf(act: () => unknown, input: string): string {
-  let thrown: unknown;
-  try {
-    act();
-  } catch (error) {
-    thrown = error;
-  }
+  const thrown = thrownBy(act);
   expect(thrown).toBeInstanceOf(ReleaseInputError);
   expect((thrown as ReleaseInputError).input).toBe(input);
   return (thrown as ReleaseInputError).message;
