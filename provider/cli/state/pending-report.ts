@@ -232,5 +232,7 @@ export function targetFlags(target: { readonly stack?: string; readonly cwd?: st
 
 /** URNs hold `$` and `:`: single quotes keep a pasted command intact in sh, bash and zsh. */
 export function shellQuote(text: string): string {
-  return /^[\w@%+=,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+  if (/^[\w@%+=,./-]+$/.test(text)) return text;
+  const closeQuoteEscapeReopen = "'\\''";
+  return `'${text.replaceAll("'", closeQuoteEscapeReopen)}'`;
 }
