@@ -2,17 +2,16 @@
  * Pieces of the interrupted-`up` tests (issue 15): a `pulumi up` killed with SIGKILL while creates
  * are in flight, the package's own bin, and the file backend's lock and checkpoint files.
  */
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { brokenCheckpointSidecars } from "../../provider/cli/backends/checkpoint-sidecar";
 import { EXIT } from "../../provider/cli/commands/command-result";
 import { fileBackendDirectory } from "../../provider/cli/backends/stack-lock";
 import type { RequestLogEntry, RunningEmulator } from "../../provider/emulator";
+import { runToEnd, type CommandResult } from "../support/command-result";
 import { cli, type E2EProject } from "./harness";
 
-const run = promisify(execFile);
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -177,19 +176,9 @@ export async function voicePlatform(
   project: E2EProject,
   env: Record<string, string>,
   args: string[],
-): Promise<{ code: number; stdout: string; stderr: string }> {
+): Promise<CommandResult> {
   const bin = join(project.dir, "node_modules", ".bin", "pulumi-voice-platform");
-  try {
-    const { stdout, stderr } = await run(bin, args, {
-      cwd: project.dir,
-      env,
-      maxBuffer: 16 << 20,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
-    return { code, stdout, stderr };
-  }
+  return runToEnd(bin, args, { cwd: project.dir, env });
 }
 
 /** Lock files of the file backend (`.pulumi/locks/...`). */

@@ -5,40 +5,17 @@
  * moment is too short to hit on purpose, so the sidecar is emptied here as the kill leaves it.
  * preflight and recover must name the file and the fix; following it, the stack reads again.
  */
-import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { promisify } from "node:util";
 import { EXIT } from "../../provider/cli/commands/command-result";
 import { pulumiEnv, REPO_ROOT } from "../pulumi-cli/locate";
+import { runToEnd } from "../support/command-result";
 import { describeE2E, PASSPHRASE } from "./harness";
 
-const run = promisify(execFile);
 const BIN = join(REPO_ROOT, "dist", "provider", "cli", "main.js");
 const PROJECT = "voice-sidecar";
-
-interface Ran {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function ran(
-  file: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  cwd: string,
-): Promise<Ran> {
-  try {
-    const { stdout, stderr } = await run(file, args, { env, cwd, timeout: 120_000 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
-    return { code, stdout, stderr };
-  }
-}
 
 describeE2E("a checkpoint sidecar a killed run left empty", () => {
   let root: string;
@@ -46,8 +23,10 @@ describeE2E("a checkpoint sidecar a killed run left empty", () => {
   let env: NodeJS.ProcessEnv;
   let sidecar: string;
 
-  const pulumi = (args: string[]) => ran("pulumi", [...args, "--non-interactive"], env, dir);
-  const voicePlatform = (args: string[]) => ran(process.execPath, [BIN, ...args], env, dir);
+  const pulumi = (args: string[]) =>
+    runToEnd("pulumi", [...args, "--non-interactive"], { env, cwd: dir, timeout: 120_000 });
+  const voicePlatform = (args: string[]) =>
+    runToEnd(process.execPath, [BIN, ...args], { env, cwd: dir, timeout: 120_000 });
 
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), "voice-platform-sidecar-"));

@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { load } from "js-yaml";
 import { pulumiVersionSettings, REPO_ROOT } from "../pulumi-cli/locate";
-import { describeWithTools, locateTool } from "../support/test-tools";
+import { actionlint, describeWithTools } from "../support/test-tools";
 
 const run = promisify(execFile);
 const WORKFLOW = join(REPO_ROOT, "examples/gitops/voice-platform.yml");
@@ -58,21 +58,12 @@ function readmeRow(label: string): string[] {
   return [...cells.matchAll(/`([A-Z0-9_]+)`/g)].map((m) => m[1]!);
 }
 
-/** actionlint's exit code and findings for a workflow file. */
-async function actionlint(file: string): Promise<{ code: number; findings: string }> {
-  try {
-    // -shellcheck= : the run: lines are one command each; the script is checked below.
-    const { stdout } = await run(locateTool("actionlint")!, ["-shellcheck=", "-no-color", file]);
-    return { code: 0, findings: stdout };
-  } catch (error) {
-    const { code, stdout } = error as { code: number; stdout: string };
-    return { code, findings: stdout };
-  }
-}
+/** -shellcheck= : the run: lines are one command each; the script is checked below. */
+const lint = (file: string) => actionlint(file, ["-shellcheck="]);
 
 describeWithTools(["actionlint"], "the GitOps workflow", () => {
   test("actionlint passes on it", async () => {
-    expect(await actionlint(WORKFLOW)).toEqual({ code: 0, findings: "" });
+    expect(await lint(WORKFLOW)).toEqual({ code: 0, findings: "" });
   });
 
   test("actionlint fails on a copy that reads a matrix key the job does not have", async () => {
@@ -81,7 +72,7 @@ describeWithTools(["actionlint"], "the GitOps workflow", () => {
       const broken = join(dir, "voice-platform.yml");
       const text = readFileSync(WORKFLOW, "utf8");
       writeFileSync(broken, text.replace("${{ matrix.stack }}", "${{ matrix.stacks }}"));
-      const result = await actionlint(broken);
+      const result = await lint(broken);
       expect(result.code).toBe(1);
       expect(result.findings).toMatch(/property "stacks" is not defined/);
     } finally {

@@ -15,26 +15,18 @@
  *
  * @slow over a minute: npm ci of the example, two rounds of two stacks
  */
-import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { describeE2E } from "../e2e/harness";
 import { pulumiEnv } from "../pulumi-cli/locate";
+import { runToEnd, type CommandResult } from "../support/command-result";
 import { npmEnv, REPO_ROOT } from "../support/packed-package";
 import { copyEnvironmentsWithLockfile } from "./example-copy";
 
-const run = promisify(execFile);
 const API_KEY = "stamp-out-copy-api-key-7e1b";
 const SUBS = ["sub-a", "sub-b"] as const;
-
-interface StampOut {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
 
 describeE2E("stamp-out from a fresh checkout (issue 38)", () => {
   let emulator: RunningEmulator;
@@ -66,7 +58,7 @@ describeE2E("stamp-out from a fresh checkout (issue 38)", () => {
   }
 
   /** `npx tsx stamp-out.ts …` in the copy, as its README says, with exactly this environment. */
-  async function stampOut(env: Record<string, string>, args: string[]): Promise<StampOut> {
+  async function stampOut(env: Record<string, string>, args: string[]): Promise<CommandResult> {
     const base = npmEnv();
     for (const name of Object.keys(base)) {
       if (/^(PULUMI_|VOICEPLATFORM_|SIP_PASSWORD$)/.test(name)) delete base[name];
@@ -77,18 +69,10 @@ describeE2E("stamp-out from a fresh checkout (issue 38)", () => {
       "--campaigns-base-url",
       emulator.campaignsBaseUrl,
     ];
-    try {
-      const { stdout, stderr } = await run(
-        "npx",
-        ["--no-install", "tsx", "stamp-out.ts", ...platform, ...args],
-        { cwd: copy.dir, env: pulumiEnv({ ...base, ...env }), maxBuffer: 64 * 1024 * 1024 },
-      );
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const { code, stdout, stderr } = error as { code: unknown; stdout?: string; stderr?: string };
-      if (typeof code !== "number") throw error;
-      return { code, stdout: stdout ?? "", stderr: stderr ?? "" };
-    }
+    return runToEnd("npx", ["--no-install", "tsx", "stamp-out.ts", ...platform, ...args], {
+      cwd: copy.dir,
+      env: pulumiEnv({ ...base, ...env }),
+    });
   }
 
   const without = (...names: string[]) =>

@@ -5,25 +5,19 @@
  * Every command runs as a user would type it; nothing goes through the Automation API.
  * `forProject` runs any other program the same way (a copied-out Python example, say).
  */
-import { execFile } from "node:child_process";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { delimiter, join } from "node:path";
-import { promisify } from "node:util";
 import { cli } from "../e2e/harness";
+import { runToEnd, type CommandResult } from "../support/command-result";
 import {
   createFixtureProject,
   removeFixtureProject,
   writeFixtureFile,
 } from "../support/packed-package";
 
-const run = promisify(execFile);
 
 /** What the CLI printed, with its exit code; commands that fail do not throw. */
-export interface CommandResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+export type { CommandResult } from "../support/command-result";
 
 export class YamlStack {
   /** Every command's output but those asked to show secrets, for scans of what the engine printed. */
@@ -108,41 +102,20 @@ export class YamlStack {
     const record = (...texts: string[]) => {
       if (!args.includes("--show-secrets")) this.transcript.push(...texts);
     };
-    try {
-      const { stdout, stderr } = await run(cli!.pulumi, [...args, "--non-interactive"], {
-        cwd: this.dir,
-        env: { ...this.env, ...extraEnv },
-        maxBuffer: 64 * 1024 * 1024,
-      });
-      record(stdout, stderr);
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const failure = error as { code?: number; stdout?: string; stderr?: string };
-      record(failure.stdout ?? "", failure.stderr ?? "");
-      return {
-        code: typeof failure.code === "number" ? failure.code : 1,
-        stdout: failure.stdout ?? "",
-        stderr: failure.stderr ?? "",
-      };
-    }
+    const result = await runToEnd(cli!.pulumi, [...args, "--non-interactive"], {
+      cwd: this.dir,
+      env: { ...this.env, ...extraEnv },
+    });
+    record(result.stdout, result.stderr);
+    return result;
   }
 
   /** This package's own CLI (`pulumi-voice-platform`), as installed in the project. */
   async tool(args: string[]): Promise<CommandResult> {
     const bin = join(this.dir, "node_modules", ".bin", "pulumi-voice-platform");
-    try {
-      const { stdout, stderr } = await run(bin, args, { cwd: this.dir, env: this.env });
-      this.transcript.push(stdout, stderr);
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const failure = error as { code?: number; stdout?: string; stderr?: string };
-      this.transcript.push(failure.stdout ?? "", failure.stderr ?? "");
-      return {
-        code: typeof failure.code === "number" ? failure.code : 1,
-        stdout: failure.stdout ?? "",
-        stderr: failure.stderr ?? "",
-      };
-    }
+    const result = await runToEnd(bin, args, { cwd: this.dir, env: this.env });
+    this.transcript.push(result.stdout, result.stderr);
+    return result;
   }
 
   /** The environment the stack's commands run with, for a script that runs them itself. */

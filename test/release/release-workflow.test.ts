@@ -24,7 +24,7 @@ import {
 } from "../../provider/release/public-address";
 import { cli, describeE2E } from "../e2e/harness";
 import { REPO_ROOT } from "../support/packed-package";
-import { describeWithTools, locateTool } from "../support/test-tools";
+import { actionlint, describeWithTools } from "../support/test-tools";
 
 const run = promisify(execFile);
 const WORKFLOW = join(REPO_ROOT, ".github", "workflows", "release.yml");
@@ -53,17 +53,6 @@ interface Workflow {
 
 const text = readFileSync(WORKFLOW, "utf8");
 const workflow = load(text) as Workflow;
-
-/** actionlint's exit code and findings for a workflow file. */
-async function actionlint(file: string): Promise<{ code: number; findings: string }> {
-  try {
-    const { stdout } = await run(locateTool("actionlint")!, ["-no-color", file]);
-    return { code: 0, findings: stdout };
-  } catch (error) {
-    const { code, stdout } = error as { code: number; stdout: string };
-    return { code, findings: stdout };
-  }
-}
 
 /** The jobs `job` waits for, directly or through others. */
 function upstream(job: string): Set<string> {

@@ -7,6 +7,7 @@
 import { accessSync, constants, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
+import { runToEnd } from "./command-result";
 
 const INSTALL_SCRIPT = join(__dirname, "..", "tools", "install.sh");
 
@@ -100,4 +101,13 @@ export function describeWithTools(
     console.warn(`Skipping: ${message}`);
     describe.skip(title, body);
   }
+}
+
+/** actionlint's exit code and findings for a workflow file; `flags` before the file. */
+export async function actionlint(
+  file: string,
+  flags: readonly string[] = [],
+): Promise<{ code: number; findings: string }> {
+  const { code, stdout } = await runToEnd(locateTool("actionlint")!, [...flags, "-no-color", file]);
+  return { code, findings: stdout };
 }

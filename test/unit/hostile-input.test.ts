@@ -35,6 +35,7 @@ import {
   valueAtProperty,
 } from "../support/hostile-values";
 import { fixtureOf } from "../support/kind-fixtures";
+import { innerObject } from "../support/schema-leaves";
 import { isAsset, missingSamples, samples } from "../fixtures/kinds/voice";
 
 type Kind = ResourceKind;
@@ -172,17 +173,10 @@ const nestedKeys = [
 
 /** Every object's keys below a schema, by where they stand (`SipCarrier.gateways[]`). */
 function schemaKeys(schema: z.ZodType, at: string, found: Record<string, string[]> = {}) {
-  let inner = schema;
-  let where = at;
-  for (;;) {
-    if (inner instanceof z.ZodOptional) inner = inner.unwrap() as z.ZodType;
-    else if (inner instanceof z.ZodArray) {
-      inner = inner.element as z.ZodType;
-      where += "[]";
-    } else break;
-  }
-  if (!(inner instanceof z.ZodObject)) return found;
-  const shape = inner.shape as Record<string, z.ZodType>;
+  const { object, lists } = innerObject(schema);
+  if (object === undefined) return found;
+  const where = at + "[]".repeat(lists);
+  const shape = object.shape as Record<string, z.ZodType>;
   found[where] = Object.keys(shape);
   for (const [key, field] of Object.entries(shape)) schemaKeys(field, `${where}.${key}`, found);
   return found;

@@ -101,9 +101,7 @@ function runPulumi(run: PulumiRun): Promise<string> {
 /** What a run stopped at its deadline tells: the backend, what may have happened, what to check. */
 function pulumiTimedOut(run: PulumiRun, deadline: BackendDeadline): BackendTimeoutError {
   const command = ["pulumi", ...run.args.filter((arg) => arg !== "--non-interactive")].join(" ");
-  const backend = describeBackend(
-    configuredBackendUrl(projectDirectory(run.target.cwd ?? process.cwd())),
-  );
+  const backend = describeBackend(configuredBackendOf(run.target));
   const outcome = run.ifStopped ?? "Nothing was changed";
   return new BackendTimeoutError(
     `\`${command}\` did not finish within ${limitText(deadline)} and was stopped: ${backend} did not answer in time. ${outcome}. ` +
@@ -162,9 +160,14 @@ export function readFailure(error: unknown, target: StackTarget): unknown {
   );
 }
 
+/** The backend URL `pulumi` uses for the target's project, found without running it. */
+function configuredBackendOf(target: StackTarget): string | undefined {
+  return configuredBackendUrl(projectDirectory(target.cwd ?? process.cwd()));
+}
+
 /** On a file backend, a checkpoint sidecar a killed run cut short: the advice for the first one. */
 function brokenSidecarOf(target: StackTarget): string | undefined {
-  const url = configuredBackendUrl(projectDirectory(target.cwd ?? process.cwd()));
+  const url = configuredBackendOf(target);
   const folder = url === undefined ? undefined : fileBackendDirectory(url);
   if (folder === undefined) return undefined;
   const [first] = brokenCheckpointSidecars(folder, target.stack);
