@@ -12,7 +12,6 @@ import type { RequestLogEntry, RunningEmulator } from "../../provider/emulator";
 import { runToEnd, type CommandResult } from "../support/command-result";
 import { cli, type E2EProject } from "./harness";
 
-
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Every process below `pid`, read from /proc (Linux, where CI runs). */

@@ -15,7 +15,6 @@ import {
   writeFixtureFile,
 } from "../support/packed-package";
 
-
 /** What the CLI printed, with its exit code; commands that fail do not throw. */
 export type { CommandResult } from "../support/command-result";
 
