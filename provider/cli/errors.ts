@@ -62,6 +62,18 @@ export class PulumiCliError extends StackCommandError {
   }
 
   /**
+   * Pulumi's PostgreSQL backend creates its table the first time a `pulumi` opens a new database;
+   * two opening it at once race in PostgreSQL's `CREATE TABLE IF NOT EXISTS`, and the loser fails
+   * before doing anything (a duplicate key in pg_type, or the relation already exists). Once
+   * one has won, the table is there: the same command succeeds when run again.
+   */
+  get isBackendTableRace(): boolean {
+    return /failed to create table [^\n]*(pg_type_typname_nsp_index|already exists)/.test(
+      this.stderr,
+    );
+  }
+
+  /**
    * `write ".pulumi/meta.yaml": …`: a diy backend writes that file the first time it is opened,
    * only when it holds no stack yet (pkg/backend/diy/meta.go at v3.248.0), and read-only
    * credentials (a pull request's preview) cannot. So the backend has no stack at all. CLI

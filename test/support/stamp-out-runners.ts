@@ -220,6 +220,8 @@ export async function objectsOnPlatform(emulator: RunningEmulator) {
 export function expectRoundSucceeded(runs: readonly RunnerResult[], outcome: "create" | "same") {
   for (const run of runs) {
     const sub = run.subOrganizationId;
+    // jest's diff leaves out the fields that match: a failed runner's output is printed here.
+    if (run.code !== 0) console.error(`[${sub}] ${run.runner} exited ${run.code}:\n${run.output}`);
     expect({ sub, code: run.code, output: run.output }).toMatchObject({ code: 0 });
     if (run.runner === "stamp-out") {
       if (outcome === "create") {

@@ -46,12 +46,24 @@ interface PulumiRun {
   readonly ifStopped?: string;
 }
 
+/** Runs `pulumi` (below), once more when it lost the race to set up a new backend. */
+async function runPulumi(run: PulumiRun): Promise<string> {
+  try {
+    return await runPulumiOnce(run);
+  } catch (error) {
+    // A new PostgreSQL backend opened by several jobs at once: the loser stopped before acting,
+    // and the table it tried to create is there now.
+    if (error instanceof PulumiCliError && error.isBackendTableRace) return runPulumiOnce(run);
+    throw error;
+  }
+}
+
 /**
  * Runs `pulumi`; past the backend's deadline Node kills it (SIGKILL: these commands have nothing
  * to finish on the way out, and a process stuck in a read ends at once) and the run fails with
  * BackendTimeoutError.
  */
-function runPulumi(run: PulumiRun): Promise<string> {
+function runPulumiOnce(run: PulumiRun): Promise<string> {
   const { args } = run;
   const deadline = backendDeadline();
   return new Promise((resolvePromise, reject) => {

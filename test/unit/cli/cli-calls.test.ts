@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { preflight } from "../../../provider/cli/commands/preflight";
+import { BackendReadError } from "../../../provider/cli/errors";
 
 describe("preflight's CLI calls", () => {
   let root: string;
@@ -19,7 +20,15 @@ describe("preflight's CLI calls", () => {
     const script = `#!/bin/sh
 printf '%s\\n' "$*" >> '${join(root, "calls")}'
 case "$1 $2" in
-  "stack export") echo '{"version":3,"deployment":{"manifest":{},"resources":[]}}' ;;
+  "stack export")
+    # VOICEPLATFORM_TEST_RACES: how many exports lose the race to create a new PostgreSQL table.
+    n=$(cat '${join(root, "races")}' 2>/dev/null || echo 0)
+    if [ "$n" -lt "\${VOICEPLATFORM_TEST_RACES:-0}" ]; then
+      echo $((n + 1)) > '${join(root, "races")}'
+      echo 'error: unable to open state database: failed to create table pulumi_state: pq: duplicate key value violates unique constraint "pg_type_typname_nsp_index" (23505)' >&2
+      exit 1
+    fi
+    echo '{"version":3,"deployment":{"manifest":{},"resources":[]}}' ;;
   "whoami --json") echo '{"user":"someone","url":"${backend}"}' ;;
   *) echo "unexpected: $*" >&2; exit 1 ;;
 esac
@@ -31,6 +40,7 @@ esac
   });
 
   afterEach(() => {
+    delete process.env.VOICEPLATFORM_TEST_RACES;
     process.env.PATH = savedPath;
     rmSync(root, { recursive: true, force: true });
   });
@@ -40,5 +50,22 @@ esac
     expect(result.exitCode).toBe(0);
     const calls = readFileSync(join(root, "calls"), "utf8").trim().split("\n");
     expect(calls.map((call) => call.split(" --")[0]).sort()).toEqual(["stack export", "whoami"]);
+  });
+
+  test("an export that lost the race to create a new PostgreSQL backend's table runs once more", async () => {
+    process.env.VOICEPLATFORM_TEST_RACES = "1";
+    const result = await preflight({ stack: "dev" });
+    expect(result.exitCode).toBe(0);
+    const calls = readFileSync(join(root, "calls"), "utf8").trim().split("\n");
+    expect(calls.filter((call) => call.startsWith("stack export"))).toHaveLength(2);
+  });
+
+  test("a second loss is not retried: the backend could not be read (exit 5), with the CLI's words", async () => {
+    process.env.VOICEPLATFORM_TEST_RACES = "2";
+    const result = await preflight({ stack: "dev" }).catch((error: unknown) => error);
+    expect(result).toBeInstanceOf(BackendReadError);
+    expect((result as Error).message).toContain("failed to create table pulumi_state");
+    const calls = readFileSync(join(root, "calls"), "utf8").trim().split("\n");
+    expect(calls.filter((call) => call.startsWith("stack export"))).toHaveLength(2);
   });
 });
