@@ -208,8 +208,10 @@ func startServer(server, socket string, args []string) error {
 	if err != nil {
 		return fmt.Errorf("cannot start %s: %v", server, err)
 	}
-	go func() { _ = cmd.Wait() }()
+	// Wait closes the pipe once the server exits, and a server that finds the socket taken says so
+	// and exits at once: reap it only after its line is read.
 	line, err := readLine(out, startDeadline)
+	go func() { _ = cmd.Wait() }()
 	if line == "ready" || line == "taken" {
 		return nil
 	}
