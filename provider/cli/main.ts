@@ -9,6 +9,7 @@ import { backendTimeoutSeconds } from "./backends/backend-deadline";
 import { parseCommandLine, USAGE } from "./commands/command-line";
 import { EXIT } from "./commands/command-result";
 import { runEmulator } from "./commands/emulator-command";
+import { leftovers } from "./commands/leftovers";
 import { writePolicyPack } from "./commands/policy-pack";
 import { preflight } from "./commands/preflight";
 import { recover } from "./commands/recover";
@@ -31,6 +32,11 @@ export async function main(argv: readonly string[]): Promise<number> {
       return 0;
     }
     if (command.command === "emulator") return await runEmulator(command.argv);
+    if (command.command === "leftovers") {
+      const result = await leftovers(command.argv);
+      process.stdout.write(`${result.text}\n`);
+      return result.exitCode;
+    }
     // A limit that cannot be used stops the command before it reads anything.
     backendTimeoutSeconds();
     const result =

@@ -1,7 +1,8 @@
 /**
  * What this process's calls learned about replacements, for a delete to tell the end of a
- * replacement from a destroy: the objects a diff found must be replaced, and the resources this
- * process created an object for (not in a preview).
+ * replacement from a destroy: the objects a diff found must be replaced, the resources this
+ * process created an object for (not in a preview), and whether a program's resource was checked
+ * (a run of the program, not a `pulumi destroy`).
  */
 import { stateSlot } from "../settings/process-state";
 
@@ -10,6 +11,7 @@ const learned = stateSlot(() => ({
   replacing: new Set<string>(),
   /** URNs of the resources this provider created an object for. */
   created: new Set<string>(),
+  checked: { any: false },
 }));
 
 const objectKey = (type: string, id: string) => `${type}\u0000${id}`;
@@ -22,12 +24,26 @@ export function rememberCreated(urn: string): void {
   learned().created.add(urn);
 }
 
+export function rememberChecked(): void {
+  learned().checked.any = true;
+}
+
+/** Whether this provider checked any resource of a program (a destroy checks none). */
+export function programChecked(): boolean {
+  return learned().checked.any;
+}
+
 /**
- * Whether deleting the object `id` of resource `urn` ends a replacement: a replacement creates
- * first (the new object of the same resource), unless it deletes first, which only a diff that
- * asked for the replacement can tell.
+ * Whether deleting the object `id` of resource `urn` ends a replacement, and when: `after` its
+ * resource's new object was created (the default), `deleteFirst` before it (a diff asked for the
+ * replacement and nothing was created yet: `deleteBeforeReplace`), or `no`.
  */
-export function endsReplacement(type: string, id: string, urn: string): boolean {
+export function endsReplacement(
+  type: string,
+  id: string,
+  urn: string,
+): "after" | "deleteFirst" | "no" {
   const { replacing, created } = learned();
-  return replacing.has(objectKey(type, id)) || created.has(urn);
+  if (created.has(urn)) return "after";
+  return replacing.has(objectKey(type, id)) ? "deleteFirst" : "no";
 }

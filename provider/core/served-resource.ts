@@ -19,17 +19,25 @@ import {
   type DiffKind,
 } from "./diff";
 import { requiredInputNames } from "./field-facts";
+import { noLedger, type ObjectFacts, type ObjectLedger } from "./object-ledger";
 import { importIdProblem } from "./import-id";
 import { plannedCreateState, plannedUpdateState } from "./planned-state";
 import { parsePath, pathContains } from "./property-path";
-import { endsReplacement, rememberCreated, rememberReplacing } from "./replacements";
+import {
+  endsReplacement,
+  programChecked,
+  rememberChecked,
+  rememberCreated,
+  rememberReplacing,
+} from "./replacements";
 import { currentResource, inform, warn } from "./provider-log";
 import { markedSecretValues, secretValues } from "./secret-paths";
 import type { CallOptions, CheckAnswer, Inputs, ResourceDescriptor } from "./resource-descriptor";
 import { InputError, rethrowRedacted } from "../platform/errors";
 import { withMarkedSecrets } from "../platform/marked-secrets";
 import { rememberSecret, rememberSecretWireFields } from "../platform/redaction";
-import { engineCredentials } from "../settings/config";
+import { engineCredentials, readSettings } from "../settings/config";
+import { randomUUID } from "node:crypto";
 
 /**
  * Marks the inputs of an object adopted by id without a read (import), for as long as the stack
@@ -79,6 +87,21 @@ function stillIncomplete(id: string, stored: Inputs, error: unknown): never {
   );
 }
 
+/** The owning organization, where the platform's answer told it (a voice's `organizationId`). */
+function organizationOf(state: object): { organization?: string } {
+  const organization = (state as Inputs).organizationId;
+  return typeof organization === "string" && organization !== "" ? { organization } : {};
+}
+
+/** The provider's sub-organization setting, or none when the settings cannot be read. */
+function subOrganizationSetting(): string | undefined {
+  try {
+    return readSettings().subOrganizationId;
+  } catch {
+    return undefined;
+  }
+}
+
 /** What a read answers: the state, and the inputs to record when they are not the stored ones. */
 export interface ReadAnswer {
   readonly state: Inputs;
@@ -109,10 +132,17 @@ export interface ServedResource {
    * (an id and no state) gets what the id alone tells and the markers, so the update that follows
    * records the declared inputs without a call.
    */
-  read(id: string, state: Inputs): ReadAnswer;
+  read(id: string, state: Inputs): Promise<ReadAnswer>;
 }
 
-export function servedResource(descriptor: ResourceDescriptor<object>): ServedResource {
+/**
+ * `ledger` is where the objects this resource makes, adopts and lets go are recorded (the front
+ * end's, provider/ledger/); none by default, as for the mocks and tests in process.
+ */
+export function servedResource(
+  descriptor: ResourceDescriptor<object>,
+  ledger: ObjectLedger = noLedger,
+): ServedResource {
   /**
    * The secrets of a call's bags and the engine's credentials remembered, and the call run with
    * the ones the user marked.
@@ -141,6 +171,7 @@ export function servedResource(descriptor: ResourceDescriptor<object>): ServedRe
     check(olds: Inputs, news: Inputs, options: CallOptions = {}) {
       const adopted = olds[ADOPTED] === true || news[ADOPTED] === true;
       const [before, after] = [unmarked(olds), unmarked(news)];
+      rememberChecked();
       return withSecrets(options, [before, after], async () => {
         const result = await descriptor
           .check(before, after, { olds: before, adopted, markedSecret: options.markedSecret })
@@ -169,8 +200,26 @@ export function servedResource(descriptor: ResourceDescriptor<object>): ServedRe
       const declared = unmarked(news);
       return withSecrets(options, [declared], async () => {
         if (preview) return { state: plannedCreateState(descriptor, declared) };
-        const created = await descriptor.create(declared, options).catch(rethrowRedacted);
-        if (currentResource() !== "") rememberCreated(currentResource());
+        const urn = currentResource();
+        const operation = randomUUID();
+        const object = factsOf(urn, declared);
+        if (urn !== "") await ledger.record({ event: "intent", operation, object });
+        const created = await descriptor.create(declared, options).catch(async (error) => {
+          // A create that made the object before it failed still hands its id to the engine.
+          if (urn !== "" && error instanceof IncompleteCreateError) {
+            await ledger.record({ event: "created", operation, id: error.id, object });
+          }
+          return rethrowRedacted(error);
+        });
+        if (urn !== "") {
+          rememberCreated(urn);
+          await ledger.record({
+            event: "created",
+            operation,
+            id: created.id,
+            object: { ...object, ...organizationOf(created.state) },
+          });
+        }
         return created;
       });
     },
@@ -197,11 +246,24 @@ export function servedResource(descriptor: ResourceDescriptor<object>): ServedRe
     },
     delete(id: string, olds: Inputs, options: CallOptions = {}) {
       return withSecrets(options, [olds], async () => {
-        const context = { replacing: endsReplacement(descriptor.type, id, currentResource()) };
-        return descriptor.delete(id, unmarked(olds), context).catch(rethrowRedacted);
+        const urn = currentResource();
+        const ending = endsReplacement(descriptor.type, id, urn);
+        const context = { replacing: ending !== "no" };
+        await descriptor.delete(id, unmarked(olds), context).catch(rethrowRedacted);
+        if (urn === "") return;
+        const how =
+          ending === "deleteFirst"
+            ? "deleteBeforeReplace"
+            : ending === "after"
+              ? "replaced"
+              : programChecked()
+                ? "removed"
+                : "destroyed";
+        const object = { ...factsOf(urn, unmarked(olds)), ...organizationOf(olds) };
+        await ledger.record({ event: "left", id, how, object });
       });
     },
-    read(id: string, state: Inputs): ReadAnswer {
+    async read(id: string, state: Inputs): Promise<ReadAnswer> {
       if (Object.keys(state).length > 0) {
         inform(
           `refresh kept ${label(id)} as the stack holds it: the platform has no read operation, ` +
@@ -217,6 +279,8 @@ export function servedResource(descriptor: ResourceDescriptor<object>): ServedRe
         );
       }
       const known = descriptor.outputsFromId?.(id) ?? {};
+      const urn = currentResource();
+      if (urn !== "") await ledger.record({ event: "adopted", id, object: factsOf(urn, known) });
       const told = Object.keys(known);
       // What the id tells of the inputs (a webhook's campaignId) is all the code `pulumi import`
       // generates; the rest the program declares.
@@ -237,6 +301,18 @@ export function servedResource(descriptor: ResourceDescriptor<object>): ServedRe
       };
     },
   });
+
+  /** What the ledger may hold of an object: its kind, URN, name and sub-organization, no secret. */
+  function factsOf(urn: string, inputs: Inputs): ObjectFacts {
+    const name = inputs.name;
+    const subOrganization = inputs.subOrganizationId ?? subOrganizationSetting();
+    return {
+      kind: descriptor.type,
+      urn,
+      ...(typeof name === "string" && !descriptor.secretInputs.includes("name") ? { name } : {}),
+      ...(typeof subOrganization === "string" && subOrganization !== "" ? { subOrganization } : {}),
+    };
+  }
 
   /**
    * While an adoption is open: the update that records the declared inputs where they differ from

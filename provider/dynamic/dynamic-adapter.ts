@@ -28,6 +28,7 @@ import { InputError } from "../platform/errors";
 import { readSettings } from "../settings/config";
 import { inputChangesShown } from "./input-changes-shown";
 import { withResource } from "../core/provider-log";
+import { providerLedger } from "../ledger/provider-ledger";
 import { forwardConsoleToEngine } from "../plugin/engine-log";
 
 export interface ResourceFacts {
@@ -104,7 +105,7 @@ function withProviderKept(error: unknown, news: Inputs): never {
 
 export function dynamicHandlers<State extends object>(descriptor: ResourceDescriptor<State>) {
   // Dynamic resources never get preview creates or updates, so every state is the handlers' own.
-  const served = servedResource(descriptor as ResourceDescriptor<object>);
+  const served = servedResource(descriptor as ResourceDescriptor<object>, providerLedger);
   const outputs = (state: object, news: Inputs) => ({
     ...withoutUndefined(state as State),
     ...resourceOf(news),
@@ -167,7 +168,7 @@ export function dynamicHandlers<State extends object>(descriptor: ResourceDescri
     /** A refresh: what state holds, said to be kept as it was. */
     read: (id: string, props: Inputs) =>
       onResource(props, async () => {
-        const read = served.read(id, withoutProvider(props));
+        const read = await served.read(id, withoutProvider(props));
         return { id, props: { ...read.state, ...hidden(props) } };
       }),
   });

@@ -20,6 +20,7 @@ import { servedResource, type ServedResource } from "../core/served-resource";
 import { resources } from "../resources";
 import { checkProviderConfig, configureProvider, diffProviderConfig } from "./provider-config";
 import { withResource } from "../core/provider-log";
+import { providerLedger } from "../ledger/provider-ledger";
 import { secretSettings } from "../settings/config";
 import {
   cancelProviderCalls,
@@ -39,7 +40,10 @@ import {
 } from "./pulumi-protocol";
 
 const servedByToken = new Map<string, ServedResource>(
-  resources.map((descriptor) => [resourceToken(descriptor.type), servedResource(descriptor)]),
+  resources.map((descriptor) => [
+    resourceToken(descriptor.type),
+    servedResource(descriptor, providerLedger),
+  ]),
 );
 
 type Call<Req> = Grpc.ServerUnaryCall<Req, unknown>;
@@ -439,7 +443,7 @@ export const providerService = {
         ...markedIn(properties, ...(inputs === undefined ? [] : [inputs])),
       ];
       const id = call.request.getId();
-      const read = served.read(id, properties.bag);
+      const read = await served.read(id, properties.bag);
       const response = new providerPb.ReadResponse();
       response.setId(id);
       response.setProperties(toStruct(read.state, secrets));

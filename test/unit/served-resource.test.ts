@@ -158,7 +158,7 @@ describe("diff", () => {
 
 describe("import and get: an id and no state", () => {
   test("an import reads an id into what it tells and the markers; the next diff and update record the declared inputs without a call", async () => {
-    const read = carrier.read("c-imported", {});
+    const read = await carrier.read("c-imported", {});
     expect(read).toEqual({
       state: { carrierId: "c-imported", [IMPORTED_WITHOUT_READ]: true },
       inputs: { [ADOPTED]: true },
@@ -181,9 +181,9 @@ describe("import and get: an id and no state", () => {
     });
   });
 
-  test("a webhook's id tells its campaign", () => {
+  test("a webhook's id tells its campaign", async () => {
     const served = servedResource(campaignWebhook);
-    const read = served.read(webhookId, {});
+    const read = await served.read(webhookId, {});
     expect(read.state).toMatchObject({ campaignId });
   });
 
@@ -213,7 +213,7 @@ describe("import and get: an id and no state", () => {
      * warns about failures there) and records them; the code it prints holds those inputs only.
      */
     async function cliImport(served: ReturnType<typeof servedResource>, id: string) {
-      const read = served.read(id, {});
+      const read = await served.read(id, {});
       const checkedRead = await served.check(read.inputs!, read.inputs!);
       return { read, checkedRead };
     }
@@ -252,7 +252,7 @@ describe("import and get: an id and no state", () => {
 
     test("the import option without url checks, warns about nothing it cannot read, and records nothing yet", async () => {
       const served = servedResource(campaignWebhook);
-      const read = served.read(webhookId, {});
+      const read = await served.read(webhookId, {});
       const declared = await served.check(read.inputs!, { campaignId, events: [] });
       expect(declared.failures).toEqual([]);
       const diff = await served.diff(webhookId, read.state, declared.inputs);
@@ -293,7 +293,7 @@ describe("import and get: an id and no state", () => {
 
     test("ignoreChanges on a required input closes the adoption as declaring it would", async () => {
       const { name: _ignored, ...withoutName } = carrierInputs();
-      const read = carrier.read("c-ignored", {});
+      const read = await carrier.read("c-ignored", {});
       const declared = await carrier.check(read.inputs!, withoutName);
       const recorded = (await carrier.update("c-ignored", read.state, declared.inputs, false, {
         ignoreChanges: ["name"],
@@ -310,10 +310,10 @@ describe("import and get: an id and no state", () => {
   });
 
   test("an id that cannot be the object's is refused, in recover's words", async () => {
-    expect(() => carrier.read("..", {})).toThrow(InputError);
-    expect(() => carrier.read("%2e%2e", {})).toThrow(/the id must not be "\.\."/);
+    await expect(carrier.read("..", {})).rejects.toThrow(InputError);
+    await expect(carrier.read("%2e%2e", {})).rejects.toThrow(/the id must not be "\.\."/);
     const served = servedResource(campaignWebhook);
-    expect(() => served.read("not-a-webhook-id", {})).toThrow(
+    await expect(served.read("not-a-webhook-id", {})).rejects.toThrow(
       /"not-a-webhook-id" is not a campaign webhook id/,
     );
     const inputs = (await served.check({}, webhookInputs())).inputs;
@@ -325,9 +325,9 @@ describe("import and get: an id and no state", () => {
   });
 });
 
-test("a refresh reads back what state holds, and says so", () => {
+test("a refresh reads back what state holds, and says so", async () => {
   const state = { name: "trunk", carrierId: "c1" };
-  expect(carrier.read("c1", state)).toEqual({ state });
+  expect(await carrier.read("c1", state)).toEqual({ state });
   expect(said).toEqual([
     'refresh kept SipCarrier "c1" as the stack holds it: the platform has no read operation, so a change made on the platform is not detected',
   ]);

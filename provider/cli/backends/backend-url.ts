@@ -2,48 +2,12 @@
  * Which state backend `pulumi` uses, found without asking it (a `pulumi whoami` reads the backend
  * too, and hangs with it), and how a message names that backend without any credential in it.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { homedir } from "node:os";
-import { join } from "node:path";
 import { azureBlobSettings, isAzureBlobBackend } from "./azblob-locks";
 import { isPostgresBackend, postgresTarget } from "./postgres-locks";
 import { isS3Backend, s3ClientSettings } from "./s3-locks";
-import { fileBackendDirectory } from "./stack-lock";
+import { configuredBackendUrl, fileBackendDirectory } from "../../settings/backend-location";
 
-/**
- * The backend URL as the CLI chooses it (pkg/workspace/creds.go, GetCurrentCloudURL, at
- * v3.248.0): PULUMI_BACKEND_URL, else the project's `backend.url`, else the login's `current`.
- */
-export function configuredBackendUrl(
-  projectDir: string,
-  env: NodeJS.ProcessEnv = process.env,
-): string | undefined {
-  if (env.PULUMI_BACKEND_URL) return env.PULUMI_BACKEND_URL;
-  const fromProject = projectBackendUrl(projectDir);
-  if (fromProject !== undefined) return fromProject;
-  const home = env.PULUMI_HOME || join(homedir(), ".pulumi");
-  try {
-    const credentials = JSON.parse(readFileSync(join(home, "credentials.json"), "utf8")) as {
-      current?: unknown;
-    };
-    return typeof credentials.current === "string" && credentials.current !== ""
-      ? credentials.current
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** `backend: url:` of the project's Pulumi.yaml. */
-function projectBackendUrl(projectDir: string): string | undefined {
-  for (const file of ["Pulumi.yaml", "Pulumi.yml"]) {
-    const path = join(projectDir, file);
-    if (!existsSync(path)) continue;
-    const block = /^backend:[ \t]*\r?\n((?:[ \t]+\S.*\r?\n?)+)/m.exec(readFileSync(path, "utf8"));
-    return block === null ? undefined : /^[ \t]+url:[ \t]*["']?([^"'\s#]+)/m.exec(block[1]!)?.[1];
-  }
-  return undefined;
-}
+export { configuredBackendUrl };
 
 /**
  * The backend as a message names it: its kind and host, never a user name, password, key or

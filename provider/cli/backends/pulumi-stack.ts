@@ -245,6 +245,36 @@ export async function updateInProgress(target: StackTarget): Promise<boolean> {
   return stack?.updateInProgress === true;
 }
 
+/** A stack `pulumi stack ls --all --json` lists: its full name, project and stack. */
+export interface ListedStack {
+  readonly name: string;
+  readonly project: string;
+  readonly stack: string;
+  /** `<project>/<stack>`, as URNs and the ledger name it. */
+  readonly key: string;
+}
+
+/**
+ * Every stack on the backend the project folder's `pulumi` uses, of every project: the names
+ * are `organization/<project>/<stack>` on self-managed backends and `<org>/<project>/<stack>` on
+ * Pulumi Cloud.
+ */
+export async function listStacks(cwd: string): Promise<ListedStack[]> {
+  const target = { cwd };
+  const args = ["stack", "ls", "--all", "--json", "--non-interactive", "--cwd", cwd];
+  const listed = JSON.parse(
+    await runPulumi({ args, target }).catch((error: unknown) => {
+      throw readFailure(error, target);
+    }),
+  ) as { name?: string }[];
+  return listed.flatMap(({ name }) => {
+    const parts = name?.split("/") ?? [];
+    if (name === undefined || parts.length < 2) return [];
+    const [project, stack] = parts.slice(-2) as [string, string];
+    return [{ name, project, stack, key: `${project}/${stack}` }];
+  });
+}
+
 /**
  * The Pulumi CLI on PATH as the StackAccess preflight and recover use. The backend URL is asked
  * once per command: it cannot change while the command runs, and each `pulumi whoami` costs a CLI

@@ -20,10 +20,12 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
-import { homedir, hostname } from "node:os";
+import { hostname } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { backendDeadline, type BackendDeadline } from "./backend-deadline";
+import { fileBackendDirectory } from "../../settings/backend-location";
+
+export { fileBackendDirectory };
 import type { ExportedStack } from "../state/exported-state";
 import { azureBlobLockRecords, isAzureBlobBackend } from "./azblob-locks";
 import { lockKeyPrefixes } from "./lock-objects";
@@ -103,17 +105,6 @@ export function holderOf(file: Record<string, unknown>): LockHolder {
     ...(typeof file.pid === "number" && Number.isInteger(file.pid) ? { pid: file.pid } : {}),
     ...(since !== undefined && !Number.isNaN(since.getTime()) ? { since } : {}),
   };
-}
-
-/** The folder of a `file://` backend, or undefined for any other backend. */
-export function fileBackendDirectory(url: string): string | undefined {
-  if (!url.startsWith("file://")) return undefined;
-  const withoutQuery = url.replace(/\?.*$/, "");
-  // `pulumi login --local` and `file://~` both mean the home folder.
-  if (withoutQuery === "file://~" || withoutQuery.startsWith("file://~/")) {
-    return join(homedir(), withoutQuery.slice("file://~".length));
-  }
-  return fileURLToPath(withoutQuery);
 }
 
 /**

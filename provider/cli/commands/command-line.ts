@@ -5,6 +5,7 @@ import {
 } from "../backends/backend-deadline";
 import { UsageError } from "../errors";
 import { DEFAULT_API_KEY, faultProfileNames } from "../../emulator";
+import { LEFTOVERS_USAGE } from "./leftovers";
 
 export const USAGE = `Usage:
   pulumi-voice-platform preflight [--stack NAME] [--cwd DIR]
@@ -29,6 +30,8 @@ export const USAGE = `Usage:
       included) a new id, <campaignId>/<random UUID>, and the stack's outputs that repeat it.
       Nothing is sent to the platform and nothing is replaced. The replaced state is saved to a
       backup file first; a locked stack or one with interrupted operations is refused.
+
+${LEFTOVERS_USAGE}
 
   pulumi-voice-platform policy-pack DIR
       Writes the platform's policy pack (docs/policies.md) into DIR, a new or empty folder, for
@@ -74,6 +77,8 @@ export type CommandLine =
   | { readonly command: "help" }
   /** The emulator parses its own flags (emulator-command.ts). */
   | { readonly command: "emulator"; readonly argv: readonly string[] }
+  /** leftovers parses its own flags (leftovers.ts). */
+  | { readonly command: "leftovers"; readonly argv: readonly string[] }
   | { readonly command: "preflight"; readonly stack?: string; readonly cwd?: string }
   | { readonly command: "rekey"; readonly stack?: string; readonly cwd?: string }
   | { readonly command: "policy-pack"; readonly dir: string; readonly cwd?: string }
@@ -106,6 +111,7 @@ interface Common {
 
 export function parseCommandLine(argv: readonly string[]): CommandLine {
   if (argv[0] === "emulator") return { command: "emulator", argv: argv.slice(1) };
+  if (argv[0] === "leftovers") return { command: "leftovers", argv: argv.slice(1) };
   let parsed;
   try {
     parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options });
@@ -125,8 +131,8 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   if (command === "policy-pack") return policyPackCommand(rest, values, common);
   throw new UsageError(
     command === undefined
-      ? "no command given: use preflight, recover, rekey, policy-pack or emulator"
-      : `unknown command ${JSON.stringify(command)}: use preflight, recover, rekey, policy-pack or emulator`,
+      ? "no command given: use preflight, recover, rekey, leftovers, policy-pack or emulator"
+      : `unknown command ${JSON.stringify(command)}: use preflight, recover, rekey, leftovers, policy-pack or emulator`,
   );
 }
 

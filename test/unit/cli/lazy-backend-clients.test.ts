@@ -1,8 +1,9 @@
 /**
- * The backend clients (@aws-sdk/client-s3, @azure/storage-blob, @azure/identity, postgres) are for
- * preflight and recover only: loaded by a dynamic import inside the lock readers, never by a static
- * one, and nothing outside provider/cli reaches provider/cli, so neither the plugin (bundled from
- * provider/plugin/main.ts) nor the dynamic resources load or bundle them.
+ * The backend clients (@aws-sdk/client-s3, @azure/storage-blob, @azure/identity, postgres) are
+ * loaded by a dynamic import only, never by a static one: in the lock readers (preflight, recover)
+ * and in the ledger's stores (provider/ledger/), which load one only when the ledger is on that
+ * backend. Nothing but provider/cli and provider/ledger reaches provider/cli, so a provider whose
+ * ledger is a folder loads none of them.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -43,7 +44,7 @@ test("the backend clients are loaded only by dynamic imports, in provider/cli", 
         static: false,
       });
       if (used.dynamic) {
-        expect(where).toMatch(/^cli\//);
+        expect(where).toMatch(/^(cli|ledger)\//);
         dynamicUses.push(`${where}: ${used.name}`);
       }
     }
@@ -53,13 +54,14 @@ test("the backend clients are loaded only by dynamic imports, in provider/cli", 
     "cli/backends/azblob-locks.ts: @azure/storage-blob",
     "cli/backends/postgres-locks.ts: postgres",
     "cli/backends/s3-locks.ts: @aws-sdk/client-s3",
+    "ledger/ledger-stores.ts: @aws-sdk/client-s3",
   ]);
 });
 
-test("nothing outside provider/cli imports it", () => {
+test("nothing outside provider/cli and provider/ledger imports it", () => {
   for (const file of sources(PROVIDER)) {
     const where = relative(PROVIDER, file);
-    if (where.startsWith("cli/")) continue;
+    if (where.startsWith("cli/") || where.startsWith("ledger/")) continue;
     for (const used of imports(readFileSync(file, "utf8"))) {
       expect({ where, used: used.name }).not.toEqual({
         where,

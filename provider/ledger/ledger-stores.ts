@@ -1,0 +1,132 @@
+/**
+ * Where ledger entries are kept: a folder (a file backend's, or one set in VOICEPLATFORM_LEDGER) or
+ * the state backend's bucket, each entry written once under a name of its own (ledger-entry.ts),
+ * so runners never overwrite or lock each other, and a retried write only writes the same bytes.
+ */
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { backendDeadline, type BackendDeadline } from "../cli/backends/backend-deadline";
+import { s3ClientSettings } from "../cli/backends/s3-locks";
+import {
+  entryFileName,
+  entryLine,
+  LEDGER_PREFIX,
+  parsedEntry,
+  type LedgerEntry,
+} from "./ledger-entry";
+
+export interface LedgerStore {
+  /** Where it is, for messages: never a credential. */
+  readonly where: string;
+  write(entry: LedgerEntry): Promise<void>;
+  /** Every entry, in time order; files that are no entry are skipped. */
+  readAll(): Promise<LedgerEntry[]>;
+}
+
+/** The ledger folder under a backend folder's root (`<root>/.pulumi/voiceplatform-ledger`). */
+export function folderStore(root: string): LedgerStore {
+  const folder = join(root, LEDGER_PREFIX);
+  return {
+    where: `the folder ${folder}`,
+    async write(entry) {
+      mkdirSync(folder, { recursive: true });
+      const name = entryFileName(entry);
+      // Written beside, then renamed: a reader never sees half an entry.
+      const partial = join(folder, `.${name}.partial`);
+      writeFileSync(partial, entryLine(entry), { flag: "w", mode: 0o644 });
+      renameSync(partial, join(folder, name));
+    },
+    async readAll() {
+      let names: string[];
+      try {
+        names = readdirSync(folder);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+        throw error;
+      }
+      return names
+        .filter((name) => name.endsWith(".json") && !name.startsWith("."))
+        .sort()
+        .flatMap((name) => {
+          const entry = parsedEntry(readFileSync(join(folder, name), "utf8"));
+          return entry === undefined ? [] : [entry];
+        });
+    },
+  };
+}
+
+/**
+ * The ledger as objects under `.pulumi/voiceplatform-ledger/` of the backend's S3 bucket, with the
+ * URL and credentials `pulumi` uses. The client is loaded on first use, only on this backend.
+ */
+export function s3Store(url: string): LedgerStore {
+  const { bucket, config } = s3ClientSettings(url);
+  const where = `the S3 bucket "${bucket}"${config.endpoint === undefined ? "" : ` at ${String(config.endpoint)}`}`;
+  const connect = async (deadline: BackendDeadline) => {
+    const sdk = await import("@aws-sdk/client-s3").catch(() => {
+      throw new Error(
+        "the S3 client is not installed: `npm install @aws-sdk/client-s3` beside the package",
+      );
+    });
+    return { sdk, s3: new sdk.S3Client(s3ClientSettings(url, deadline).config) };
+  };
+  return {
+    where,
+    async write(entry) {
+      const deadline = backendDeadline();
+      const { sdk, s3 } = await connect(deadline);
+      try {
+        await s3.send(
+          new sdk.PutObjectCommand({
+            Bucket: bucket,
+            Key: `${LEDGER_PREFIX}${entryFileName(entry)}`,
+            Body: entryLine(entry),
+            ContentType: "application/json",
+          }),
+          { abortSignal: deadline.signal },
+        );
+      } finally {
+        s3.destroy();
+      }
+    },
+    async readAll() {
+      const deadline = backendDeadline();
+      const { sdk, s3 } = await connect(deadline);
+      const texts: string[] = [];
+      try {
+        let token: string | undefined;
+        do {
+          const page = await s3.send(
+            new sdk.ListObjectsV2Command({
+              Bucket: bucket,
+              Prefix: LEDGER_PREFIX,
+              ContinuationToken: token,
+            }),
+            { abortSignal: deadline.signal },
+          );
+          for (const key of (page.Contents ?? []).map((object) => object.Key ?? "")) {
+            if (!key.endsWith(".json")) continue;
+            const got = await s3.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key }), {
+              abortSignal: deadline.signal,
+            });
+            texts.push((await got.Body?.transformToString()) ?? "");
+          }
+          token = page.IsTruncated === true ? page.NextContinuationToken : undefined;
+        } while (token !== undefined);
+      } finally {
+        s3.destroy();
+      }
+      return inTimeOrder(texts);
+    },
+  };
+}
+
+/** Entries from their texts, those that are none skipped, in time order (by their names). */
+function inTimeOrder(texts: readonly string[]): LedgerEntry[] {
+  return texts
+    .flatMap((text) => {
+      const entry = parsedEntry(text);
+      return entry === undefined ? [] : [entry];
+    })
+    .sort((a, b) => entryFileName(a).localeCompare(entryFileName(b)));
+}

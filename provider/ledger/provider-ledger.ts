@@ -1,0 +1,99 @@
+/**
+ * The ledger a front end hands its served resources: each event made an entry (ledger-entry.ts)
+ * with when, where and which stack, every text field redacted, and stored before the call goes on.
+ * A ledger that cannot be written never fails the call, so the state still gets the id: it is
+ * said once per provider, with what to run.
+ */
+import { randomUUID } from "node:crypto";
+import type { LedgerEvent, ObjectLedger } from "../core/object-ledger";
+import { warn } from "../core/provider-log";
+import { redactSecrets } from "../platform/redaction";
+import { readSettings } from "../settings/config";
+import { stateSlot } from "../settings/process-state";
+import { LEDGER_VERSION, stackOfResource, type LedgerEntry } from "./ledger-entry";
+import { ledgerLocation, type LedgerLocation } from "./ledger-location";
+
+/** The running provider's ledger location, found on first use (the project folder is its cwd). */
+const location = stateSlot((): { found?: LedgerLocation } => ({}));
+
+function currentLocation(): LedgerLocation {
+  const held = location();
+  held.found ??= foundLocation();
+  return held.found;
+}
+
+function foundLocation(): LedgerLocation {
+  try {
+    return ledgerLocation(process.cwd());
+  } catch (error) {
+    // A backend URL the ledger cannot use (an S3 URL with `role`, say): said, never thrown.
+    return {
+      missing: redactSecrets((error as Error).message),
+      fix: 'see docs/operations.md "The ledger"',
+    };
+  }
+}
+
+export const providerLedger: ObjectLedger = Object.freeze({
+  async record(event: LedgerEvent): Promise<void> {
+    const entry = entryOf(event);
+    const found = currentLocation();
+    if (!("store" in found)) {
+      sayNotRecorded(found.missing, found.fix);
+      return;
+    }
+    try {
+      await found.store.write(entry);
+    } catch (error) {
+      sayNotRecorded(
+        `writing to ${found.store.where} failed (${redactSecrets(String((error as Error).message ?? error))})`,
+        "fix the access and run `npx pulumi-voice-platform leftovers` to see what the ledger holds",
+      );
+    }
+  },
+});
+
+function sayNotRecorded(why: string, fix: string): void {
+  // Once per provider: the id still reaches the stack's state, which is what matters most.
+  warn(
+    `the ledger of objects left on the platform is not kept for this stack: ${why}. Objects this stack leaves on the platform cannot be listed later; ${fix}`,
+  );
+}
+
+/** The entry an event makes: every text field redacted (a secret named a carrier stays out). */
+export function entryOf(event: LedgerEvent, now: Date = new Date()): LedgerEntry {
+  const { object } = event;
+  const where = stackOfResource(object.urn);
+  const entry: LedgerEntry = {
+    v: LEDGER_VERSION,
+    entry: randomUUID(),
+    at: now.toISOString(),
+    event: event.event,
+    kind: object.kind,
+    ...("id" in event ? { id: event.id } : {}),
+    ...("operation" in event ? { operation: event.operation } : {}),
+    urn: object.urn,
+    ...(where ?? {}),
+    ...hostOf(),
+    ...(object.name === undefined ? {} : { name: object.name }),
+    ...(object.organization === undefined ? {} : { organization: object.organization }),
+    ...(object.subOrganization === undefined ? {} : { subOrganization: object.subOrganization }),
+    ...("how" in event ? { how: event.how } : {}),
+  };
+  return Object.fromEntries(
+    Object.entries(entry).map(([key, value]) => [
+      key,
+      typeof value === "string" ? redactSecrets(value) : value,
+    ]),
+  ) as LedgerEntry;
+}
+
+function hostOf(): { host?: string } {
+  try {
+    const { baseUrl, campaignsBaseUrl } = readSettings();
+    const url = baseUrl ?? campaignsBaseUrl;
+    return url === undefined ? {} : { host: new URL(url).host };
+  } catch {
+    return {};
+  }
+}
