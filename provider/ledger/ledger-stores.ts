@@ -6,6 +6,12 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { backendDeadline, type BackendDeadline } from "../cli/backends/backend-deadline";
+import { azureBlobSettings, containerClient } from "../cli/backends/azblob-locks";
+import {
+  onPostgresBackend,
+  postgresStateTable,
+  postgresTarget,
+} from "../cli/backends/postgres-locks";
 import { s3ClientSettings } from "../cli/backends/s3-locks";
 import {
   entryFileName,
@@ -129,4 +135,73 @@ function inTimeOrder(texts: readonly string[]): LedgerEntry[] {
       return entry === undefined ? [] : [entry];
     })
     .sort((a, b) => entryFileName(a).localeCompare(entryFileName(b)));
+}
+
+/** The ledger as blobs under `.pulumi/voiceplatform-ledger/` of the backend's Azure container. */
+export function azureBlobStore(url: string): LedgerStore {
+  const settings = azureBlobSettings(url);
+  const where = `the Azure Blob container "${settings.container}"${settings.serviceUrl === "" ? "" : ` at ${settings.serviceUrl}`}`;
+  return {
+    where,
+    async write(entry) {
+      const deadline = backendDeadline();
+      const container = await containerClient(settings, deadline);
+      const line = entryLine(entry);
+      await container
+        .getBlockBlobClient(`${LEDGER_PREFIX}${entryFileName(entry)}`)
+        .upload(line, Buffer.byteLength(line), {
+          abortSignal: deadline.signal,
+          blobHTTPHeaders: { blobContentType: "application/json" },
+        });
+    },
+    async readAll() {
+      const deadline = backendDeadline();
+      const container = await containerClient(settings, deadline);
+      const texts: string[] = [];
+      for await (const blob of container.listBlobsFlat({
+        prefix: LEDGER_PREFIX,
+        abortSignal: deadline.signal,
+      })) {
+        if (!blob.name.endsWith(".json")) continue;
+        const bytes = await container
+          .getBlobClient(blob.name)
+          .downloadToBuffer(0, undefined, { abortSignal: deadline.signal });
+        texts.push(bytes.toString("utf8"));
+      }
+      return inTimeOrder(texts);
+    },
+  };
+}
+
+/**
+ * The ledger as rows of the backend's state table, keyed `.pulumi/voiceplatform-ledger/<name>`
+ * with the data as Pulumi stores a blob (`{"data": "<base64>"}`), beside the stacks' own rows.
+ */
+export function postgresStore(url: string): LedgerStore {
+  const target = postgresTarget(url);
+  return {
+    where: `the PostgreSQL server at ${target.host}:${target.port} (table ${postgresStateTable(url)})`,
+    async write(entry) {
+      const base64 = Buffer.from(entryLine(entry)).toString("base64");
+      await onPostgresBackend(url, true, (sql, table) =>
+        sql.unsafe(
+          `INSERT INTO ${table} (key, data) VALUES ($1, jsonb_build_object('data', $2::text)) ON CONFLICT (key) DO NOTHING`,
+          [`${LEDGER_PREFIX}${entryFileName(entry)}`, base64],
+        ),
+      );
+    },
+    async readAll() {
+      const rows = await onPostgresBackend(url, false, (sql, table) =>
+        sql.unsafe<{ data: string | null }[]>(
+          `SELECT data->>'data' AS data FROM ${table} WHERE left(key, length($1)) = $1`,
+          [LEDGER_PREFIX],
+        ),
+      ).catch((error: { code?: string }) => {
+        // Pulumi creates its table on first use: none yet, no ledger yet.
+        if (error.code === "42P01") return [];
+        throw error;
+      });
+      return inTimeOrder(rows.map((row) => Buffer.from(row.data ?? "", "base64").toString("utf8")));
+    },
+  };
 }

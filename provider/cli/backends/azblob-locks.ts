@@ -78,7 +78,8 @@ export function azureBlobSettings(
   return { container, serviceUrl, credential };
 }
 
-async function containerClient(
+/** The backend's container, with the credentials `pulumi` uses, within the deadline's steps. */
+export async function containerClient(
   settings: AzureBlobSettings,
   deadline: BackendDeadline,
 ): Promise<ContainerClient> {

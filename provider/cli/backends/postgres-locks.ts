@@ -283,13 +283,27 @@ interface LockRow {
 }
 
 /** The rows under the prefixes over one connection attempt with the given TLS plan. */
-async function readRows(
+function readRows(
   target: PostgresTarget,
   table: string,
   prefixes: readonly string[],
   plan: ReturnType<typeof tlsPlan>,
   deadline: BackendDeadline,
 ): Promise<LockRow[]> {
+  return onConnection(target, plan, deadline, false, (sql) => lockRowsUnder(sql, table, prefixes));
+}
+
+/**
+ * `work` over one connection attempt with the given TLS plan, read-only unless `writable` (the
+ * ledger's rows), within the deadline; a server asking for a clear-text password is refused.
+ */
+async function onConnection<T>(
+  target: PostgresTarget,
+  plan: ReturnType<typeof tlsPlan>,
+  deadline: BackendDeadline,
+  writable: boolean,
+  work: (sql: Sql) => Promise<T>,
+): Promise<T> {
   if (deadline.signal.aborted) throw deadlinePassed(target, deadline);
   let cleartextRequested = false;
   // Settles the read at once when the server asks for a clear-text password (the client would
@@ -301,7 +315,7 @@ async function readRows(
   refused.catch(() => {});
   const socketError: { error?: unknown } = {};
   const postgres = (await import("postgres")).default;
-  const options = clientOptions(target, plan, deadline, {
+  const options = clientOptions(target, plan, deadline, writable, {
     cleartextRequested: () => cleartextRequested,
     onCleartextRequest: () => {
       cleartextRequested = true;
@@ -315,7 +329,7 @@ async function readRows(
   const endNow = () => void sql.end({ timeout: 0 });
   deadline.signal.addEventListener("abort", endNow, { once: true });
   try {
-    return await Promise.race([lockRowsUnder(sql, table, prefixes), refused]);
+    return await Promise.race([work(sql), refused]);
   } catch (error) {
     if (cleartextRequested) throw cleartextRefusal(target);
     if (deadline.signal.aborted) throw deadlinePassed(target, deadline);
@@ -340,11 +354,12 @@ interface ConnectionHooks {
   onSocketError(error: unknown): void;
 }
 
-/** One read-only connection on the socket negotiatedSocket made, within the target's limits. */
+/** One connection on the socket negotiatedSocket made, within the target's limits. */
 function clientOptions(
   target: PostgresTarget,
   plan: ReturnType<typeof tlsPlan>,
   deadline: BackendDeadline,
+  writable: boolean,
   hooks: ConnectionHooks,
 ) {
   return {
@@ -372,7 +387,7 @@ function clientOptions(
       application_name: target.applicationName,
       // The server ends a statement that waits (on a lock, say) with an error naming the cause.
       statement_timeout: String(stepMilliseconds(LOCK_READ_STEPS.attemptSeconds, deadline)),
-      default_transaction_read_only: "on",
+      default_transaction_read_only: writable ? "off" : "on",
     },
   };
 }
@@ -453,4 +468,26 @@ function isMissingTable(error: unknown): boolean {
 /** A lock object's bytes, as the backend stores them: base64 inside a JSON column. */
 function base64Text(base64: string | null): Buffer {
   return Buffer.from(base64 ?? "", "base64");
+}
+
+/**
+ * `work` over one connection to the backend's server, with the URL's TLS mode as the lock reader
+ * takes it (`allow`: without TLS first, then with it): for the ledger's rows in the state table.
+ */
+export async function onPostgresBackend<T>(
+  url: string,
+  writable: boolean,
+  work: (sql: Sql, table: string) => Promise<T>,
+  deadline: BackendDeadline = backendDeadline(),
+): Promise<T> {
+  const table = postgresStateTable(url);
+  const target = postgresTarget(url);
+  const plan = tlsPlan(target);
+  try {
+    return await onConnection(target, plan, deadline, writable, (sql) => work(sql, table));
+  } catch (error) {
+    if (target.sslmode !== "allow" || deadline.signal.aborted) throw error;
+    const tlsAttempt = { ...plan, ask: true, required: true };
+    return onConnection(target, tlsAttempt, deadline, writable, (sql) => work(sql, table));
+  }
 }

@@ -14,10 +14,11 @@ export const USAGE = `Usage:
       exits 1. Exits 3 when the stack is locked by an update that may still be running (its
       holder and age where the backend shows them): its pending operations are that update's
       work in flight; wait for it to finish and do not run recover.
-  pulumi-voice-platform recover [--stack NAME] [--cwd DIR] URN=ID... [--forget URN]...
+  pulumi-voice-platform recover [--stack NAME] [--cwd DIR] [URN=ID]... [--forget URN]...
                                 [--cancel-stale-lock]
       Records each interrupted create URN as the object ID that the platform holds, with the
-      state a finished create would have written. --forget drops an interrupted create that
+      state a finished create would have written; a create whose answer the ledger holds
+      (docs/operations.md "The ledger") is recorded with that id without being named. --forget drops an interrupted create that
       never reached the platform, so the next \`pulumi up\` creates it. Every interrupted create
       of this package must be named once. The replaced state is saved to a backup file first.
       A locked stack is refused (naming the lock's holder and age) unless --cancel-stale-lock
@@ -177,11 +178,6 @@ function recoverCommand(assignments: string[], values: Flags, common: Common): C
         `recover: ${JSON.stringify(assignment)} has no "=ID": write URN=ID with the id the platform shows, or use --forget URN if nothing was created`,
       );
     }
-  }
-  if (assignments.length === 0 && forget.length === 0) {
-    throw new UsageError(
-      "recover needs at least one URN=ID or --forget URN: run `pulumi-voice-platform preflight` to list them",
-    );
   }
   return {
     command: "recover",

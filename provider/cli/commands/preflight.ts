@@ -6,6 +6,8 @@
  */
 import type { Inputs } from "../../core/resource-descriptor";
 import { EXIT, type CommandResult } from "./command-result";
+import { ledgerAnswers, type LedgerAnswer } from "../state/ledger-answers";
+import { ledgerLocation } from "../../ledger/ledger-location";
 import { knownId } from "../state/recovered-resource";
 import {
   pendingOperations,
@@ -57,10 +59,12 @@ export async function preflight(
   if (running.length > 0) return lockedByUpdate(target, label, running, pending, now);
   const unseen = unseenLocksNote(await access.backendUrl());
   const staleLocks = locks.map((lock) => describeLock(lock, now));
+  const ledger = await interruptedCreatesInLedger(target, pending.ours);
   const text = preflightReport(pending, {
     stackLabel: label,
     flags: targetFlags(target),
-    knownIds: knownIdsOf(pending.ours),
+    knownIds: knownIdsOf(pending.ours, ledger),
+    ...(ledger === undefined ? {} : { ledger }),
     ...(staleLocks.length === 0 ? {} : { staleLocks }),
   });
   const unseenNote = unseen === undefined ? "" : `\n${unseen}`;
@@ -109,10 +113,18 @@ function lockedByUpdate(
  * a webhook), worked out from the stored inputs: no hook reads a secret input, so the export
  * without --show-secrets is enough.
  */
-function knownIdsOf(ours: readonly PendingOfPackage[]): Map<string, string> {
+function knownIdsOf(
+  ours: readonly PendingOfPackage[],
+  ledger?: ReadonlyMap<string, LedgerAnswer>,
+): Map<string, string> {
   const knownIds = new Map<string, string>();
   for (const op of ours) {
     if (op.operation !== "creating") continue;
+    const answer = ledger?.get(op.urn);
+    if (answer !== undefined && "id" in answer) {
+      knownIds.set(op.urn, answer.id);
+      continue;
+    }
     const id = knownId(op.kind, (op.resource.inputs ?? {}) as Inputs);
     if (id !== undefined) knownIds.set(op.urn, id);
   }
@@ -122,4 +134,19 @@ function knownIdsOf(ours: readonly PendingOfPackage[]): Map<string, string> {
 function stackLabelOf(target: StackTarget, anyUrn: string | undefined): string {
   const stackName = target.stack ?? (anyUrn === undefined ? undefined : stackOfUrn(anyUrn));
   return stackName === undefined ? "The current stack" : `Stack ${stackName}`;
+}
+
+/**
+ * What the ledger beside the state holds of the interrupted creates; undefined when there is no
+ * ledger to read here (preflight then says what to look for, as without one).
+ */
+export async function interruptedCreatesInLedger(
+  target: StackTarget,
+  ours: readonly PendingOfPackage[],
+): Promise<ReadonlyMap<string, LedgerAnswer> | undefined> {
+  const creates = ours.filter((op) => op.operation === "creating").map((op) => op.urn);
+  if (creates.length === 0) return undefined;
+  const location = ledgerLocation(projectDirectory(target.cwd ?? process.cwd()));
+  if (!("store" in location)) return undefined;
+  return ledgerAnswers(await location.store.readAll(), creates);
 }

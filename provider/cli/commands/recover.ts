@@ -30,6 +30,11 @@ import {
 } from "../state/recovered-resource";
 import { editedDeployment, planRecovery, type RecoveryPlan } from "../state/recovery-plan";
 import type { CommandResult } from "./command-result";
+import { randomUUID } from "node:crypto";
+import { LEDGER_VERSION, stackOfResource } from "../../ledger/ledger-entry";
+import { ledgerLocation } from "../../ledger/ledger-location";
+import type { LedgerStore } from "../../ledger/ledger-stores";
+import { ledgerAnswers, type LedgerAnswer } from "../state/ledger-answers";
 import { guardedImport, type StackEdit } from "./guarded-import";
 
 export interface RecoverOptions extends StackTarget {
@@ -43,6 +48,9 @@ export interface RecoverOptions extends StackTarget {
 interface Recovered {
   readonly plan: RecoveryPlan;
   readonly recorded: StateResource[];
+  /** URNs whose id came from the ledger, not the command line. */
+  readonly fromLedger: ReadonlySet<string>;
+  readonly ledger: PendingInLedger;
 }
 
 export async function recover(
@@ -54,7 +62,11 @@ export async function recover(
   const edit = recoverEdit(options, access, machine, now);
   // Its plan is never undefined (there is always a state to write), so there is an answer.
   const done = (await guardedImport(options, edit, { access, machine, now }))!;
-  return { exitCode: 0, text: [...done.said, ...summary(done.plan.plan)].join("\n") };
+  const noted = await noteForgottenInLedger(done.plan, options, now);
+  return {
+    exitCode: 0,
+    text: [...done.said, ...summary(done.plan.plan, done.plan.fromLedger), ...noted].join("\n"),
+  };
 }
 
 function recoverEdit(
@@ -67,10 +79,37 @@ function recoverEdit(
   return {
     refuseLocks: (locks) => refuseLocked(locks, cancelStaleLock, now),
     plan: async (stored, projectDir) => {
-      const plan = planRecovery(stored.deployment, options.assignments, options.forget);
+      const ledger = await ledgerOfPending(stored, projectDir);
+      const named = (urn: string) =>
+        options.forget.includes(urn) || options.assignments.some((a) => a.startsWith(`${urn}=`));
+      // A create whose answer the ledger holds needs no id typed by hand.
+      const fromLedger = [...ledger.answers].flatMap(([urn, answer]) =>
+        "id" in answer && !named(urn) ? [{ urn, id: answer.id }] : [],
+      );
+      const plan = planRecovery(
+        stored.deployment,
+        [...options.assignments, ...fromLedger.map(({ urn, id }) => `${urn}=${id}`)],
+        options.forget,
+        (urn) => {
+          const answer = ledger.answers.get(urn);
+          return answer !== undefined && "cutAt" in answer
+            ? `The ledger shows its request was sent at ${answer.cutAt} and no answer arrived: it may exist on the platform without an id`
+            : undefined;
+        },
+      );
+      if (plan.record.length + plan.forget.length === 0) {
+        throw new RecoveryRefused(
+          "nothing to recover: no URN=ID or --forget URN was given, and the stack has no interrupted create whose answer the ledger holds. Run `pulumi-voice-platform preflight` to list what is pending",
+        );
+      }
       const plainInputsOf = await plainPendingInputs(access, plan);
       refuseWrongIds(plan, plainInputsOf);
-      return { plan, recorded: await recordedResources(plan, plainInputsOf, projectDir, now) };
+      return {
+        plan,
+        recorded: await recordedResources(plan, plainInputsOf, projectDir, now),
+        fromLedger: new Set(fromLedger.map(({ urn }) => urn)),
+        ledger,
+      };
     },
     edited: (stored, { recorded }) => ({
       ...stored,
@@ -205,10 +244,12 @@ function verifyImported(
   }
 }
 
-function summary(plan: RecoveryPlan): string[] {
+function summary(plan: RecoveryPlan, fromLedger: ReadonlySet<string>): string[] {
   const lines: string[] = [];
   for (const { pending, id } of plan.record) {
-    lines.push(`Recorded ${pending.kind} "${declaredName(pending.urn)}" as ${id}`);
+    lines.push(
+      `Recorded ${pending.kind} "${declaredName(pending.urn)}" as ${id}${fromLedger.has(pending.urn) ? " (the platform's answer, from the ledger)" : ""}`,
+    );
   }
   for (const op of plan.forget) {
     lines.push(
@@ -266,4 +307,58 @@ function refuseLocked(locks: readonly HeldLock[], cancelStaleLock: boolean, now:
         : "An update may be running: wait for it to finish and run preflight again. Only if it is known to be gone (its job or machine was killed) add --cancel-stale-lock to release the lock.",
     ].join("\n"),
   );
+}
+
+/** The ledger beside the state, and what it holds of the stack's interrupted creates. */
+interface PendingInLedger {
+  readonly store?: LedgerStore;
+  readonly answers: ReadonlyMap<string, LedgerAnswer>;
+}
+
+async function ledgerOfPending(
+  stored: ExportedStack,
+  projectDir: string,
+): Promise<PendingInLedger> {
+  const creates = pendingOperations(stored.deployment)
+    .ours.filter((op) => op.operation === "creating")
+    .map((op) => op.urn);
+  const location = ledgerLocation(projectDir);
+  if (!("store" in location)) return { answers: new Map() };
+  const entries = creates.length === 0 ? [] : await location.store.readAll();
+  return { store: location.store, answers: ledgerAnswers(entries, creates) };
+}
+
+/**
+ * A forgotten create leaves the stack: the ledger says so (`recover`), for its object when the
+ * platform answered (it is a leftover now) and for its request when none came (no longer cut).
+ */
+async function noteForgottenInLedger(
+  { plan, ledger }: Recovered,
+  options: RecoverOptions,
+  now: Date,
+): Promise<string[]> {
+  const forgotten = plan.forget.filter((op) => op.operation === "creating");
+  if (ledger.store === undefined || forgotten.length === 0) return [];
+  try {
+    for (const op of forgotten) {
+      const answer = ledger.answers.get(op.urn);
+      await ledger.store.write({
+        v: LEDGER_VERSION,
+        entry: randomUUID(),
+        at: now.toISOString(),
+        event: "left",
+        kind: op.kind,
+        how: "recover",
+        urn: op.urn,
+        ...(stackOfResource(op.urn) ?? {}),
+        ...(answer === undefined ? {} : { operation: answer.operation }),
+        ...(answer !== undefined && "id" in answer ? { id: answer.id } : {}),
+      });
+    }
+    return [`The ledger (${ledger.store.where}) notes the forgotten create(s).`];
+  } catch (error) {
+    return [
+      `The ledger (${ledger.store.where}) could not note the forgotten create(s): ${(error as Error).message}; \`pulumi-voice-platform leftovers\` may list them as cut short`,
+    ];
+  }
 }

@@ -10,6 +10,7 @@ import {
   type PendingOperations,
 } from "./exported-state";
 import { descriptorOf } from "../../resources";
+import type { LedgerAnswer } from "./ledger-answers";
 
 export const COMMAND = "npx pulumi-voice-platform";
 
@@ -87,6 +88,8 @@ export interface ReportOptions {
   /** `--stack …` / `--cwd …` as the user should repeat them. */
   readonly flags: string;
   readonly knownIds: KnownIds;
+  /** What the ledger holds of each interrupted create (ledger-answers.ts), where it was read. */
+  readonly ledger?: ReadonlyMap<string, LedgerAnswer>;
   /** The locks a stopped run left (their holders no longer run), described for the reader. */
   readonly staleLocks?: readonly string[];
 }
@@ -100,7 +103,10 @@ export function preflightReport(pending: PendingOperations, options: ReportOptio
     "A `pulumi up` stopped (killed, cancelled or out of memory) before it recorded them. The platform may hold",
     "objects that the stack does not know about, and a plain `pulumi up` would create each of them a second time.",
     "",
-    ...ours.flatMap((op, index) => [...operationLines(op, index, options.knownIds), ""]),
+    ...ours.flatMap((op, index) => [
+      ...operationLines(op, index, options.knownIds, options.ledger?.get(op.urn)),
+      "",
+    ]),
     ...settleLines(ours, options),
   ];
   if (others.length > 0) {
@@ -127,7 +133,12 @@ function nothingPendingReport(stackLabel: string, others: PendingOperations["oth
 }
 
 /** One interrupted operation: what it was, and for a create what to look for and how to settle it. */
-function operationLines(op: PendingOfPackage, index: number, knownIds: KnownIds): string[] {
+function operationLines(
+  op: PendingOfPackage,
+  index: number,
+  knownIds: KnownIds,
+  ledger: LedgerAnswer | undefined,
+): string[] {
   const frontEnd = op.frontEnd === "dynamic" ? "dynamic resource" : "provider plugin";
   const lines = [
     `${index + 1}. ${operationNames[op.operation] ?? op.operation} of ${op.kind} "${declaredName(op.urn)}" (${frontEnd})`,
@@ -138,6 +149,18 @@ function operationLines(op: PendingOfPackage, index: number, knownIds: KnownIds)
     return lines;
   }
   const { recovery } = descriptorOf(op.kind);
+  if (ledger !== undefined && "id" in ledger) {
+    lines.push(
+      `   The ledger holds the platform's answer (${ledger.at}): it is ${ledger.id}, so nothing needs looking for.`,
+      `   Record it with ${shellQuote(`${op.urn}=${ledger.id}`)}; recover takes it from the ledger when not named.`,
+    );
+    return lines;
+  }
+  if (ledger !== undefined) {
+    lines.push(
+      `   The ledger shows its request was sent at ${ledger.cutAt} and no answer arrived: it may exist on the platform without an id.`,
+    );
+  }
   lines.push(`   Look for ${recovery.lookFor}:`);
   for (const [label, value] of identifyingFields(op)) lines.push(`     ${label}: ${value}`);
   const known = knownIds.get(op.urn);

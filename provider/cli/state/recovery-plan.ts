@@ -33,6 +33,8 @@ export function planRecovery(
   deployment: Deployment,
   assignments: readonly string[],
   forget: readonly string[],
+  /** What else is known of a URN left unnamed (the ledger's word that its answer never came). */
+  noteOn: (urn: string) => string | undefined = () => undefined,
 ): RecoveryPlan {
   const { ours, others } = pendingOperations(deployment);
   const problems: string[] = [];
@@ -63,7 +65,7 @@ export function planRecovery(
       forgotten.push(pending);
     }
   }
-  problems.push(...unnamedCreates(ours, named));
+  problems.push(...unnamedCreates(ours, named, noteOn));
   if (problems.length > 0) throw new RecoveryRefused(problems.join("\n"));
   const unnamed = ours
     .filter((op) => op.operation !== "creating" && !named.has(op.urn))
@@ -99,14 +101,17 @@ function unsafeIdProblem({ pending, id }: Recovery): string | undefined {
 function unnamedCreates(
   ours: readonly PendingOfPackage[],
   named: ReadonlyMap<string, string>,
+  noteOn: (urn: string) => string | undefined,
 ): string[] {
   return ours
     .filter((op) => op.operation === "creating" && !named.has(op.urn))
-    .map(
-      (op) =>
+    .map((op) => {
+      const note = noteOn(op.urn);
+      return (
         `${op.urn} is an interrupted create not named on the command line: importing the state drops every pending ` +
-        `operation, so the next \`pulumi up\` would create it again. Add ${op.urn}=<id> if the platform has it, or --forget ${op.urn} if not`,
-    );
+        `operation, so the next \`pulumi up\` would create it again. ${note === undefined ? "" : `${note}. `}Add ${op.urn}=<id> if the platform has it, or --forget ${op.urn} if not`
+      );
+    });
 }
 
 function notPendingCreate(deployment: Deployment, argument: string): string {

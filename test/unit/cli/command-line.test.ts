@@ -43,13 +43,20 @@ describe("parseCommandLine", () => {
     });
   });
 
+  it("takes recover without URN=ID: the ids then come from the ledger", () => {
+    expect(parseCommandLine(["recover"])).toEqual({
+      command: "recover",
+      assignments: [],
+      forget: [],
+    });
+  });
+
   it.each([
     [["preflight", "--cancel-stale-lock"], /--cancel-stale-lock belongs to recover/],
     [[], /no command given/],
     [["deploy"], /unknown command "deploy"/],
     [["preflight", "extra"], /preflight takes no arguments/],
     [["preflight", "--forget", URN], /--forget belongs to recover/],
-    [["recover"], /at least one URN=ID or --forget URN/],
     [["recover", URN], /has no "=ID"/],
     [["recover", "trunk=abc"], /"trunk=abc" is not a resource URN/],
     [["recover", "--forget", "trunk"], /--forget: "trunk" is not a resource URN/],
