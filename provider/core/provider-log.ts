@@ -46,6 +46,21 @@ export function inform(message: string): void {
   sayOnce(withoutMarkedSecrets(message), (text) => console.log(text));
 }
 
+const LEDGER_KEEPS_IT =
+  'The ledger keeps its id: `npx pulumi-voice-platform leftovers` lists it (docs/operations.md, "The ledger").';
+
+/**
+ * What a diff that replaces says, at preview too: the object the replacement leaves behind stays
+ * on the platform, before anything happens.
+ */
+export function warnWillStay(what: string): void {
+  warn(
+    `${what} will be replaced, and the platform cannot delete: this object will stay on the platform beside its replacement. ` +
+      "Keep the replacing inputs as deployed to avoid it. " +
+      LEDGER_KEEPS_IT,
+  );
+}
+
 /**
  * What delete says: the API has no delete operation, so the object outlives the resource; after a
  * replacement the platform holds it beside the new one.
@@ -54,8 +69,9 @@ export function warnStaysOnPlatform(what: string, context: { replacing: boolean 
   warn(
     context.replacing
       ? `${what} is replaced: its replacement is created and this one stays on the platform, since its API has no ` +
-          "delete operation, so the platform holds both. Delete the old one in the platform's console if it should go."
+          "delete operation, so the platform holds both. Delete the old one in the platform's console if it should go. " +
+          LEDGER_KEEPS_IT
       : `${what} stays on the platform: its API has no delete operation. It is only removed from the stack; ` +
-          "delete it in the platform's console if it should go.",
+          `delete it in the platform's console if it should go. ${LEDGER_KEEPS_IT}`,
   );
 }

@@ -30,7 +30,7 @@ import {
   rememberCreated,
   rememberReplacing,
 } from "./replacements";
-import { currentResource, inform, warn } from "./provider-log";
+import { currentResource, inform, warn, warnWillStay } from "./provider-log";
 import { markedSecretValues, secretValues } from "./secret-paths";
 import type { CallOptions, CheckAnswer, Inputs, ResourceDescriptor } from "./resource-descriptor";
 import { InputError, rethrowRedacted } from "../platform/errors";
@@ -192,7 +192,12 @@ export function servedResource(
         let answer = await descriptor.diff(id, unmarked(olds), declared).catch(rethrowRedacted);
         answer = withoutIgnored(answer, options.ignoreChanges ?? []);
         answer = withReplaceOnChanges(answer, options.replaceOnChanges ?? []);
-        if (answer.replaces.length > 0) rememberReplacing(descriptor.type, id);
+        if (answer.replaces.length > 0) {
+          rememberReplacing(descriptor.type, id);
+          const urn = currentResource();
+          const name = urn === "" ? "" : ` "${urn.slice(urn.lastIndexOf("::") + 2)}"`;
+          warnWillStay(`${descriptor.type}${name} (${id})`);
+        }
         return answer;
       });
     },

@@ -17,6 +17,7 @@ import {
 } from "./engine-scale";
 import { measureGrpc, type GrpcRow } from "./grpc";
 import { measureInProcess, type InProcessSizes, type OverheadRow } from "./in-process";
+import { measureLedgerCost, type LedgerCost } from "./ledger-cost";
 import { measureUploads, type UploadRun, type UploadSet, type UploadSummary } from "./memory";
 import { heading, table, type Cell } from "./report";
 import { measureScale, measureScaleControls, type ScaleOptions, type ScaleResult } from "./scale";
@@ -33,6 +34,7 @@ interface Plan {
   readonly engineScale: EngineScaleOptions[];
   readonly rateLimited: ScaleOptions[];
   readonly stateResourcesPerKind: number;
+  readonly ledgerCreates: number;
 }
 
 const fullPlan: Plan = {
@@ -65,6 +67,7 @@ const fullPlan: Plan = {
     { resources: 200, inFlight: 64, latencyMs: 20, rateLimit: 10 },
   ],
   stateResourcesPerKind: 2,
+  ledgerCreates: 300,
 };
 
 const smokePlan: Plan = {
@@ -83,6 +86,7 @@ const smokePlan: Plan = {
   engineScale: [{ resources: 30, parallel: 8, latencyMs: 20, skipCheckpoints: false, rounds: 1 }],
   rateLimited: [{ resources: 30, inFlight: 8, latencyMs: 20, rateLimit: 15 }],
   stateResourcesPerKind: 1,
+  ledgerCreates: 10,
 };
 
 export const targets = {
@@ -107,6 +111,7 @@ interface Results {
   engineScale?: EngineScaleMeasurement;
   rateLimited?: ScaleResult[];
   state?: StateMeasurement;
+  ledger?: LedgerCost;
 }
 
 interface Verdict {
@@ -128,7 +133,11 @@ function options() {
   });
   const smoke = values.smoke || process.env.BENCH_SMOKE === "1";
   const only = values.only?.split(",").map((part) => Number(part.trim()));
-  return { smoke, sections: new Set(only ?? [1, 2, 3, 4, 5, 6]), engine: !values["no-engine"] };
+  return {
+    smoke,
+    sections: new Set(only ?? [1, 2, 3, 4, 5, 6, 7]),
+    engine: !values["no-engine"],
+  };
 }
 
 function machine() {
@@ -155,6 +164,28 @@ function printInProcess(rows: OverheadRow[]): void {
         row.direct.p90,
         row.ratio,
       ]),
+    ),
+  );
+}
+
+function printLedger(cost: LedgerCost): void {
+  console.log(
+    heading("7. The ledger: a carrier create in process, with the folder ledger and without (ms)"),
+  );
+  console.log(
+    table(
+      ["creates", "with p50", "p90", "without p50", "p90", "added p50", "bytes per create"],
+      [
+        [
+          cost.creates,
+          cost.withLedger.median,
+          cost.withLedger.p90,
+          cost.without.median,
+          cost.without.p90,
+          cost.addedMs,
+          cost.bytesPerCreate,
+        ],
+      ],
     ),
   );
 }
@@ -551,6 +582,8 @@ function verdicts(results: Results): Verdict[] {
 /** What makes the run fail: broken behaviour, never a missed target. */
 function functionalProblems(results: Results): string[] {
   const problems: string[] = [];
+  if (results.ledger !== undefined && results.ledger.bytesPerCreate === 0)
+    problems.push("the ledger wrote nothing for its creates");
   for (const result of [...(results.scale ?? []), ...(results.rateLimited ?? [])]) {
     const label = `${result.resources} creates with ${result.inFlight} in flight${
       result.rateLimit === undefined ? "" : ` at ${result.rateLimit}/s`
@@ -638,6 +671,10 @@ async function main(): Promise<void> {
     await attempt(6, async () => {
       results.state = await measureState(project!, plan.stateResourcesPerKind);
       printState(results.state);
+    });
+    await attempt(7, async () => {
+      results.ledger = await measureLedgerCost(plan.ledgerCreates);
+      printLedger(results.ledger);
     });
   } finally {
     await project?.remove();

@@ -250,6 +250,13 @@ export function providerWarnings(transcript: Transcript): string[] {
   return providerWarningDiagnostics(transcript).map((d) => d.message);
 }
 
+/**
+ * What a diff that replaces says (once per provider process, so at a preview and at the update
+ * phase of an `up`): the old object will stay on the platform. Tests of other warnings set it
+ * aside with this.
+ */
+export const WILL_STAY = "will be replaced, and the platform cannot delete";
+
 /** The same warnings with the URN each was shown on ("" for the stack). */
 export function providerWarningDiagnostics(
   transcript: Transcript,

@@ -135,12 +135,23 @@ describeE2E("an interrupted `pulumi up` recovered without duplicates (issue 15)"
     expect(failed.stdout).toMatch(
       `${pendingUrns.length} interrupted operation(s) on pulumi-voice-platform resources`,
     );
+    // What the platform answered is in the ledger the provider wrote as the answers came: those
+    // need no search; the hung create (sent, never answered) is named as one that may exist.
+    const answeredIds = new Map(onPlatform.map((c) => [c.name, c.id]));
     for (const urn of pendingUrns) {
       const name = urn.split("::").at(-1)!;
       expect(failed.stdout).toMatch(`create of SipCarrier "${name}" (dynamic resource)`);
-      expect(failed.stdout).toMatch(`'${urn}=<carrier id>'`);
-      expect(failed.stdout).toMatch(`name: ${name}\n`);
+      const id = answeredIds.get(name);
+      if (id !== undefined) {
+        expect(failed.stdout).toContain(`'${urn}=${id}'`);
+      } else {
+        expect(failed.stdout).toMatch(`'${urn}=<carrier id>'`);
+        expect(failed.stdout).toMatch(`name: ${name}\n`);
+      }
     }
+    expect(failed.stdout).toContain(
+      "no answer arrived: it may exist on the platform without an id",
+    );
     expect(failed.stdout).toMatch(
       "npx pulumi-voice-platform recover --stack dev --cancel-stale-lock",
     );
@@ -148,7 +159,8 @@ describeE2E("an interrupted `pulumi up` recovered without duplicates (issue 15)"
     expect(failed.stdout).toMatch("no process with that pid");
     expect(failed.stdout + failed.stderr).not.toMatch(SIP_PASSWORD);
 
-    // 3. recover with the ids from the emulator's state; a pending create it never got is forgotten.
+    // 3. recover: the ids the emulator holds are those the ledger gives; a pending create it never
+    // got is forgotten.
     const { assignments, forget } = recoverArguments(pendingUrns, onPlatform);
     // The hung create, plus any create whose request the kill abandoned before the platform
     // stored it (the emulator drops a request whose client went away): how many is timing.
@@ -175,16 +187,17 @@ describeE2E("an interrupted `pulumi up` recovered without duplicates (issue 15)"
     expect(refused.stderr).toMatch(`"${urnOf("carrier-99")}=x"`);
     expect(refused.stderr).toMatch("names no pending create");
 
+    // No id typed: recover takes each answered create's id from the ledger.
     const recovered = await voicePlatform([
       "recover",
       "--stack",
       "dev",
       "--cancel-stale-lock",
-      ...assignments,
       ...forget,
     ]);
     expect(recovered.stderr).toBe("");
     expect(recovered.code).toBe(0);
+    expect(recovered.stdout.match(/from the ledger/g) ?? []).toHaveLength(assignments.length);
     const backupPath = /Saved the state being replaced to (.+)/.exec(recovered.stdout)?.[1];
     expect(backupPath).toBeDefined();
     const backup = readFileSync(backupPath!, "utf8");

@@ -14,6 +14,7 @@ import {
   E2EProject,
   fixturePulumiVersion,
   providerWarningDiagnostics,
+  WILL_STAY,
   providerWarnings,
   recorder,
   type Transcript,
@@ -181,9 +182,15 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
 
     // On the voice, not the stack, and saying the platform now holds both.
     const warning = `voice "Support agent v2" (${String(before.voiceRecordId)}) is replaced: its replacement is created and this one stays on the platform`;
-    expect(providerWarningDiagnostics(transcript)).toEqual([
+    const shown = providerWarningDiagnostics(transcript);
+    expect(shown.filter((d) => !d.message.includes(WILL_STAY))).toEqual([
       { message: expect.stringContaining(warning), urn: expect.stringMatching(/::support-voice$/) },
     ]);
+    // Said at the diff too, before anything happened, on the same resource.
+    expect(shown.filter((d) => d.message.includes(WILL_STAY))).toContainEqual({
+      message: expect.stringContaining(`(${String(before.voiceRecordId)}) will be replaced`),
+      urn: expect.stringMatching(/::support-voice$/),
+    });
     expect(transcript.text).toContain(`warning: ${warning}`);
   });
 
@@ -199,7 +206,7 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
     ]);
     expect((await organization()).voices).toHaveLength(3);
     expect((await outputs()).voiceRecordId).not.toBe(before.voiceRecordId);
-    expect(providerWarnings(transcript)).toEqual([
+    expect(providerWarnings(transcript).filter((m) => !m.includes(WILL_STAY))).toEqual([
       expect.stringContaining(`(${String(before.voiceRecordId)}) is replaced`),
     ]);
   });
@@ -216,6 +223,10 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
     const summary = record();
     await stack.preview(summary.options);
     expect(summary.text).toMatch(/main-trunk +replace +\[diff: ~name\]/);
+    // The preview names the object the replacement will leave on the platform.
+    expect(providerWarnings(summary)).toEqual([
+      expect.stringContaining(`SipCarrier "main-trunk" (${String(before.carrierId)}) ${WILL_STAY}`),
+    ]);
     expect(await emulator.newRequests()).toEqual([]);
 
     const transcript = record();
@@ -234,7 +245,9 @@ describeE2E("a stack's life on the real Pulumi engine (package from npm pack)", 
     expect(after.carrierId).toBe(held.carriers[1]!.id);
 
     const warning = `SIP carrier "main-trunk" (${String(before.carrierId)}) is replaced: its replacement is created and this one stays on the platform`;
-    expect(providerWarnings(transcript)).toEqual([expect.stringContaining(warning)]);
+    expect(providerWarnings(transcript).filter((m) => !m.includes(WILL_STAY))).toEqual([
+      expect.stringContaining(warning),
+    ]);
     expect(transcript.text).toContain("Diagnostics:");
     expect(transcript.text).toContain(`warning: ${warning}`);
   });

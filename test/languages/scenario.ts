@@ -21,7 +21,15 @@ import {
   type RequestLogEntry,
   type RunningEmulator,
 } from "../../provider/emulator";
-import { describeE2E, E2EProject, errorText, recorder, type Transcript } from "../e2e/harness";
+import {
+  describeE2E,
+  E2EProject,
+  errorText,
+  providerWarnings,
+  recorder,
+  WILL_STAY,
+  type Transcript,
+} from "../e2e/harness";
 import { upWithPreview } from "../support/pulumi-up";
 import { copyExampleOut, projectName } from "../examples/example-copy";
 import { timings } from "./toolchains";
@@ -179,8 +187,14 @@ function describeScenarioWith(program: LanguageProgram, answers: AnswerShape): v
     test("a new gateway port replaces the carrier: one create, the old one left on the platform", async () => {
       const before = await outputs();
       await stack.setConfig(`${namespace}:carrierPort`, { value: "5080" });
-      const preview = await stack.preview(record());
+      const shown = recorder();
+      transcripts.push(shown);
+      const preview = await stack.preview(shown.options);
       expect(preview.changeSummary).toEqual({ replace: 1, same: 3 });
+      // The preview names the object the replacement will leave on the platform.
+      expect(providerWarnings(shown)).toContainEqual(
+        expect.stringContaining(`(${String(before.carrierId)}) ${WILL_STAY}`),
+      );
       expect(await emulator.newRequests()).toEqual([]);
       const up = await upWithPreview(stack, record());
       expectChanges(up, { replace: 1, same: 3 });

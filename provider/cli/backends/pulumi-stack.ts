@@ -4,6 +4,8 @@
  * run has the backend's deadline (backend-deadline.ts): past it the process is killed.
  */
 import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import {
   BACKEND_TIMEOUT_VARIABLE,
   backendDeadline,
@@ -257,7 +259,7 @@ export interface ListedStack {
 /**
  * Every stack on the backend the project folder's `pulumi` uses, of every project: the names
  * are `organization/<project>/<stack>` on self-managed backends and `<org>/<project>/<stack>` on
- * Pulumi Cloud.
+ * Pulumi Cloud, and the folder's own project's stacks go by their short name.
  */
 export async function listStacks(cwd: string): Promise<ListedStack[]> {
   const target = { cwd };
@@ -267,12 +269,26 @@ export async function listStacks(cwd: string): Promise<ListedStack[]> {
       throw readFailure(error, target);
     }),
   ) as { name?: string }[];
+  // Inside a project the CLI names that project's stacks by their short name.
+  const here = projectNameIn(cwd);
   return listed.flatMap(({ name }) => {
     const parts = name?.split("/") ?? [];
-    if (name === undefined || parts.length < 2) return [];
-    const [project, stack] = parts.slice(-2) as [string, string];
+    if (name === undefined || name === "") return [];
+    const [project, stack] =
+      parts.length >= 2 ? (parts.slice(-2) as [string, string]) : [here, parts[0]!];
+    if (project === undefined) return [];
     return [{ name, project, stack, key: `${project}/${stack}` }];
   });
+}
+
+/** The `name:` of the Pulumi.yaml in `dir`, if there is one. */
+function projectNameIn(dir: string): string | undefined {
+  for (const file of ["Pulumi.yaml", "Pulumi.yml"]) {
+    const path = join(dir, file);
+    if (!existsSync(path)) continue;
+    return /^name:[ \t]*["']?([^"'\s#]+)/m.exec(readFileSync(path, "utf8"))?.[1];
+  }
+  return undefined;
 }
 
 /**

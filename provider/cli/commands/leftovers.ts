@@ -5,13 +5,14 @@
  * `leftovers settle` marks one handled. docs/operations.md "The ledger".
  */
 import { randomUUID } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { LEDGER_VERSION, type LedgerEntry } from "../../ledger/ledger-entry";
 import { ledgerLocation } from "../../ledger/ledger-location";
 import type { LedgerStore } from "../../ledger/ledger-stores";
 import { resourceKinds, type ResourceKind } from "../../resources";
 import { resourceToken } from "../../schema/package-schema";
+import { kindOfType } from "../../schema/type-tokens";
 import { exportStack, listStacks } from "../backends/pulumi-stack";
 import { CommandSettingError, UsageError } from "../errors";
 import { declaredName } from "../state/exported-state";
@@ -34,6 +35,11 @@ export const LEFTOVERS_USAGE = `  pulumi-voice-platform leftovers [--cwd DIR] [-
       something does. --json prints the same for scripts; --all lists settled ones too;
       --import-file writes a \`pulumi import --file\` file for the listed objects (or those
       --select names) that adopts them into a stack without a call.
+  pulumi-voice-platform leftovers plan --from FILE|- [--json]
+      Reads a \`pulumi preview --json\` (or \`pulumi destroy --preview-only --json\`) and says how
+      many objects that update will leave on the platform, of which kinds, and each one: the
+      resources it replaces, removes or destroys. Exits 0 when none, 1 when some (a gate for a
+      pull request): \`pulumi preview --json | npx pulumi-voice-platform leftovers plan --from -\`.
   pulumi-voice-platform leftovers settle KIND/ID|OPERATION --reason TEXT [--cwd DIR]
       Marks a leftover (or a cut create, by its operation) handled: deleted in the platform's
       console, or kept on purpose. It stays in the ledger, and out of the list.`;
@@ -45,6 +51,7 @@ const options = {
   "import-file": { type: "string" },
   select: { type: "string", multiple: true },
   reason: { type: "string" },
+  from: { type: "string" },
 } as const;
 
 export async function leftovers(argv: readonly string[]): Promise<CommandResult> {
@@ -55,6 +62,8 @@ export async function leftovers(argv: readonly string[]): Promise<CommandResult>
     throw new UsageError(`leftovers: ${(error as Error).message}`);
   }
   const { values, positionals } = parsed;
+  if (positionals[0] === "plan") return plan(values.from, values.json === true);
+  if (values.from !== undefined) throw new UsageError("--from belongs to `leftovers plan`");
   const projectDir = projectDirectory(values.cwd ?? process.cwd());
   const store = storeFor(projectDir);
   if (positionals[0] === "settle") return settle(store, positionals.slice(1), values.reason);
@@ -230,4 +239,78 @@ function groupOf(l: Leftover): string {
       ? "no sub-organization"
       : `sub-organization ${l.subOrganization}`;
   return `${l.host ?? "unknown host"} · organization ${organization} · ${sub}`;
+}
+
+/** The objects an update will leave: each with the step that leaves it. */
+export interface PlannedLeftover {
+  readonly kind: string;
+  readonly id: string;
+  readonly name: string;
+  readonly urn: string;
+  readonly how: "replaced" | "removed from the program, or destroyed";
+}
+
+/** The steps of a `pulumi preview --json` that leave one of this package's objects behind. */
+export function plannedLeftovers(preview: unknown): PlannedLeftover[] {
+  const steps = (preview as { steps?: unknown }).steps;
+  if (!Array.isArray(steps)) {
+    throw new UsageError(
+      "leftovers plan: the input holds no `steps`: give it the output of `pulumi preview --json`",
+    );
+  }
+  const found = new Map<string, PlannedLeftover>();
+  for (const step of steps as {
+    op?: string;
+    urn?: string;
+    oldState?: { type?: string; id?: string };
+  }[]) {
+    const how =
+      step.op === "delete"
+        ? "removed from the program, or destroyed"
+        : step.op === "replace" || step.op === "delete-replaced"
+          ? "replaced"
+          : undefined;
+    const known = kindOfType(step.oldState?.type ?? "");
+    if (how === undefined || known === undefined || step.urn === undefined) continue;
+    const id = step.oldState?.id ?? "";
+    found.set(`${step.urn}\u0000${id}`, {
+      kind: known.kind,
+      id,
+      name: declaredName(step.urn),
+      urn: step.urn,
+      how,
+    });
+  }
+  return [...found.values()];
+}
+
+function plan(from: string | undefined, json: boolean): CommandResult {
+  if (from === undefined) {
+    throw new UsageError(
+      "leftovers plan needs --from FILE (or - for standard input): the output of `pulumi preview --json`",
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(from === "-" ? 0 : from, "utf8"));
+  } catch (error) {
+    throw new UsageError(
+      `leftovers plan: ${from} is not the JSON of \`pulumi preview --json\` (${(error as Error).message})`,
+    );
+  }
+  const leaving = plannedLeftovers(parsed);
+  const exitCode = leaving.length === 0 ? EXIT.clean : EXIT.pending;
+  if (json) return { exitCode, text: JSON.stringify({ leaving }, null, 2) };
+  if (leaving.length === 0)
+    return { exitCode, text: "this update leaves no object on the platform" };
+  const kinds = new Map<string, number>();
+  for (const l of leaving) kinds.set(l.kind, (kinds.get(l.kind) ?? 0) + 1);
+  return {
+    exitCode,
+    text: [
+      `this update will leave ${leaving.length} object(s) on the platform, which cannot delete them: ${[...kinds].map(([kind, n]) => `${n} ${kind}`).join(", ")}`,
+      ...leaving.map((l) => `  ${objectKey(l.kind, l.id)} "${l.name}": ${l.how}`),
+      "the ledger keeps each one; after the update `npx pulumi-voice-platform leftovers` lists them",
+    ].join("\n"),
+  };
 }

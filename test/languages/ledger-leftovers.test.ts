@@ -1,0 +1,367 @@
+/**
+ * Nothing the platform keeps is lost from sight (issue 44), under the real CLI through the plugin
+ * (Pulumi YAML programs): a seeded random sequence of operations over 3 stacks of one project on
+ * the file backend, then on an S3-compatible one (moto): `up` with carriers added, renamed
+ * (replaced), removed, marked `retainOnDelete` and then removed, `destroy`, `stack rm`,
+ * `state delete`, and a SIGKILLed `up` followed by `preflight` and `recover`. After each step
+ * `pulumi-voice-platform leftovers --json` must list exactly the carriers the emulator holds that
+ * no stack's state holds: 0 missing, 0 extra. Then a leftover is adopted through the import file
+ * the command writes (no change, no request) and another settled (it leaves the list).
+ *
+ * @slow about 4 minutes: some 40 pulumi commands and a leftovers read after each
+ */
+import { spawn } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { startEmulator, type RunningEmulator } from "../../provider/emulator";
+import { seededRandom } from "../../provider/emulator/seeded-random";
+import { requirePulumiCli } from "../support/require-pulumi-cli";
+import { leaksOf } from "../support/secret-leaks";
+import { backendRequirement, startMoto, type ThrowawayBackend } from "../support/throwaway-backend";
+import { cli } from "../e2e/harness";
+import { changeSummary, YamlStack } from "./yaml-stack";
+
+const { describe: describeYaml } = requirePulumiCli({
+  languageHosts: ["yaml"],
+  purpose: "the ledger of objects left on the platform",
+});
+
+const API_KEY = "ledger-sequence-apikey-7Hq2-distinctive";
+const STEPS = Number(process.env.VOICEPLATFORM_LEDGER_STEPS ?? 20);
+const SEED = 44;
+const LATENCY_MS = 4000;
+
+interface Carrier {
+  name: string;
+  retain: boolean;
+}
+type Model = Map<string, Carrier>;
+
+function program(model: Model): string {
+  const lines = ["name: ledger-sequence", "runtime: yaml", "resources:"];
+  let octet = 10;
+  for (const [resource, carrier] of model) {
+    lines.push(
+      `  ${resource}:`,
+      "    type: voiceplatform:index:SipCarrier",
+      "    properties:",
+      `      name: ${carrier.name}`,
+      "      gateways:",
+      `        - ipv4: 203.0.113.${octet++}`,
+      "          inbound: true",
+    );
+    if (carrier.retain) lines.push("    options:", "      retainOnDelete: true");
+  }
+  if (model.size === 0) lines.push("  {}");
+  return `${lines.join("\n").replace("resources:\n  {}", "resources: {}")}\n`;
+}
+
+/** One backend's three stacks, each with its own program (written before each of its runs). */
+class Sequence {
+  readonly models = new Map<string, Model>();
+  private counter = 0;
+  constructor(
+    readonly label: string,
+    readonly stacks: YamlStack[],
+    readonly emulator: RunningEmulator,
+    readonly random: () => number,
+  ) {
+    for (const stack of stacks) this.models.set(stack.stack, new Map());
+  }
+
+  pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.random() * items.length)]!;
+  }
+
+  nextName(): string {
+    this.counter += 1;
+    return `r${this.counter}`;
+  }
+
+  async up(stack: YamlStack): Promise<string> {
+    await stack.writeProgram(program(this.models.get(stack.stack)!));
+    return (await stack.must(["up", "--yes", "--stack", stack.stack])).stdout;
+  }
+
+  /** Carriers the emulator holds, and those any existing stack holds. */
+  async truth(): Promise<{ onPlatform: Set<string>; held: Set<string> }> {
+    const state = await this.emulator.state();
+    const onPlatform = new Set(
+      Object.values(state.organizations).flatMap((org) => org.carriers.map((c) => c.id)),
+    );
+    const held = new Set<string>();
+    for (const stack of this.stacks) {
+      const listed = await stack.pulumi(["stack", "ls", "--json"]);
+      const names = (JSON.parse(listed.stdout || "[]") as { name: string }[]).map((s) =>
+        s.name.split("/").at(-1),
+      );
+      if (!names.includes(stack.stack)) continue;
+      const resources = await stack.resources();
+      for (const r of Object.values(resources))
+        if (r.type === "voiceplatform:index:SipCarrier" && r.id) held.add(r.id);
+    }
+    return { onPlatform, held };
+  }
+
+  /** leftovers --json must equal the emulator's carriers minus those in any stack's state. */
+  async check(step: string): Promise<{ leftovers: number }> {
+    const tool = await this.stacks[0]!.tool(["leftovers", "--json"]);
+    expect([0, 1]).toContain(tool.code);
+    const listed = JSON.parse(tool.stdout) as { leftovers: { kind: string; id: string }[] };
+    const ids = new Set(listed.leftovers.map((l) => l.id));
+    const { onPlatform, held } = await this.truth();
+    const expected = [...onPlatform].filter((id) => !held.has(id));
+    const missing = expected.filter((id) => !ids.has(id));
+    const extra = [...ids].filter((id) => !expected.includes(id));
+    console.log(
+      `${this.label} ${step}: ${onPlatform.size} on the platform, ${held.size} in stacks, ${ids.size} leftovers; ${missing.length} missing, ${extra.length} extra`,
+    );
+    expect({ step, missing, extra }).toEqual({ step, missing: [], extra: [] });
+    expect(tool.code).toBe(expected.length === 0 ? 0 : 1);
+    return { leftovers: ids.size };
+  }
+}
+
+async function configured(stack: YamlStack, emulator: RunningEmulator): Promise<YamlStack> {
+  await stack.config({ "voiceplatform:apiKey": API_KEY }, true);
+  await stack.config({
+    "voiceplatform:baseUrl": emulator.baseUrl,
+    "voiceplatform:campaignsBaseUrl": emulator.campaignsBaseUrl,
+  });
+  return stack;
+}
+
+/** `pulumi up` killed (SIGKILL) while its creates are held by the emulator; what it left settled. */
+async function killedUpThenRecover(seq: Sequence, stack: YamlStack): Promise<void> {
+  const model = seq.models.get(stack.stack)!;
+  for (let i = 0; i < 3; i++) model.set(seq.nextName(), { name: `killed-${i}`, retain: false });
+  await stack.writeProgram(program(model));
+  await seq.emulator.addFault({
+    method: "POST",
+    path: "/organization/sip",
+    times: 3,
+    action: { kind: "latency", ms: LATENCY_MS },
+  });
+  const up = spawn(cli!.pulumi, ["up", "--yes", "--non-interactive", "--stack", stack.stack], {
+    cwd: stack.dir,
+    env: stack.environment(),
+    stdio: "ignore",
+  });
+  const exited = new Promise((resolve) => up.on("exit", resolve));
+  const started = Date.now();
+  while (
+    (await seq.emulator.requests({ method: "POST", path: "/organization/sip" })).filter(
+      (r) => r.status === null,
+    ).length < 3
+  ) {
+    if (Date.now() - started > 120_000) throw new Error("no creates in flight after 120 s");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  up.kill("SIGKILL");
+  await exited;
+  // The plugin ends once its engine is gone; the held creates end with it or answer first.
+  await new Promise((resolve) => setTimeout(resolve, LATENCY_MS + 2000));
+  await seq.emulator.clearFaults();
+  await stack.pulumi(["cancel", "--yes", "--stack", stack.stack]);
+
+  const preflight = await stack.tool(["preflight", "--stack", stack.stack]);
+  expect(preflight.code).toBe(1);
+  const cut = [
+    ...preflight.stdout.matchAll(
+      /^\s+(urn:pulumi:\S+)\n\s+The ledger shows its request was sent/gm,
+    ),
+  ].map((m) => m[1]!);
+  const answered = [...preflight.stdout.matchAll(/The ledger holds the platform's answer/g)].length;
+  // Every pending create is one the ledger saw: answered, or sent without an answer.
+  const pending = [...preflight.stdout.matchAll(/^\d+\. create of SipCarrier/gm)].length;
+  expect(cut.length + answered).toBe(pending);
+  const recovered = await stack.tool([
+    "recover",
+    "--stack",
+    stack.stack,
+    ...cut.flatMap((urn) => ["--forget", urn]),
+  ]);
+  expect(recovered).toMatchObject({ code: 0 });
+  console.log(
+    `${seq.label} killed up: ${pending} pending creates, ${answered} recorded from the ledger (no id typed), ${cut.length} cut before their answer and forgotten`,
+  );
+  await seq.up(stack);
+  const carriers = Object.values((await seq.emulator.state()).organizations).flatMap(
+    (o) => o.carriers,
+  );
+  const killed = carriers.filter((c) => c.name.startsWith("killed-")).map((c) => c.name);
+  // Each carrier once: recover recorded what the platform made, the next up made the rest.
+  expect(killed.sort()).toEqual(["killed-0", "killed-1", "killed-2"]);
+  for (const [resource, carrier] of model)
+    if (carrier.name.startsWith("killed-")) model.delete(resource);
+  await seq.up(stack);
+}
+
+async function runSequence(seq: Sequence, steps: number): Promise<void> {
+  const ops = ["add", "add", "rename", "remove", "retain", "state-delete", "destroy", "stack-rm"];
+  for (let step = 1; step <= steps; step++) {
+    const stack = seq.pick(seq.stacks);
+    const model = seq.models.get(stack.stack)!;
+    const names = [...model.keys()];
+    let op = seq.pick(ops);
+    if (names.length === 0 && op !== "destroy") op = "add";
+    if (step === Math.ceil(steps / 2)) op = "killed-up";
+    switch (op) {
+      case "add":
+        model.set(seq.nextName(), { name: `carrier-${step}`, retain: false });
+        await seq.up(stack);
+        break;
+      case "rename": {
+        const resource = seq.pick(names);
+        model.set(resource, { ...model.get(resource)!, name: `renamed-${step}` });
+        const out = await seq.up(stack);
+        expect(changeSummary(out)).toMatchObject({ replaced: 1 });
+        break;
+      }
+      case "remove":
+        model.delete(seq.pick(names));
+        await seq.up(stack);
+        break;
+      case "retain": {
+        // retainOnDelete, then the resource leaves the program: the engine skips Delete.
+        const resource = seq.pick(names);
+        model.set(resource, { ...model.get(resource)!, retain: true });
+        await seq.up(stack);
+        model.delete(resource);
+        await seq.up(stack);
+        break;
+      }
+      case "state-delete": {
+        const resource = seq.pick(names);
+        const urn = `urn:pulumi:${stack.stack}::ledger-sequence::voiceplatform:index:SipCarrier::${resource}`;
+        await stack.must(["state", "delete", urn, "--yes", "--stack", stack.stack]);
+        model.delete(resource);
+        break;
+      }
+      case "destroy":
+        await stack.writeProgram(program(model));
+        await stack.must(["destroy", "--yes", "--stack", stack.stack]);
+        model.clear();
+        break;
+      case "stack-rm":
+        await stack.must(["stack", "rm", "--force", "--yes", stack.stack]);
+        await stack.must(["stack", "init", stack.stack]);
+        await configured(stack, seq.emulator);
+        model.clear();
+        break;
+      case "killed-up":
+        await killedUpThenRecover(seq, stack);
+        break;
+    }
+    await seq.check(`step ${step} (${op} on ${stack.stack})`);
+  }
+}
+
+describeYaml("the ledger lists exactly what the stacks left on the platform", () => {
+  jest.setTimeout(900_000);
+  let emulator: RunningEmulator;
+  let first: YamlStack | undefined;
+  let moto: ThrowawayBackend | undefined;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ apiKey: API_KEY });
+  });
+  afterAll(async () => {
+    await first?.remove();
+    await moto?.stop();
+    await emulator?.stop();
+  });
+
+  test(`a seeded sequence (seed ${SEED}) on the file backend, then on an S3-compatible one: after each step 0 missing, 0 extra`, async () => {
+    first = await configured(await YamlStack.create(program(new Map())), emulator);
+    const fileStacks = [
+      first,
+      await configured(await first.otherStack("staging", {}), emulator),
+      await configured(await first.otherStack("pr-7", {}), emulator),
+    ];
+    const random = seededRandom(SEED);
+    const onFile = new Sequence("file backend", fileStacks, emulator, random);
+    await runSequence(onFile, STEPS);
+
+    const required = backendRequirement("s3");
+    if (!required.available) throw new Error(required.missing);
+    moto = await startMoto();
+    const url = await moto.createStore("ledger-sequence");
+    await emulator.reset();
+    const s3Env = { ...moto.env, PULUMI_BACKEND_URL: url };
+    const s3Stacks = [];
+    for (const name of ["s3-dev", "s3-staging", "s3-pr-7"])
+      s3Stacks.push(await configured(await first.otherStack(name, s3Env), emulator));
+    const onS3 = new Sequence("S3 backend", s3Stacks, emulator, random);
+    await runSequence(onS3, STEPS);
+
+    const transcript = [...fileStacks, ...s3Stacks].flatMap((s) => s.transcript).join("\n");
+    expect(leaksOf(transcript, { apiKey: API_KEY })).toEqual([]);
+  });
+
+  test("a leftover adopted through the import file the command writes: no change, no request; one settled leaves the list", async () => {
+    const stack = first!;
+    const model = new Map<string, Carrier>([["adoptable", { name: "adoptable", retain: false }]]);
+    await stack.writeProgram(program(model));
+    await stack.must(["up", "--yes"]);
+    const id = (await stack.resources()).adoptable!.id!;
+    await stack.must([
+      "state",
+      "delete",
+      `urn:pulumi:dev::ledger-sequence::voiceplatform:index:SipCarrier::adoptable`,
+      "--yes",
+    ]);
+    const file = join(stack.dir, "adopt.json");
+    const written = await stack.tool([
+      "leftovers",
+      "--import-file",
+      file,
+      "--select",
+      `SipCarrier/${id}`,
+    ]);
+    expect(written.code).toBe(1);
+    await emulator.newRequests();
+    const imported = await stack.must([
+      "import",
+      "--file",
+      file,
+      "--yes",
+      "--protect=false",
+      "--generate-code=false",
+    ]);
+    expect(changeSummary(imported.stdout)).toMatchObject({ imported: 1 });
+    // The printed code of such an import declares nothing but the type: pasted, no change.
+    await writeFile(
+      join(stack.dir, "Pulumi.yaml"),
+      "name: ledger-sequence\nruntime: yaml\nresources:\n  adoptable:\n    type: voiceplatform:index:SipCarrier\n",
+    );
+    await stack.must(["preview", "--expect-no-changes"]);
+    expect(await emulator.newRequests()).toEqual([]);
+    const after = JSON.parse((await stack.tool(["leftovers", "--json"])).stdout) as {
+      leftovers: { id: string }[];
+    };
+    expect(after.leftovers.map((l) => l.id)).not.toContain(id);
+
+    const other = after.leftovers[0];
+    if (other !== undefined) {
+      const settled = await stack.tool([
+        "leftovers",
+        "settle",
+        `SipCarrier/${other.id}`,
+        "--reason",
+        "deleted in the console",
+      ]);
+      expect(settled.code).toBe(0);
+      const listed = JSON.parse((await stack.tool(["leftovers", "--json"])).stdout) as {
+        leftovers: { id: string }[];
+      };
+      expect(listed.leftovers.map((l) => l.id)).not.toContain(other.id);
+      const all = JSON.parse((await stack.tool(["leftovers", "--json", "--all"])).stdout) as {
+        leftovers: { id: string; settled?: { reason: string } }[];
+      };
+      expect(all.leftovers.find((l) => l.id === other.id)?.settled?.reason).toBe(
+        "deleted in the console",
+      );
+    }
+  });
+});
