@@ -102,15 +102,17 @@ async function main(): Promise<number> {
     E2E_EXPECT_NODE_VERSION: nodeVersion,
   };
   const code = await new Promise<number>((resolve, reject) => {
-    // The interrupted-deployment tests kill the CLI, and the backend suites drive state backends,
-    // whose behaviour no Node version changes; they are long, and CI runs them once already.
+    // The files about the state backend and interrupted runs (the CLI killed, a backend that
+    // never answers, a live update's lock, a checkpoint a kill left empty, the GitOps steps) check
+    // what Pulumi's CLI and backends do, which no Node version changes; they are long, and the
+    // engine tier runs them once already (docs/development.md, "Tests moved or run once").
     // Two workers, as the engine tier runs: its files wait on the CLI and the emulator much of
     // the time.
     const args = [
       "test/e2e",
       "--maxWorkers=2",
       "--testPathIgnorePatterns",
-      "/(interrupted-|postgres-|backend-|gitops-)",
+      "/(interrupted-|postgres-|backend-|gitops-|stuck-backend|live-update-lock|killed-checkpoint-)",
     ];
     const child = spawn(node, [jest, ...args, ...process.argv.slice(2)], {
       cwd: REPO_ROOT,

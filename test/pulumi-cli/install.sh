@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the Pulumi CLI from source with the Go toolchain and the Go module proxy (the vendor's
 # download site is not reachable from our machines), at the version the tests use, and puts
-# Pulumi's own language hosts beside it. Usage: npm run pulumi:install [-- --force | --print-version]
+# Pulumi's own language hosts beside it.
+# Usage: npm run pulumi:install [-- --force | --print-version | --languages=nodejs,...]
 #
 # Output: <cache>/v<version>/bin/, a toolchain cache outside the repository, keyed by version, so
 # every clone and CI run on the machine reuses one build. <cache> is $VOICEPLATFORM_PULUMI_CLI_CACHE,
@@ -17,6 +18,9 @@
 #   pulumi-converter-yaml           the converter `pulumi convert --from yaml` runs,
 #                                   github.com/pulumi/pulumi-yaml/cmd/pulumi-converter-yaml from the
 #                                   module proxy, at the YAML host's release
+# --languages=LIST (e.g. nodejs, as `npm run demo` asks) builds only those of Pulumi's hosts, and
+# the converter only with yaml; the build records which (build-info), so a later run that wants
+# more builds the rest (test/pulumi-cli/host-languages.sh). The default is all four.
 # The generated wrapper Go module lives in <cache>/build/v<version>/.
 #
 # The version: PULUMI_CLI_VERSION when set, else `config.pulumiCli` in package.json, the one
@@ -46,18 +50,24 @@ die() {
 force="${PULUMI_CLI_FORCE:-}"
 print_version=""
 newest_version=""
+languages_arg="nodejs python go yaml"
 for arg in "$@"; do
   case "$arg" in
     --force) force=1 ;;
     --print-version) print_version=1 ;;
     --newest-version) newest_version=1 ;;
+    --languages=*) languages_arg="${arg#--languages=}" ;;
     -h | --help)
-      sed -n '2,28p' "${BASH_SOURCE[0]}"
+      sed -n '2,32p' "${BASH_SOURCE[0]}"
       exit 0
       ;;
-    *) die "unknown argument: $arg (--force, --print-version and --newest-version are accepted)" ;;
+    *) die "unknown argument: $arg (--force, --print-version, --newest-version and --languages=LIST are accepted)" ;;
   esac
 done
+source "$repo_root/test/pulumi-cli/host-languages.sh"
+wanted_langs="$(host_languages "$languages_arg")" || die "--languages: see above"
+[[ -n "$wanted_langs" ]] || die "--languages names no language host (nodejs, python, go, yaml)"
+wants_yaml() { [[ " $wanted_langs " == *" yaml "* ]]; }
 
 # --- prerequisites -------------------------------------------------------------------------------
 command -v node >/dev/null 2>&1 || die "node is not on PATH."
@@ -83,7 +93,6 @@ bin_dir="$out_dir/bin"
 build_dir="$cache_root/build/v$version"
 # Pulumi's Node.js, Python, Go and YAML hosts, kept as sources beside the repository.
 shared_hosts="$repo_root/../shared/pulumi-language-hosts"
-shared_langs="nodejs python go yaml"
 pkg_mod="github.com/pulumi/pulumi/pkg/v3"
 sdk_mod="github.com/pulumi/pulumi/sdk/v3"
 lh_mod="github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3"
@@ -115,8 +124,10 @@ files_id() { # <label> <file>...: the label and the sha256 of the files' content
     process.stdout.write(process.argv[1] + " sha256:" + h.digest("hex").slice(0, 16))' "$label" "$@"
 }
 minimal_host_id() { files_id minimal "$repo_root/test/pulumi-cli/langhost/main.go"; }
-shared_hosts_id() {
-  files_id "shared ($shared_langs)" "$shared_hosts/build.sh" "$shared_hosts"/*/go.mod
+shared_sources_id() { # sha256:<hash> of the shared hosts' sources, whichever languages are built
+  local id
+  id="$(files_id shared "$shared_hosts/build.sh" "$shared_hosts"/*/go.mod)"
+  echo "${id#shared }"
 }
 info_file="$out_dir/build-info"
 have_shared=""
@@ -146,13 +157,16 @@ if [[ -n "$newest_version" ]]; then
   exit 0
 fi
 
-# Pulumi's own hosts from ../shared, every language at once; returns non-zero when not there.
+# build_shared_hosts <languages> <the build's language_host before>: Pulumi's own hosts from
+# ../shared; returns non-zero when not there.
 build_shared_hosts() {
   [[ -n "$have_shared" ]] || return 1
-  step "Building Pulumi's language hosts ($shared_langs) from ${shared_hosts#"$repo_root"/}" \
+  local sources
+  sources="$(shared_sources_id)"
+  step "Building Pulumi's language hosts ($1) from ${shared_hosts#"$repo_root"/}" \
     "(YAML takes 2-3 minutes the first time)"
-  bash "$shared_hosts/build.sh" "$bin_dir" $shared_langs || die "building the language hosts failed (see above)"
-  host_id="$(shared_hosts_id)"
+  bash "$shared_hosts/build.sh" "$bin_dir" $1 || die "building the language hosts failed (see above)"
+  host_id="shared ($(hosts_after "$2" "$sources" "$1")) $sources"
   step_done "$host_id"
 }
 
@@ -196,7 +210,8 @@ build_converter() {
   echo "$yaml_release" >"$bin_dir/pulumi-converter-yaml.version"
   step_done
 }
-ensure_converter() {
+ensure_converter() { # only for a build that wants the YAML host
+  wants_yaml || return 0
   converter_current && return 0
   use_go
   build_converter
@@ -211,7 +226,12 @@ if [[ -z "$force" && -x "$bin_dir/pulumi" ]]; then
   step "Checking the existing build"
   have="$(PULUMI_SKIP_UPDATE_CHECK=true "$bin_dir/pulumi" version 2>/dev/null || true)"
   built_host="$(sed -n 's/^language_host=//p' "$info_file" 2>/dev/null || true)"
-  if [[ -n "$have_shared" ]]; then want_host="$(shared_hosts_id)"; else want_host="$built_host"; fi
+  want_host="$built_host"
+  if [[ -n "$have_shared" ]]; then
+    missing_langs="$(hosts_to_build "$built_host" "$(shared_sources_id)" "$wanted_langs")"
+    [[ -x "$bin_dir/pulumi-language-nodejs" ]] || missing_langs="$wanted_langs"
+    [[ -z "$missing_langs" ]] || want_host="shared (+$missing_langs)"
+  fi
   [[ "$built_host" == minimal* && -z "$have_shared" ]] && want_host="$(minimal_host_id)"
   if [[ "$have" != "v$version" ]]; then
     log "  existing pulumi reports '${have:-<nothing>}', expected v$version: rebuilding"
@@ -223,9 +243,9 @@ if [[ -z "$force" && -x "$bin_dir/pulumi" ]]; then
     log "Use it with: export PATH=\"$bin_dir:\$PATH\""
     exit 0
   elif [[ -n "$have_shared" ]]; then
-    log "  pulumi $have is current; the language hosts are not ('${built_host:-<none>}', want '$want_host')"
+    log "  pulumi $have is current; the language hosts are not ('${built_host:-<none>}'; to build: $missing_langs)"
     use_go
-    build_shared_hosts
+    build_shared_hosts "$missing_langs" "$built_host"
     write_launcher
     write_info
     ensure_converter
@@ -283,7 +303,7 @@ step_done "release commit ${commit:-<unknown: the proxy sent no Origin>}; needs 
 lh_version=""
 lh_err="no release commit known"
 if [[ -n "$have_shared" ]]; then
-  step "2/5 Language hosts: built from ${shared_hosts#"$repo_root"/} after the CLI"
+  step "2/5 Language hosts ($wanted_langs): built from ${shared_hosts#"$repo_root"/} after the CLI"
   lh_err=""
   step_done
 elif [[ -n "$commit" ]]; then
@@ -347,7 +367,7 @@ build() { # <output name> <package>
 step "4/5 Building pulumi (about 7 minutes on 2 cores with an empty Go build cache)"
 build pulumi "$pkg_mod/cmd/pulumi"
 step_done
-if ! build_shared_hosts; then
+if ! build_shared_hosts "$wanted_langs" ""; then
   step "5/5 Building pulumi-language-nodejs"
   if [[ -n "$lh_version" ]]; then
     build pulumi-language-nodejs "$lh_mod"
@@ -359,7 +379,7 @@ if ! build_shared_hosts; then
   mv -f "$bin_dir/pulumi-language-nodejs.tmp" "$bin_dir/pulumi-language-nodejs"
   step_done "language host: $host_id"
 fi
-build_converter
+if wants_yaml; then build_converter; fi
 mv -f "$bin_dir/pulumi.tmp" "$bin_dir/pulumi" # last: its presence marks a complete build
 write_launcher
 write_info

@@ -2,7 +2,8 @@
  * A jest reporter that prints the ten slowest test files of the run, and appends every file's time
  * to the file named by VOICEPLATFORM_TEST_TIMES (one JSON line each), plus one line for the run's
  * wall time, so `.ci/run` can print the tiers' times and the ten slowest files of all tiers at its
- * end. Plain JavaScript: jest loads reporters without a transform.
+ * end, and hold each tier to its budget (test/support/tier-budgets.js). VOICEPLATFORM_TEST_LANE,
+ * when set, names the run's lane in its line. Plain JavaScript: jest loads reporters without a transform.
  *
  * When jest runs the files in its own process (one worker), each file's line also holds the CPU
  * seconds it used, its child processes included (the Pulumi CLI, language hosts, providers): a file
@@ -48,6 +49,7 @@ class FileTimesReporter {
     const file = relative(this.rootDir, test.path);
     const tier = test.context.config.displayName?.name ?? "";
     const entry = { file, tier, seconds, failed: result.numFailingTests };
+    if (process.env.VOICEPLATFORM_TEST_LANE) entry.lane = process.env.VOICEPLATFORM_TEST_LANE;
     const before = this.cpuAtStart.get(test.path);
     const after = before === undefined ? undefined : cpuSeconds();
     if (after !== undefined) entry.cpuSeconds = Math.round((after - before) * 10) / 10;
@@ -58,6 +60,9 @@ class FileTimesReporter {
     if (this.times.length === 0) return;
     const tiers = [...new Set(this.times.map((t) => t.tier))];
     const run = { run: tiers.join("+"), seconds: (Date.now() - this.startedAt) / 1000 };
+    // A lane (.ci/run's Node 22 rerun of the engine tier's e2e files) is budgeted on its own.
+    const lane = process.env.VOICEPLATFORM_TEST_LANE;
+    if (lane) run.lane = lane;
     const output = process.env.VOICEPLATFORM_TEST_TIMES;
     if (output) {
       const lines = [...this.times, run].map((t) => JSON.stringify(t) + "\n");
