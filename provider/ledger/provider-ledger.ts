@@ -60,7 +60,14 @@ function sayNotRecorded(why: string, fix: string): void {
   );
 }
 
-/** The entry an event makes: every text field redacted (a secret named a carrier stays out). */
+/**
+ * The fields a user's value can reach, redacted (a secret someone used as a carrier's name stays
+ * out). The id and URN are kept exact, as the state keeps them in plain text: an id blanked
+ * because a short secret happened to stand inside it would be an id lost.
+ */
+const REDACTED_FIELDS = new Set(["name", "organization", "subOrganization", "host"]);
+
+/** The entry an event makes, with the user's values redacted (REDACTED_FIELDS). */
 export function entryOf(event: LedgerEvent, now: Date = new Date()): LedgerEntry {
   const { object } = event;
   const where = stackOfResource(object.urn);
@@ -83,7 +90,7 @@ export function entryOf(event: LedgerEvent, now: Date = new Date()): LedgerEntry
   return Object.fromEntries(
     Object.entries(entry).map(([key, value]) => [
       key,
-      typeof value === "string" ? redactSecrets(value) : value,
+      typeof value === "string" && REDACTED_FIELDS.has(key) ? redactSecrets(value) : value,
     ]),
   ) as LedgerEntry;
 }

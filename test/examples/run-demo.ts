@@ -1,13 +1,13 @@
 /**
  * `npm run demo`: the main job on its embedded default. Starts the platform emulator with a state
  * file, runs `pulumi preview` then `pulumi up --yes` on the demo stack (examples/basic, through the root Pulumi.yaml)
- * with a local file backend, prints the outputs and what the emulator now holds, and stops the
- * emulator. Everything it writes goes to .demo/ (git-ignored); run it again and Pulumi reports no
+ * with a local file backend, prints the outputs, what the emulator now holds and what the
+ * ledger lists as left on the platform (`leftovers`), and stops the emulator. Everything it writes goes to .demo/ (git-ignored); run it again and Pulumi reports no
  * changes. `npm run demo -- --destroy` tears the stack down, `--reset` starts from scratch.
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
-import { join, relative } from "node:path";
+import { delimiter, join, relative } from "node:path";
 import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation";
 import { startEmulator } from "../../provider/emulator";
 import { locatePulumi, pulumiEnv, REPO_ROOT } from "../pulumi-cli/locate";
@@ -40,6 +40,30 @@ function ensureCli() {
   if (!built)
     throw new Error("Could not get a Pulumi CLI: `npm run pulumi:install` failed (see above).");
   return built;
+}
+
+/**
+ * What the demo's stacks left on the platform, from the ledger the provider keeps beside the
+ * demo's state (.demo/backend/.pulumi/voiceplatform-ledger): `pulumi-voice-platform leftovers`.
+ */
+function showLeftovers(binDir: string): void {
+  say("npx pulumi-voice-platform leftovers (objects on the platform that no stack holds)");
+  const shown = spawnSync(
+    process.execPath,
+    [join(REPO_ROOT, "dist", "provider", "cli", "main.js"), "leftovers"],
+    {
+      cwd: REPO_ROOT,
+      env: {
+        ...process.env,
+        PATH: `${binDir}${delimiter}${process.env.PATH ?? ""}`,
+        PULUMI_BACKEND_URL: `file://${join(DEMO_DIR, "backend")}`,
+        PULUMI_CONFIG_PASSPHRASE: DEMO_PASSPHRASE,
+        PULUMI_SKIP_UPDATE_CHECK: "true",
+      },
+      encoding: "utf8",
+    },
+  );
+  process.stdout.write(`${shown.stdout}${shown.stderr}`.replace(/^/gm, "  "));
 }
 
 async function main(): Promise<void> {
@@ -84,6 +108,7 @@ async function main(): Promise<void> {
     if (args.has("--destroy")) {
       say("pulumi destroy --yes");
       await stack.destroy({ onOutput: (text) => process.stdout.write(text) });
+      showLeftovers(cli.binDir);
       return;
     }
 
@@ -133,6 +158,7 @@ async function main(): Promise<void> {
         );
       }
     }
+    showLeftovers(cli.binDir);
   } finally {
     await emulator.stop();
     say("Emulator stopped. Run `npm run demo` again: Pulumi reports no changes.");

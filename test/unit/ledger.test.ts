@@ -13,7 +13,7 @@ import { LEDGER_PREFIX, type LedgerEntry } from "../../provider/ledger/ledger-en
 import { ledgerLocation } from "../../provider/ledger/ledger-location";
 import { folderStore } from "../../provider/ledger/ledger-stores";
 import { entryOf } from "../../provider/ledger/provider-ledger";
-import { importFileOf } from "../../provider/cli/commands/leftovers";
+import { importFileOf, leftoversTable } from "../../provider/cli/commands/leftovers";
 import { leftoversOf, type StackNow } from "../../provider/cli/state/leftovers";
 import { rememberSecret } from "../../provider/platform/redaction";
 import { resetProcessState } from "../../provider/settings/process-state";
@@ -221,25 +221,35 @@ describe("what an event writes", () => {
     });
   });
 
-  test("property: a secret the provider holds never shows, in any echo form the platform could write it in (300 cases)", () => {
+  test("property: a secret the provider holds never shows in the ledger or the command's output, in any echo form the platform could write it in (300 cases)", () => {
     let cases = 0;
     fc.assert(
       fc.property(secretText(8, 24), echoForms, (secret, forms) => {
         cases += 1;
         rememberSecret(secret);
         const echoed = echoAnswer(forms, "text", "{}", secret).text;
-        const line = JSON.stringify(
-          entryOf({
-            event: "created",
-            operation: "op",
-            id: `c-${echoed}`,
-            object: { kind: "SipCarrier", urn: urn("dev", echoed), name: echoed },
-          }),
-        );
-        expect(leaksOf(line, { secret })).toEqual([]);
+        const object = {
+          kind: "SipCarrier",
+          urn: urn("dev", "trunk"),
+          name: echoed,
+          subOrganization: echoed,
+        };
+        const written = [
+          entryOf({ event: "intent", operation: "op-cut", object }),
+          entryOf({ event: "created", operation: "op", id: "c-1", object }),
+          entryOf({ event: "left", id: "c-1", how: "replaced", object }),
+        ];
+        // What the ledger holds, and what the command prints of it (table and --json).
+        const report = leftoversOf(written, []);
+        const shown = [
+          ...written.map((entry) => JSON.stringify(entry)),
+          leftoversTable(report, "the folder /ledger"),
+          JSON.stringify(report),
+        ].join("\n");
+        expect(leaksOf(shown, { secret })).toEqual([]);
       }),
       { numRuns: 300 },
     );
-    console.log(`ledger entries from echoed secrets: ${cases} cases, 0 leaks`);
+    console.log(`ledger entries and leftovers output from echoed secrets: ${cases} cases, 0 leaks`);
   });
 });

@@ -87,7 +87,7 @@ export async function leftovers(argv: readonly string[]): Promise<CommandResult>
   const text =
     values.json === true
       ? JSON.stringify({ ledger: store.where, ...shown }, null, 2)
-      : table(shown, store.where) +
+      : leftoversTable(shown, store.where) +
         (values["import-file"] === undefined
           ? ""
           : `\nwrote ${values["import-file"]}: adopt with \`pulumi import --file ${values["import-file"]}\` in the stack that should hold them`);
@@ -192,7 +192,8 @@ async function settle(
   return { exitCode: EXIT.clean, text: `settled ${what}: ${entry.reason} (in ${store.where})` };
 }
 
-function table(report: LeftoverReport, where: string): string {
+/** The list as people read it, grouped by host, organization and sub-organization. */
+export function leftoversTable(report: LeftoverReport, where: string): string {
   const { leftovers: listed, cutCreates } = report;
   if (listed.length + cutCreates.length === 0) {
     return `nothing the stacks made is left on the platform outside a stack (ledger: ${where})`;
