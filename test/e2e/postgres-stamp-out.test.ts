@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type RunningEmulator } from "../../provider/emulator";
+import { postgresStore } from "../../provider/ledger/ledger-stores";
 import { pulumiEnv } from "../pulumi-cli/locate";
 import { startPostgres, type RunningPostgres } from "../support/postgres";
 import {
@@ -81,11 +82,24 @@ describeOnPostgres(
           SUB_ORGANIZATIONS,
         );
         expect(perStack).toBe(Math.floor(perStack));
+        // The ledger beside the state (rows of the same table): each object once, from 4 runners.
+        const ledgerCreated = async () =>
+          (await postgresStore(runners.backendUrl).readAll()).filter((e) => e.event === "created");
+        const created = await ledgerCreated();
+        const held = Object.values((await emulator.state()).organizations);
+        const platformIds = held.flatMap((o) => [
+          ...o.voices.map((v) => v.id),
+          ...o.carriers.map((c) => c.id),
+        ]);
+        for (const id of platformIds) expect(created.filter((e) => e.id === id)).toHaveLength(1);
+        expect(created).toHaveLength(objects.length);
+        expect(new Set(created.map((e) => e.id)).size).toBe(created.length);
 
         // The stacks exist now: the second round does not ask for any to be created.
         const second = await runStampOutRunners({ ...runners, createStacks: false });
         expectRoundSucceeded(second, "same");
         await expectNothingChanged(emulator, objects);
+        expect(await ledgerCreated()).toHaveLength(created.length);
 
         const seconds = (runs: typeof first) => Math.max(...runs.map((r) => r.seconds));
         console.log(
@@ -93,6 +107,7 @@ describeOnPostgres(
             "stamp-out on PostgreSQL (issue 22):",
             `  stacks: ${STACKS}, runners at once: ${RUNNERS}, one process per stack`,
             `  objects on the platform: ${objects.length} (${perStack} per stack); create requests: ${requests.length}; created twice: ${createdTwice}`,
+            `  the ledger: ${created.length} objects recorded, each once (${RUNNERS} runners at once)`,
             `  second round: ${second.length} stacks unchanged, 0 requests`,
             `  slowest runner: first round ${seconds(first).toFixed(1)} s, second ${seconds(second).toFixed(1)} s`,
           ].join("\n"),

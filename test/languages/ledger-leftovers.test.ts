@@ -90,11 +90,12 @@ class Sequence {
       Object.values(state.organizations).flatMap((org) => org.carriers.map((c) => c.id)),
     );
     const held = new Set<string>();
+    // The three stacks share a backend: one listing tells which of them exist.
+    const listed = await this.stacks[0]!.pulumi(["stack", "ls", "--json"]);
+    const names = (JSON.parse(listed.stdout || "[]") as { name: string }[]).map((s) =>
+      s.name.split("/").at(-1),
+    );
     for (const stack of this.stacks) {
-      const listed = await stack.pulumi(["stack", "ls", "--json"]);
-      const names = (JSON.parse(listed.stdout || "[]") as { name: string }[]).map((s) =>
-        s.name.split("/").at(-1),
-      );
       if (!names.includes(stack.stack)) continue;
       const resources = await stack.resources();
       for (const r of Object.values(resources))
