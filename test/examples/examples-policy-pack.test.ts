@@ -5,7 +5,7 @@
  * provider/policy/pack`), with its secrets set as its README says. No rule reports anything, and
  * the preview sends nothing. All examples in one file: the engine tier is costly.
  */
-import { rm } from "node:fs/promises";
+import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { describeE2E, E2EProject, errorText } from "../e2e/harness";
@@ -28,7 +28,12 @@ describeE2E("the shipped examples, copied out, pass the shipped policy pack", ()
       const copy = await copyExampleOut(example);
       try {
         const installed = join(copy.root, "installed");
-        // The pack's own dependency, which the provider does not bring (docs/policies.md).
+        // The pack's own dependency, which the provider does not bring (docs/policies.md), installed
+        // beside the project (whose own package.json names packages the registry does not have yet)
+        // and linked into its node_modules, where the pack's index.js finds it.
+        const policyDeps = join(copy.root, "policy-deps");
+        await mkdir(policyDeps);
+        await writeFile(join(policyDeps, "package.json"), '{ "private": true }\n');
         await runTool(
           "npm",
           [
@@ -39,7 +44,12 @@ describeE2E("the shipped examples, copied out, pass the shipped policy pack", ()
             "--loglevel=error",
             "@pulumi/policy@1.21.0",
           ],
-          { cwd: installed },
+          { cwd: policyDeps },
+        );
+        await symlink(
+          join(policyDeps, "node_modules", "@pulumi", "policy"),
+          join(installed, "node_modules", "@pulumi", "policy"),
+          "dir",
         );
         const pack = join(
           installed,
