@@ -39,6 +39,8 @@ export interface ResourceFacts {
   readonly replaceOnChanges?: readonly string[];
   /** Inputs the user marked secret that the package does not call secret (dynamic-class.ts). */
   readonly markedSecret?: readonly string[];
+  /** Secret inputs the program gave as plain values, by path: read by the policy pack only. */
+  readonly plainSecrets?: readonly string[];
 }
 
 function factsOf(bag: Inputs): ResourceFacts | undefined {

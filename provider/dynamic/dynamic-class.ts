@@ -69,7 +69,15 @@ export function dynamicArgs(
   const secrets = topLevelOf(descriptor.secretInputs).filter((key) => props[key] !== undefined);
   for (const key of secrets) props[key] = pulumi.secret(props[key]);
   props[PROVIDER_KEY] = providerText(kind);
-  props[RESOURCE_KEY] = resourceFacts(type, name, kept, markedSecretOf(args, secrets), refused);
+  const plain = plainSecretsOf(args as Record<string, unknown>, descriptor.secretInputs);
+  props[RESOURCE_KEY] = resourceFacts(
+    type,
+    name,
+    kept,
+    markedSecretOf(args, secrets),
+    plain,
+    refused,
+  );
   const options =
     secrets.length === 0
       ? kept
@@ -97,22 +105,61 @@ async function markedSecretOf(args: object, packageSecrets: readonly string[]): 
   return marked.filter((key): key is string => key !== undefined);
 }
 
+/**
+ * The secret inputs the program gave as plain values (a literal, or an output not secret), by the
+ * path it wrote (`advancedWebhook.headers[0].value`): the package makes every secret input secret
+ * below, so only here can the policy pack's secrets-from-secret-config rule learn which were
+ * plain. Below an output that is not secret the path is not followed (that would wait on its value).
+ */
+async function plainSecretsOf(
+  args: Record<string, unknown>,
+  patterns: readonly string[],
+): Promise<string[]> {
+  const found: string[] = [];
+  const isPlain = async (value: unknown) =>
+    !pulumi.Output.isInstance(value) || !(await pulumi.isSecret(value));
+  const walk = async (holder: Record<string, unknown>, segments: readonly string[], at: string) => {
+    const [head, ...rest] = segments as [string, ...string[]];
+    const list = head.endsWith("[]");
+    const key = list ? head.slice(0, -2) : head;
+    const value = holder[key];
+    const path = at === "" ? key : `${at}.${key}`;
+    if (value === undefined || value === null) return;
+    if (rest.length === 0) {
+      if (await isPlain(value)) found.push(path);
+      return;
+    }
+    if (pulumi.Output.isInstance(value) || value instanceof Promise) return;
+    const children: [unknown, string][] = list
+      ? (Array.isArray(value) ? value : []).map((item, index) => [item, `${path}[${index}]`])
+      : [[value, path]];
+    for (const [child, childPath] of children) {
+      if (child !== null && typeof child === "object" && !pulumi.Output.isInstance(child))
+        await walk(child as Record<string, unknown>, rest, childPath);
+    }
+  };
+  for (const pattern of patterns) await walk(args, pattern.split("."), "");
+  return found;
+}
+
 /** What the provider learns of the resource beside its inputs (see dynamic-adapter.ts). */
 function resourceFacts(
   type: string,
   name: string,
   opts: pulumi.CustomResourceOptions,
   markedSecret: Promise<string[]>,
+  plainSecrets: Promise<string[]>,
   refused: string | undefined,
 ): pulumi.Output<ResourceFacts> {
   const { ignoreChanges, replaceOnChanges } = opts;
   return pulumi
-    .all([pulumi.createUrn(name, type, opts.parent), markedSecret])
-    .apply(([urn, marked]) => ({
+    .all([pulumi.createUrn(name, type, opts.parent), markedSecret, plainSecrets])
+    .apply(([urn, marked, plain]) => ({
       urn,
       ...(ignoreChanges?.length ? { ignoreChanges } : {}),
       ...(replaceOnChanges?.length ? { replaceOnChanges } : {}),
       ...(marked.length ? { markedSecret: marked } : {}),
+      ...(plain.length ? { plainSecrets: plain } : {}),
       ...(refused === undefined ? {} : { refused }),
     }));
 }

@@ -10,6 +10,12 @@ import type {
 } from "@pulumi/policy";
 import { kindOfType } from "../schema/type-tokens";
 import type { ResourceKind } from "../resources";
+import {
+  checkedSettings,
+  EXEMPT_RESOURCES,
+  exemptResourcesSetting,
+  isExempt,
+} from "./rule-settings";
 
 /**
  * The markers @pulumi/policy gives values not known during a preview, one per type (its
@@ -71,20 +77,36 @@ export type ResourceCheck<Config> = (
   report: (message: string) => void,
 ) => void | Promise<void>;
 
+/** A violation as one line: the rule, the resource, then what is wrong and the fix. */
+export function violationLine(rule: string, resource: string | undefined, message: string): string {
+  return resource === undefined ? `${rule}: ${message}` : `${rule} ${resource}: ${message}`;
+}
+
+/** A config schema with the settings every rule has (rule-settings.ts). */
+export function withCommonSettings(schema: PolicyConfigSchema | undefined): PolicyConfigSchema {
+  return {
+    ...schema,
+    properties: { ...schema?.properties, [EXEMPT_RESOURCES]: exemptResourcesSetting },
+  };
+}
+
 /**
- * A resource policy over the kinds it names, under either type token; every other resource is
- * left alone.
+ * A resource policy over the kinds it names, under either type token; every other resource, and
+ * those its config exempts, are left alone. Its config is checked first (rule-settings.ts).
  */
 export function resourcePolicy<Config extends object>(
   policy: Omit<ResourceValidationPolicy, "validateResource">,
   kinds: readonly ResourceKind[],
   check: ResourceCheck<Config>,
 ): ResourceValidationPolicy {
+  const configSchema = withCommonSettings(policy.configSchema);
   return {
     ...policy,
+    configSchema,
     validateResource: (args: ResourceValidationArgs, reportViolation: ReportViolation) => {
+      const config = checkedSettings(policy.name, configSchema, args.getConfig<Config>());
       const kind = kindOfType(args.type)?.kind;
-      if (kind === undefined || !kinds.includes(kind)) return;
+      if (kind === undefined || !kinds.includes(kind) || isExempt(config, args.name)) return;
       const resource = {
         kind,
         props: plainProps(args.props),
@@ -92,7 +114,9 @@ export function resourcePolicy<Config extends object>(
         urn: args.urn,
         args,
       };
-      return check(resource, args.getConfig<Config>(), (message) => reportViolation(message));
+      return check(resource, config, (message) =>
+        reportViolation(violationLine(policy.name, args.name, message)),
+      );
     },
   };
 }

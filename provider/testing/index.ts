@@ -5,3 +5,4 @@
  */
 export { voicePlatformMocks, type VoicePlatformMockOptions } from "./mocks";
 export { mockIdFormats } from "./mock-facts";
+export { outputValue } from "./output-value";

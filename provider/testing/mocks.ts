@@ -38,6 +38,7 @@ export interface VoicePlatformMockOptions {
  * platform's answer gives is unknown, as in a real preview.
  */
 export function voicePlatformMocks(options: VoicePlatformMockOptions = {}): pulumi.runtime.Mocks {
+  refusalsSeen();
   const platform = new MadeUpPlatform(options.organizationId ?? newObjectId());
   return {
     newResource: (args) => {
@@ -75,9 +76,9 @@ async function mockedResource(
         ? `  ${f.reason}`
         : `  ${f.property} ${f.reason}`,
     );
-    throw new InputError(
-      `${kind} "${args.name}" has inputs \`pulumi preview\` would refuse:\n${lines.join("\n")}`,
-    );
+    const refusal = `${kind} "${args.name}" has inputs \`pulumi preview\` would refuse:\n${lines.join("\n")}`;
+    refusalsSeen().add(refusal);
+    throw new InputError(refusal);
   }
   const created = pulumi.runtime.isDryRun()
     ? { id: undefined, state: plannedCreateState(descriptor, checked.inputs) }
@@ -85,6 +86,58 @@ async function mockedResource(
   const state = { ...withoutUndefined(created.state as Inputs), ...hidden(given) };
   const secret = new Set([...secretKeys, ...topLevelOf(descriptor.secretInputs)]);
   return { id: created.id, state: withSecrets(state, secret) };
+}
+
+/**
+ * jest gives each test file a copy of `process` (and of `require("node:process")`), whose
+ * listeners the real one never calls; code of Node's own realm (Buffer's Function) sees the real
+ * one, which every test file of a worker shares.
+ */
+const realProcess = new (Buffer.constructor as FunctionConstructor)(
+  "return process",
+)() as NodeJS.Process;
+
+/** Where the real process keeps the refusals the mocks answered, once for all test files. */
+const REFUSALS = Symbol.for("pulumi-voice-platform.testing.refusals");
+
+interface Refusals {
+  readonly texts: Set<string>;
+  readonly listener: (reason: unknown) => void;
+}
+
+/**
+ * A refused resource's outputs reject with the refusal (testing's `outputValue` awaits one), but
+ * Pulumi's runtime also leaves the failed registration's own promises unhandled, which outside the
+ * engine ends the test process. Those are printed instead, once per refusal, so it is still seen;
+ * any other unhandled rejection is left to the other listeners, or ends the process as Node's
+ * default does. jest takes every listener off while a test file runs and puts them back after, so
+ * the listener is put back whenever it is missing.
+ */
+function refusalsSeen(): Set<string> {
+  const owner = realProcess as typeof realProcess & { [REFUSALS]?: Refusals };
+  const refusals = (owner[REFUSALS] ??= newRefusals());
+  if (!realProcess.listeners("unhandledRejection").includes(refusals.listener)) {
+    realProcess.prependListener("unhandledRejection", refusals.listener);
+  }
+  return refusals.texts;
+}
+
+function newRefusals(): Refusals {
+  const texts = new Set<string>();
+  const printed = new Set<string>();
+  const listener = (reason: unknown) => {
+    // Not `instanceof Error`: each test file's errors are of its own realm.
+    const text = (reason as { message?: unknown } | null)?.message;
+    const message = typeof text === "string" ? text : "";
+    const refusal = [...texts].find((known) => message.endsWith(known));
+    if (refusal === undefined) {
+      if (realProcess.listenerCount("unhandledRejection") > 1) return;
+      throw reason;
+    }
+    if (!printed.has(refusal)) realProcess.stderr.write(`${message}\n`);
+    printed.add(refusal);
+  };
+  return { texts, listener };
 }
 
 /**

@@ -5,7 +5,8 @@
  * or a port in use (exit 1) saying what to do.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { connectEmulator } from "../../provider/emulator";
@@ -193,4 +194,44 @@ test("refuses a bad flag with the usage and exit code 2 (test/unit/cli/emulator-
   expect(stderr).toContain('--faults names no profile "flaky"');
   expect(stderr).toContain("use one or more of latency,");
   expect(stderr).toContain("pulumi-voice-platform emulator [--port 4010]");
+});
+
+test("--ready-file holds the URLs and the PID once it serves; it stops when the shell that started it is killed, and removes the file", async () => {
+  const readyFile = join(directory, "ready.env");
+  const command = [process.execPath, "--import", "tsx", MAIN, "emulator", "--port", "0"]
+    .map((word) => `'${word}'`)
+    .join(" ");
+  // The emulator's parent is this shell, which passes no signal on when it is killed.
+  const shell = spawn("bash", ["-c", `${command} --ready-file '${readyFile}' & wait`], {
+    cwd: repositoryRoot,
+    stdio: "ignore",
+  });
+  const deadline = Date.now() + 20_000;
+  while (!existsSync(readyFile) && Date.now() < deadline) {
+    await new Promise((resolvePromise) => setTimeout(resolvePromise, 50));
+  }
+  const lines = (await readFile(readyFile, "utf8")).trim().split("\n");
+  expect(lines).toEqual([
+    expect.stringMatching(/^VOICEPLATFORM_BASE_URL=http:\/\/127\.0\.0\.1:\d+$/),
+    expect.stringMatching(/^VOICEPLATFORM_CAMPAIGNS_BASE_URL=http:\/\/127\.0\.0\.1:\d+$/),
+    expect.stringMatching(/^VOICEPLATFORM_EMULATOR_PID=\d+$/),
+  ]);
+  const env = Object.fromEntries(lines.map((line) => line.split(/=(.*)/s).slice(0, 2)));
+  const pid = Number(env.VOICEPLATFORM_EMULATOR_PID);
+  expect((await call("GET", `${env.VOICEPLATFORM_BASE_URL}/__emulator/state`)).status).toBe(200);
+  shell.kill("SIGKILL");
+  const stopped = Date.now() + 5_000;
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  while (alive() && Date.now() < stopped) {
+    await new Promise((resolvePromise) => setTimeout(resolvePromise, 50));
+  }
+  expect(alive()).toBe(false);
+  expect(existsSync(readyFile)).toBe(false);
 });

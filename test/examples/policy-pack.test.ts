@@ -147,6 +147,8 @@ config:
   crmUrl:
     type: string
     secret: true
+  plainPassword:
+    type: string
 resources:
 ${
   program === "clean"
@@ -190,7 +192,7 @@ ${
     properties:
       name: main-trunk
       registerUsername: acme
-      registerPassword: planted-in-the-program-42
+      registerPassword: \${plainPassword}
       gateways:
         - { inbound: true, outbound: true, ipv4: 10.20.30.40, port: 5060, protocol: udp }
       phoneNumbers:
@@ -290,7 +292,10 @@ function describePlanted(program: PlantedProgram): void {
         // A stack whose name matches voice-protected's default patterns; PWD as a shell sets it.
         stack = await first.otherStack("prod", { PWD: first.dir });
         await stack.config({ "voiceplatform:apiKey": API_KEY, ...program.secrets }, true);
+        // Plain config: the YAML program's planted password comes from it (the plugin's
+        // resources record no plain values, so a literal there is not judged).
         await stack.config({
+          plainPassword: "planted-in-the-program-42",
           "voiceplatform:baseUrl": emulator.baseUrl,
           "voiceplatform:campaignsBaseUrl": emulator.campaignsBaseUrl,
         });

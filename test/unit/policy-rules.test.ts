@@ -41,6 +41,16 @@ const tokensOf = (kind: string): [string, string] => [
   `pulumi-nodejs:dynamic/voiceplatform:${kind}`,
 ];
 
+/**
+ * A violation's text after the `rule resource: ` it starts with, which every violation has, on one
+ * line (the rule's paragraph is its description, printed once by the CLI).
+ */
+function oneLine(rule: string, resource: string, message: string | undefined): string {
+  expect(message).not.toContain("\n");
+  expect(message?.startsWith(`${rule} ${resource}: `)).toBe(true);
+  return message!.slice(`${rule} ${resource}: `.length);
+}
+
 /** What a resource policy reports for one resource: its messages, or "not applicable: why". */
 async function violations(name: string, call: Call): Promise<string[]> {
   const { validateResource } = policy(name) as ResourceValidationPolicy;
@@ -70,7 +80,9 @@ async function violations(name: string, call: Call): Promise<string[]> {
   try {
     const validations = Array.isArray(validateResource) ? validateResource : [validateResource];
     for (const validate of validations) {
-      await validate!(args as never, (message) => messages.push(message ?? ""));
+      await validate!(args as never, (message) =>
+        messages.push(oneLine(name, resourceName, message)),
+      );
     }
   } catch (error) {
     if (error instanceof NotApplicable) return [`not applicable: ${error.message}`];
@@ -235,12 +247,12 @@ test("gateway-sanity: transport, port, sips, reachability, netmask and repeats",
       ),
     }),
   ).toEqual([
-    "gateways[0]: protocol sctp is not one of udp, tcp, tls, tls/srtp",
+    "gateways[0]: protocol sctp is not one of udp, tcp, tls, tls/srtp: use one, or list it in this rule's allowedProtocols",
     "gateways[1]: port 5060 is the port of the other transports: tls uses 5061",
-    "gateways[2]: useSipsScheme needs a TLS transport, not udp",
+    "gateways[2]: useSipsScheme needs a TLS transport, not udp: use tls, or drop useSipsScheme",
     "gateways[3]: ipv4 192.168.1.20 is in 192.168.0.0/16, which the platform cannot reach (allowPrivateAddresses permits it)",
-    "gateways[4]: netmask 0 matches every address on the internet",
-    "gateways[5] points at 203.0.113.10:5060, as gateways[0] does",
+    "gateways[4]: netmask 0 matches every address on the internet: give the carrier's range, e.g. 32",
+    "gateways[5] points at 203.0.113.10:5060, as gateways[0] does: remove one",
   ]);
   expect(
     await underBothTokens(rule, "SipCarrier", {
@@ -259,16 +271,19 @@ test("voice-locales: codes that name no real language and region, or none the te
   expect(
     await underBothTokens(rule, "Voice", { props: locales("en-UK", "xx-US", "en-ZZ") }),
   ).toEqual([
-    "supportedLocales[0] en-UK: it is written en-GB today, and the platform matches locales as written",
-    "supportedLocales[1] xx-US: xx is no language code",
-    "supportedLocales[2] en-ZZ: ZZ is no region code",
+    // Named by value: check stores the set sorted, so an index would not be the program's.
+    "supportedLocales en-UK: it is written en-GB today, and the platform matches locales as written: write en-GB",
+    "supportedLocales xx-US: xx is no language code: write an ISO 639 code, e.g. en",
+    "supportedLocales en-ZZ: ZZ is no region code: write an ISO 3166 code, e.g. US",
   ]);
   expect(
     await underBothTokens(rule, "Voice", {
       props: locales("en-US", "fr-FR"),
       config: { allowedLocales: ["en-US"] },
     }),
-  ).toEqual(["supportedLocales[1] fr-FR is not among the allowed locales (en-US)"]);
+  ).toEqual([
+    "supportedLocales fr-FR is not among the allowed locales (en-US): use one of them, or add it to this rule's allowedLocales",
+  ]);
 });
 
 describe("secrets-from-secret-config", () => {
@@ -307,8 +322,14 @@ describe("secrets-from-secret-config", () => {
   });
 
   const carrier = (registerPassword: string) => ({ name: "t", registerPassword });
+  /** A dynamic resource's props, with the paths its class found written plain in the program. */
+  const dynamicProps = (props: Record<string, unknown>, plainSecrets: string[]) => ({
+    ...props,
+    __resource: { urn: "urn:x", plainSecrets },
+  });
+  const dynamic = (kind: string) => tokensOf(kind)[1];
 
-  test("a value from secret config passes; one in plain config or in the program is reported, never shown", async () => {
+  test("a value from secret config passes; one equal to a plain config value is reported by its key, never shown", async () => {
     expect(
       await underBothTokens(rule, "SipCarrier", { props: carrier("from-secret-config-9f") }),
     ).toEqual([]);
@@ -316,37 +337,80 @@ describe("secrets-from-secret-config", () => {
       props: carrier("plain-config-password-42"),
     });
     expect(plain).toEqual([
-      "registerPassword (its value is secret and not shown) comes from the plain config key trunks:plainPassword: set it with `pulumi config set --secret plainPassword`",
+      "registerPassword (secret, not shown) is the plain config value trunks:plainPassword: set it with `pulumi config set --secret plainPassword`",
     ]);
-    const typed = await underBothTokens(rule, "SipCarrier", {
-      props: carrier("typed-in-the-program-77"),
-    });
-    expect(typed).toEqual([
-      "registerPassword (its value is secret and not shown) is written in the program (index.js): read it from secret config, e.g. config.requireSecret(...)",
-    ]);
-    expect([...plain, ...typed].join("\n")).not.toMatch(
-      /plain-config-password-42|typed-in-the-program-77/,
-    );
+    expect(plain.join("\n")).not.toContain("plain-config-password-42");
+    // Only the whole value counts: a config value inside the input's is no finding.
+    expect(
+      await underBothTokens(rule, "SipCarrier", {
+        props: carrier("x-plain-config-password-42-x"),
+      }),
+    ).toEqual([]);
   });
 
-  test("every secret field of an advanced webhook is checked, and the provider's apiKey", async () => {
-    const found = await underBothTokens(rule, "CampaignWebhook", {
-      props: webhook({
+  test("no file is read: a value the project's files hold is no finding (the examples' false positives)", async () => {
+    writeFileSync(
+      join(project, "Pulumi.yaml"),
+      "name: trunks\nruntime: nodejs\n# voice-platform-basic\n",
+    );
+    writeFileSync(join(project, "index.test.js"), 'import("pulumi-voice-platform");\n');
+    const props = webhook({
+      isAdvanced: true,
+      advancedWebhook: {
+        url: "https://crm.example.com/api/calls",
+        headers: [{ name: "Authorization", value: "typed-in-the-program-77" }],
+        parameters: [{ name: "source", value: "voice-platform" }],
+      },
+    });
+    // Secret in the program (no plainSecrets recorded), whatever index.js holds.
+    expect(await underBothTokens(rule, "CampaignWebhook", { props })).toEqual([]);
+    expect(
+      await underBothTokens(rule, "SipCarrier", { props: carrier("typed-in-the-program-77") }),
+    ).toEqual([]);
+  });
+
+  test("a secret input the program wrote plain is reported by the path it wrote; plainAllowed lets some be", async () => {
+    const props = dynamicProps(
+      webhook({
         isAdvanced: true,
         advancedWebhook: {
-          url: "https://hooks.example.com/x",
-          headers: [{ name: "Authorization", value: "typed-in-the-program-77" }],
+          url: "https://crm.example.com/api/calls",
+          headers: [
+            { name: "A", value: "from-secret-config-9f" },
+            { name: "Authorization", value: "typed-in-the-program-77" },
+          ],
+          parameters: [{ name: "source", value: "voice-platform" }],
         },
       }),
-    });
+      [
+        "advancedWebhook.url",
+        "advancedWebhook.headers[1].value",
+        "advancedWebhook.parameters[0].value",
+      ],
+    );
+    const found = await violations(rule, { type: dynamic("CampaignWebhook"), props });
     expect(found).toEqual([
-      expect.stringMatching(/^advancedWebhook\.headers\[\]\.value .* is written in the program/),
+      'advancedWebhook.headers[1].value (secret, not shown) is a plain value in the program: give it a secret, e.g. config.requireSecret("…") or pulumi.secret(…)',
     ]);
+    expect(found.join("\n")).not.toContain("typed-in-the-program-77");
+    const strict = await violations(rule, {
+      type: dynamic("CampaignWebhook"),
+      props,
+      config: { plainAllowed: [] },
+    });
+    expect(strict.map((line) => line.split(" ")[0])).toEqual([
+      "advancedWebhook.url",
+      "advancedWebhook.headers[1].value",
+      "advancedWebhook.parameters[0].value",
+    ]);
+  });
+
+  test("the provider's apiKey is judged against plain config", async () => {
     const provider = await violations(rule, {
       type: "pulumi:providers:voiceplatform",
       props: { apiKey: "plain-config-password-42" },
     });
-    expect(provider).toEqual([expect.stringMatching(/^apiKey .* plain config key/)]);
+    expect(provider).toEqual([expect.stringMatching(/^apiKey .* plain config value/)]);
   });
 
   test("without the stack's configuration (pulumi policy analyze) the rule says it does not apply", async () => {
@@ -358,20 +422,81 @@ describe("secrets-from-secret-config", () => {
     ]);
   });
 
-  test("without the stack's config file, which keys are secret is not known: only the program is read", async () => {
+  test("without the stack's config file, which keys are secret is not known: only what the program wrote plain is", async () => {
     rmSync(join(project, "Pulumi.prod.yaml"));
     expect(
       await underBothTokens(rule, "SipCarrier", { props: carrier("plain-config-password-42") }),
     ).toEqual([]);
     expect(
-      await underBothTokens(rule, "SipCarrier", { props: carrier("typed-in-the-program-77") }),
+      await violations(rule, {
+        type: dynamic("SipCarrier"),
+        props: dynamicProps(carrier("typed-in-the-program-77"), ["registerPassword"]),
+      }),
     ).toHaveLength(1);
   });
 
   test("a folder whose Pulumi.yaml names another project is not read", async () => {
     process.env.PULUMI_NODEJS_PROJECT = "another";
     expect(
-      await underBothTokens(rule, "SipCarrier", { props: carrier("typed-in-the-program-77") }),
+      await underBothTokens(rule, "SipCarrier", { props: carrier("plain-config-password-42") }),
+    ).toEqual([]);
+  });
+});
+
+describe("every rule's settings", () => {
+  test("an unknown key or a wrong type stops the rule, naming the rule, the key and the closest valid key", async () => {
+    const props = webhook({ url: "http://hooks.internal/calls" });
+    await expect(
+      violations("webhook-urls-https", {
+        type: tokensOf("CampaignWebhook")[0],
+        props,
+        config: { allowHttpHost: ["hooks.internal"] },
+      }),
+    ).rejects.toThrow(
+      'policy webhook-urls-https: "allowHttpHost" is not one of its settings (allowHttpHosts, exemptResources): did you mean "allowHttpHosts"?',
+    );
+    await expect(
+      violations("webhook-urls-https", {
+        type: tokensOf("CampaignWebhook")[0],
+        props,
+        config: { allowHttpHosts: "hooks.internal" },
+      }),
+    ).rejects.toThrow(
+      'policy webhook-urls-https: setting allowHttpHosts is string, not a list: write a list such as ["…"]',
+    );
+    await expect(
+      violations("gateway-sanity", {
+        type: tokensOf("SipCarrier")[0],
+        props: { name: "t" },
+        config: { allowPrivateAddresses: "yes" },
+      }),
+    ).rejects.toThrow(
+      "policy gateway-sanity: setting allowPrivateAddresses is string, not boolean",
+    );
+    const { validateStack } = policy("max-concurrency") as StackValidationPolicy;
+    expect(() =>
+      validateStack({ resources: [], getConfig: () => ({ maxConcurency: 8 }) } as never, () => {}),
+    ).toThrow('did you mean "maxConcurrency"?');
+  });
+
+  test.each(voicePlatformPolicies.map((p) => p.name))(
+    "%s: exemptResources leaves the named resources alone",
+    (name) => {
+      expect(policy(name).configSchema?.properties.exemptResources).toMatchObject({
+        type: "array",
+      });
+    },
+  );
+
+  test("an exempt resource is not checked", async () => {
+    const props = webhook({ url: "http://hooks.example.com/calls" });
+    const call = { type: tokensOf("CampaignWebhook")[0], props, name: "legacy-hook" };
+    expect(await violations("webhook-urls-https", call)).toHaveLength(1);
+    expect(
+      await violations("webhook-urls-https", {
+        ...call,
+        config: { exemptResources: ["legacy-hook"] },
+      }),
     ).toEqual([]);
   });
 });
@@ -491,6 +616,7 @@ describe("max-concurrency", () => {
     await validateStack({ resources, getConfig: () => config } as never, (message, urn) =>
       found.push(`${urn ?? "stack"}: ${message}`),
     );
+    for (const line of found) expect(line).not.toContain("\n");
     return found;
   }
 
@@ -498,11 +624,12 @@ describe("max-concurrency", () => {
     const provider = (maxConcurrency: unknown) => ({
       type: "pulumi:providers:voiceplatform",
       urn: "urn:p",
+      name: "p",
       props: { maxConcurrency },
     });
     expect(await stackViolations([provider("16"), provider(8)])).toEqual([]);
     expect(await stackViolations([provider("64")])).toEqual([
-      "urn:p: maxConcurrency is 64, more than the 16 calls in flight the platform plan allows: lower it to 16 or less",
+      "urn:p: max-concurrency p: maxConcurrency is 64, more than the 16 calls in flight the platform plan allows: lower it to 16 or less",
     ]);
     expect(await stackViolations([provider(64)], { maxConcurrency: 64 })).toEqual([]);
   });
@@ -511,7 +638,7 @@ describe("max-concurrency", () => {
     process.env.PULUMI_CONFIG = JSON.stringify({ "voiceplatform:maxConcurrency": "32" });
     const dynamic = { type: "pulumi-nodejs:dynamic/voiceplatform:Voice", urn: "urn:v", props: {} };
     expect(await stackViolations([dynamic])).toEqual([
-      "stack: stack config voiceplatform:maxConcurrency is 32, more than the 16 calls in flight the platform plan allows: lower it to 16 or less",
+      "stack: max-concurrency: stack config voiceplatform:maxConcurrency is 32, more than the 16 calls in flight the platform plan allows: lower it to 16 or less",
     ]);
     expect(await stackViolations([])).toEqual([]);
   });

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { homedir } from "node:os";
 import * as provider from "../../provider";
-import { SipCarrier, Voice } from "../../provider";
+import { CampaignWebhook, SipCarrier, Voice } from "../../provider";
 import { kebabCase, resourceKinds, type ResourceKind } from "../../provider/resources";
 import { allPaths, getAt } from "../support/hostile-values";
 import { fixtureOf } from "../support/kind-fixtures";
@@ -214,5 +214,26 @@ describe("inputs the user marked secret", () => {
       registered.find((r) => r.name === name)?.inputs.__resource as Record<string, unknown>;
     expect(factsOf("carrier-marked").markedSecret).toEqual(["registerUsername", "gateways"]);
     expect(factsOf("carrier-plain")).not.toHaveProperty("markedSecret");
+  });
+});
+
+describe("secret inputs the program wrote plain", () => {
+  it("are named in __resource by the path the program wrote, for the policy pack", async () => {
+    const hook = new CampaignWebhook("hook-plain-secrets", {
+      campaignId: "65a1f0c2e4b0a1b2c3d4e5f6",
+      url: "https://hooks.example.com/x",
+      isAdvanced: true,
+      advancedWebhook: {
+        url: pulumi.secret("https://crm.example.com/x?token=t"),
+        headers: [
+          { name: "A", value: pulumi.secret("from-secret") },
+          { name: "B", value: "typed-in-the-program" },
+        ],
+      },
+    });
+    await new Promise((resolve) => hook.urn.apply(resolve));
+    const facts = registered.find((r) => r.name === "hook-plain-secrets")?.inputs.__resource as
+      Record<string, unknown> | undefined;
+    expect(facts?.plainSecrets).toEqual(["advancedWebhook.headers[1].value"]);
   });
 });

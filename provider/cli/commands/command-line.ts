@@ -41,9 +41,12 @@ ${LEFTOVERS_USAGE}
   pulumi-voice-platform emulator [--port 4010] [--campaigns-port 4011] [--api-key KEY]
                                  [--sub-org ID]... [--state FILE] [--faults PROFILE[,PROFILE]]
                                  [--answers spec|extended] [--latency-ms N] [--rate-limit N]
-                                 [--seed N]
-      Serves a local stand-in for the platform on 127.0.0.1 until Ctrl-C or SIGTERM, and prints
-      VOICEPLATFORM_BASE_URL=... and VOICEPLATFORM_CAMPAIGNS_BASE_URL=... once it listens.
+                                 [--seed N] [--ready-file FILE] [--outlive-parent]
+      Serves a local stand-in for the platform on 127.0.0.1 until Ctrl-C or SIGTERM, or until
+      the process that started it ends (unless --outlive-parent), and prints
+      VOICEPLATFORM_BASE_URL=... and VOICEPLATFORM_CAMPAIGNS_BASE_URL=... once it listens;
+      --ready-file FILE gets those lines and VOICEPLATFORM_EMULATOR_PID=... then (removed when
+      it stops).
       --port 0 picks free ports (for both origins unless --campaigns-port is given); --api-key
       is the key it accepts (default ${DEFAULT_API_KEY}); --sub-org, repeatable, the
       x-sub-organization-id values it accepts; --state a file that keeps its objects across

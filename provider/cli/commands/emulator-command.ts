@@ -1,8 +1,10 @@
 /**
  * `pulumi-voice-platform emulator`: the platform emulator (provider/emulator) as a command. It
- * prints the two base URLs as environment lines on stdout once it listens, serves until SIGINT or
- * SIGTERM, then closes both origins and exits 0.
+ * prints the two base URLs as environment lines on stdout once it listens (and writes them, with
+ * its PID, to --ready-file), serves until SIGINT or SIGTERM or until its parent process ends, then
+ * closes both origins, removes the ready file and exits 0.
  */
+import { rename, rm, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import {
   DEFAULT_API_KEY,
@@ -29,10 +31,21 @@ const options = {
   "latency-ms": { type: "string" },
   "rate-limit": { type: "string" },
   seed: { type: "string" },
+  "ready-file": { type: "string" },
+  "outlive-parent": { type: "boolean" },
 } as const;
 
+/** How often the emulator looks whether its parent process is still there. */
+const PARENT_POLL_MS = 200;
+
 /** The emulator's options as its command line gives them: fault profiles by name only. */
-type CommandOptions = StartEmulatorOptions & { faults?: FaultProfileName[] };
+type CommandOptions = StartEmulatorOptions & {
+  faults?: FaultProfileName[];
+  /** Where to write the URLs and the PID once it serves. */
+  readyFile?: string;
+  /** Keep serving when the parent process ends (a service started by a step that ends). */
+  outliveParent?: boolean;
+};
 
 /** The emulator's options from its command line; a UsageError names the flag and the fix. */
 export function emulatorOptions(argv: readonly string[]): CommandOptions {
@@ -60,7 +73,14 @@ export function emulatorOptions(argv: readonly string[]): CommandOptions {
     latencyMs: integerFlag("latency-ms", values["latency-ms"], 0),
     rateLimit: integerFlag("rate-limit", values["rate-limit"], 1),
     seed: integerFlag("seed", values.seed, Number.MIN_SAFE_INTEGER),
+    readyFile: readyFileFlag(values["ready-file"]),
+    outliveParent: values["outlive-parent"] ?? false,
   };
+}
+
+function readyFileFlag(value: string | undefined): string | undefined {
+  if (value === "") throw new UsageError("emulator: --ready-file is empty; give a file path");
+  return value;
 }
 
 function integerFlag(
@@ -105,9 +125,10 @@ function answersFlag(value: string | undefined): "spec" | "extended" | undefined
 export async function runEmulator(argv: readonly string[]): Promise<number> {
   const startOptions = emulatorOptions(argv);
   // Listened for before anything is printed: a script may signal as soon as it reads the URLs.
-  const signal = new Promise<NodeJS.Signals>((resolve) => {
+  const signal = new Promise<string>((resolve) => {
     process.once("SIGINT", () => resolve("SIGINT"));
     process.once("SIGTERM", () => resolve("SIGTERM"));
+    if (!startOptions.outliveParent) whenParentEnds(() => resolve("its parent process ended"));
   });
   let emulator;
   try {
@@ -117,15 +138,47 @@ export async function runEmulator(argv: readonly string[]): Promise<number> {
     return EXIT.refused;
   }
   process.stderr.write(`${readyLine(startOptions, emulator.baseUrl)}\n`);
-  // Last: a script waiting for these lines finds the emulator listening.
-  process.stdout.write(
+  const urls =
     `VOICEPLATFORM_BASE_URL=${emulator.baseUrl}\n` +
-      `VOICEPLATFORM_CAMPAIGNS_BASE_URL=${emulator.campaignsBaseUrl}\n`,
-  );
+    `VOICEPLATFORM_CAMPAIGNS_BASE_URL=${emulator.campaignsBaseUrl}\n`;
+  if (startOptions.readyFile !== undefined) {
+    await writeReadyFile(
+      startOptions.readyFile,
+      `${urls}VOICEPLATFORM_EMULATOR_PID=${process.pid}\n`,
+    );
+  }
+  // Last: a script waiting for these lines finds the emulator listening.
+  process.stdout.write(urls);
   const stoppedBy = await signal;
   await emulator.stop();
+  if (startOptions.readyFile !== undefined) await rm(startOptions.readyFile, { force: true });
   process.stderr.write(`pulumi-voice-platform emulator: stopped (${stoppedBy})\n`);
   return EXIT.clean;
+}
+
+/**
+ * Written whole or not at all (a temporary file renamed), so a script that polls for the file
+ * never reads half of it.
+ */
+async function writeReadyFile(path: string, text: string): Promise<void> {
+  const partial = `${path}.${process.pid}.partial`;
+  await writeFile(partial, text);
+  await rename(partial, path);
+}
+
+/**
+ * Calls `ended` once the process that started this one is gone (the parent PID changes when the
+ * process is re-parented). `npx` and `npm exec` run the command under a shell that does not
+ * pass SIGTERM on: killing npm ends that shell, and so, by this, the emulator.
+ */
+function whenParentEnds(ended: () => void): void {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    ended();
+  }, PARENT_POLL_MS);
+  timer.unref();
 }
 
 function readyLine(startOptions: CommandOptions, baseUrl: string): string {

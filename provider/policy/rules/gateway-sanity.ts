@@ -45,7 +45,9 @@ function gatewayProblems(gateway: Gateway, config: Config): string[] {
   const allowed = config.allowedProtocols ?? knownProtocols;
   const protocol = knownString(gateway.protocol) ?? "udp";
   if (!allowed.includes(protocol)) {
-    problems.push(`protocol ${protocol} is not one of ${allowed.join(", ")}`);
+    problems.push(
+      `protocol ${protocol} is not one of ${allowed.join(", ")}: use one, or list it in this rule's allowedProtocols`,
+    );
   }
   const usual = conventionalPort(protocol);
   const otherTransports = usual === 5061 ? 5060 : 5061;
@@ -55,9 +57,14 @@ function gatewayProblems(gateway: Gateway, config: Config): string[] {
     );
   }
   if (gateway.useSipsScheme === true && !protocol.startsWith("tls")) {
-    problems.push(`useSipsScheme needs a TLS transport, not ${protocol}`);
+    problems.push(
+      `useSipsScheme needs a TLS transport, not ${protocol}: use tls, or drop useSipsScheme`,
+    );
   }
-  if (gateway.netmask === 0) problems.push("netmask 0 matches every address on the internet");
+  if (gateway.netmask === 0)
+    problems.push(
+      "netmask 0 matches every address on the internet: give the carrier's range, e.g. 32",
+    );
   const address = knownString(gateway.ipv4);
   if (
     address !== undefined &&
@@ -102,7 +109,7 @@ export const gatewaySanity = resourcePolicy<Config>(
       const endpoint = `${address}:${typeof gateway.port === "number" ? gateway.port : 5060}`;
       const first = seen.get(endpoint);
       if (first !== undefined)
-        report(`gateways[${index}] points at ${endpoint}, as gateways[${first}] does`);
+        report(`gateways[${index}] points at ${endpoint}, as gateways[${first}] does: remove one`);
       else seen.set(endpoint, index);
     });
   },

@@ -1,7 +1,8 @@
 import type { StackValidationPolicy } from "@pulumi/policy";
 import { kindOfType } from "../../schema/type-tokens";
 import { settingDefaults, settingSources } from "../../settings/config";
-import { plainProps } from "../policy-args";
+import { plainProps, violationLine, withCommonSettings } from "../policy-args";
+import { checkedSettings, isExempt } from "../rule-settings";
 import { stackConfig } from "../stack-facts";
 
 export const MAX_CONCURRENCY = "max-concurrency";
@@ -16,7 +17,7 @@ const CONFIG_KEY = settingSources.maxConcurrency.key;
 const description =
   "The provider's maxConcurrency (calls in flight at once, per provider process) stays within what the team's platform plan allows (this rule's maxConcurrency, by default the provider's own default): the spec states no rate limit, and calls beyond the plan's are refused with 429s that slow every deployment.";
 
-const configSchema = {
+const configSchema = withCommonSettings({
   properties: {
     maxConcurrency: {
       type: "integer",
@@ -24,7 +25,7 @@ const configSchema = {
       default: settingDefaults.maxConcurrency,
     },
   },
-} as const;
+});
 
 /** A count as a provider input or stack config gives it: a number, or text holding one. */
 function countOf(value: unknown): number | undefined {
@@ -50,16 +51,18 @@ export const maxConcurrency: StackValidationPolicy = {
   enforcementLevel: "mandatory",
   configSchema,
   validateStack: (args, reportViolation) => {
-    const config = args.getConfig<Config>();
-    for (const provider of args.resources.filter((r) => r.type === PROVIDER_TYPE)) {
+    const config = checkedSettings(MAX_CONCURRENCY, configSchema, args.getConfig<Config>());
+    const providers = args.resources.filter((r) => r.type === PROVIDER_TYPE);
+    for (const provider of providers.filter((r) => !isExempt(config, r.name))) {
       const given = countOf(plainProps(provider.props).maxConcurrency);
       const problem = given === undefined ? undefined : tooMany(given, config, "maxConcurrency");
-      if (problem !== undefined) reportViolation(problem, provider.urn);
+      if (problem !== undefined)
+        reportViolation(violationLine(MAX_CONCURRENCY, provider.name, problem), provider.urn);
     }
     const dynamic = args.resources.some((r) => kindOfType(r.type)?.frontEnd === "dynamic");
     const given = countOf(stackConfig()?.[CONFIG_KEY]);
     if (!dynamic || given === undefined) return;
     const problem = tooMany(given, config, `stack config ${CONFIG_KEY}`);
-    if (problem !== undefined) reportViolation(problem);
+    if (problem !== undefined) reportViolation(violationLine(MAX_CONCURRENCY, undefined, problem));
   },
 };

@@ -42,7 +42,9 @@ export const phoneNumbersE164 = resourcePolicy<Config>(
         codes.length > 0 &&
         !codes.some((code) => number.replace(/^\+/, "").startsWith(code))
       ) {
-        report(`${at} has none of the allowed calling codes (${codes.join(", ")})`);
+        report(
+          `${at} has none of the allowed calling codes (${codes.join(", ")}): use one, or list its code in this rule's countryCodes`,
+        );
       }
     });
   },

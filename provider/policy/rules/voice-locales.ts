@@ -18,13 +18,14 @@ const UNKNOWN_REGION = "ZZ";
  */
 function unrealLocale(code: string): string | undefined {
   const [language = "", region = ""] = code.split("-");
-  if (languages.of(language.toLowerCase()) === undefined) return `${language} is no language code`;
+  if (languages.of(language.toLowerCase()) === undefined)
+    return `${language} is no language code: write an ISO 639 code, e.g. en`;
   if (region.toUpperCase() === UNKNOWN_REGION || regions.of(region.toUpperCase()) === undefined) {
-    return `${region} is no region code`;
+    return `${region} is no region code: write an ISO 3166 code, e.g. US`;
   }
   const canonical = Intl.getCanonicalLocales(code)[0];
   if (canonical !== undefined && canonical.toLowerCase() !== code.toLowerCase()) {
-    return `it is written ${canonical} today, and the platform matches locales as written`;
+    return `it is written ${canonical} today, and the platform matches locales as written: write ${canonical}`;
   }
   return undefined;
 }
@@ -48,16 +49,20 @@ export const voiceLocales = resourcePolicy<Config>(
   ({ props }, config, report) => {
     const allowed = (config.allowedLocales ?? []).map((code) => code.toLowerCase());
     const locales = Array.isArray(props.supportedLocales) ? props.supportedLocales : [];
-    locales.forEach((value, index) => {
+    // A set: check stores it sorted, and the pack sees it so, so an index would not be the
+    // program's. The item is named by its value.
+    for (const value of locales) {
       const code = knownString(value);
-      if (code === undefined) return;
-      const at = `supportedLocales[${index}] ${code}`;
+      if (code === undefined) continue;
+      const at = `supportedLocales ${code}`;
       if (allowed.length > 0 && !allowed.includes(code.toLowerCase())) {
-        report(`${at} is not among the allowed locales (${config.allowedLocales!.join(", ")})`);
-        return;
+        report(
+          `${at} is not among the allowed locales (${config.allowedLocales!.join(", ")}): use one of them, or add it to this rule's allowedLocales`,
+        );
+        continue;
       }
       const problem = allowed.length === 0 ? unrealLocale(code) : undefined;
       if (problem !== undefined) report(`${at}: ${problem}`);
-    });
+    }
   },
 );

@@ -17,6 +17,8 @@ test("defaults: ports 4010 and 4011, the default key, nothing else", () => {
     latencyMs: undefined,
     rateLimit: undefined,
     seed: undefined,
+    readyFile: undefined,
+    outliveParent: false,
   });
 });
 
@@ -42,6 +44,9 @@ test("every flag reaches its option; --port 0 picks a free campaigns port too", 
       "--rate-limit",
       "10",
       "--seed=-3",
+      "--ready-file",
+      "emulator.env",
+      "--outlive-parent",
     ]),
   ).toEqual({
     port: 0,
@@ -54,6 +59,8 @@ test("every flag reaches its option; --port 0 picks a free campaigns port too", 
     latencyMs: 5,
     rateLimit: 10,
     seed: -3,
+    readyFile: "emulator.env",
+    outliveParent: true,
   });
   expect(emulatorOptions(["--port", "0", "--campaigns-port", "4011"])).toMatchObject({
     port: 0,
@@ -76,6 +83,7 @@ test.each([
   ],
   [["--faults", "latency,"], '--faults names no profile ""'],
   [["--answers", "rich"], '--answers must be spec or extended; got "rich"'],
+  [["--ready-file="], "--ready-file is empty; give a file path"],
   [["--api-key", ""], "--api-key is empty or holds a space"],
   [["--api-key", "Bearer key"], "--api-key is empty or holds a space"],
   [["--colour"], "Unknown option '--colour'"],

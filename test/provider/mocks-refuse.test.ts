@@ -1,0 +1,29 @@
+/**
+ * With `pulumi-voice-platform/testing`'s mocks, an input check refuses rejects the resource's
+ * outputs with the refusal `pulumi preview` prints, so a unit test can `await expect(...).rejects`
+ * (testing's `outputValue`) instead of waiting for jest's timeout; the test process goes on.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { CampaignWebhook, SipCarrier } from "../../provider";
+import { outputValue, voicePlatformMocks } from "../../provider/testing";
+
+pulumi.runtime.setMocks(voicePlatformMocks(), "mocks-refuse", "test", false);
+
+test("a refused input rejects the outputs with the preview's message; a good resource resolves", async () => {
+  const started = Date.now();
+  const refused = new SipCarrier("bad-port", {
+    name: "t",
+    gateways: [{ ipv4: "203.0.113.10", port: 70000 }],
+  });
+  const message =
+    'SipCarrier "bad-port" has inputs `pulumi preview` would refuse:\n  gateways[0].port must be at most 65535, not number 70000';
+  await expect(outputValue(refused.id)).rejects.toThrow(message);
+  await expect(outputValue(refused.gateways)).rejects.toThrow(message);
+  const webhook = new CampaignWebhook("good", {
+    campaignId: "65a1f0c2e4b0a1b2c3d4e5f6",
+    url: "https://hooks.example.com/x",
+    events: ["POST_PROCESSING_FINISHED:INTERESTED"],
+  });
+  expect(await outputValue(webhook.url)).toBe("https://hooks.example.com/x");
+  expect(Date.now() - started).toBeLessThan(5000);
+});
