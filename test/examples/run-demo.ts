@@ -63,7 +63,7 @@ function showLeftovers(binDir: string): void {
       encoding: "utf8",
     },
   );
-  process.stdout.write(`${shown.stdout}${shown.stderr}`.replace(/^/gm, "  "));
+  process.stdout.write(`${`${shown.stdout}${shown.stderr}`.trimEnd().replace(/^/gm, "  ")}\n`);
 }
 
 async function main(): Promise<void> {

@@ -67,9 +67,11 @@ is killed.
 
 Exit codes (the same for every command, one meaning each):
   0  nothing pending (preflight); recorded (recover); rekeyed, or nothing to rekey (rekey);
-     written (policy-pack); stopped by a signal (emulator)
+     nothing left on the platform, or settled (leftovers); written (policy-pack); stopped by a
+     signal (emulator)
   1  pending operations of a stopped run (preflight); refused, nothing changed (recover, rekey,
-     policy-pack); could not start: a port in use, a state file it cannot read (emulator)
+     policy-pack); objects left that need a person (leftovers); could not start: a port in use,
+     a state file it cannot read (emulator)
   2  bad command line (or a bad ${BACKEND_TIMEOUT_VARIABLE})
   3  locked by an update that may still be running: wait for it; do not run recover
   4  the stack does not exist on the backend (never deployed, or a wrong name or backend)
