@@ -6,17 +6,8 @@
  * shares.
  */
 import { isAbsolute, resolve } from "node:path";
-import { isAzureBlobBackend } from "../cli/backends/azblob-locks";
-import { isPostgresBackend } from "../cli/backends/postgres-locks";
-import { isS3Backend } from "../cli/backends/s3-locks";
 import { configuredBackendUrl, fileBackendDirectory } from "../settings/backend-location";
-import {
-  azureBlobStore,
-  folderStore,
-  postgresStore,
-  s3Store,
-  type LedgerStore,
-} from "./ledger-stores";
+import { folderStore, type LedgerStore } from "./ledger-stores";
 
 export const LEDGER_VARIABLE = "VOICEPLATFORM_LEDGER";
 
@@ -26,12 +17,29 @@ export type LedgerLocation =
 
 const FIX = `set ${LEDGER_VARIABLE} to a place every runner of the team shares: a folder (file:///path, or an absolute path) or an S3, Azure Blob or PostgreSQL URL as \`pulumi login\` takes it`;
 
-/** The store on a backend the ledger writes beside the state, with that backend's credentials. */
+/** The backends the ledger writes beside the state, by their URL's scheme. */
+const BACKEND_STORES = [
+  { scheme: /^s3:\/\//i, named: "S3 bucket", store: "s3Store" },
+  { scheme: /^azblob:\/\//i, named: "Azure Blob container", store: "azureBlobStore" },
+  { scheme: /^postgres(ql)?:\/\//i, named: "PostgreSQL server", store: "postgresStore" },
+] as const;
+
+/**
+ * The store on a backend the ledger writes beside the state, with that backend's credentials,
+ * its module (and client) loaded at the first read or write.
+ */
 function backendStore(url: string): LedgerStore | undefined {
-  if (isS3Backend(url)) return s3Store(url);
-  if (isAzureBlobBackend(url)) return azureBlobStore(url);
-  if (isPostgresBackend(url)) return postgresStore(url);
-  return undefined;
+  const found = BACKEND_STORES.find(({ scheme }) => scheme.test(url));
+  if (found === undefined) return undefined;
+  let loaded: Promise<LedgerStore> | undefined;
+  const store = () =>
+    (loaded ??= import("./backend-stores").then((stores) => stores[found.store](url)));
+  return {
+    // Only the host: a URL may hold a password or a token.
+    where: `the ${found.named} ${new URL(url).hostname} (prefix .pulumi/voiceplatform-ledger/)`,
+    write: async (entry) => (await store()).write(entry),
+    readAll: async () => (await store()).readAll(),
+  };
 }
 
 export function ledgerLocation(

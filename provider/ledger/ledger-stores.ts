@@ -1,18 +1,11 @@
 /**
- * Where ledger entries are kept: a folder (a file backend's, or one set in VOICEPLATFORM_LEDGER) or
- * the state backend's bucket, each entry written once under a name of its own (ledger-entry.ts),
- * so runners never overwrite or lock each other, and a retried write only writes the same bytes.
+ * Where ledger entries are kept: a folder (a file backend's, or one set in VOICEPLATFORM_LEDGER),
+ * or the state backend itself (backend-stores.ts, loaded only for those backends), each entry
+ * written once under a name of its own (ledger-entry.ts), so runners never overwrite or lock
+ * each other, and a retried write only writes the same bytes.
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { backendDeadline, type BackendDeadline } from "../cli/backends/backend-deadline";
-import { azureBlobSettings, containerClient } from "../cli/backends/azblob-locks";
-import {
-  onPostgresBackend,
-  postgresStateTable,
-  postgresTarget,
-} from "../cli/backends/postgres-locks";
-import { s3ClientSettings } from "../cli/backends/s3-locks";
 import {
   entryFileName,
   entryLine,
@@ -61,147 +54,12 @@ export function folderStore(root: string): LedgerStore {
   };
 }
 
-/**
- * The ledger as objects under `.pulumi/voiceplatform-ledger/` of the backend's S3 bucket, with the
- * URL and credentials `pulumi` uses. The client is loaded on first use, only on this backend.
- */
-export function s3Store(url: string): LedgerStore {
-  const { bucket, config } = s3ClientSettings(url);
-  const where = `the S3 bucket "${bucket}"${config.endpoint === undefined ? "" : ` at ${String(config.endpoint)}`}`;
-  const connect = async (deadline: BackendDeadline) => {
-    const sdk = await import("@aws-sdk/client-s3").catch(() => {
-      throw new Error(
-        "the S3 client is not installed: `npm install @aws-sdk/client-s3` beside the package",
-      );
-    });
-    return { sdk, s3: new sdk.S3Client(s3ClientSettings(url, deadline).config) };
-  };
-  return {
-    where,
-    async write(entry) {
-      const deadline = backendDeadline();
-      const { sdk, s3 } = await connect(deadline);
-      try {
-        await s3.send(
-          new sdk.PutObjectCommand({
-            Bucket: bucket,
-            Key: `${LEDGER_PREFIX}${entryFileName(entry)}`,
-            Body: entryLine(entry),
-            ContentType: "application/json",
-          }),
-          { abortSignal: deadline.signal },
-        );
-      } finally {
-        s3.destroy();
-      }
-    },
-    async readAll() {
-      const deadline = backendDeadline();
-      const { sdk, s3 } = await connect(deadline);
-      const texts: string[] = [];
-      try {
-        let token: string | undefined;
-        do {
-          const page = await s3.send(
-            new sdk.ListObjectsV2Command({
-              Bucket: bucket,
-              Prefix: LEDGER_PREFIX,
-              ContinuationToken: token,
-            }),
-            { abortSignal: deadline.signal },
-          );
-          for (const key of (page.Contents ?? []).map((object) => object.Key ?? "")) {
-            if (!key.endsWith(".json")) continue;
-            const got = await s3.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key }), {
-              abortSignal: deadline.signal,
-            });
-            texts.push((await got.Body?.transformToString()) ?? "");
-          }
-          token = page.IsTruncated === true ? page.NextContinuationToken : undefined;
-        } while (token !== undefined);
-      } finally {
-        s3.destroy();
-      }
-      return inTimeOrder(texts);
-    },
-  };
-}
-
 /** Entries from their texts, those that are none skipped, in time order (by their names). */
-function inTimeOrder(texts: readonly string[]): LedgerEntry[] {
+export function inTimeOrder(texts: readonly string[]): LedgerEntry[] {
   return texts
     .flatMap((text) => {
       const entry = parsedEntry(text);
       return entry === undefined ? [] : [entry];
     })
     .sort((a, b) => entryFileName(a).localeCompare(entryFileName(b)));
-}
-
-/** The ledger as blobs under `.pulumi/voiceplatform-ledger/` of the backend's Azure container. */
-export function azureBlobStore(url: string): LedgerStore {
-  const settings = azureBlobSettings(url);
-  const where = `the Azure Blob container "${settings.container}"${settings.serviceUrl === "" ? "" : ` at ${settings.serviceUrl}`}`;
-  return {
-    where,
-    async write(entry) {
-      const deadline = backendDeadline();
-      const container = await containerClient(settings, deadline);
-      const line = entryLine(entry);
-      await container
-        .getBlockBlobClient(`${LEDGER_PREFIX}${entryFileName(entry)}`)
-        .upload(line, Buffer.byteLength(line), {
-          abortSignal: deadline.signal,
-          blobHTTPHeaders: { blobContentType: "application/json" },
-        });
-    },
-    async readAll() {
-      const deadline = backendDeadline();
-      const container = await containerClient(settings, deadline);
-      const texts: string[] = [];
-      for await (const blob of container.listBlobsFlat({
-        prefix: LEDGER_PREFIX,
-        abortSignal: deadline.signal,
-      })) {
-        if (!blob.name.endsWith(".json")) continue;
-        const bytes = await container
-          .getBlobClient(blob.name)
-          .downloadToBuffer(0, undefined, { abortSignal: deadline.signal });
-        texts.push(bytes.toString("utf8"));
-      }
-      return inTimeOrder(texts);
-    },
-  };
-}
-
-/**
- * The ledger as rows of the backend's state table, keyed `.pulumi/voiceplatform-ledger/<name>`
- * with the data as Pulumi stores a blob (`{"data": "<base64>"}`), beside the stacks' own rows.
- */
-export function postgresStore(url: string): LedgerStore {
-  const target = postgresTarget(url);
-  return {
-    where: `the PostgreSQL server at ${target.host}:${target.port} (table ${postgresStateTable(url)})`,
-    async write(entry) {
-      const base64 = Buffer.from(entryLine(entry)).toString("base64");
-      await onPostgresBackend(url, true, (sql, table) =>
-        sql.unsafe(
-          `INSERT INTO ${table} (key, data) VALUES ($1, jsonb_build_object('data', $2::text)) ON CONFLICT (key) DO NOTHING`,
-          [`${LEDGER_PREFIX}${entryFileName(entry)}`, base64],
-        ),
-      );
-    },
-    async readAll() {
-      const rows = await onPostgresBackend(url, false, (sql, table) =>
-        sql.unsafe<{ data: string | null }[]>(
-          `SELECT data->>'data' AS data FROM ${table} WHERE left(key, length($1)) = $1`,
-          [LEDGER_PREFIX],
-        ),
-      ).catch((error: { code?: string }) => {
-        // Pulumi creates its table on first use: none yet, no ledger yet.
-        if (error.code === "42P01") return [];
-        throw error;
-      });
-      return inTimeOrder(rows.map((row) => Buffer.from(row.data ?? "", "base64").toString("utf8")));
-    },
-  };
 }

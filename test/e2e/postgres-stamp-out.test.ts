@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type RunningEmulator } from "../../provider/emulator";
-import { postgresStore } from "../../provider/ledger/ledger-stores";
+import { postgresStore } from "../../provider/ledger/backend-stores";
 import { pulumiEnv } from "../pulumi-cli/locate";
 import { startPostgres, type RunningPostgres } from "../support/postgres";
 import {

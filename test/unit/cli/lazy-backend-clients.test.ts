@@ -54,7 +54,7 @@ test("the backend clients are loaded only by dynamic imports, in provider/cli", 
     "cli/backends/azblob-locks.ts: @azure/storage-blob",
     "cli/backends/postgres-locks.ts: postgres",
     "cli/backends/s3-locks.ts: @aws-sdk/client-s3",
-    "ledger/ledger-stores.ts: @aws-sdk/client-s3",
+    "ledger/backend-stores.ts: @aws-sdk/client-s3",
   ]);
 });
 
