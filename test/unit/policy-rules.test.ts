@@ -520,6 +520,55 @@ describe("no-replacement", () => {
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), "policy-previous-"));
   });
+
+  /**
+   * What the stack rule reports for a program declaring these resources: each line without its
+   * "no-replacement <resource>: " head, and the last (the count) as "count: …".
+   */
+  async function violations(_rule: string, call: Call, others: Call[] = []): Promise<string[]> {
+    const { validateStack } = policy(rule) as StackValidationPolicy;
+    const declared = [call, ...others].filter((c) => c.type !== undefined);
+    const resources = [
+      {
+        type: "pulumi:pulumi:Stack",
+        name: "proj-dev",
+        urn: "urn:pulumi:dev::proj::pulumi:pulumi:Stack::proj-dev",
+        props: {},
+        opts: { ignoreChanges: [] },
+      },
+      ...declared.map((c) => ({
+        type: c.type!,
+        props: c.props,
+        name: c.name ?? "r",
+        urn: `urn:pulumi:dev::proj::${c.type}::${c.name ?? "r"}`,
+        opts: { ignoreChanges: [] },
+      })),
+    ];
+    const found: string[] = [];
+    try {
+      await validateStack(
+        {
+          resources,
+          getConfig: () => call.config ?? {},
+          notApplicable: (reason?: string): never => {
+            throw new NotApplicable(reason);
+          },
+        } as never,
+        (message) => {
+          expect(message).not.toContain("\n");
+          found.push(
+            message.startsWith(`${rule} proj-dev: `)
+              ? `count: ${message.slice(`${rule} proj-dev: `.length)}`
+              : message.replace(/^no-replacement [^:]+: /, ""),
+          );
+        },
+      );
+    } catch (error) {
+      if (error instanceof NotApplicable) return [`not applicable: ${error.message}`];
+      throw error;
+    }
+    return found;
+  }
   afterEach(() => {
     if (saved === undefined) delete process.env[PREVIOUS_STATE_VARIABLE];
     else process.env[PREVIOUS_STATE_VARIABLE] = saved;
@@ -536,6 +585,7 @@ describe("no-replacement", () => {
         await violations(rule, { type, name: "trunk", props: { ...same, name: "trunk-2" } }),
       ).toEqual([
         'changing name replaces this SipCarrier, and the old one (old-id-1) stays on the platform, which has no delete operation: keep name as deployed, or list "trunk" in this rule\'s allowReplacing',
+        "count: this change leaves 1 object(s) on the platform: 1 SipCarrier",
       ]);
       expect(
         await violations(rule, {
@@ -545,7 +595,40 @@ describe("no-replacement", () => {
           config: { allowReplacing: ["trunk"] },
         }),
       ).toEqual([]);
-      expect(await violations(rule, { type, name: "other", props: { name: "new" } })).toEqual([]);
+      // A program without it: the carrier leaves the program, and stays on the platform.
+      expect(await violations(rule, { type, name: "other", props: { name: "new" } })).toEqual([
+        'this SipCarrier leaves the program, and its object (old-id-1) stays on the platform, which has no delete operation: keep it in the program, or list "trunk" in this rule\'s allowReplacing',
+        "count: this change leaves 1 object(s) on the platform: 1 SipCarrier",
+      ]);
+      expect(
+        await violations(rule, {
+          type,
+          name: "other",
+          props: { name: "new" },
+          config: { allowReplacing: ["trunk"] },
+        }),
+      ).toEqual([]);
+    },
+  );
+
+  test.each(tokensOf("CampaignWebhook"))(
+    "%s: a webhook that leaves the program is reported (its subscription stays, still called)",
+    async (type) => {
+      previous(type, "leads", {
+        campaignId: "65a1f0c2e4b0a1b2c3d4e5f6",
+        url: "https://h.example.com",
+      });
+      expect(await violations(rule, { type: undefined, props: {} })).toEqual([
+        'this CampaignWebhook leaves the program, and its object (old-id-1) stays on the platform, which has no delete operation: keep it in the program, or list "leads" in this rule\'s allowReplacing',
+        "count: this change leaves 1 object(s) on the platform: 1 CampaignWebhook",
+      ]);
+      expect(
+        await violations(rule, {
+          type: undefined,
+          props: {},
+          config: { exemptResources: ["leads"] },
+        }),
+      ).toEqual([]);
     },
   );
 
@@ -573,7 +656,10 @@ describe("no-replacement", () => {
           name: "agent",
           props: { name: "Agent", files: [new FileAsset("samples/b.wav")] },
         }),
-      ).toEqual([expect.stringMatching(/^changing files replaces this Voice/)]);
+      ).toEqual([
+        expect.stringMatching(/^changing files replaces this Voice/),
+        "count: this change leaves 1 object(s) on the platform: 1 Voice",
+      ]);
     },
   );
 

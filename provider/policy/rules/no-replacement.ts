@@ -2,7 +2,10 @@ import * as pulumi from "@pulumi/pulumi";
 import { canonical, diffInputs } from "../../core/diff";
 import type { Inputs } from "../../core/resource-descriptor";
 import { descriptorOf, type ResourceKind } from "../../resources";
-import { isKnown, resourcePolicy, stringList } from "../policy-args";
+import type { StackValidationPolicy } from "@pulumi/policy";
+import { kindOfType } from "../../schema/type-tokens";
+import { isKnown, plainProps, stringList, violationLine, withCommonSettings } from "../policy-args";
+import { checkedSettings, isExempt } from "../rule-settings";
 import {
   ENCRYPTED,
   PREVIOUS_STATE_VARIABLE,
@@ -62,39 +65,91 @@ function replacedInputs(
   return answer.replaces.filter((key) => canonical(stored[key]) !== canonical(comparable[key]));
 }
 
-export const noReplacement = resourcePolicy<Config>(
-  {
-    name: NO_REPLACEMENT,
-    description:
-      "A Voice or SipCarrier is not replaced: the platform has no delete operation, so the old voice or carrier stays on the platform beside its replacement (a carrier keeps its numbers and gateways registered), unless the resource is listed in allowReplacing. Policies see only the new inputs, so the rule compares them with the stack as last deployed: export it with `pulumi stack export --file previous.json` and name the file in VOICEPLATFORM_PREVIOUS_STATE or this rule's previousState (secrets stay encrypted there and count as unchanged).",
-    enforcementLevel: "mandatory",
-    configSchema: {
-      properties: {
-        allowReplacing: stringList("Names of the resources that may be replaced.", []),
-        previousState: {
-          type: "string",
-          description: "The exported previous state (instead of VOICEPLATFORM_PREVIOUS_STATE).",
-        },
-      },
+const configSchema = withCommonSettings({
+  properties: {
+    allowReplacing: stringList(
+      "Names of the resources that may be replaced or leave the program (their objects stay on the platform).",
+      [],
+    ),
+    previousState: {
+      type: "string",
+      description: "The exported previous state (instead of VOICEPLATFORM_PREVIOUS_STATE).",
     },
   },
-  ["Voice", "SipCarrier"],
-  async ({ kind, props, name, urn, args }, config, report) => {
+});
+
+const REPLACED_KINDS: readonly ResourceKind[] = ["Voice", "SipCarrier"];
+
+/** The type and name a URN names (`urn:pulumi:<stack>::<project>::<type>::<name>`). */
+const typeOfUrn = (urn: string) => urn.split("::")[2]?.split("$").pop() ?? "";
+const nameOfUrn = (urn: string) => urn.slice(urn.lastIndexOf("::") + 2);
+
+/**
+ * A stack rule, so that it sees what leaves the program as well as what changes: each Voice or
+ * SipCarrier the change replaces, each object of the package whose resource the program no longer
+ * declares (a removal, which calls nothing on the platform), and a last line counting them by kind.
+ */
+export const noReplacement: StackValidationPolicy = {
+  name: NO_REPLACEMENT,
+  description:
+    "No object is left on the platform by this change: a Voice or SipCarrier is not replaced, and no resource of the package leaves the program, unless it is listed in allowReplacing. The platform has no delete operation, so the old voice or carrier stays beside its replacement (a carrier keeps its numbers and gateways registered), and a removed one stays for good (a removed webhook is still called for every event). Policies see only the new program, so the rule compares it with the stack as last deployed: export it with `pulumi stack export --file previous.json` and name the file in VOICEPLATFORM_PREVIOUS_STATE or this rule's previousState (secrets stay encrypted there and count as unchanged). `npx pulumi-voice-platform leftovers` lists what earlier changes left.",
+  enforcementLevel: "mandatory",
+  configSchema,
+  validateStack: async (args, reportViolation) => {
+    const config = checkedSettings(NO_REPLACEMENT, configSchema, args.getConfig<Config>());
     const path = previousStatePath(config.previousState);
     if (path === undefined) {
       args.notApplicable(
         `no previous state: set ${PREVIOUS_STATE_VARIABLE} to a \`pulumi stack export\` file`,
       );
     }
-    const previous = previousResources(path!).get(urn);
-    if (previous === undefined || (config.allowReplacing ?? []).includes(name)) return;
-    // Sample paths are held in promises by the assets @pulumi/policy makes.
-    const news = (await plainInput(props)) as Inputs;
-    const replaced = replacedInputs(kind, previous.inputs, news, args.opts.ignoreChanges);
-    if (replaced.length === 0) return;
-    const changed = replaced.join(", ");
-    report(
-      `changing ${changed} replaces this ${kind}, and the old one (${previous.id ?? "its id"}) stays on the platform, which has no delete operation: keep ${changed} as deployed, or list "${name}" in this rule's allowReplacing`,
+    const previous = previousResources(path!);
+    const allowed = (name: string) =>
+      (config.allowReplacing ?? []).includes(name) || isExempt(config, name);
+    const left: ResourceKind[] = [];
+    const report = (kind: ResourceKind, name: string, urn: string, message: string) => {
+      left.push(kind);
+      reportViolation(violationLine(NO_REPLACEMENT, name, message), urn);
+    };
+    for (const resource of args.resources) {
+      const kind = kindOfType(resource.type)?.kind;
+      const before = previous.get(resource.urn);
+      if (kind === undefined || !REPLACED_KINDS.includes(kind) || before === undefined) continue;
+      if (allowed(resource.name)) continue;
+      const news = (await plainInput(plainProps(resource.props))) as Inputs;
+      const replaced = replacedInputs(kind, before.inputs, news, resource.opts.ignoreChanges ?? []);
+      if (replaced.length === 0) continue;
+      const changed = replaced.join(", ");
+      report(
+        kind,
+        resource.name,
+        resource.urn,
+        `changing ${changed} replaces this ${kind}, and the old one (${before.id ?? "its id"}) stays on the platform, which has no delete operation: keep ${changed} as deployed, or list "${resource.name}" in this rule's allowReplacing`,
+      );
+    }
+    const declared = new Set(args.resources.map((resource) => resource.urn));
+    for (const [urn, before] of previous) {
+      const kind = kindOfType(typeOfUrn(urn))?.kind;
+      const name = nameOfUrn(urn);
+      if (kind === undefined || declared.has(urn) || allowed(name)) continue;
+      report(
+        kind,
+        name,
+        urn,
+        `this ${kind} leaves the program, and its object (${before.id ?? "its id"}) stays on the platform, which has no delete operation: keep it in the program, or list "${name}" in this rule's allowReplacing`,
+      );
+    }
+    if (left.length === 0) return;
+    const counts = new Map<string, number>();
+    for (const kind of left) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+    const stack = args.resources.find((resource) => resource.type === "pulumi:pulumi:Stack");
+    reportViolation(
+      violationLine(
+        NO_REPLACEMENT,
+        stack?.name,
+        `this change leaves ${left.length} object(s) on the platform: ${[...counts].map(([kind, n]) => `${n} ${kind}`).join(", ")}`,
+      ),
+      stack?.urn,
     );
   },
-);
+};
