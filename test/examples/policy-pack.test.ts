@@ -76,6 +76,8 @@ interface PlantedProgram {
   readonly secrets: Record<string, string>;
   /** Where the stack-config half of max-concurrency lands: the stack, or the default provider. */
   readonly concurrencyOn: (stackName: string) => string;
+  /** The stack resource's name: where no-replacement counts what the change leaves. */
+  readonly stackResource: (stackName: string) => string;
   /** Whether `policy analyze` sees max-concurrency: a provider resource in state holds it. */
   readonly analyzedConcurrency: boolean;
   /** Writes the pack where the program's violations are checked from; returns its folder. */
@@ -129,6 +131,7 @@ new vp.CampaignWebhook("leads", {
     crmUrl: "https://crm.example.com/hook?token=crm-Lx4pN7",
   },
   concurrencyOn: (stackName) => `policy-typescript-${stackName}`,
+  stackResource: (stackName) => `policy-typescript-${stackName}`,
   analyzedConcurrency: false,
   // The pack inside the package, found from the project's node_modules.
   pack: async (stack) =>
@@ -215,6 +218,7 @@ ${
     crmUrl: "https://crm.example.com/hook?token=crm-Lx4pN7",
   },
   concurrencyOn: () => "default",
+  stackResource: (stackName) => `policy-yaml-${stackName}`,
   analyzedConcurrency: true,
   // A pack folder of its own, written by the package's command, as a YAML project needs.
   pack: async (stack) => {
@@ -240,6 +244,8 @@ function plantedViolations(
   ];
   const previewOnly: Violation[] = [
     ["no-replacement", "trunk"],
+    // Its count of what the change leaves on the platform (the trunk), on the stack.
+    ["no-replacement", program.stackResource(stackName)],
     ["secrets-from-secret-config", "trunk"],
   ];
   const concurrency: Violation[] = [["max-concurrency", program.concurrencyOn(stackName)]];
