@@ -83,6 +83,23 @@ class Sequence {
     return (await stack.must(["up", "--yes", "--stack", stack.stack])).stdout;
   }
 
+  /**
+   * `pulumi preview --json` of the stack's next program read by `leftovers plan`: it names the
+   * resource whose object the update will leave, counts it, and the preview sent nothing.
+   */
+  async planned(stack: YamlStack, resource: string, how: string): Promise<void> {
+    await stack.writeProgram(program(this.models.get(stack.stack)!));
+    await this.emulator.newRequests();
+    const preview = await stack.must(["preview", "--json", "--stack", stack.stack]);
+    const file = join(stack.dir, "preview.json");
+    await writeFile(file, preview.stdout);
+    const plan = await stack.tool(["leftovers", "plan", "--from", file]);
+    expect(plan.code).toBe(1);
+    expect(plan.stdout).toContain("this update will leave 1 object(s) on the platform");
+    expect(plan.stdout).toMatch(new RegExp(`SipCarrier/\\S+ "${resource}": ${how}`));
+    expect(await this.emulator.newRequests()).toEqual([]);
+  }
+
   /** Carriers the emulator holds, and those any existing stack holds. */
   async truth(): Promise<{ onPlatform: Set<string>; held: Set<string> }> {
     const state = await this.emulator.state();
@@ -215,14 +232,18 @@ async function runSequence(seq: Sequence, steps: number): Promise<void> {
       case "rename": {
         const resource = seq.pick(names);
         model.set(resource, { ...model.get(resource)!, name: `renamed-${step}` });
+        await seq.planned(stack, resource, "replaced");
         const out = await seq.up(stack);
         expect(changeSummary(out)).toMatchObject({ replaced: 1 });
         break;
       }
-      case "remove":
-        model.delete(seq.pick(names));
+      case "remove": {
+        const resource = seq.pick(names);
+        model.delete(resource);
+        await seq.planned(stack, resource, "removed from the program, or destroyed");
         await seq.up(stack);
         break;
+      }
       case "retain": {
         // retainOnDelete, then the resource leaves the program: the engine skips Delete.
         const resource = seq.pick(names);

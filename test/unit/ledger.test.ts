@@ -13,7 +13,11 @@ import { LEDGER_PREFIX, type LedgerEntry } from "../../provider/ledger/ledger-en
 import { ledgerLocation } from "../../provider/ledger/ledger-location";
 import { folderStore } from "../../provider/ledger/ledger-stores";
 import { entryOf } from "../../provider/ledger/provider-ledger";
-import { importFileOf, leftoversTable } from "../../provider/cli/commands/leftovers";
+import {
+  importFileOf,
+  leftoversTable,
+  plannedLeftovers,
+} from "../../provider/cli/commands/leftovers";
 import { leftoversOf, type StackNow } from "../../provider/cli/state/leftovers";
 import { rememberSecret } from "../../provider/platform/redaction";
 import { resetProcessState } from "../../provider/settings/process-state";
@@ -136,6 +140,53 @@ describe("leftovers, from the ledger's entries and the stacks' current state", (
         { type: "voiceplatform:index:SipCarrier", name: "other", id: "c3" },
       ],
     });
+  });
+});
+
+describe("leftovers plan, from a `pulumi preview --json`", () => {
+  const step = (
+    op: string,
+    name: string,
+    type = "voiceplatform:index:SipCarrier",
+    id = `id-${name}`,
+  ) => ({
+    op,
+    urn: `urn:pulumi:dev::voice-stack::${type}::${name}`,
+    oldState: { type, id },
+  });
+
+  test("counts what a replacement, a removal and a destroy leave, once per object, of this package only", () => {
+    const preview = {
+      steps: [
+        step("same", "kept"),
+        step("create-replacement", "trunk"),
+        step("replace", "trunk"),
+        step("delete-replaced", "trunk"),
+        step("delete", "old", "pulumi-nodejs:dynamic/voiceplatform:Voice"),
+        step("delete", "bucket", "aws:s3/bucket:Bucket"),
+        { op: "create", urn: "urn:pulumi:dev::voice-stack::voiceplatform:index:SipCarrier::new" },
+      ],
+    };
+    expect(plannedLeftovers(preview)).toEqual([
+      {
+        kind: "SipCarrier",
+        id: "id-trunk",
+        name: "trunk",
+        urn: step("replace", "trunk").urn,
+        how: "replaced",
+      },
+      {
+        kind: "Voice",
+        id: "id-old",
+        name: "old",
+        urn: step("delete", "old", "pulumi-nodejs:dynamic/voiceplatform:Voice").urn,
+        how: "removed from the program, or destroyed",
+      },
+    ]);
+  });
+
+  test("refuses what is not a preview's JSON, saying what to give it", () => {
+    expect(() => plannedLeftovers({ changeSummary: {} })).toThrow(/pulumi preview --json/);
   });
 });
 
