@@ -151,9 +151,13 @@ function operationLines(
   const { recovery } = descriptorOf(op.kind);
   if (ledger !== undefined && "id" in ledger) {
     lines.push(
-      `   The ledger holds the platform's answer (${ledger.at}): it is ${ledger.id}, so nothing needs looking for.`,
+      `   The ledger holds the platform's answer (${ledger.at}): it is ${ledger.id}, so nothing needs looking for. It was made with:`,
+    );
+    for (const [label, value] of identifyingFields(op)) lines.push(`     ${label}: ${value}`);
+    lines.push(
       `   Record it with ${shellQuote(`${op.urn}=${ledger.id}`)}; recover takes it from the ledger when not named.`,
     );
+    if (recovery.afterRecording !== undefined) lines.push(`   ${recovery.afterRecording}`);
     return lines;
   }
   if (ledger !== undefined) {
