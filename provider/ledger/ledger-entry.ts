@@ -5,6 +5,7 @@
  * order, and many runners write at once without a lock: no file is ever written twice.
  * The layout is documented in docs/operations.md ("The ledger"); a field is only ever added.
  */
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 
 export const LEDGER_VERSION = 1;
@@ -46,6 +47,14 @@ export const ledgerEntrySchema = z.object({
 });
 
 export type LedgerEntry = z.output<typeof ledgerEntrySchema>;
+
+/** A new entry: its version, an id of its own and the time, beside the fields given. */
+export function newEntry(
+  fields: Omit<LedgerEntry, "v" | "entry" | "at">,
+  now: Date = new Date(),
+): LedgerEntry {
+  return { v: LEDGER_VERSION, entry: randomUUID(), at: now.toISOString(), ...fields };
+}
 
 /** The entry's file name: sorts in time order, unique by the entry's id. */
 export function entryFileName(entry: LedgerEntry): string {

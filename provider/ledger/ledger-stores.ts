@@ -25,10 +25,13 @@ export interface LedgerStore {
 /** The ledger folder under a backend folder's root (`<root>/.pulumi/voiceplatform-ledger`). */
 export function folderStore(root: string): LedgerStore {
   const folder = join(root, LEDGER_PREFIX);
+  // Made at the store's first write, not at each one: a create writes two entries.
+  let made = false;
   return {
     where: `the folder ${folder}`,
     async write(entry) {
-      mkdirSync(folder, { recursive: true });
+      if (!made) mkdirSync(folder, { recursive: true });
+      made = true;
       const name = entryFileName(entry);
       // Written beside, then renamed: a reader never sees half an entry.
       const partial = join(folder, `.${name}.partial`);
@@ -43,13 +46,11 @@ export function folderStore(root: string): LedgerStore {
         if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
         throw error;
       }
-      return names
-        .filter((name) => name.endsWith(".json") && !name.startsWith("."))
-        .sort()
-        .flatMap((name) => {
-          const entry = parsedEntry(readFileSync(join(folder, name), "utf8"));
-          return entry === undefined ? [] : [entry];
-        });
+      return inTimeOrder(
+        names
+          .filter((name) => name.endsWith(".json") && !name.startsWith("."))
+          .map((name) => readFileSync(join(folder, name), "utf8")),
+      );
     },
   };
 }

@@ -4,13 +4,12 @@
  * A ledger that cannot be written never fails the call, so the state still gets the id: it is
  * said once per provider, with what to run.
  */
-import { randomUUID } from "node:crypto";
 import type { LedgerEvent, ObjectLedger } from "../core/object-ledger";
 import { warn } from "../core/provider-log";
 import { redactSecrets } from "../platform/redaction";
 import { readSettings } from "../settings/config";
 import { stateSlot } from "../settings/process-state";
-import { LEDGER_VERSION, stackOfResource, type LedgerEntry } from "./ledger-entry";
+import { newEntry, stackOfResource, type LedgerEntry } from "./ledger-entry";
 import { ledgerLocation, type LedgerLocation } from "./ledger-location";
 
 /** The running provider's ledger location, found on first use (the project folder is its cwd). */
@@ -71,22 +70,22 @@ const REDACTED_FIELDS = new Set(["name", "organization", "subOrganization", "hos
 export function entryOf(event: LedgerEvent, now: Date = new Date()): LedgerEntry {
   const { object } = event;
   const where = stackOfResource(object.urn);
-  const entry: LedgerEntry = {
-    v: LEDGER_VERSION,
-    entry: randomUUID(),
-    at: now.toISOString(),
-    event: event.event,
-    kind: object.kind,
-    ...("id" in event ? { id: event.id } : {}),
-    ...("operation" in event ? { operation: event.operation } : {}),
-    urn: object.urn,
-    ...(where ?? {}),
-    ...hostOf(),
-    ...(object.name === undefined ? {} : { name: object.name }),
-    ...(object.organization === undefined ? {} : { organization: object.organization }),
-    ...(object.subOrganization === undefined ? {} : { subOrganization: object.subOrganization }),
-    ...("how" in event ? { how: event.how } : {}),
-  };
+  const entry = newEntry(
+    {
+      event: event.event,
+      kind: object.kind,
+      ...("id" in event ? { id: event.id } : {}),
+      ...("operation" in event ? { operation: event.operation } : {}),
+      urn: object.urn,
+      ...(where ?? {}),
+      ...hostOf(),
+      ...(object.name === undefined ? {} : { name: object.name }),
+      ...(object.organization === undefined ? {} : { organization: object.organization }),
+      ...(object.subOrganization === undefined ? {} : { subOrganization: object.subOrganization }),
+      ...("how" in event ? { how: event.how } : {}),
+    },
+    now,
+  );
   return Object.fromEntries(
     Object.entries(entry).map(([key, value]) => [
       key,

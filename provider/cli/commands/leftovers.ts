@@ -4,10 +4,9 @@
  * file `pulumi import --file` adopts them with (no call: the provider's import reads nothing), and
  * `leftovers settle` marks one handled. docs/operations.md "The ledger".
  */
-import { randomUUID } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { LEDGER_VERSION, type LedgerEntry } from "../../ledger/ledger-entry";
+import { newEntry } from "../../ledger/ledger-entry";
 import { ledgerLocation } from "../../ledger/ledger-location";
 import type { LedgerStore } from "../../ledger/ledger-stores";
 import { resourceKinds, type ResourceKind } from "../../resources";
@@ -178,16 +177,13 @@ async function settle(
     slash > 0 && resourceKinds.includes(kind as ResourceKind)
       ? { kind, id: what.slice(slash + 1) }
       : undefined;
-  const entry: LedgerEntry = {
-    v: LEDGER_VERSION,
-    entry: randomUUID(),
-    at: new Date().toISOString(),
+  const entry = newEntry({
     event: "settled",
     kind: object?.kind ?? "operation",
     ...(object === undefined ? { operation: what } : { id: object.id }),
     how: "settled",
     reason: reason.trim(),
-  };
+  });
   await store.write(entry);
   return { exitCode: EXIT.clean, text: `settled ${what}: ${entry.reason} (in ${store.where})` };
 }

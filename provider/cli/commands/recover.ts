@@ -30,8 +30,7 @@ import {
 } from "../state/recovered-resource";
 import { editedDeployment, planRecovery, type RecoveryPlan } from "../state/recovery-plan";
 import type { CommandResult } from "./command-result";
-import { randomUUID } from "node:crypto";
-import { LEDGER_VERSION, stackOfResource } from "../../ledger/ledger-entry";
+import { newEntry, stackOfResource } from "../../ledger/ledger-entry";
 import { ledgerLocation } from "../../ledger/ledger-location";
 import type { LedgerStore } from "../../ledger/ledger-stores";
 import { ledgerAnswers, type LedgerAnswer } from "../state/ledger-answers";
@@ -342,18 +341,20 @@ async function noteForgottenInLedger(
   try {
     for (const op of forgotten) {
       const answer = ledger.answers.get(op.urn);
-      await ledger.store.write({
-        v: LEDGER_VERSION,
-        entry: randomUUID(),
-        at: now.toISOString(),
-        event: "left",
-        kind: op.kind,
-        how: "recover",
-        urn: op.urn,
-        ...(stackOfResource(op.urn) ?? {}),
-        ...(answer === undefined ? {} : { operation: answer.operation }),
-        ...(answer !== undefined && "id" in answer ? { id: answer.id } : {}),
-      });
+      await ledger.store.write(
+        newEntry(
+          {
+            event: "left",
+            kind: op.kind,
+            how: "recover",
+            urn: op.urn,
+            ...(stackOfResource(op.urn) ?? {}),
+            ...(answer === undefined ? {} : { operation: answer.operation }),
+            ...(answer !== undefined && "id" in answer ? { id: answer.id } : {}),
+          },
+          now,
+        ),
+      );
     }
     return [`The ledger (${ledger.store.where}) notes the forgotten create(s).`];
   } catch (error) {
