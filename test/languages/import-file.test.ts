@@ -132,14 +132,7 @@ async function importFile(
       resources: resources.map((r) => ({ type: `voiceplatform:index:${KINDS[r.name]}`, ...r })),
     }),
   );
-  const result = await stack.must([
-    "import",
-    "--file",
-    file,
-    "--yes",
-    "--protect=false",
-    "--generate-code=false",
-  ]);
+  const result = await stack.importFile(file);
   return result.stdout;
 }
 

@@ -343,14 +343,7 @@ describeYaml("the ledger lists exactly what the stacks left on the platform", ()
     ]);
     expect(written.code).toBe(1);
     await emulator.newRequests();
-    const imported = await stack.must([
-      "import",
-      "--file",
-      file,
-      "--yes",
-      "--protect=false",
-      "--generate-code=false",
-    ]);
+    const imported = await stack.importFile(file);
     expect(changeSummary(imported.stdout)).toMatchObject({ imported: 1 });
     // The printed code of such an import declares nothing but the type: pasted, no change.
     await writeFile(

@@ -144,6 +144,18 @@ export class YamlStack {
     return this.must(["up", "--yes"]);
   }
 
+  /** `pulumi import --file FILE` as a team adopts objects: unprotected, no code printed. */
+  async importFile(file: string): Promise<CommandResult> {
+    return this.must([
+      "import",
+      "--file",
+      file,
+      "--yes",
+      "--protect=false",
+      "--generate-code=false",
+    ]);
+  }
+
   /** The stack's outputs (secrets shown). */
   async outputs(): Promise<Record<string, unknown>> {
     const { stdout } = await this.must(["stack", "output", "--json", "--show-secrets"]);
