@@ -11,6 +11,12 @@ const learned = stateSlot(() => ({
   replacing: new Set<string>(),
   /** URNs of the resources this provider created an object for. */
   created: new Set<string>(),
+  /**
+   * The object id of each resource a diff compared without asking for a replacement, by URN: a
+   * create or delete of that URN in the same run is a replacement the engine chose
+   * (`replaceOnChanges`, a replacement of a dependency), not a new resource or a removal.
+   */
+  diffedInPlace: new Map<string, string>(),
   checked: { any: false },
 }));
 
@@ -18,6 +24,21 @@ const objectKey = (type: string, id: string) => `${type}\u0000${id}`;
 
 export function rememberReplacing(type: string, id: string): void {
   learned().replacing.add(objectKey(type, id));
+}
+
+export function rememberDiffedInPlace(urn: string, id: string): void {
+  learned().diffedInPlace.set(urn, id);
+}
+
+/**
+ * The object a create of `urn` replaces when the engine chose the replacement after a diff in
+ * place, once: a second create of the same URN replaces nothing new.
+ */
+export function replacedByEngine(urn: string): string | undefined {
+  const { diffedInPlace } = learned();
+  const id = diffedInPlace.get(urn);
+  diffedInPlace.delete(urn);
+  return id;
 }
 
 export function rememberCreated(urn: string): void {
@@ -43,7 +64,9 @@ export function endsReplacement(
   id: string,
   urn: string,
 ): "after" | "deleteFirst" | "no" {
-  const { replacing, created } = learned();
+  const { replacing, created, diffedInPlace } = learned();
   if (created.has(urn)) return "after";
+  // A removed resource is never diffed: a delete of one that was is a replacement, deleting first.
+  if (diffedInPlace.get(urn) === id) return "deleteFirst";
   return replacing.has(objectKey(type, id)) ? "deleteFirst" : "no";
 }

@@ -25,6 +25,8 @@ import { plannedCreateState, plannedUpdateState } from "./planned-state";
 import { parsePath, pathContains } from "./property-path";
 import {
   endsReplacement,
+  rememberDiffedInPlace,
+  replacedByEngine,
   programChecked,
   rememberChecked,
   rememberCreated,
@@ -85,6 +87,12 @@ function stillIncomplete(id: string, stored: Inputs, error: unknown): never {
     stored,
     error instanceof Error ? error : new Error(String(error)),
   );
+}
+
+/** How a warning names an object: its type, its resource's name where known, and its id. */
+function objectNamed(type: string, urn: string, id: string): string {
+  const name = urn === "" ? "" : ` "${urn.slice(urn.lastIndexOf("::") + 2)}"`;
+  return `${type}${name} (${id})`;
 }
 
 /** The owning organization, where the platform's answer told it (a voice's `organizationId`). */
@@ -192,20 +200,24 @@ export function servedResource(
         let answer = await descriptor.diff(id, unmarked(olds), declared).catch(rethrowRedacted);
         answer = withoutIgnored(answer, options.ignoreChanges ?? []);
         answer = withReplaceOnChanges(answer, options.replaceOnChanges ?? []);
+        const urn = currentResource();
         if (answer.replaces.length > 0) {
           rememberReplacing(descriptor.type, id);
-          const urn = currentResource();
-          const name = urn === "" ? "" : ` "${urn.slice(urn.lastIndexOf("::") + 2)}"`;
-          warnWillStay(`${descriptor.type}${name} (${id})`);
-        }
+          warnWillStay(objectNamed(descriptor.type, urn, id));
+        } else if (urn !== "") rememberDiffedInPlace(urn, id);
         return answer;
       });
     },
     create(news: Inputs, preview = false, options: CallOptions = {}) {
       const declared = unmarked(news);
       return withSecrets(options, [declared], async () => {
-        if (preview) return { state: plannedCreateState(descriptor, declared) };
         const urn = currentResource();
+        if (preview) {
+          // A replacement the engine chose after a diff in place: the old object stays too.
+          const replaced = urn === "" ? undefined : replacedByEngine(urn);
+          if (replaced !== undefined) warnWillStay(objectNamed(descriptor.type, urn, replaced));
+          return { state: plannedCreateState(descriptor, declared) };
+        }
         const operation = randomUUID();
         const object = factsOf(urn, declared);
         if (urn !== "") await ledger.record({ event: "intent", operation, object });

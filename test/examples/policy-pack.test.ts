@@ -3,7 +3,8 @@
  * program of the dynamic resources and a YAML program of the plugin, each in a project outside
  * the repository with the packed package and @pulumi/policy installed. Each program is deployed
  * clean (`pulumi up --yes --policy-pack`, against the emulator), then a variant with one planted
- * violation of every rule is checked by `pulumi preview --policy-pack`, by the pull-request job's
+ * violation of every rule (no-replacement's twice: a replaced carrier and a removed webhook) is
+ * checked by `pulumi preview --policy-pack`, by the pull-request job's
  * lines from docs/policies.md, and (deployed without the pack) by `pulumi policy analyze --file`
  * on its exported state with the Pulumi CLI every tier runs on: each gives exactly the planted violations, each
  * under its rule id, and the clean program none.
@@ -107,6 +108,11 @@ new vp.CampaignWebhook("leads", {
   events: ["POST_PROCESSING_FINISHED:INTERESTED"],
   isAdvanced: true,
   advancedWebhook: { url: config.requireSecret("crmUrl"), method: "GET" },
+});
+new vp.CampaignWebhook("archive", {
+  campaignId: "65a1f0c2e4b0a1b2c3d4e5f6",
+  url: "https://hooks.example.com/archive",
+  events: ["POST_PROCESSING_FINISHED:INTERESTED"],
 });`
     : `new vp.Voice("agent", { name: "Support agent", supportedLocales: ["en-UK"], files: ["greeting.wav"] });
 new vp.SipCarrier("trunk", {
@@ -183,6 +189,12 @@ ${
       advancedWebhook:
         url: \${crmUrl}
         method: GET
+  archive:
+    type: voiceplatform:index:CampaignWebhook
+    properties:
+      campaignId: 65a1f0c2e4b0a1b2c3d4e5f6
+      url: https://hooks.example.com/archive
+      events: [POST_PROCESSING_FINISHED:INTERESTED]
 `
     : `  agent:
     type: voiceplatform:index:Voice
@@ -244,7 +256,10 @@ function plantedViolations(
   ];
   const previewOnly: Violation[] = [
     ["no-replacement", "trunk"],
-    // Its count of what the change leaves on the platform (the trunk), on the stack.
+    // The webhook the planted program no longer declares: removed, its subscription stays. The
+    // engine shows a violation of a resource no longer in the program on the stack.
+    ["no-replacement", program.stackResource(stackName)],
+    // Its count of what the change leaves on the platform (the trunk and the webhook), on the stack.
     ["no-replacement", program.stackResource(stackName)],
     ["secrets-from-secret-config", "trunk"],
   ];
@@ -261,6 +276,19 @@ function named(violations: Violation[]): Violation[] {
   return violations
     .map(([rule, name]) => [rule, name.replace(/^default(_[0-9_]+)?$/, "default")] as Violation)
     .sort();
+}
+
+/** The platform ids of the trunk and the archive webhook in an exported state. */
+async function deployedIds(exported: string): Promise<{ trunk: string; archive: string }> {
+  const state = JSON.parse(await readFile(exported, "utf8")) as {
+    deployment: { resources?: { urn: string; id?: string }[] };
+  };
+  const idOf = (name: string) => {
+    const found = state.deployment.resources?.find((r) => r.urn.endsWith(`::${name}`));
+    if (found?.id === undefined) throw new Error(`${name} is not in ${exported}`);
+    return found.id;
+  };
+  return { trunk: idOf("trunk"), archive: idOf("archive") };
 }
 
 function describePlanted(program: PlantedProgram): void {
@@ -323,7 +351,7 @@ function describePlanted(program: PlantedProgram): void {
         expect(printedViolations(up.stdout)).toEqual([]);
         const held = (await emulator.state()).organizations.org_emulator!;
         const subscriptions = Object.values(held.subscriptions).flat();
-        expect([held.voices.length, held.carriers.length, subscriptions.length]).toEqual([1, 1, 1]);
+        expect([held.voices.length, held.carriers.length, subscriptions.length]).toEqual([1, 1, 2]);
       });
 
       test("`pulumi policy analyze --file` on the clean program's state reports no violation", async () => {
@@ -357,6 +385,15 @@ function describePlanted(program: PlantedProgram): void {
         expect(withPrevious.code).not.toBe(0);
         expect(named(printedViolations(withPrevious.stdout))).toEqual(
           named(plantedViolations(program, "prod", "preview")),
+        );
+        // Each object that will stay is named with its id, and the stack's line counts them.
+        const { archive, trunk } = await deployedIds(previous);
+        expect(withPrevious.stdout).toContain(`the old one (${trunk}) stays on the platform`);
+        expect(withPrevious.stdout).toContain(
+          `no-replacement archive: this CampaignWebhook leaves the program, and its object (${archive}) stays on the platform`,
+        );
+        expect(withPrevious.stdout).toContain(
+          "this change leaves 2 object(s) on the platform: 1 SipCarrier, 1 CampaignWebhook",
         );
         // No violation quotes a secret: the planted password, nor the secret config.
         for (const text of [preview.stdout, withPrevious.stdout, withPrevious.stderr]) {

@@ -5,4 +5,4 @@
  */
 import { describeScenario } from "./scenario";
 
-describeScenario({ language: "Python", example: "python" });
+describeScenario({ language: "Python", example: "python", policyPackRemoval: true });

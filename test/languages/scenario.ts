@@ -5,7 +5,8 @@
  *
  * a preview of the new stack → up (a voice, a carrier, a webhook) → a preview without changes →
  * an in-place voice update → a carrier replacement → import of a carrier made outside Pulumi →
- * refresh → destroy, checking the emulator's request log at each step (previews send nothing,
+ * refresh → (where the language asks) a preview of removing the adopted carrier with the shipped
+ * policy pack → destroy, checking the emulator's request log at each step (previews send nothing,
  * every object is created once) and that exported state holds no secret. Every `up` is
  * `pulumi up --yes` with its preview phase, as users run it.
  *
@@ -13,7 +14,9 @@
  * A language file only names its example; test/examples/example-copy.ts copies it out and installs
  * its dependencies as its README says.
  */
-import { rm } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import {
   startEmulator,
@@ -32,7 +35,17 @@ import {
 } from "../e2e/harness";
 import { upWithPreview } from "../support/pulumi-up";
 import { copyExampleOut, projectName } from "../examples/example-copy";
-import { timings } from "./toolchains";
+import { REPO_ROOT } from "../support/packed-package";
+import { runTool, timings } from "./toolchains";
+
+/** @pulumi/policy as the repository pins it, for the policy pack's step. */
+const POLICY = `@pulumi/policy@${
+  (
+    JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as {
+      devDependencies: Record<string, string>;
+    }
+  ).devDependencies["@pulumi/policy"]
+}`;
 
 export const API_KEY = "languages-api-key-7b1e";
 export const SIP_PASSWORD = "languages-sip-password-Hq2v";
@@ -47,6 +60,11 @@ export interface LanguageProgram {
    * answers, not the language's SDK, so one language runs "extended" as well.
    */
   answers?: readonly AnswerShape[];
+  /**
+   * Whether the scenario also previews a removal with the shipped policy pack (its spec-shaped
+   * run): no-replacement names the object that stays and counts it, whatever the language.
+   */
+  policyPackRemoval?: boolean;
 }
 
 const requestLine = (r: RequestLogEntry) => `${r.method} ${r.path} ${r.status}`;
@@ -240,6 +258,36 @@ function describeScenarioWith(program: LanguageProgram, answers: AnswerShape): v
         for (const secret of [API_KEY, SIP_PASSWORD]) expect(transcript.text).not.toContain(secret);
       }
     });
+
+    if (program.policyPackRemoval === true && answers === "spec") {
+      test("a preview of removing the adopted carrier, with the shipped policy pack: it names the carrier that stays and counts it; nothing is sent", async () => {
+        const adoptedId = String((await outputs()).adoptedCarrierId);
+        const installed = join(root, "installed");
+        await runTool(
+          "npm",
+          ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", POLICY],
+          { cwd: installed },
+        );
+        const pack = join(installed, "node_modules", "pulumi-voice-platform", "dist", "provider");
+        const previous = join(root, "previous.json");
+        await writeFile(previous, await project.exportStackText("dev"));
+        await stack.removeConfig(`${namespace}:adoptCarrierId`);
+        stack.workspace.envVars.VOICEPLATFORM_PREVIOUS_STATE = previous;
+        const shown = recorder();
+        transcripts.push(shown);
+        const failed = await stack
+          .preview({ ...shown.options, policyPacks: [join(pack, "policy", "pack")] })
+          .then(() => undefined, errorText);
+        delete stack.workspace.envVars.VOICEPLATFORM_PREVIOUS_STATE;
+        await stack.setConfig(`${namespace}:adoptCarrierId`, { value: adoptedId });
+        // no-replacement is mandatory: the preview fails, naming the object and counting it.
+        expect(failed).toContain(
+          `no-replacement adopted-trunk: this SipCarrier leaves the program, and its object (${adoptedId}) stays on the platform`,
+        );
+        expect(failed).toContain("this change leaves 1 object(s) on the platform: 1 SipCarrier");
+        expect(await emulator.newRequests()).toEqual([]);
+      });
+    }
 
     test("destroy removes every resource from the stack", async () => {
       const destroy = await stack.destroy(record());

@@ -15,6 +15,7 @@ import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { packageSchema } from "../../provider/schema/package-schema";
 import { requirePulumiCli } from "../support/require-pulumi-cli";
 import { changeSummary, YamlStack, type CommandResult } from "./yaml-stack";
+import { WILL_STAY } from "../e2e/harness";
 
 const API_KEY = "yaml-conventions-api-key-4Nq8";
 const SIP_PASSWORD = "yaml-conventions-sip-pw-7Hc2";
@@ -218,6 +219,8 @@ describeYaml("the engine's conventions through the plugin, from a YAML program",
     await stack.config({ voiceName: "Voice two" });
     const shown = await preview("replaceOnChanges");
     expect(shown.stdout).toMatch(/voice +replace +\[diff: ~name\]/);
+    // The preview names the object the replacement will leave on the platform.
+    expect(text(shown)).toMatch(new RegExp(`"voice" \\(\\w+\\) ${WILL_STAY}`));
     const detailed = await preview("replaceOnChanges, detailed", ["--diff"]);
     expect(detailed.stdout).toMatch(/~ name: "Voice one" => "Voice two"/);
     // Only the cause: no output or bookkeeping shown as removed.

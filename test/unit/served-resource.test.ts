@@ -18,6 +18,7 @@ import { voice } from "../../provider/resources/voice";
 import { rememberEngineConfig } from "../../provider/settings/config";
 import { resetProcessState } from "../../provider/settings/process-state";
 import type { Inputs } from "../../provider/core/resource-descriptor";
+import type { LedgerEvent } from "../../provider/core/object-ledger";
 import { campaignId, carrierInputs, voiceInputs, webhookInputs } from "../support/builders";
 import { recordSaid } from "../support/said";
 
@@ -372,4 +373,38 @@ test("a secret not known yet (a preview's unknown) is not remembered: the marker
   const preview = await carrier.create(carrierInputs({ registerPassword: UNKNOWN }), true);
   expect(preview.state).toMatchObject({ registerPassword: UNKNOWN });
   expect(redactSecrets(`planned: ${UNKNOWN}`)).toBe(`planned: ${UNKNOWN}`);
+});
+
+describe("a replacement the engine chose after a diff in place (replaceOnChanges on the plugin)", () => {
+  const urn = "urn:pulumi:dev::proj::voiceplatform:index:SipCarrier::trunk";
+
+  function recordingLedger() {
+    const events: LedgerEvent[] = [];
+    return { events, ledger: { record: async (event: LedgerEvent) => void events.push(event) } };
+  }
+
+  test("its preview create names the old object, which will stay; a create of a new resource names none", async () => {
+    const news = await checked();
+    await withResource(urn, () => carrier.diff("c-old", news, news));
+    expect(said.join("\n")).not.toContain("will be replaced");
+    await withResource(urn, () => carrier.create(news, true));
+    expect(said.filter((line) => line.includes("will be replaced"))).toEqual([
+      expect.stringContaining(`"trunk" (c-old) will be replaced, and the platform cannot delete`),
+    ]);
+    said.length = 0;
+    await withResource(urn.replace("::trunk", "::other"), () => carrier.create(news, true));
+    expect(said.join("\n")).not.toContain("will be replaced");
+  });
+
+  test("its delete before the new object's create is recorded as deleteBeforeReplace, not a removal", async () => {
+    const { events, ledger } = recordingLedger();
+    const served = servedResource(sipCarrier, ledger);
+    const news = await checked();
+    await withResource(urn, () => served.check({}, news));
+    await withResource(urn, () => served.diff("c-old", news, news));
+    await withResource(urn, () => served.delete("c-old", news));
+    expect(events).toEqual([
+      expect.objectContaining({ event: "left", id: "c-old", how: "deleteBeforeReplace" }),
+    ]);
+  });
 });
