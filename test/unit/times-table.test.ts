@@ -1,5 +1,4 @@
 /** The per-file times table of docs/development.md, from a run's times file. */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { fileLines, timesTable } = require("../support/times-table.js") as {
   fileLines: (text: string) => { file: string; tier: string; seconds: number }[];
   timesTable: (lines: { file: string; tier: string; seconds: number }[]) => string[];
