@@ -3,7 +3,7 @@
  * Azurite for Azure Blob, PostgreSQL: test/support/throwaway-backend.ts); issue 31 for the buckets,
  * issue 22 for PostgreSQL, where a stack's lock is a row of the state table:
  *
- * - on S3 and Azure Blob, sub-organization stacks (6 by default, 20 with
+ * - on S3 and Azure Blob, sub-organization stacks (4 by default, 20 with
  *   VOICEPLATFORM_STAMP_OUT_STACKS=20; the bench measures 20 with stamp-out.ts) deployed by as
  *   many separate CI jobs (deploy-job.sh: select or create the stack, set its config, preflight,
  *   `pulumi up --yes` with its preview), 4 at a time, every object created once and nothing else

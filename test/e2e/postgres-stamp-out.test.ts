@@ -1,6 +1,6 @@
 /**
  * Issue 22: GitOps at team scale. examples/environments/stamp-out.ts deploys sub-organization
- * stacks (6 by default, 20 with VOICEPLATFORM_STAMP_OUT_STACKS=20; the bench measures 20) from as
+ * stacks (4 by default, 20 with VOICEPLATFORM_STAMP_OUT_STACKS=20; the bench measures 20) from as
  * many separate processes, at most RUNNERS at a time, as CI jobs with a concurrency
  * limit would, all sharing one PostgreSQL state backend and one platform. Every stack converges,
  * every object is created once (the emulator's request log holds one create per object and

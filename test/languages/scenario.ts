@@ -57,7 +57,8 @@ export interface LanguageProgram {
   example: "python" | "go" | "plugin-typescript";
   /**
    * The answer shapes to run the scenario against (default: "spec" only). The plugin reads the
-   * answers, not the language's SDK, so one language runs "extended" as well.
+   * answers, not the language's SDK, so one language runs "extended" instead: the richer answers
+   * echo stored fields (a carrier's password among them) that the state must still not hold.
    */
   answers?: readonly AnswerShape[];
   /**

@@ -76,13 +76,14 @@ export interface RunnerResult {
 }
 
 /**
- * How many stacks the test suites stamp out per backend: 6 by default, so the three backends' runs
+ * How many stacks the test suites stamp out per backend: 4 by default, as many as runners deploy at
+ * once (the most a round can overlap), so the three backends' runs
  * stay a few minutes of CI; `VOICEPLATFORM_STAMP_OUT_STACKS=20` runs issue 31's full count, and
  * `npm run bench:backends` measures 20 on every backend (each object created once asserted there).
  */
 export function suiteStackCount(env: NodeJS.ProcessEnv = process.env): number {
   const given = env.VOICEPLATFORM_STAMP_OUT_STACKS;
-  if (given === undefined || given === "") return 6;
+  if (given === undefined || given === "") return 4;
   const count = Number(given);
   if (!Number.isInteger(count) || count < 2 || count > 100) {
     throw new Error(
