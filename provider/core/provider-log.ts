@@ -46,7 +46,7 @@ export function inform(message: string): void {
   sayOnce(withoutMarkedSecrets(message), (text) => console.log(text));
 }
 
-const LEDGER_KEEPS_IT =
+export const LEDGER_KEEPS_IT =
   'The ledger keeps its id: `npx pulumi-voice-platform leftovers` lists it (docs/operations.md, "The ledger").';
 
 /**

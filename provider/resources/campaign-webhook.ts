@@ -13,7 +13,7 @@ import {
   subOrganizationId,
   text,
 } from "../core/input-rules";
-import { warn } from "../core/provider-log";
+import { LEDGER_KEEPS_IT, warn } from "../core/provider-log";
 import {
   defineResource,
   storedState,
@@ -336,9 +336,9 @@ function stillSubscribed(id: string, olds: Inputs, context: { replacing: boolean
   return context.replacing
     ? `${what} is replaced, and stays subscribed to ${campaign}: the API has no unsubscribe operation. The campaign ` +
         "holds 2 subscriptions from now on, this one and its replacement, and both are called for every event they " +
-        "select. Unsubscribe this one in the platform's console."
+        `select. Unsubscribe this one in the platform's console. ${LEDGER_KEEPS_IT}`
     : `${what} stays subscribed to ${campaign}: the API has no unsubscribe operation. It is only removed from the ` +
-        "stack and is still called for every event it selects; unsubscribe it in the platform's console if it should stop.";
+        `stack and is still called for every event it selects; unsubscribe it in the platform's console if it should stop. ${LEDGER_KEEPS_IT}`;
 }
 
 export const campaignWebhook = defineResource({
