@@ -4,16 +4,12 @@
  * reads one at run time, and a map would carry the whole source and this machine's paths. The
  * licenses of what is bundled go beside it (`<file>.LEGAL.txt`).
  */
-import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { constants as http2Constants } from "node:http2";
 import { build, type BuildOptions, type Plugin } from "esbuild";
 
-/** The repository: this file runs from provider/release, or built, from dist/provider/release. */
-const REPO_ROOT = ((up: string) =>
-  existsSync(join(up, "provider", "plugin", "main.ts")) ? up : join(up, ".."))(
-  join(__dirname, "..", ".."),
-);
+/** The repository: this file runs from its sources, provider/release (never built into dist/). */
+const REPO_ROOT = join(__dirname, "..", "..");
 /** The plugin as a script, and the single executable's startup-snapshot entry that loads it. */
 const ENTRIES = {
   main: join(REPO_ROOT, "provider", "plugin", "main.ts"),

@@ -98,6 +98,8 @@ test("npm pack ships the built entry points, their types, and no sources or test
     expect(files).toContain(`dist/provider/policy/pack/${file}`);
   }
   expect(files.filter((file) => file.endsWith(".ts") && !file.endsWith(".d.ts"))).toEqual([]);
+  // The maintainers' tools (the release, the generators) run from the repository: none ships.
+  expect(files.filter((file) => /^dist\/provider\/(release|codegen)\//.test(file))).toEqual([]);
 });
 
 let project: string;
