@@ -35,8 +35,8 @@ import {
 } from "../e2e/harness";
 import { upWithPreview } from "../support/pulumi-up";
 import { copyExampleOut, projectName } from "../examples/example-copy";
-import { REPO_ROOT } from "../support/packed-package";
-import { runTool, timings } from "./toolchains";
+import { packPackage, REPO_ROOT } from "../support/packed-package";
+import { nodeSdk, runTool, timings } from "./toolchains";
 
 /** @pulumi/policy as the repository pins it, for the policy pack's step. */
 const POLICY = `@pulumi/policy@${
@@ -62,8 +62,8 @@ export interface LanguageProgram {
    */
   answers?: readonly AnswerShape[];
   /**
-   * Whether the scenario also previews a removal with the shipped policy pack (its spec-shaped
-   * run): no-replacement names the object that stays and counts it, whatever the language.
+   * Whether the scenario also previews a removal with the shipped policy pack: no-replacement
+   * names the object that stays and counts it, whatever the language.
    */
   policyPackRemoval?: boolean;
 }
@@ -260,13 +260,29 @@ function describeScenarioWith(program: LanguageProgram, answers: AnswerShape): v
       }
     });
 
-    if (program.policyPackRemoval === true && answers === "spec") {
+    if (program.policyPackRemoval === true) {
       test("a preview of removing the adopted carrier, with the shipped policy pack: it names the carrier that stays and counts it; nothing is sent", async () => {
         const adoptedId = String((await outputs()).adoptedCarrierId);
         const installed = join(root, "installed");
+        // @pulumi/policy beside the package, as a team adds it; the tarballs named again so that
+        // npm, reading the example's package.json, takes them rather than asking a registry.
+        const tarballs = [
+          await packPackage(),
+          ...(program.example === "plugin-typescript" ? [(await nodeSdk()).tarball] : []),
+        ];
         await runTool(
           "npm",
-          ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", POLICY],
+          [
+            "install",
+            "--no-save",
+            "--omit=dev",
+            "--prefer-offline",
+            "--no-audit",
+            "--no-fund",
+            "--loglevel=error",
+            POLICY,
+            ...tarballs,
+          ],
           { cwd: installed },
         );
         const pack = join(installed, "node_modules", "pulumi-voice-platform", "dist", "provider");

@@ -9,4 +9,9 @@
  */
 import { describeScenario } from "./scenario";
 
-describeScenario({ language: "TypeScript", example: "plugin-typescript", answers: ["extended"] });
+describeScenario({
+  language: "TypeScript",
+  example: "plugin-typescript",
+  answers: ["extended"],
+  policyPackRemoval: true,
+});
