@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { pythonEmulatorFixtureModule } from "./python-emulator-fixture";
+import { pythonInputCheckModule } from "./python-input-check";
 import { pythonTestingModule } from "./python-testing";
 import { packageSchema, type ReleaseSchemaOptions } from "../schema/package-schema";
 
@@ -111,6 +112,10 @@ export async function generateSdks(options: GenerateOptions = {}): Promise<strin
 /** The Python SDK's mocks module, which its package (and so the wheel) carries beside the generated code. */
 export async function writePythonTesting(pythonSdk: string): Promise<void> {
   await writeFile(join(pythonSdk, "pulumi_voiceplatform", "testing.py"), pythonTestingModule());
+  await writeFile(
+    join(pythonSdk, "pulumi_voiceplatform", "_input_check.py"),
+    pythonInputCheckModule(),
+  );
   await writeFile(
     join(pythonSdk, "pulumi_voiceplatform", "pytest_emulator.py"),
     pythonEmulatorFixtureModule(),

@@ -8,6 +8,7 @@
  * test/examples/mocks-outside.test.ts holds its states equal to the TypeScript mocks' for the same
  * inputs.
  */
+import { ASSET_SIG } from "../core/engine-values";
 import { outputsWrittenBy } from "../core/resource-descriptor";
 import { topLevelOf } from "../core/secret-paths";
 import { resources } from "../resources";
@@ -49,9 +50,11 @@ Mocks for unit tests of programs that use this package, for \`pulumi.runtime.set
 A resource of this package gets the state \`pulumi up\` would store for it: its inputs (sets
 sorted, locale and campaign id case fixed, the stack's voiceplatform:subOrganizationId filled in)
 and the outputs the provider builds from the platform's answers, here made up as tersely as the
-API's contract shows them, with ids in the platform's forms. Nothing is sent anywhere. Unlike the
-TypeScript mocks, these do not check the inputs: \`pulumi preview\` does. A sample file must
-exist (its sha256 and size are outputs). During a mocked preview the answers' outputs are unknown.
+API's contract shows them, with ids in the platform's forms. Nothing is sent anywhere. Inputs
+the provider's check refuses raise InputError with the words \`pulumi preview\` prints, for the
+rules of the resources' schemas (_input_check.py; docs/testing-your-stacks.md lists the rules
+that only a preview applies). A sample file must exist (its sha256 and size are outputs). During
+a mocked preview the answers' outputs are unknown.
 """
 import hashlib
 import json
@@ -64,10 +67,13 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import pulumi
 
-__all__ = ["VoicePlatformMocks", "ID_FORMATS"]
+from ._input_check import InputError, refusal
+
+__all__ = ["VoicePlatformMocks", "ID_FORMATS", "InputError"]
 
 _SIG = "4dabf18193072939515e22adb298388d"
 _SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270"
+_ASSET_SIG = ${json(ASSET_SIG)}
 _UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9"
 _TOKEN_PREFIX = ${json(`${PACKAGE_NAME}:index:`)}
 _SUB_ORGANIZATION_KEY = ${json(settingSources.subOrganizationId.key)}
@@ -110,6 +116,21 @@ def _plain(value: Any, found: List[bool]) -> Any:
         return [_plain(item, found) for item in value]
     if isinstance(value, float) and value.is_integer():
         return int(value)
+    return value
+
+
+def _as_engine_sends(value: Any) -> Any:
+    """Assets as the engine hands them to a provider's check: its signature and path, text or URI."""
+    if isinstance(value, pulumi.Asset):
+        form = {_SIG: _ASSET_SIG}
+        for key in ("path", "text", "uri"):
+            if isinstance(getattr(value, key, None), str):
+                form[key] = getattr(value, key)
+        return form
+    if isinstance(value, dict):
+        return {key: _as_engine_sends(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_as_engine_sends(item) for item in value]
     return value
 
 
@@ -300,14 +321,19 @@ class VoicePlatformMocks(pulumi.runtime.Mocks):
                 return self._others.new_resource(args)
             return args.resource_id or f"{args.name}_id", args.inputs
         found = [False]
-        secret_keys = set(_KINDS[kind]["secret_inputs"])
+        marked_secret: List[str] = []
         inputs: Dict[str, Any] = {}
         for key, value in args.inputs.items():
             found[0] = False
             inputs[key] = _plain(value, found)
             if found[0]:
-                secret_keys.add(key)
-        inputs = _normalized(kind, _without_none(inputs))
+                marked_secret.append(key)
+        secret_keys = {*_KINDS[kind]["secret_inputs"], *marked_secret}
+        inputs = _without_none(inputs)
+        refused = refusal(kind, args.name, _as_engine_sends(inputs), marked_secret)
+        if refused is not None:
+            raise InputError(refused)
+        inputs = _normalized(kind, inputs)
         if pulumi.runtime.is_dry_run():
             resource_id, state = None, {**inputs, **{name: _UNKNOWN for name in _KINDS[kind]["create_outputs"]}}
         else:

@@ -68,7 +68,8 @@ async function mockedResource(
   // The stack's voiceplatform:* config, as the provider's configure would get it.
   rememberEngineConfig({ get: (key) => pulumi.runtime.getConfig(key) });
   readSettings();
-  const checked = await servedResource(descriptor).check({}, plain);
+  // As the engine's check call names them: a value the program made secret is never quoted.
+  const checked = await servedResource(descriptor).check({}, plain, { markedSecret: secretKeys });
   if (checked.failures.length > 0) {
     // As the engine prints them: a reason names its own place unless it is a top-level input.
     const lines = checked.failures.map((f) =>

@@ -192,7 +192,8 @@ def call_centre(count):
 const pythonSuite = `import time
 
 import pulumi
-from pulumi_voiceplatform.testing import ID_FORMATS, VoicePlatformMocks
+import pytest
+from pulumi_voiceplatform.testing import ID_FORMATS, InputError, VoicePlatformMocks
 
 pulumi.runtime.set_mocks(VoicePlatformMocks(), project="call-centre", stack="test", preview=False)
 
@@ -235,6 +236,26 @@ def test_a_20_resource_program_resolves_every_output():
         assert len(ids) == 20 and all(ids)
 
     return pulumi.Output.all(*[resource.id for resource in made]).apply(done)
+
+
+@pulumi.runtime.test
+def a_trunk_on_port(port):
+    import pulumi_voiceplatform as vp
+
+    trunk = vp.SipCarrier(f"trunk-{port}", name="t", gateways=[vp.SipGatewayArgs(ipv4="203.0.113.10", port=port)])
+    return trunk.carrier_id
+
+
+def test_a_port_preview_refuses_is_refused_in_its_words():
+    started = time.perf_counter()
+    with pytest.raises(InputError) as refused:
+        a_trunk_on_port(70000)
+    assert str(refused.value) == (
+        'SipCarrier "trunk-70000" has inputs \`pulumi preview\` would refuse:\\n'
+        "  gateways[0].port must be at most 65535, not number 70000"
+    )
+    print(f"REFUSAL python {(time.perf_counter() - started) * 1000:.1f} ms")
+    a_trunk_on_port(5060)
 `;
 
 /** Runs the same inputs through the Python mocks; prints their ids and states as JSON. */
@@ -329,7 +350,8 @@ describe("the mocks from a project outside the repository", () => {
       }).catch((error: { stdout?: string; stderr?: string }) => {
         throw new Error(`pytest failed in ${project}:\n${error.stdout ?? ""}${error.stderr ?? ""}`);
       });
-      expect(pytest.stdout).toMatch(/3 passed/);
+      expect(pytest.stdout).toMatch(/4 passed/);
+      console.log(`python refusal: ${pytest.stdout.match(/REFUSAL .*/)?.[0] ?? "?"}`);
       console.log(`mocks, 20 resources: ${pytest.stdout.match(/MOCKS-20 .*/)?.[0] ?? "?"}`);
 
       await writeFile(join(project, "cases.json"), JSON.stringify(cases));

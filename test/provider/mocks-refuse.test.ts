@@ -27,3 +27,13 @@ test("a refused input rejects the outputs with the preview's message; a good res
   expect(await outputValue(webhook.url)).toBe("https://hooks.example.com/x");
   expect(Date.now() - started).toBeLessThan(5000);
 });
+
+test("a value the program made secret is not quoted in the refusal, as preview's check does not quote it", async () => {
+  const refused = new SipCarrier("secret-gateway", {
+    name: "t",
+    gateways: pulumi.secret([{ ipv4: "not a host!", port: 5060 }]),
+  });
+  await expect(outputValue(refused.id)).rejects.toThrow(
+    'SipCarrier "secret-gateway" has inputs `pulumi preview` would refuse:\n  gateways[0].ipv4 ([secret]) must be a hostname or an IPv4 address such as sip.example.com or 203.0.113.10',
+  );
+});

@@ -1,0 +1,211 @@
+/**
+ * The Python SDK's input check (pulumi_voiceplatform/_input_check.py, generated from the resources'
+ * schemas) refuses what the TypeScript mocks refuse, with the same words: each case's refusal is
+ * taken from voicePlatformMocks (the provider's check) and a pytest session over the module alone
+ * (it imports nothing of pulumi) expects exactly it, and no refusal for good inputs. The mocks'
+ * InputError from `new_resource` is held in test/examples/mocks-outside.test.ts.
+ */
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { SECRET_SIG, SIG_KEY } from "../../provider/core/engine-values";
+import { pythonInputCheckModule, uncheckedRules } from "../../provider/codegen/python-input-check";
+import { voicePlatformMocks } from "../../provider/testing";
+
+const run = promisify(execFile);
+const REPO = resolve(__dirname, "../..");
+const MODULE = join(REPO, "provider/sdk/python/pulumi_voiceplatform/_input_check.py");
+const OBJECT_ID = "65a1f0c2e4b0a1b2c3d4e5f6";
+const HOOK = "https://hooks.example.com/calls";
+
+interface Case {
+  readonly kind: "Voice" | "SipCarrier" | "CampaignWebhook";
+  readonly inputs: Record<string, unknown>;
+  /** Top-level inputs whose values the program made secret. */
+  readonly marked?: readonly string[];
+}
+
+/** Bad inputs break only schema rules (the ones the Python check carries); the last three are good. */
+const cases: Case[] = [
+  {
+    kind: "SipCarrier",
+    inputs: { name: "main-trunk", gateways: [{ ipv4: "203.0.113.10", port: 70000 }] },
+  },
+  {
+    kind: "SipCarrier",
+    inputs: {
+      name: "c",
+      gateways: [{ ipv4: "sip.example.com", port: 5060, sip_gateway_sid: "x", portt: 1 }],
+      register_password: "p",
+    },
+  },
+  {
+    kind: "SipCarrier",
+    inputs: {
+      gateways: [
+        { ipv4: "", port: 1.5, netmask: 40, protocol: "" },
+        { ipv4: "a..b", port: "5060" },
+      ],
+      phoneNumbers: "x",
+      requiresRegister: "yes",
+    },
+  },
+  { kind: "SipCarrier", inputs: { name: "c", registerPassword: 5 } },
+  { kind: "SipCarrier", inputs: { name: 5 }, marked: ["name"] },
+  {
+    kind: "Voice",
+    inputs: {
+      name: "",
+      existingVoiceId: OBJECT_ID,
+      supportedLocales: ["english", 3, "en-us"],
+      stability: "high",
+      isMultilingual: "yes",
+    },
+  },
+  { kind: "Voice", inputs: { name: "v", files: [5, {}] } },
+  {
+    kind: "CampaignWebhook",
+    inputs: {
+      campaignId: "nope",
+      url: HOOK,
+      events: ["CALLED", "POST_PROCESSING_FINISHED:INTERESTED"],
+    },
+  },
+  {
+    kind: "CampaignWebhook",
+    inputs: {
+      campaignId: OBJECT_ID,
+      url: HOOK,
+      isAdvanced: true,
+      advancedWebhook: {
+        url: 5,
+        method: "G E T",
+        headers: [{ name: "bad name", value: "v" }, { name: "X-Token" }],
+        parameters: [{}],
+        bodyy: "x",
+      },
+    },
+  },
+  { kind: "CampaignWebhook", inputs: { url: HOOK, alreadySubscribed: 1 } },
+  {
+    kind: "SipCarrier",
+    inputs: {
+      name: "main-trunk",
+      registerPassword: "pw",
+      gateways: [{ inbound: true, ipv4: "203.0.113.10", port: 5060, netmask: 32 }],
+      phoneNumbers: [{ phoneNumber: "+14155550100" }],
+    },
+  },
+  {
+    kind: "Voice",
+    inputs: { name: "Adopted", existingVoiceId: OBJECT_ID, supportedLocales: ["en-us"] },
+  },
+  {
+    kind: "CampaignWebhook",
+    inputs: {
+      campaignId: OBJECT_ID.toUpperCase(),
+      url: HOOK,
+      events: ["POST_PROCESSING_FINISHED:DO_NOT_CALL"],
+    },
+  },
+];
+
+/** What the TypeScript mocks answer: their refusal's message, or null when they create it. */
+async function typeScriptRefusal(item: Case): Promise<string | null> {
+  const inputs = Object.fromEntries(
+    Object.entries(item.inputs).map(([key, value]) => [
+      key,
+      item.marked?.includes(key) ? { [SIG_KEY]: SECRET_SIG, value } : value,
+    ]),
+  );
+  const mocks = voicePlatformMocks({ organizationId: OBJECT_ID });
+  try {
+    await mocks.newResource({
+      type: `voiceplatform:index:${item.kind}`,
+      name: "case",
+      inputs,
+      custom: true,
+    });
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+const pytestSuite = `import json
+
+import pytest
+
+from _input_check import refusal
+
+with open("cases.json", encoding="utf-8") as given:
+    CASES = json.load(given)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[str(index) for index in range(len(CASES))])
+def test_refuses_as_the_providers_check_does(case):
+    assert refusal(case["kind"], "case", case["inputs"], case["marked"]) == case["expected"]
+`;
+
+let folder: string;
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), "python-input-check-"));
+});
+afterAll(() => rm(folder, { recursive: true, force: true }));
+
+test("the committed _input_check.py is the generated one (npm run sdk:generate writes it)", async () => {
+  expect(await readFile(MODULE, "utf8")).toBe(pythonInputCheckModule());
+});
+
+test("the Python check refuses each bad input with the TypeScript mocks' words, and passes the good ones", async () => {
+  const expected = await Promise.all(cases.map(typeScriptRefusal));
+  // The table holds both: refusals the schema rules give, and inputs that pass.
+  expect(expected.slice(0, -3).every((text) => text !== null)).toBe(true);
+  expect(expected.slice(-3)).toEqual([null, null, null]);
+  expect(expected[0]).toBe(
+    'SipCarrier "case" has inputs `pulumi preview` would refuse:\n' +
+      "  gateways[0].port must be at most 65535, not number 70000",
+  );
+  await writeFile(join(folder, "_input_check.py"), await readFile(MODULE, "utf8"));
+  await writeFile(
+    join(folder, "cases.json"),
+    JSON.stringify(
+      cases.map((item, index) => ({
+        ...item,
+        marked: item.marked ?? [],
+        expected: expected[index],
+      })),
+    ),
+  );
+  await writeFile(join(folder, "test_input_check.py"), pytestSuite);
+  const { stdout } = await run("python3", ["-m", "pytest", "-q", "-p", "no:cacheprovider"], {
+    cwd: folder,
+  }).catch((error: { stdout?: string; stderr?: string }) => {
+    throw new Error(`pytest failed:\n${error.stdout ?? ""}${error.stderr ?? ""}`);
+  });
+  expect(stdout).toMatch(new RegExp(`${cases.length} passed`));
+});
+
+test("the rules the Python check leaves to preview are the schemas' code: refinements, never a plain rule", () => {
+  const left = uncheckedRules().map((rule) => `${rule.kind} ${rule.path || "(inputs)"}`);
+  // Each is a refine or superRefine of the schemas; docs/testing-your-stacks.md lists them.
+  expect(left).toEqual([
+    "Voice (inputs)",
+    "Voice stability",
+    "Voice similarityBoost",
+    "Voice speed",
+    "Voice existingVoiceId",
+    "Voice subOrganizationId",
+    "SipCarrier gateways[]",
+    "SipCarrier phoneNumbers[]",
+    "SipCarrier existingCarrierId",
+    "SipCarrier subOrganizationId",
+    "CampaignWebhook (inputs)",
+    "CampaignWebhook url",
+    "CampaignWebhook advancedWebhook.url",
+    "CampaignWebhook advancedWebhook.headers[].value",
+    "CampaignWebhook subOrganizationId",
+  ]);
+});
