@@ -13,6 +13,7 @@ import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
 import { promisify } from "node:util";
+import { pinPulumiGoSdk } from "./go-module-file";
 import { pythonEmulatorFixtureModule } from "./python-emulator-fixture";
 import { pythonInputCheckModule } from "./python-input-check";
 import { pythonTestingModule } from "./python-testing";
@@ -104,6 +105,7 @@ export async function generateSdks(options: GenerateOptions = {}): Promise<strin
     const target = join(out, language);
     await generateOne(options.pulumi ?? "pulumi", schemaFile, language, target, env);
     if (language === "python") await writePythonTesting(target);
+    if (language === "go") await pinPulumiGoSdk(target);
     written.push(target);
   }
   return written;

@@ -6,15 +6,18 @@
  */
 import type { ResourceExample } from "../core/resource-descriptor";
 
-/** A Go program around the body of its `pulumi.Run` function, with the packages the body uses. */
-export function goProgram(body: string): string {
+/**
+ * A Go program around the body of its `pulumi.Run` function, with the packages the body uses:
+ * `importPath` is the schema's Go `importBasePath`, so a release's SDK shows its own module.
+ */
+export function goProgram(body: string, importPath: string): string {
   return [
     "package main",
     "",
     "import (",
     '\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"',
     ...(/\bconfig\./.test(body) ? ['\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"'] : []),
-    '\t"pulumi-voice-platform/sdk/go/voiceplatform"',
+    `\t"${importPath}"`,
     ")",
     "",
     "func main() {",
@@ -26,7 +29,7 @@ export function goProgram(body: string): string {
 }
 
 /** The `{{% examples %}}` section of a resource's description. */
-export function examplesSection(example: ResourceExample): string {
+export function examplesSection(example: ResourceExample, goImportPath: string): string {
   const block = (language: string, code: string) => ["```" + language, code, "```"].join("\n");
   return [
     "{{% examples %}}",
@@ -36,7 +39,7 @@ export function examplesSection(example: ResourceExample): string {
     "",
     block("typescript", example.typescript),
     block("python", example.python),
-    block("go", goProgram(example.go)),
+    block("go", goProgram(example.go, goImportPath)),
     block("yaml", example.yaml),
     "{{% /example %}}",
     "{{% /examples %}}",

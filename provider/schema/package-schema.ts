@@ -78,7 +78,14 @@ export interface PackageSchema {
 /** The Go SDK's module path in the committed SDK; a release may give another (--go-module-path). */
 export const DEFAULT_GO_MODULE_PATH = "pulumi-voice-platform/sdk/go";
 
-function goLanguageSettings(modulePath: string): Record<string, unknown> {
+interface GoLanguageSettings {
+  /** What a Go program imports: the module's voiceplatform package. */
+  importBasePath: string;
+  modulePath: string;
+  respectSchemaVersion: boolean;
+}
+
+function goLanguageSettings(modulePath: string): GoLanguageSettings {
   return { importBasePath: `${modulePath}/voiceplatform`, modulePath, respectSchemaVersion: true };
 }
 
@@ -256,12 +263,12 @@ function propertiesOf(
 }
 
 /** A resource's description: what it is, an example in each SDK's language, how to import it. */
-function describeResource(descriptor: ResourceDescriptor<object>): string {
+function describeResource(descriptor: ResourceDescriptor<object>, goImportPath: string): string {
   const everyInputReplaces = z.globalRegistry.get(descriptor.inputSchema)?.replaceOnChange;
   return [
     everyInputReplaces ? `${descriptor.summary} ${EVERY_INPUT_REPLACES}` : descriptor.summary,
     "",
-    examplesSection(descriptor.example),
+    examplesSection(descriptor.example, goImportPath),
     "",
     "## Import",
     "",
@@ -274,6 +281,7 @@ function describeResource(descriptor: ResourceDescriptor<object>): string {
 function resourceSpec(
   descriptor: ResourceDescriptor<object>,
   types: PackageSchema["types"],
+  goImportPath: string,
 ): ResourceSpec {
   const json = jsonSchemaOf(descriptor.inputSchema);
   const { keys, replaceKeys } = descriptor.diffPlan;
@@ -288,7 +296,7 @@ function resourceSpec(
   const written = jsonSchemaOf(descriptor.outputSchema, "output");
   const outputs: Record<string, PropertySpec> = { ...inputs, ...propertiesOf(written, "", types) };
   return {
-    description: describeResource(descriptor),
+    description: describeResource(descriptor, goImportPath),
     inputProperties: inputs,
     requiredInputs,
     properties: outputs,
@@ -360,8 +368,14 @@ export interface ReleaseSchemaOptions {
 export function packageSchema(release: ReleaseSchemaOptions = {}): PackageSchema {
   const types: PackageSchema["types"] = {};
   const resourceSpecs: Record<string, ResourceSpec> = {};
+  // The examples import the package the SDK's own go.mod names, release or not.
+  const go = goLanguageSettings(release.goModulePath ?? DEFAULT_GO_MODULE_PATH);
   for (const descriptor of resources) {
-    resourceSpecs[resourceToken(descriptor.type)] = resourceSpec(descriptor, types);
+    resourceSpecs[resourceToken(descriptor.type)] = resourceSpec(
+      descriptor,
+      types,
+      go.importBasePath,
+    );
   }
   const providerInputs = providerProperties();
   const stringOutputs = Object.fromEntries(
@@ -395,9 +409,6 @@ export function packageSchema(release: ReleaseSchemaOptions = {}): PackageSchema
     ...(release.pluginDownloadURL === undefined
       ? {}
       : { pluginDownloadURL: release.pluginDownloadURL }),
-    language:
-      release.goModulePath === undefined
-        ? languageSettings
-        : { ...languageSettings, go: goLanguageSettings(release.goModulePath) },
+    language: { ...languageSettings, go },
   };
 }

@@ -5,9 +5,11 @@
  * - TypeScript with the dynamic resources: `npm install pulumi-voice-platform @pulumi/pulumi`;
  * - TypeScript through the plugin: `npm install pulumi-voice-platform-sdk @pulumi/pulumi`, the
  *   engine fetching the plugin from the SDK's pluginDownloadURL;
+ * - YAML with the plugin from the release: nothing installed, `version` and `pluginDownloadURL` in
+ *   each resource's options, the engine fetching the plugin from there;
  * - YAML: `npm install -g pulumi-voice-platform @pulumi/pulumi`, the plugin on PATH;
  * - Python: `pip install pulumi_voiceplatform` in the program's virtualenv;
- * - Go: `go get <module>@v<version>` of the released module path.
+ * - Go: `go get <module>@v<version>` of the released module path, then `go mod tidy`.
  *
  * @pulumi/pulumi and Python's pulumi are asked for at the CLI's version, as a team pins its
  * Pulumi; nothing else names a version but the Go module, which Go requires.
@@ -15,7 +17,8 @@
 import { writeFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 
-export type ProgramName = "typescript-dynamic" | "typescript-plugin" | "yaml" | "python" | "go";
+export type ProgramName =
+  "typescript-dynamic" | "typescript-plugin" | "yaml-engine" | "yaml" | "python" | "go";
 
 /** A command as a user types it in the program's folder: the file and its arguments. */
 export type Command = [string, ...string[]];
@@ -41,6 +44,8 @@ export interface ProgramFacts {
   /** The release's version and Go module path. */
   version: string;
   goModulePath: string;
+  /** Where the release's plugin archives are: the SDKs' pluginDownloadURL, ${VERSION} filled in. */
+  pluginDownloadURL: string;
 }
 
 const CAMPAIGN = "65a1f0c2e4b0a1b2c3d4e5f6";
@@ -132,34 +137,55 @@ function typescriptPlugin(facts: ProgramFacts): ByNameProgram {
   };
 }
 
+/** The YAML program's resources, each with `options` lines when given. */
+function yamlResources(name: string, options: string[]): string {
+  const indented = options.map((line) => `      ${line}`);
+  return [
+    `name: ${name}`,
+    "runtime: yaml",
+    "resources:",
+    "  trunk:",
+    "    type: voiceplatform:SipCarrier",
+    "    properties:",
+    `      name: ${name}`,
+    "      gateways:",
+    "        - outbound: true",
+    "          ipv4: 203.0.113.12",
+    "          port: 5060",
+    ...(options.length === 0 ? [] : ["    options:", ...indented]),
+    "  leads:",
+    "    type: voiceplatform:CampaignWebhook",
+    "    properties:",
+    `      campaignId: "${CAMPAIGN}"`,
+    `      url: https://hooks.example.com/${name}`,
+    "      events:",
+    "        - POST_PROCESSING_FINISHED:INTERESTED",
+    ...(options.length === 0 ? [] : ["    options:", ...indented]),
+    "outputs:",
+    "  carrierId: ${trunk.id}",
+    "",
+  ].join("\n");
+}
+
+function yamlEngine(facts: ProgramFacts): ByNameProgram {
+  return {
+    name: "yaml-engine",
+    files: {
+      "Pulumi.yaml": yamlResources("by-name-yaml-engine", [
+        `version: ${facts.version}`,
+        `pluginDownloadURL: ${facts.pluginDownloadURL}`,
+      ]),
+    },
+    install: [],
+    creates: [SIP, WEBHOOK],
+    plugin: "engine",
+  };
+}
+
 function yaml(facts: ProgramFacts): ByNameProgram {
   return {
     name: "yaml",
-    files: {
-      "Pulumi.yaml": [
-        "name: by-name-yaml",
-        "runtime: yaml",
-        "resources:",
-        "  trunk:",
-        "    type: voiceplatform:SipCarrier",
-        "    properties:",
-        "      name: by-name-yaml",
-        "      gateways:",
-        "        - outbound: true",
-        "          ipv4: 203.0.113.12",
-        "          port: 5060",
-        "  leads:",
-        "    type: voiceplatform:CampaignWebhook",
-        "    properties:",
-        `      campaignId: "${CAMPAIGN}"`,
-        "      url: https://hooks.example.com/by-name-yaml",
-        "      events:",
-        "        - POST_PROCESSING_FINISHED:INTERESTED",
-        "outputs:",
-        "  carrierId: ${trunk.id}",
-        "",
-      ].join("\n"),
-    },
+    files: { "Pulumi.yaml": yamlResources("by-name-yaml", []) },
     install: [
       ["npm", "install", "-g", "pulumi-voice-platform", `@pulumi/pulumi@${facts.pulumiVersion}`],
     ],
@@ -258,7 +284,9 @@ function go(facts: ProgramFacts): ByNameProgram {
 }
 
 export function byNamePrograms(facts: ProgramFacts): ByNameProgram[] {
-  return [typescriptDynamic, typescriptPlugin, yaml, python, go].map((program) => program(facts));
+  return [typescriptDynamic, typescriptPlugin, yamlEngine, yaml, python, go].map((program) =>
+    program(facts),
+  );
 }
 
 /** Writes the program's files into `dir`. */

@@ -1,7 +1,7 @@
 /**
  * Installed by name: a release built with `npm run release`, published with
  * `npm run release:publish` into local stand-ins of each registry (verdaccio for npm, pypiserver
- * for PyPI with twine, a GOPROXY folder, a loopback server at pluginDownloadURL), then five
+ * for PyPI with twine, a GOPROXY folder, a loopback server at pluginDownloadURL), then six
  * programs outside the repository that install it by name only (by-name-programs.ts), with a fresh
  * PULUMI_HOME, a PATH without the clone (the CLI and its language hosts, node, python3 and go, as a
  * user has them) and npm, pip and go pointed at the stand-ins. Each, with the emulator as the
@@ -12,7 +12,7 @@
  * everything as it is, and a release with this placeholder address is refused for a registry
  * that is not a loopback stand-in.
  *
- * @slow about 6 minutes: a release (one platform), five installs from the stand-ins, five programs
+ * @slow about 6 minutes: a release (one platform), five installs from the stand-ins, six programs
  * (Go's first build of a Pulumi program alone is ~100 s with a cold build cache)
  */
 import { execFile, spawn } from "node:child_process";
@@ -277,12 +277,15 @@ describeE2E(
       );
     });
 
-    describe("five programs install it by name and run", () => {
-      const programs = byNamePrograms({
-        pulumiVersion: pulumiVersion(),
-        version,
-        goModulePath: GO_MODULE_PATH,
-      });
+    describe("six programs install it by name and run", () => {
+      /** The programs; the download server's address is known once beforeAll has run. */
+      const programsAt = (pluginDownloadURL: string) =>
+        byNamePrograms({
+          pulumiVersion: pulumiVersion(),
+          version,
+          goModulePath: GO_MODULE_PATH,
+          pluginDownloadURL,
+        });
 
       /** The environment of a user's shell: the stand-ins as registries, a fresh PULUMI_HOME. */
       function userEnv(home: string): NodeJS.ProcessEnv {
@@ -319,9 +322,9 @@ describeE2E(
         return JSON.parse(output) as { changeSummary: Record<string, number> };
       }
 
-      for (const program of programs) {
-        test(`${program.name}: installed by name; preview sends nothing, up creates each object once, a second preview has no changes`, async () => {
-          await runProgram(program);
+      for (const { name } of programsAt("http://127.0.0.1/")) {
+        test(`${name}: installed by name; preview sends nothing, up creates each object once, a second preview has no changes`, async () => {
+          await runProgram(programsAt(download.url).find((program) => program.name === name)!);
         });
       }
 
@@ -357,10 +360,23 @@ describeE2E(
           expect(up).toMatch(new RegExp(`\\+ ${program.creates.length + 1} created`));
           const calls = (await emulator.newRequests()).map(requestLine);
           expect(calls.sort()).toEqual([...program.creates].sort());
+          // Pulumi warns of a plugin taken from PATH, once per load (README, "Install").
+          expect(up.includes("using pulumi-resource-voiceplatform from $PATH")).toBe(
+            program.plugin === "path",
+          );
           if (program.plugin === "engine") {
             // No plugin on PATH: the engine fetched it from the SDK's pluginDownloadURL.
             expect(download.requests).toContain(`GET /${archiveName(version, hostPlatform())} 200`);
             expect(existsSync(installedPlugin(env.PULUMI_HOME!, version))).toBe(true);
+          }
+          if (program.name === "yaml-engine") {
+            // The program names the version: the plugin cache and `pulumi about` show it.
+            expect(await pulumi("plugin", "ls")).toMatch(
+              new RegExp(`voiceplatform\\s+resource\\s+${version.replace(/\./g, "\\.")}\\s`),
+            );
+            expect(await pulumi("about")).toMatch(
+              new RegExp(`resource\\s+voiceplatform\\s+${version.replace(/\./g, "\\.")}\\s`),
+            );
           }
 
           const second = await preview(dir, env);
@@ -388,6 +404,13 @@ describeE2E(
             expect(await resolvedFrom(join(dir, "package-lock.json"), name)).toBe(
               `${verdaccio.url}${name}/-/${name}-${version}.tgz`,
             );
+            break;
+          }
+          case "yaml-engine": {
+            // Nothing installed: no plugin on PATH for the engine to prefer to the download.
+            await expect(
+              run("sh", ["-c", "command -v pulumi-resource-voiceplatform"], { env: userEnv(home) }),
+            ).rejects.toMatchObject({ stdout: "" });
             break;
           }
           case "yaml": {

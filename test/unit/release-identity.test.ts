@@ -95,6 +95,22 @@ describe("one public address", () => {
     expect(packageSchema({ pluginDownloadURL: url }).pluginDownloadURL).toBe(url);
   });
 
+  test("every resource's Go example imports the package of the module path the SDK's go.mod names", () => {
+    const modulePath = goModulePath("github.com/acme/pulumi-voice-platform", "0.4.1");
+    const schema = packageSchema({ goModulePath: modulePath });
+    const go = schema.language?.go as { importBasePath: string; modulePath: string };
+    expect(go).toMatchObject({ modulePath, importBasePath: `${modulePath}/voiceplatform` });
+    const goImports = Object.values(schema.resources).map(
+      (resource) =>
+        /```go\n[\s\S]*?\n\t"([^"]*voiceplatform)"\n/.exec(resource.description ?? "")?.[1],
+    );
+    expect(goImports).toEqual(Object.keys(schema.resources).map(() => go.importBasePath));
+    // The committed schema: the committed go.mod's module, pulumi-voice-platform/sdk/go.
+    expect(packageSchema().resources["voiceplatform:index:Voice"]?.description).toContain(
+      '\t"pulumi-voice-platform/sdk/go/voiceplatform"\n',
+    );
+  });
+
   test.each([
     "https://github.com/acme/repo",
     "github.com/acme/repo/",
