@@ -104,16 +104,18 @@ async function main(): Promise<number> {
   const code = await new Promise<number>((resolve, reject) => {
     // The files about the state backend and interrupted runs (the CLI killed, a backend that
     // never answers, a live update's lock, a checkpoint a kill left empty, the GitOps steps, the
-    // ledger's stores on the shared backends) check
-    // what Pulumi's CLI and backends do, which no Node version changes; they are long, and the
-    // engine tier runs them once already (docs/development.md, "Tests moved or run once").
+    // ledger's stores on the shared backends) check what Pulumi's CLI and backends do, which no
+    // Node version changes; `add-a-resource` checks the docs' steps for a new resource (files,
+    // generators, a copy's unit tier, typecheck and lint), which no Node version changes either.
+    // They are long, and the engine tier runs them once already (docs/development.md, "Tests
+    // moved or run once").
     // Two workers, as the engine tier runs: its files wait on the CLI and the emulator much of
     // the time.
     const args = [
       "test/e2e",
       "--maxWorkers=2",
       "--testPathIgnorePatterns",
-      "/(interrupted-|postgres-|backend-|ledger-stores|gitops-|stuck-backend|live-update-lock|killed-checkpoint-)",
+      "/(interrupted-|postgres-|backend-|ledger-stores|gitops-|stuck-backend|live-update-lock|killed-checkpoint-|add-a-resource)",
     ];
     const child = spawn(node, [jest, ...args, ...process.argv.slice(2)], {
       cwd: REPO_ROOT,
