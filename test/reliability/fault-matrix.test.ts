@@ -11,7 +11,16 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { voiceInputs, writeSample } from "../support/builders";
-import { MATRIX_BEGIN, MATRIX_END, names, renderMatrix } from "./fault-matrix";
+import {
+  coveringCells,
+  faultKeys,
+  matrix,
+  MATRIX_BEGIN,
+  MATRIX_END,
+  names,
+  operationKeys,
+  renderMatrix,
+} from "./fault-matrix";
 import { checked, describeFaultMatrix, inProcess, useEmulator } from "./fault-matrix-cells";
 import * as runtime from "../../provider/runtime";
 
@@ -35,6 +44,18 @@ test("a sample removed between check and create fails before anything is sent, s
   );
   expect(await emulator.requests()).toEqual([]);
   await emulator.stop();
+});
+
+test("the plugin's covering set holds every fault, and every outcome of every operation, once or more", () => {
+  const outcome = (op: (typeof operationKeys)[number], fault: (typeof faultKeys)[number]) =>
+    `${op}: ${matrix[op][fault]!.outcome}, recorded as ${matrix[op][fault]!.recorded}`;
+  const every = operationKeys.flatMap((op) =>
+    faultKeys.filter((fault) => matrix[op][fault] !== undefined).map((fault) => outcome(op, fault)),
+  );
+  const covering = coveringCells();
+  expect(new Set(covering.map(([op, fault]) => outcome(op, fault)))).toEqual(new Set(every));
+  expect(new Set(covering.map(([, fault]) => fault))).toEqual(new Set(faultKeys));
+  expect(covering.length).toBeLessThan(every.length);
 });
 
 test("fault-matrix.md shows the matrix this suite runs", () => {

@@ -310,6 +310,62 @@ export const matrix: Record<OperationKey, Partial<Record<FaultKey, Cell>>> = {
   },
 };
 
+/** Faults in the order a covering set prefers them: those without a wait first. */
+const CHEAPEST_FIRST: readonly FaultKey[] = [
+  "500",
+  "502",
+  "503",
+  "504",
+  "reset-before",
+  "reset-after",
+  "malformed-json",
+  "empty-clone",
+  "data-false",
+  "500-always",
+  "429",
+  "429-retry-after",
+  "503-retry-after",
+  "latency",
+];
+
+/**
+ * The fewest cells that still hold every fault once and every outcome of every operation once
+ * (the operation, its outcome, where the object is recorded): what a second front end over the
+ * same served-resource layer has of its own to show, how each outcome crosses its boundary. The
+ * whole matrix runs through the dynamic runtime (fault-matrix.test.ts).
+ */
+export function coveringCells(): readonly (readonly [OperationKey, FaultKey])[] {
+  const chosen: [OperationKey, FaultKey][] = [];
+  const faultsSeen = new Set<FaultKey>();
+  const outcomesSeen = new Set<string>();
+  const take = (op: OperationKey, fault: FaultKey) => {
+    const cell = matrix[op][fault]!;
+    chosen.push([op, fault]);
+    faultsSeen.add(fault);
+    outcomesSeen.add(`${op} ${cell.outcome} ${cell.recorded}`);
+  };
+  for (const op of operationKeys) {
+    const faultsOf = CHEAPEST_FIRST.filter((fault) => matrix[op][fault] !== undefined);
+    for (const fault of faultsOf) {
+      const cell = matrix[op][fault]!;
+      if (outcomesSeen.has(`${op} ${cell.outcome} ${cell.recorded}`)) continue;
+      const unseen = faultsOf.find(
+        (other) =>
+          !faultsSeen.has(other) &&
+          matrix[op][other]!.outcome === cell.outcome &&
+          matrix[op][other]!.recorded === cell.recorded,
+      );
+      take(op, unseen ?? fault);
+    }
+  }
+  for (const fault of CHEAPEST_FIRST) {
+    if (faultsSeen.has(fault)) continue;
+    const op = operationKeys.find((key) => matrix[key][fault] !== undefined)!;
+    take(op, fault);
+  }
+  return chosen;
+}
+
 /** The matrix as a markdown table, faults down, operations across. */
 export function renderMatrix(): string {
   const header = `| fault | ${operationKeys.map((key) => operations[key].label).join(" | ")} |`;
