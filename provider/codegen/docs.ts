@@ -9,8 +9,10 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, posix, resolve } from "node:path";
+import { goModulePath, PUBLIC_ADDRESS } from "../release/public-address";
 import {
   packageSchema,
+  packageVersion,
   REQUIRED_TO_CREATE,
   type EnumTypeSpec,
   type ObjectTypeSpec,
@@ -351,12 +353,20 @@ async function formatted(root: string, text: string): Promise<string> {
 }
 
 /**
+ * The schema as a release publishes it: the Go examples import the module a user fetches
+ * (`<public address>/provider/sdk/go`), not the module path of the repository's own SDK.
+ */
+export function publishedSchema(): PackageSchema {
+  return packageSchema({ goModulePath: goModulePath(PUBLIC_ADDRESS, packageVersion()) });
+}
+
+/**
  * Every file `npm run docs` writes, by path in the repository, with its formatted text: the
  * resource pages, and the hand-written pages as they are on disk with their blocks written anew.
  */
 export async function referenceDocs(
   root: string = REPO_ROOT,
-  schema: PackageSchema = packageSchema(),
+  schema: PackageSchema = publishedSchema(),
 ): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   for (const [token, resource] of Object.entries(schema.resources)) {

@@ -12,11 +12,13 @@ import {
   resourcePagePath,
   stalePages,
   withBlocks,
+  publishedSchema,
 } from "../../provider/codegen/docs";
-import { packageSchema, type PackageSchema } from "../../provider/schema/package-schema";
+import { packageVersion, type PackageSchema } from "../../provider/schema/package-schema";
+import { goModulePath, PUBLIC_ADDRESS } from "../../provider/release/public-address";
 
 const REPO_ROOT = join(__dirname, "..", "..");
-const schema = packageSchema();
+const schema = publishedSchema();
 
 let files: Map<string, string>;
 beforeAll(async () => {
@@ -93,4 +95,14 @@ test("a generated block with an unknown name is refused, naming the page", () =>
   expect(() => withBlocks(text, generatedBlocks(schema, "README.md"), "README.md")).toThrow(
     /README\.md: no generated block is called "nothing"/,
   );
+});
+
+test("each page's Go example imports the module a release publishes, as the README's go get names it", () => {
+  const module = goModulePath(PUBLIC_ADDRESS, packageVersion());
+  for (const token of Object.keys(schema.resources)) {
+    const imports = [
+      ...files.get(resourcePagePath(token))!.matchAll(/^\t"([^"]+\/voiceplatform)"$/gm),
+    ];
+    expect([token, imports.map((match) => match[1])]).toEqual([token, [`${module}/voiceplatform`]]);
+  }
 });
