@@ -5,22 +5,54 @@
  * provider/policy/pack`), with its secrets set as its README says. No rule reports anything, and
  * the preview sends nothing. All examples in one file: the engine tier is costly.
  */
-import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { REPO_ROOT } from "../support/packed-package";
 import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { describeE2E, E2EProject, errorText } from "../e2e/harness";
 import { runTool } from "../languages/toolchains";
 import { copyExampleOut, exampleSecrets, projectName, runnableExamples } from "./example-copy";
 
 const API_KEY = "examples-policy-api-key-3e1";
+/** The @pulumi/policy the repository develops the pack against (package.json). */
+const POLICY_VERSION = (
+  JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as {
+    devDependencies: Record<string, string>;
+  }
+).devDependencies["@pulumi/policy"]!;
 
 describeE2E("the shipped examples, copied out, pass the shipped policy pack", () => {
   let emulator: RunningEmulator;
+  /**
+   * The pack's own dependency, which the provider does not bring (docs/policies.md), installed
+   * once beside the copies (whose own package.json names packages the registry does not have yet)
+   * and linked into each copy's node_modules, where the pack's index.js finds it.
+   */
+  let policyDeps: string;
 
   beforeAll(async () => {
     emulator = await startEmulator({ apiKey: API_KEY, subOrganizationIds: ["sub-dev"] });
+    policyDeps = await mkdtemp(join(tmpdir(), "examples-policy-deps-"));
+    await writeFile(join(policyDeps, "package.json"), '{ "private": true }\n');
+    await runTool(
+      "npm",
+      [
+        "install",
+        "--prefer-offline",
+        "--no-audit",
+        "--no-fund",
+        "--loglevel=error",
+        `@pulumi/policy@${POLICY_VERSION}`,
+      ],
+      { cwd: policyDeps },
+    );
   });
-  afterAll(async () => emulator?.stop());
+  afterAll(async () => {
+    await emulator?.stop();
+    if (policyDeps !== undefined) await rm(policyDeps, { recursive: true, force: true });
+  });
 
   test.each(runnableExamples)(
     "%s: a preview with the pack reports no violation",
@@ -28,24 +60,6 @@ describeE2E("the shipped examples, copied out, pass the shipped policy pack", ()
       const copy = await copyExampleOut(example);
       try {
         const installed = join(copy.root, "installed");
-        // The pack's own dependency, which the provider does not bring (docs/policies.md), installed
-        // beside the project (whose own package.json names packages the registry does not have yet)
-        // and linked into its node_modules, where the pack's index.js finds it.
-        const policyDeps = join(copy.root, "policy-deps");
-        await mkdir(policyDeps);
-        await writeFile(join(policyDeps, "package.json"), '{ "private": true }\n');
-        await runTool(
-          "npm",
-          [
-            "install",
-            "--prefer-offline",
-            "--no-audit",
-            "--no-fund",
-            "--loglevel=error",
-            "@pulumi/policy@1.21.0",
-          ],
-          { cwd: policyDeps },
-        );
         await symlink(
           join(policyDeps, "node_modules", "@pulumi", "policy"),
           join(installed, "node_modules", "@pulumi", "policy"),
