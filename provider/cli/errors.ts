@@ -29,6 +29,19 @@ export class BackendReadError extends StackCommandError {}
 export class CommandSettingError extends StackCommandError {}
 
 /**
+ * The state backend's client, an optional peer dependency, is not installed (backend-clients.ts).
+ * The job's to fix, like a setting: nothing was read or changed. `install` is the command.
+ */
+export class BackendClientMissing extends CommandSettingError {
+  constructor(
+    message: string,
+    readonly install: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
  * A read of the state backend (a `pulumi` run, a read of the locks) passed its deadline and was
  * stopped (backends/backend-deadline.ts). Its message names the backend, the limit and what to
  * check.

@@ -4,6 +4,7 @@
  * only when the ledger is on one of them (ledger-location.ts): their clients, and Node's tls and
  * net, stay out of a provider whose ledger is a folder, and out of the plugin's startup snapshot.
  */
+import { loadS3Client } from "../cli/backends/backend-clients";
 import { backendDeadline, type BackendDeadline } from "../cli/backends/backend-deadline";
 import { azureBlobSettings, containerClient } from "../cli/backends/azblob-locks";
 import {
@@ -23,11 +24,7 @@ export function s3Store(url: string): LedgerStore {
   const { bucket, config } = s3ClientSettings(url);
   const where = `the S3 bucket "${bucket}"${config.endpoint === undefined ? "" : ` at ${String(config.endpoint)}`}`;
   const connect = async (deadline: BackendDeadline) => {
-    const sdk = await import("@aws-sdk/client-s3").catch(() => {
-      throw new Error(
-        "the S3 client is not installed: `npm install @aws-sdk/client-s3` beside the package",
-      );
-    });
+    const sdk = await loadS3Client();
     return { sdk, s3: new sdk.S3Client(s3ClientSettings(url, deadline).config) };
   };
   return {

@@ -4,6 +4,7 @@
  * A ledger that cannot be written never fails the call, so the state still gets the id: it is
  * said once per provider, with what to run.
  */
+import { BackendClientMissing } from "../cli/errors";
 import type { LedgerEvent, ObjectLedger } from "../core/object-ledger";
 import { warn } from "../core/provider-log";
 import { redactSecrets } from "../platform/redaction";
@@ -44,6 +45,13 @@ export const providerLedger: ObjectLedger = Object.freeze({
     try {
       await found.store.write(entry);
     } catch (error) {
+      if (error instanceof BackendClientMissing) {
+        sayNotRecorded(
+          `${found.store.where} cannot be written: ${error.message}`,
+          `once it is installed, \`npx pulumi-voice-platform leftovers\` lists what is recorded from then on`,
+        );
+        return;
+      }
       sayNotRecorded(
         `writing to ${found.store.where} failed (${redactSecrets(String((error as Error).message ?? error))})`,
         "fix the access and run `npx pulumi-voice-platform leftovers` to see what the ledger holds",

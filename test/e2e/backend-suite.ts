@@ -234,7 +234,7 @@ function suite(kind: BackendKind): void {
 
     beforeAll(async () => {
       backendUrl = await backend.createStore("gitops-state");
-      project = await E2EProject.create();
+      project = await E2EProject.create({ backendClients: true });
       await project.writeFile(
         "index.js",
         carriersProgram({

@@ -171,7 +171,7 @@ describeE2E(
       backend = await startMoto();
       backendUrl = await backend.createStore("team-state");
       emulator = await startEmulator({ apiKey: API_KEY });
-      project = await E2EProject.create();
+      project = await E2EProject.create({ backendClients: true });
       await project.writeFile("index.js", program(2));
       repo = layOutRepository(project.dir);
       summaryFile = join(repo, "step-summary.md");
@@ -631,7 +631,7 @@ describeE2E(
     beforeAll(async () => {
       backend = await startAzurite();
       emulator = await startEmulator({ apiKey: API_KEY });
-      project = await E2EProject.create();
+      project = await E2EProject.create({ backendClients: true });
       await project.writeFile("index.js", program(1));
       repo = layOutRepository(project.dir);
     });

@@ -121,7 +121,13 @@ export class E2EProject {
    * program.ts or the given `files`.
    */
   static async create(
-    options: { tarball?: string; root?: string; files?: Record<string, string | Uint8Array> } = {},
+    options: {
+      tarball?: string;
+      root?: string;
+      files?: Record<string, string | Uint8Array>;
+      /** The state backends' clients too (packed-package.ts's backendClients). */
+      backendClients?: boolean;
+    } = {},
   ): Promise<E2EProject> {
     const root = options.root ?? (await mkdtemp(join(tmpdir(), "voice-platform-e2e-")));
     await mkdir(join(root, "backend"), { recursive: true });
@@ -133,6 +139,7 @@ export class E2EProject {
       const dir = await createFixtureProject({
         name: "voice-platform-e2e",
         files: options.files ?? programFiles(),
+        ...(options.backendClients === true ? { backendClients: true } : {}),
         ...(pulumiVersion === undefined ? {} : { pulumiVersion }),
       });
       return new E2EProject(dir, root);

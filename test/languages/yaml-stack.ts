@@ -35,9 +35,12 @@ export class YamlStack {
   static async create(
     program: string,
     files: Record<string, string | Uint8Array> = {},
-    { ambient = true }: { ambient?: boolean } = {},
+    {
+      ambient = true,
+      backendClients = false,
+    }: { ambient?: boolean; backendClients?: boolean } = {},
   ): Promise<YamlStack> {
-    const dir = await createFixtureProject({ name: "plugin-yaml-program", files });
+    const dir = await createFixtureProject({ name: "plugin-yaml-program", files, backendClients });
     await writeFixtureFile(dir, "Pulumi.yaml", program);
     await mkdir(join(dir, ".state"), { recursive: true });
     const inherited = Object.fromEntries(

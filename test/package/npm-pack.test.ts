@@ -150,6 +150,15 @@ test("an empty project installs the tarball and loads both entry points", async 
   expect(loaded.undiciWithMain).toBe(false);
 });
 
+test("the empty project got none of the state backends' clients, optional peers (issue 47)", async () => {
+  const modules = join(project, "node_modules");
+  const scopes = await readdir(modules);
+  // The clients' own scopes and packages: @azure/identity too is an optional peer.
+  expect(
+    scopes.filter((name) => /^(@aws-sdk|@smithy|@azure|@typespec|postgres)$/.test(name)),
+  ).toEqual([]);
+});
+
 test("the installed package's emulator: its Node API serves a clone, and the command prints its URLs and stops on SIGTERM", async () => {
   // The clone's multipart body needs busboy: a dependency of the package, not of this repository.
   const probe = `

@@ -68,7 +68,16 @@ export interface FixtureOptions {
    * busy 2-core machine) is for tests that patch installed files.
    */
   nodeModules?: "hardlink" | "copy";
+  /**
+   * Install the state backends' clients too (the optional peers @aws-sdk/client-s3,
+   * @azure/storage-blob and postgres, at the repo's versions), as a team on those backends does.
+   * Without it the project has none of them, as `npm install pulumi-voice-platform` leaves it.
+   */
+  backendClients?: boolean;
 }
+
+/** The optional peers a team on an S3, Azure Blob or PostgreSQL backend installs. */
+export const BACKEND_CLIENT_PACKAGES = ["@aws-sdk/client-s3", "@azure/storage-blob", "postgres"];
 
 let packed: Promise<string> | undefined;
 
@@ -98,7 +107,7 @@ export async function createFixtureProject(options: FixtureOptions = {}): Promis
   const tarball = await packPackage();
   const pulumiVersion =
     options.pulumiVersion ?? (process.env.E2E_PULUMI_VERSION || repoPulumiVersion());
-  const template = await installedTemplate(tarball, pulumiVersion);
+  const template = await installedTemplate(tarball, pulumiVersion, options.backendClients === true);
   const project = await mkdtemp(join(tmpdir(), `voice-platform-fixture-`));
   const started = Date.now();
   await copyDirectory(template, project, options.nodeModules ?? "hardlink");
@@ -139,6 +148,16 @@ export function repoPulumiVersion(): string {
     version: string;
   };
   return manifest.version;
+}
+
+/** The backend clients at the versions the repo develops against (its devDependencies). */
+function repoBackendClients(): Record<string, string> {
+  const manifest = require(join(REPO_ROOT, "package.json")) as {
+    devDependencies: Record<string, string>;
+  };
+  return Object.fromEntries(
+    BACKEND_CLIENT_PACKAGES.map((name) => [name, manifest.devDependencies[name]!]),
+  );
 }
 
 // Build and pack.
@@ -202,8 +221,14 @@ async function findTarball(dir: string): Promise<string | undefined> {
 
 // Install.
 
-async function installedTemplate(tarball: string, pulumiVersion: string): Promise<string> {
-  const key = sha256(`${tarball}\n${pulumiVersion}`).slice(0, 16);
+async function installedTemplate(
+  tarball: string,
+  pulumiVersion: string,
+  backendClients: boolean,
+): Promise<string> {
+  const key = sha256(
+    `${tarball}\n${pulumiVersion}${backendClients ? "\nbackend clients" : ""}`,
+  ).slice(0, 16);
   const root = join(FIXTURE_CACHE_ROOT, "templates", key);
   const project = join(root, "project");
   const ready = join(root, "ready");
@@ -218,6 +243,7 @@ async function installedTemplate(tarball: string, pulumiVersion: string): Promis
       dependencies: {
         "@pulumi/pulumi": pulumiVersion,
         "pulumi-voice-platform": `file:${tarball}`,
+        ...(backendClients ? repoBackendClients() : {}),
       },
     };
     await writeFile(join(project, "package.json"), JSON.stringify(manifest, null, 2));

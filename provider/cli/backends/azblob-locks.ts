@@ -11,6 +11,7 @@ import {
   type BackendDeadline,
 } from "./backend-deadline";
 import { BackendReadError, BackendTimeoutError } from "../errors";
+import { loadAzureBlobClient } from "./backend-clients";
 import { isLockKey, LOCK_READ_STEPS, lockRecordOf } from "./lock-objects";
 
 export function isAzureBlobBackend(url: string): boolean {
@@ -83,7 +84,7 @@ export async function containerClient(
   settings: AzureBlobSettings,
   deadline: BackendDeadline,
 ): Promise<ContainerClient> {
-  const blob = await import("@azure/storage-blob");
+  const blob = await loadAzureBlobClient();
   const options: StoragePipelineOptions = {
     retryOptions: {
       maxTries: 3,

@@ -16,6 +16,7 @@ import {
   type BackendDeadline,
 } from "./backend-deadline";
 import { BackendReadError, BackendTimeoutError } from "../errors";
+import { loadPostgresClient } from "./backend-clients";
 import { isLockKey, LOCK_READ_STEPS, lockRecordOf } from "./lock-objects";
 
 export { lockKeyPrefixes } from "./lock-objects";
@@ -314,7 +315,7 @@ async function onConnection<T>(
   });
   refused.catch(() => {});
   const socketError: { error?: unknown } = {};
-  const postgres = (await import("postgres")).default;
+  const postgres = await loadPostgresClient();
   const options = clientOptions(target, plan, deadline, writable, {
     cleartextRequested: () => cleartextRequested,
     onCleartextRequest: () => {

@@ -16,6 +16,7 @@ import {
   type BackendDeadline,
 } from "./backend-deadline";
 import { BackendReadError, BackendTimeoutError } from "../errors";
+import { loadS3Client } from "./backend-clients";
 import { isLockKey, LOCK_READ_STEPS, lockRecordOf } from "./lock-objects";
 
 export function isS3Backend(url: string): boolean {
@@ -112,7 +113,7 @@ export async function s3LockRecords(
   deadline: BackendDeadline = backendDeadline(),
 ): Promise<Record<string, unknown>[]> {
   const { bucket, config } = s3ClientSettings(url, deadline);
-  const sdk = await import("@aws-sdk/client-s3");
+  const sdk = await loadS3Client();
   const client = new sdk.S3Client(config);
   const where = `the S3 bucket "${bucket}"${config.endpoint === undefined ? "" : ` at ${String(config.endpoint)}`}`;
   const check =

@@ -1,8 +1,8 @@
 /**
  * The backend clients (@aws-sdk/client-s3, @azure/storage-blob, @azure/identity, postgres) are
- * loaded by a dynamic import only, never by a static one: in the lock readers (preflight, recover)
- * and in the ledger's stores (provider/ledger/), which load one only when the ledger is on that
- * backend. Nothing but provider/cli and provider/ledger reaches provider/cli, so a provider whose
+ * loaded by a dynamic import only, never by a static one: through backend-clients.ts's loaders
+ * (and @azure/identity in azblob-locks.ts), which the lock readers (preflight, recover) and the
+ * ledger's stores (provider/ledger/) call only on that backend. Nothing but provider/cli and provider/ledger reaches provider/cli, so a provider whose
  * ledger is a folder loads none of them.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -26,8 +26,9 @@ function imports(text: string): { name: string; dynamic: boolean; typeOnly: bool
     dynamic: false,
     typeOnly: m[1] !== undefined,
   }));
-  for (const m of text.matchAll(/import\("([^"]+)"\)/g)) {
-    found.push({ name: m[1]!, dynamic: true, typeOnly: false });
+  // `typeof import("x")` is a type.
+  for (const m of text.matchAll(/(typeof\s+)?import\("([^"]+)"\)/g)) {
+    found.push({ name: m[2]!, dynamic: m[1] === undefined, typeOnly: m[1] !== undefined });
   }
   return found;
 }
@@ -51,10 +52,9 @@ test("the backend clients are loaded only by dynamic imports, in provider/cli", 
   }
   expect(dynamicUses.sort()).toEqual([
     "cli/backends/azblob-locks.ts: @azure/identity",
-    "cli/backends/azblob-locks.ts: @azure/storage-blob",
-    "cli/backends/postgres-locks.ts: postgres",
-    "cli/backends/s3-locks.ts: @aws-sdk/client-s3",
-    "ledger/backend-stores.ts: @aws-sdk/client-s3",
+    "cli/backends/backend-clients.ts: @aws-sdk/client-s3",
+    "cli/backends/backend-clients.ts: @azure/storage-blob",
+    "cli/backends/backend-clients.ts: postgres",
   ]);
 });
 
