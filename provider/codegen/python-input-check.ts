@@ -18,7 +18,7 @@ type StringCheck =
   | { readonly min: number; readonly message?: string }
   | { readonly max: number }
   | { readonly pattern: string; readonly ignoreCase: boolean; readonly message: string }
-  | { readonly rule: StringRule["rule"]; readonly message: string };
+  | Omit<StringRule, "notCarried">;
 
 /** A FieldsRule as the module reads it: its pattern, if any, in Python's form. */
 type PythonFieldsRule = Omit<FieldsRule, "pattern"> & { pattern?: string; ignoreCase?: boolean };
@@ -101,7 +101,8 @@ function ruleOf(
     if (declared === undefined) checks.push(check._zod.def);
     else if ("string" in declared) {
       checks.push({ check: "declared", declared: declared.string });
-      unchecked(path, `${declared.string.rule}: ${declared.string.notCarried}`);
+      if ("notCarried" in declared.string)
+        unchecked(path, `${declared.string.rule}: ${declared.string.notCarried}`);
     } else fieldsRules.push(...declared.fields.map((rule) => pythonFieldsRule(rule, path)));
   }
   for (const check of checks.filter((c) => c.check === "custom"))
@@ -178,7 +179,10 @@ function unionOptions(options: unknown[], path: string): RuleNode[] {
 }
 
 function stringCheck(check: CheckDef, path: string): StringCheck {
-  if (check.declared) return { rule: check.declared.rule, message: check.declared.message };
+  if (check.declared) {
+    const { notCarried: _, ...rule } = { notCarried: undefined, ...check.declared };
+    return rule;
+  }
   if (check.check === "min_length")
     return { min: check.minimum ?? 0, ...optionalMessage(messageOf(check)) };
   if (check.check === "max_length") return { max: check.maximum ?? 0 };
@@ -292,9 +296,9 @@ export function pythonInputCheckModule(): string {
 """
 The provider's check of a resource's inputs, for the mocks (testing.py): the rules of the
 resources' schemas (types, required inputs, unknown keys, ranges, enums, patterns, rules between
-fields, URLs) and the words the provider's check gives when one fails, as \`pulumi preview\`
-prints them. The rules that are code in the provider (ids in a path or header, sample files) are
-not applied here; see docs/testing-your-stacks.md. It imports nothing of pulumi.
+fields, URLs, ids in a path or header) and the words the provider's check gives when one fails,
+as \`pulumi preview\` prints them. Host names only IDNA refuses and sample files are left to
+preview; see docs/testing-your-stacks.md. It imports nothing of pulumi.
 """
 import ipaddress
 import json
@@ -379,7 +383,8 @@ def _string_issues(check: Dict[str, Any], value: str, path: List[Any]) -> List[D
     if "max" in check:
         return [] if len(value) <= check["max"] else [_issue(path, "too_big", origin="string", maximum=check["max"])]
     if "rule" in check:
-        return [] if _STRING_RULES[check["rule"]](value) else [_issue(path, "custom", message=check["message"])]
+        problem = _STRING_RULES[check["rule"]](check, value)
+        return [] if problem is None else [_issue(path, "custom", message=problem)]
     return [] if _pattern(check).search(value) else [_issue(path, "invalid_format", message=check["message"])]
 
 
@@ -455,7 +460,51 @@ def _is_ipv4_host(domain: str) -> bool:
     return numbers[-1] < 256 ** (5 - len(numbers))
 
 
-_STRING_RULES = {"absoluteUrl": _is_absolute_url}
+def _absolute_url_problem(check: Dict[str, Any], value: str) -> Optional[str]:
+    return None if _is_absolute_url(value) else check["message"]
+
+
+def _decode_uri_component(value: str) -> str:
+    """As JavaScript's decodeURIComponent, or the value itself where that throws."""
+    if re.search(r"%(?![0-9a-fA-F]{2})", value):
+        return value
+    try:
+        return urllib.parse.unquote_to_bytes(value).decode("utf-8")
+    except UnicodeError:
+        return value
+
+
+def _path_segment_problem(check: Dict[str, Any], value: str) -> Optional[str]:
+    # An empty id has its own failure.
+    if value == "":
+        return None
+    decoded = _decode_uri_component(value)
+    if decoded in (".", ".."):
+        return check["messages"]["dotSegment"].replace("{decoded}", decoded, 1)
+    return check["messages"]["control"] if re.search(r"[\\x00-\\x1f\\x7f]", decoded) else None
+
+
+# What JavaScript's String.prototype.trim removes.
+_JS_TRIMMED = "\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
+_EDGE_WHITE_SPACE = re.compile(rf"^[{_JS_TRIMMED}]|[{_JS_TRIMMED}]\\Z")
+
+
+def _header_value_problem(check: Dict[str, Any], value: str) -> Optional[str]:
+    if _EDGE_WHITE_SPACE.search(value):
+        return check["messages"]["edgeWhiteSpace"]
+    if re.search(r"[\\x00-\\x1f\\x7f]", value):
+        return check["messages"]["control"]
+    if re.search(r"[^\\x20-\\x7e]", value):
+        return check["messages"]["notAscii"]
+    return None
+
+
+# The string rules declared as data (core/declared-rules.ts), by name.
+_STRING_RULES = {
+    "absoluteUrl": _absolute_url_problem,
+    "pathSegment": _path_segment_problem,
+    "headerValue": _header_value_problem,
+}
 
 
 def _number_issues(rule: Dict[str, Any], value: Any, path: List[Any]) -> List[Dict[str, Any]]:

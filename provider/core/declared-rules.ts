@@ -1,5 +1,5 @@
 /**
- * Rules between fields, and string rules a regex cannot say, written as data: the schema's
+ * Rules between fields, and string rules a pattern cannot say, written as data: the schema's
  * check applies them here, and the Python SDK's mocks read the same data
  * (codegen/python-input-check.ts), so both refuse with the same words. Each rule names the
  * field its failure is at; a message's `{value}` is that field's value (describeValue), and
@@ -7,7 +7,8 @@
  */
 import { z } from "zod";
 import { describeValue, onEveryObject } from "./check";
-import { parseHttpUrl } from "../settings/setting-rules";
+import { PATH_SEGMENT_PROBLEMS, pathSegmentProblem } from "../platform/path-segment";
+import { HEADER_VALUE_PROBLEMS, headerValueProblem, parseHttpUrl } from "../settings/setting-rules";
 import { isUnknown } from "./engine-values";
 
 /** A rule over an object's fields. "Given" is any value but undefined, null and unknown included. */
@@ -56,13 +57,18 @@ export type FieldsRule =
       readonly message: string;
     };
 
-/** A rule of a string a regex cannot say. */
-export interface StringRule {
-  readonly rule: "absoluteUrl";
-  readonly message: string;
-  /** What the Python check does not apply of it, and why. */
-  readonly notCarried: string;
-}
+/** A rule of a string a regex cannot say, with its messages. */
+export type StringRule =
+  | {
+      readonly rule: "absoluteUrl";
+      readonly message: string;
+      /** What the Python check does not apply of it, and why. */
+      readonly notCarried: string;
+    }
+  /** An id sent as a segment of a request's path; an empty one has its own failure. */
+  | { readonly rule: "pathSegment"; readonly messages: typeof PATH_SEGMENT_PROBLEMS }
+  /** A value sent in a request's header. */
+  | { readonly rule: "headerValue"; readonly messages: typeof HEADER_VALUE_PROBLEMS };
 
 /** Each declared rule's check, so the codegen finds the data behind it. */
 const declared = new WeakMap<object, { fields: readonly FieldsRule[] } | { string: StringRule }>();
@@ -98,8 +104,9 @@ export function withFieldsRules<Schema extends z.ZodObject>(
 
 /** A string schema that applies `rule` (after its own checks, as zod runs them). */
 export function withStringRule(schema: z.ZodString, rule: StringRule): z.ZodString {
-  const checked = schema.refine((value) => stringRulePasses(rule, value), {
-    message: rule.message,
+  const checked = schema.superRefine((value, ctx) => {
+    const problem = stringRuleProblem(rule, value);
+    if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem });
   });
   declared.set(lastCheck(checked), { string: rule });
   return checked;
@@ -148,15 +155,19 @@ function fieldsRuleFailures(rule: FieldsRule, item: Record<string, unknown>): [s
   }
 }
 
-function stringRulePasses(rule: StringRule, value: string): boolean {
+function stringRuleProblem(rule: StringRule, value: string): string | undefined {
   switch (rule.rule) {
     case "absoluteUrl":
       // The URL parser forgives what the platform may not: "https:host" without "//", and
       // spaces or line breaks, which it strips. The value is sent as written, so it must be clean.
-      return (
-        /^https?:\/\/[^/?#]/i.test(value) &&
+      return /^https?:\/\/[^/?#]/i.test(value) &&
         !/[\u0000-\u0020\u007f]/.test(value) &&
         parseHttpUrl(value) !== undefined
-      );
+        ? undefined
+        : rule.message;
+    case "pathSegment":
+      return value === "" ? undefined : pathSegmentProblem(value);
+    case "headerValue":
+      return headerValueProblem(value);
   }
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { pathSegmentProblem } from "../platform/path-segment";
-import { headerValueProblem } from "../settings/setting-rules";
+import { PATH_SEGMENT_PROBLEMS } from "../platform/path-segment";
+import { HEADER_VALUE_PROBLEMS } from "../settings/setting-rules";
 import { withStringRule } from "./declared-rules";
 
 /** Field rules shared by the resources' schemas, each with a message that says how to fix it. */
@@ -8,19 +8,18 @@ import { withStringRule } from "./declared-rules";
 export const text = z.string().min(1, "must not be empty: remove it or give a value");
 
 /** An id the API puts in a request's path: nothing that would change the address. */
-export const pathId = text.superRefine((value, context) => {
-  // An empty id already has text's failure, which says how to fix it.
-  const problem = value === "" ? undefined : pathSegmentProblem(value);
-  if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
+export const pathId = withStringRule(text, {
+  rule: "pathSegment",
+  messages: PATH_SEGMENT_PROBLEMS,
 });
 
 /**
  * A sub-organization id, which every call sends in the x-sub-organization-id header: refused at
  * check when the header cannot carry it as written.
  */
-export const subOrganizationId = text.superRefine((value, context) => {
-  const problem = headerValueProblem(value);
-  if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
+export const subOrganizationId = withStringRule(text, {
+  rule: "headerValue",
+  messages: HEADER_VALUE_PROBLEMS,
 });
 
 /** z.number() refuses NaN and ±Infinity itself ("must be a finite number"). */

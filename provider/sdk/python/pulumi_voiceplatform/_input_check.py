@@ -3,9 +3,9 @@
 """
 The provider's check of a resource's inputs, for the mocks (testing.py): the rules of the
 resources' schemas (types, required inputs, unknown keys, ranges, enums, patterns, rules between
-fields, URLs) and the words the provider's check gives when one fails, as `pulumi preview`
-prints them. The rules that are code in the provider (ids in a path or header, sample files) are
-not applied here; see docs/testing-your-stacks.md. It imports nothing of pulumi.
+fields, URLs, ids in a path or header) and the words the provider's check gives when one fails,
+as `pulumi preview` prints them. Host names only IDNA refuses and sample files are left to
+preview; see docs/testing-your-stacks.md. It imports nothing of pulumi.
 """
 import ipaddress
 import json
@@ -148,6 +148,14 @@ _KINDS: Dict[str, Dict[str, Any]] = json.loads(
                             {
                                 "min": 1,
                                 "message": "must not be empty: remove it or give a value"
+                            },
+                            {
+                                "rule": "pathSegment",
+                                "messages": {
+                                    "empty": "must not be empty",
+                                    "dotSegment": "must not be \\"{decoded}\\": as a segment of the request's path it would send the call to another address",
+                                    "control": "must not contain control characters: copy the id again without them"
+                                }
                             }
                         ]
                     },
@@ -160,6 +168,14 @@ _KINDS: Dict[str, Dict[str, Any]] = json.loads(
                             {
                                 "min": 1,
                                 "message": "must not be empty: remove it or give a value"
+                            },
+                            {
+                                "rule": "headerValue",
+                                "messages": {
+                                    "edgeWhiteSpace": "must not start or end with white space (a space, tab or line break): remove it; the value is sent in an HTTP header, which drops it, so it is never trimmed for you",
+                                    "control": "must not contain control characters such as line breaks or tabs",
+                                    "notAscii": "must hold only printable ASCII characters (letters, digits, punctuation and spaces): it is sent in an HTTP header, which carries no other characters as written"
+                                }
                             }
                         ]
                     },
@@ -481,6 +497,14 @@ _KINDS: Dict[str, Dict[str, Any]] = json.loads(
                             {
                                 "min": 1,
                                 "message": "must not be empty: remove it or give a value"
+                            },
+                            {
+                                "rule": "pathSegment",
+                                "messages": {
+                                    "empty": "must not be empty",
+                                    "dotSegment": "must not be \\"{decoded}\\": as a segment of the request's path it would send the call to another address",
+                                    "control": "must not contain control characters: copy the id again without them"
+                                }
                             }
                         ]
                     },
@@ -493,6 +517,14 @@ _KINDS: Dict[str, Dict[str, Any]] = json.loads(
                             {
                                 "min": 1,
                                 "message": "must not be empty: remove it or give a value"
+                            },
+                            {
+                                "rule": "headerValue",
+                                "messages": {
+                                    "edgeWhiteSpace": "must not start or end with white space (a space, tab or line break): remove it; the value is sent in an HTTP header, which drops it, so it is never trimmed for you",
+                                    "control": "must not contain control characters such as line breaks or tabs",
+                                    "notAscii": "must hold only printable ASCII characters (letters, digits, punctuation and spaces): it is sent in an HTTP header, which carries no other characters as written"
+                                }
                             }
                         ]
                     },
@@ -733,6 +765,14 @@ _KINDS: Dict[str, Dict[str, Any]] = json.loads(
                             {
                                 "min": 1,
                                 "message": "must not be empty: remove it or give a value"
+                            },
+                            {
+                                "rule": "headerValue",
+                                "messages": {
+                                    "edgeWhiteSpace": "must not start or end with white space (a space, tab or line break): remove it; the value is sent in an HTTP header, which drops it, so it is never trimmed for you",
+                                    "control": "must not contain control characters such as line breaks or tabs",
+                                    "notAscii": "must hold only printable ASCII characters (letters, digits, punctuation and spaces): it is sent in an HTTP header, which carries no other characters as written"
+                                }
                             }
                         ]
                     },
@@ -849,7 +889,8 @@ def _string_issues(check: Dict[str, Any], value: str, path: List[Any]) -> List[D
     if "max" in check:
         return [] if len(value) <= check["max"] else [_issue(path, "too_big", origin="string", maximum=check["max"])]
     if "rule" in check:
-        return [] if _STRING_RULES[check["rule"]](value) else [_issue(path, "custom", message=check["message"])]
+        problem = _STRING_RULES[check["rule"]](check, value)
+        return [] if problem is None else [_issue(path, "custom", message=problem)]
     return [] if _pattern(check).search(value) else [_issue(path, "invalid_format", message=check["message"])]
 
 
@@ -925,7 +966,51 @@ def _is_ipv4_host(domain: str) -> bool:
     return numbers[-1] < 256 ** (5 - len(numbers))
 
 
-_STRING_RULES = {"absoluteUrl": _is_absolute_url}
+def _absolute_url_problem(check: Dict[str, Any], value: str) -> Optional[str]:
+    return None if _is_absolute_url(value) else check["message"]
+
+
+def _decode_uri_component(value: str) -> str:
+    """As JavaScript's decodeURIComponent, or the value itself where that throws."""
+    if re.search(r"%(?![0-9a-fA-F]{2})", value):
+        return value
+    try:
+        return urllib.parse.unquote_to_bytes(value).decode("utf-8")
+    except UnicodeError:
+        return value
+
+
+def _path_segment_problem(check: Dict[str, Any], value: str) -> Optional[str]:
+    # An empty id has its own failure.
+    if value == "":
+        return None
+    decoded = _decode_uri_component(value)
+    if decoded in (".", ".."):
+        return check["messages"]["dotSegment"].replace("{decoded}", decoded, 1)
+    return check["messages"]["control"] if re.search(r"[\x00-\x1f\x7f]", decoded) else None
+
+
+# What JavaScript's String.prototype.trim removes.
+_JS_TRIMMED = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+_EDGE_WHITE_SPACE = re.compile(rf"^[{_JS_TRIMMED}]|[{_JS_TRIMMED}]\Z")
+
+
+def _header_value_problem(check: Dict[str, Any], value: str) -> Optional[str]:
+    if _EDGE_WHITE_SPACE.search(value):
+        return check["messages"]["edgeWhiteSpace"]
+    if re.search(r"[\x00-\x1f\x7f]", value):
+        return check["messages"]["control"]
+    if re.search(r"[^\x20-\x7e]", value):
+        return check["messages"]["notAscii"]
+    return None
+
+
+# The string rules declared as data (core/declared-rules.ts), by name.
+_STRING_RULES = {
+    "absoluteUrl": _absolute_url_problem,
+    "pathSegment": _path_segment_problem,
+    "headerValue": _header_value_problem,
+}
 
 
 def _number_issues(rule: Dict[str, Any], value: Any, path: List[Any]) -> List[Dict[str, Any]]:
