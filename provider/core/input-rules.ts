@@ -1,38 +1,36 @@
 import { z } from "zod";
-import { pathSegmentProblem } from "../platform/path-segment";
-import { headerValueProblem, parseHttpUrl } from "../settings/setting-rules";
+import { PATH_SEGMENT_PROBLEMS } from "../platform/path-segment";
+import { HEADER_VALUE_PROBLEMS } from "../settings/setting-rules";
+import { withStringRule } from "./declared-rules";
 
 /** Field rules shared by the resources' schemas, each with a message that says how to fix it. */
 
 export const text = z.string().min(1, "must not be empty: remove it or give a value");
 
 /** An id the API puts in a request's path: nothing that would change the address. */
-export const pathId = text.superRefine((value, context) => {
-  // An empty id already has text's failure, which says how to fix it.
-  const problem = value === "" ? undefined : pathSegmentProblem(value);
-  if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
+export const pathId = withStringRule(text, {
+  rule: "pathSegment",
+  messages: PATH_SEGMENT_PROBLEMS,
 });
 
 /**
  * A sub-organization id, which every call sends in the x-sub-organization-id header: refused at
  * check when the header cannot carry it as written.
  */
-export const subOrganizationId = text.superRefine((value, context) => {
-  const problem = headerValueProblem(value);
-  if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
+export const subOrganizationId = withStringRule(text, {
+  rule: "headerValue",
+  messages: HEADER_VALUE_PROBLEMS,
 });
 
-export const finiteNumber = z.number().refine(Number.isFinite, "must be a finite number");
+/** z.number() refuses NaN and ±Infinity itself ("must be a finite number"). */
+export const finiteNumber = z.number();
 
-export const absoluteUrl = z.string().refine(
-  // The URL parser forgives what the platform may not: "https:host" without "//", and spaces
-  // or line breaks, which it strips. The value is sent as written, so it must be clean.
-  (value) =>
-    /^https?:\/\/[^/?#]/i.test(value) &&
-    !/[\u0000-\u0020\u007f]/.test(value) &&
-    parseHttpUrl(value) !== undefined,
-  { message: "must be an absolute http(s) URL such as https://hooks.example.com/calls" },
-);
+export const absoluteUrl = withStringRule(z.string(), {
+  rule: "absoluteUrl",
+  message: "must be an absolute http(s) URL such as https://hooks.example.com/calls",
+  notCarried:
+    "a host name the URL parser's IDNA mapping refuses (beyond ASCII, or an xn-- label that is no punycode): the Python check has no IDNA",
+});
 
 /** A locale in the form the spec gives, language-REGION (en-US); case is fixed by normalization. */
 export const localeCode = z
@@ -47,12 +45,12 @@ export function normalizeLocale(code: string): string {
   return `${language.toLowerCase()}-${region.toUpperCase()}`;
 }
 
+/** A literal IPv4 address, dotted decimal. */
+export const IPV4 = /^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+
 export const ipv4Address = z
   .string()
-  .regex(
-    /^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/,
-    "must be a literal IPv4 address such as 203.0.113.10",
-  );
+  .regex(IPV4, "must be a literal IPv4 address such as 203.0.113.10");
 
 /** A hostname or IPv4 address: what an outbound-only SIP gateway may use. */
 export const hostOrIpv4 = z
@@ -73,7 +71,7 @@ export const headerName = z
 /** Header values may not contain CR, LF or NUL: they would split or end the outgoing request. */
 export const headerValue = z
   .string()
-  .refine((value) => !/[\r\n\0]/.test(value), "must not contain line breaks or NUL characters");
+  .regex(/^[^\r\n\0]*$/, "must not contain line breaks or NUL characters");
 
 /**
  * A phone number as E.164 writes it, the leading plus optional: 7 to 15 digits, the first not 0.

@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { onEveryObject } from "../core/check";
 import { stateOfCreated } from "../core/created-object";
 import { diffInputs } from "../core/diff";
-import { isUnknown } from "../core/engine-values";
+import { withFieldsRules } from "../core/declared-rules";
 import { requestBody } from "../core/field-facts";
 import {
   absoluteUrl,
@@ -86,8 +85,8 @@ const AdvancedWebhook = z
  * The inputs as the provider receives them, validated; the subscribe body (section 4.4) names
  * them as they are. There is no update operation, so every input replaces the subscription.
  */
-export const CampaignWebhookInputs = z
-  .strictObject({
+export const CampaignWebhookInputs = withFieldsRules(
+  z.strictObject({
     campaignId: objectId.meta({
       description: "The campaign's ObjectId (24 hexadecimal characters).",
       toldById: true,
@@ -119,31 +118,25 @@ export const CampaignWebhookInputs = z
     subOrganizationId: subOrganizationId
       .optional()
       .describe("Sub-organization to act for; defaults to voiceplatform:subOrganizationId."),
-  })
-  .superRefine((inputs, ctx) => {
-    if (inputs.isAdvanced === true && inputs.advancedWebhook === undefined) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["advancedWebhook"],
-        message:
-          "is required when isAdvanced is true: describe the outgoing request, or set isAdvanced to false",
-      });
-    }
+  }),
+  [
+    {
+      rule: "requiredWhen",
+      field: "advancedWebhook",
+      when: "isAdvanced",
+      message:
+        "is required when isAdvanced is true: describe the outgoing request, or set isAdvanced to false",
+    },
     // An advancedWebhook unknown during preview may still turn out to be left out.
-    if (
-      inputs.isAdvanced !== true &&
-      inputs.advancedWebhook !== undefined &&
-      !isUnknown(inputs.advancedWebhook)
-    ) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["isAdvanced"],
-        message:
-          "must be true when advancedWebhook is given, or the platform ignores the request description: set isAdvanced: true",
-      });
-    }
-  }, onEveryObject)
-  .meta({ replaceOnChange: true });
+    {
+      rule: "trueBeside",
+      field: "isAdvanced",
+      beside: "advancedWebhook",
+      message:
+        "must be true when advancedWebhook is given, or the platform ignores the request description: set isAdvanced: true",
+    },
+  ],
+).meta({ replaceOnChange: true });
 export type CampaignWebhookInputs = z.infer<typeof CampaignWebhookInputs>;
 
 /** What the provider writes beside the inputs. */

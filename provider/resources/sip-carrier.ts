@@ -1,10 +1,11 @@
 import { z } from "zod";
-import { describeValue, onEveryObject } from "../core/check";
 import { stateOfCreated } from "../core/created-object";
+import { withFieldsRules, type FieldsRule } from "../core/declared-rules";
 import { requestBody } from "../core/field-facts";
 import {
   e164Number,
   hostOrIpv4,
+  IPV4,
   ipv4Address,
   pathId,
   subOrganizationId,
@@ -22,23 +23,17 @@ const netmask = z.number().int("must be a whole number").min(0).max(32);
  * The spec requires no field of a gateway or a number, but an item with neither its value nor
  * the platform's identifier of one names nothing.
  */
-function requireOneOf<Item extends object>(
-  ctx: z.RefinementCtx,
-  item: Item,
-  value: keyof Item & string,
-  identifier: keyof Item & string,
-  valueDescription: string,
-): void {
-  if (item[value] !== undefined || item[identifier] !== undefined) return;
-  ctx.addIssue({
-    code: "custom",
-    path: [value],
-    message: `is missing: give ${valueDescription}, or ${identifier} for one the platform already knows`,
-  });
+function oneOf(field: string, or: string, valueDescription: string): FieldsRule {
+  return {
+    rule: "requiresOneOf",
+    field,
+    or,
+    message: `is missing: give ${valueDescription}, or ${or} for one the platform already knows`,
+  };
 }
 
-const SipGateway = z
-  .strictObject({
+const SipGateway = withFieldsRules(
+  z.strictObject({
     outbound: z
       .boolean()
       .optional()
@@ -74,29 +69,25 @@ const SipGateway = z
     sipGatewaySid: text
       .optional()
       .meta({ description: "Identifier of the gateway.", wire: "sip_gateway_sid" }),
-  })
-  .superRefine((gateway, ctx) => {
-    requireOneOf(ctx, gateway, "ipv4", "sipGatewaySid", "the gateway's address (ipv4)");
-    // A mistyped ipv4 has its own failure.
-    if (
-      gateway.inbound === true &&
-      typeof gateway.ipv4 === "string" &&
-      !ipv4Address.safeParse(gateway.ipv4).success
-    ) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["ipv4"],
-        message: `must be a literal IPv4 address for an inbound gateway, such as 203.0.113.10, not ${describeValue(gateway.ipv4)}`,
-      });
-    }
-  }, onEveryObject)
-  .meta({
-    typeName: "SipGateway",
-    description: "One SIP gateway of a carrier: where its calls go to or come from.",
-  });
+  }),
+  [
+    oneOf("ipv4", "sipGatewaySid", "the gateway's address (ipv4)"),
+    {
+      rule: "matchesWhen",
+      field: "ipv4",
+      when: "inbound",
+      pattern: IPV4,
+      message:
+        "must be a literal IPv4 address for an inbound gateway, such as 203.0.113.10, not {value}",
+    },
+  ],
+).meta({
+  typeName: "SipGateway",
+  description: "One SIP gateway of a carrier: where its calls go to or come from.",
+});
 
-const SipPhoneNumber = z
-  .strictObject({
+const SipPhoneNumber = withFieldsRules(
+  z.strictObject({
     phoneNumber: text.optional().meta({
       description: "The number, preferably E.164 (+14155550100); give it or phoneNumberSid.",
       wire: "phone_number",
@@ -104,17 +95,9 @@ const SipPhoneNumber = z
     phoneNumberSid: text
       .optional()
       .meta({ description: "Identifier of the number.", wire: "phone_number_sid" }),
-  })
-  .superRefine((number, ctx) => {
-    requireOneOf(
-      ctx,
-      number,
-      "phoneNumber",
-      "phoneNumberSid",
-      "the number (phoneNumber, e.g. +14155550100)",
-    );
-  }, onEveryObject)
-  .meta({ typeName: "SipPhoneNumber", description: "One phone number of a carrier." });
+  }),
+  [oneOf("phoneNumber", "phoneNumberSid", "the number (phoneNumber, e.g. +14155550100)")],
+).meta({ typeName: "SipPhoneNumber", description: "One phone number of a carrier." });
 
 /**
  * The inputs as the provider receives them, validated. The create body (section 4.3) names them

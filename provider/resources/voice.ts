@@ -1,9 +1,10 @@
 import { z } from "zod";
-import { checkedInputs, onEveryObject } from "../core/check";
+import { checkedInputs } from "../core/check";
+import { withFieldsRules } from "../core/declared-rules";
 import { stateOfCreated } from "../core/created-object";
 import { IncompleteCreateError } from "../core/errors";
 import { diffInputs, type DiffPlan } from "../core/diff";
-import { containsUnknown, isAsset, isFileAsset, isUnknown } from "../core/engine-values";
+import { containsUnknown, isAsset, isFileAsset } from "../core/engine-values";
 import { requestBody, wireName } from "../core/field-facts";
 import {
   finiteNumber,
@@ -36,11 +37,6 @@ import {
   type SampleFacts,
   type SampleInput,
 } from "../platform/sample-files";
-
-/** A user's value inside a message: whole when short, its start when it is long. */
-function shortened(value: string, max = 60): string {
-  return value.length > max ? `${value.slice(0, max)}…` : value;
-}
 
 /** A long path inside a message keeps its start and its file name. */
 function withShortPath(message: string, path: string): string {
@@ -148,34 +144,27 @@ const cloneOnlyKeys = Object.keys(voiceFields.shape).filter((key) => {
   return wireName(field, "clone") !== undefined && wireName(field, "update") === undefined;
 }) as (keyof typeof voiceFields.shape)[];
 
-/** The inputs as the provider receives them, validated. */
-export const VoiceInputs = voiceFields.superRefine((inputs, ctx) => {
-  // Unknown during preview, it may still turn out to be left out: nothing to say yet. Of the
-  // wrong type, its own failure says so.
-  if (isUnknown(inputs.existingVoiceId)) return;
-  if (inputs.existingVoiceId !== undefined && typeof inputs.existingVoiceId !== "string") return;
-  if (inputs.existingVoiceId === undefined) {
-    const files: unknown = inputs.files;
-    if (files === undefined || (Array.isArray(files) && files.length === 0)) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["files"],
-        message:
-          "is required to clone a voice: give at least one audio sample, or set existingVoiceId to adopt a voice",
-      });
-    }
-    return;
-  }
-  for (const cloneOnly of cloneOnlyKeys) {
-    if (inputs[cloneOnly] !== undefined) {
-      ctx.addIssue({
-        code: "custom",
-        path: [cloneOnly],
-        message: `is only sent when cloning, so it cannot apply to the adopted voice ${shortened(inputs.existingVoiceId)}: remove it, or remove existingVoiceId to clone a new voice`,
-      });
-    }
-  }
-}, onEveryObject);
+/**
+ * The inputs as the provider receives them, validated. An existingVoiceId unknown during preview
+ * may still turn out to be left out, and one of the wrong type has its own failure: neither rule
+ * says anything of it.
+ */
+export const VoiceInputs = withFieldsRules(voiceFields, [
+  {
+    rule: "requiredUnless",
+    field: "files",
+    unless: "existingVoiceId",
+    message:
+      "is required to clone a voice: give at least one audio sample, or set existingVoiceId to adopt a voice",
+  },
+  {
+    rule: "forbiddenBeside",
+    fields: cloneOnlyKeys,
+    beside: "existingVoiceId",
+    message:
+      "is only sent when cloning, so it cannot apply to the adopted voice {beside}: remove it, or remove existingVoiceId to clone a new voice",
+  },
+]);
 export type VoiceInputs = z.infer<typeof VoiceInputs>;
 
 /** The keys spec 2.1 shows in a Voice object's settings. */

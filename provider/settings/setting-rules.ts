@@ -65,10 +65,17 @@ export function baseUrlProblem(value: string): string | undefined {
 
 /** Header-bound text: a control character would split or corrupt the request it is sent in. */
 export function controlCharacterProblem(value: string): string | undefined {
-  return /[\u0000-\u001f\u007f]/.test(value)
-    ? "must not contain control characters such as line breaks or tabs"
-    : undefined;
+  return /[\u0000-\u001f\u007f]/.test(value) ? HEADER_VALUE_PROBLEMS.control : undefined;
 }
+
+/** What headerValueProblem answers, by problem (the Python mocks give the same words). */
+export const HEADER_VALUE_PROBLEMS = {
+  edgeWhiteSpace:
+    "must not start or end with white space (a space, tab or line break): remove it; the value is sent in an HTTP header, which drops it, so it is never trimmed for you",
+  control: "must not contain control characters such as line breaks or tabs",
+  notAscii:
+    "must hold only printable ASCII characters (letters, digits, punctuation and spaces): it is sent in an HTTP header, which carries no other characters as written",
+} as const;
 
 /**
  * A value sent as a header (the key, a sub-organization id): what an HTTP header carries as
@@ -78,14 +85,10 @@ export function controlCharacterProblem(value: string): string | undefined {
  */
 export function headerValueProblem(value: string): string | undefined {
   // First: a line break pasted after a key is white space at its end, and is said so.
-  if (value !== value.trim()) {
-    return "must not start or end with white space (a space, tab or line break): remove it; the value is sent in an HTTP header, which drops it, so it is never trimmed for you";
-  }
+  if (value !== value.trim()) return HEADER_VALUE_PROBLEMS.edgeWhiteSpace;
   const control = controlCharacterProblem(value);
   if (control !== undefined) return control;
-  if (/[^\u0020-\u007e]/.test(value)) {
-    return "must hold only printable ASCII characters (letters, digits, punctuation and spaces): it is sent in an HTTP header, which carries no other characters as written";
-  }
+  if (/[^\u0020-\u007e]/.test(value)) return HEADER_VALUE_PROBLEMS.notAscii;
   return undefined;
 }
 

@@ -29,6 +29,8 @@ const ALLOWED: Record<string, string> = {
     "each previous-state file, read once by the policy pack's own process, which is no provider",
   "emulator/api-pipeline.ts:cutByEmulator":
     "a WeakSet keyed by each response, so every emulator of a process marks only its own connections",
+  "core/declared-rules.ts:declared":
+    "a WeakMap from each schema's check to the rules it applies, written as the schemas are defined: the same for every provider",
   "dynamic/provider-stubs.ts:texts":
     "each kind's `__provider` text, worked out in the program's process, whose folder does not change",
 };

@@ -2,14 +2,16 @@
 # pulumi-voice-platform) from the resources' schemas: do not edit.
 """
 The provider's check of a resource's inputs, for the mocks (testing.py): the rules of the
-resources' schemas (types, required inputs, unknown keys, ranges, enums, patterns) and the words
-the provider's check gives when one fails, as `pulumi preview` prints them. The rules that are
-code in the provider (cross-field rules, URLs, ids, sample files) are not applied here; see
-docs/testing-your-stacks.md. It imports nothing of pulumi.
+resources' schemas (types, required inputs, unknown keys, ranges, enums, patterns, rules between
+fields, URLs, ids in a path or header) and the words the provider's check gives when one fails,
+as `pulumi preview` prints them. Host names only IDNA refuses and sample files are left to
+preview; see docs/testing-your-stacks.md. It imports nothing of pulumi.
 """
+import ipaddress
 import json
 import math
 import re
+import urllib.parse
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 __all__ = ["InputError", "failures", "refusal"]
@@ -146,6 +148,14 @@ _KINDS: Dict[str, Dict[str, Any]] = json.loads(
                             {
                                 "min": 1,
                                 "message": "must not be empty: remove it or give a value"
+                            },
+                            {
+                                "rule": "pathSegment",
+                                "messages": {
+                                    "empty": "must not be empty",
+                                    "dotSegment": "must not be \\"{decoded}\\": as a segment of the request's path it would send the call to another address",
+                                    "control": "must not contain control characters: copy the id again without them"
+                                }
                             }
                         ]
                     },
@@ -158,13 +168,41 @@ _KINDS: Dict[str, Dict[str, Any]] = json.loads(
                             {
                                 "min": 1,
                                 "message": "must not be empty: remove it or give a value"
+                            },
+                            {
+                                "rule": "headerValue",
+                                "messages": {
+                                    "edgeWhiteSpace": "must not start or end with white space (a space, tab or line break): remove it; the value is sent in an HTTP header, which drops it, so it is never trimmed for you",
+                                    "control": "must not contain control characters such as line breaks or tabs",
+                                    "notAscii": "must hold only printable ASCII characters (letters, digits, punctuation and spaces): it is sent in an HTTP header, which carries no other characters as written"
+                                }
                             }
                         ]
                     },
                     "optional": true
                 }
             },
-            "strict": true
+            "strict": true,
+            "rules": [
+                {
+                    "rule": "requiredUnless",
+                    "field": "files",
+                    "unless": "existingVoiceId",
+                    "message": "is required to clone a voice: give at least one audio sample, or set existingVoiceId to adopt a voice"
+                },
+                {
+                    "rule": "forbiddenBeside",
+                    "fields": [
+                        "description",
+                        "providerType",
+                        "subAccounts",
+                        "supportsAllLanguages",
+                        "files"
+                    ],
+                    "beside": "existingVoiceId",
+                    "message": "is only sent when cloning, so it cannot apply to the adopted voice {beside}: remove it, or remove existingVoiceId to clone a new voice"
+                }
+            ]
         },
         "known_names": [
             "name",
@@ -373,7 +411,23 @@ _KINDS: Dict[str, Dict[str, Any]] = json.loads(
                                     "optional": true
                                 }
                             },
-                            "strict": true
+                            "strict": true,
+                            "rules": [
+                                {
+                                    "rule": "requiresOneOf",
+                                    "field": "ipv4",
+                                    "or": "sipGatewaySid",
+                                    "message": "is missing: give the gateway's address (ipv4), or sipGatewaySid for one the platform already knows"
+                                },
+                                {
+                                    "rule": "matchesWhen",
+                                    "field": "ipv4",
+                                    "when": "inbound",
+                                    "pattern": "^((25[0-5]|2[0-4]\\\\d|1\\\\d\\\\d|[1-9]?\\\\d)\\\\.){3}(25[0-5]|2[0-4]\\\\d|1\\\\d\\\\d|[1-9]?\\\\d)\\\\Z",
+                                    "message": "must be a literal IPv4 address for an inbound gateway, such as 203.0.113.10, not {value}",
+                                    "ignoreCase": false
+                                }
+                            ]
                         }
                     },
                     "optional": true
@@ -409,7 +463,15 @@ _KINDS: Dict[str, Dict[str, Any]] = json.loads(
                                     "optional": true
                                 }
                             },
-                            "strict": true
+                            "strict": true,
+                            "rules": [
+                                {
+                                    "rule": "requiresOneOf",
+                                    "field": "phoneNumber",
+                                    "or": "phoneNumberSid",
+                                    "message": "is missing: give the number (phoneNumber, e.g. +14155550100), or phoneNumberSid for one the platform already knows"
+                                }
+                            ]
                         }
                     },
                     "optional": true
@@ -435,6 +497,14 @@ _KINDS: Dict[str, Dict[str, Any]] = json.loads(
                             {
                                 "min": 1,
                                 "message": "must not be empty: remove it or give a value"
+                            },
+                            {
+                                "rule": "pathSegment",
+                                "messages": {
+                                    "empty": "must not be empty",
+                                    "dotSegment": "must not be \\"{decoded}\\": as a segment of the request's path it would send the call to another address",
+                                    "control": "must not contain control characters: copy the id again without them"
+                                }
                             }
                         ]
                     },
@@ -447,13 +517,22 @@ _KINDS: Dict[str, Dict[str, Any]] = json.loads(
                             {
                                 "min": 1,
                                 "message": "must not be empty: remove it or give a value"
+                            },
+                            {
+                                "rule": "headerValue",
+                                "messages": {
+                                    "edgeWhiteSpace": "must not start or end with white space (a space, tab or line break): remove it; the value is sent in an HTTP header, which drops it, so it is never trimmed for you",
+                                    "control": "must not contain control characters such as line breaks or tabs",
+                                    "notAscii": "must hold only printable ASCII characters (letters, digits, punctuation and spaces): it is sent in an HTTP header, which carries no other characters as written"
+                                }
                             }
                         ]
                     },
                     "optional": true
                 }
             },
-            "strict": true
+            "strict": true,
+            "rules": []
         },
         "known_names": [
             "name",
@@ -529,7 +608,12 @@ _KINDS: Dict[str, Dict[str, Any]] = json.loads(
                 "url": {
                     "rule": {
                         "kind": "string",
-                        "checks": []
+                        "checks": [
+                            {
+                                "rule": "absoluteUrl",
+                                "message": "must be an absolute http(s) URL such as https://hooks.example.com/calls"
+                            }
+                        ]
                     },
                     "optional": false
                 },
@@ -562,7 +646,12 @@ _KINDS: Dict[str, Dict[str, Any]] = json.loads(
                             "url": {
                                 "rule": {
                                     "kind": "string",
-                                    "checks": []
+                                    "checks": [
+                                        {
+                                            "rule": "absoluteUrl",
+                                            "message": "must be an absolute http(s) URL such as https://hooks.example.com/calls"
+                                        }
+                                    ]
                                 },
                                 "optional": false
                             },
@@ -601,12 +690,19 @@ _KINDS: Dict[str, Dict[str, Any]] = json.loads(
                                             "value": {
                                                 "rule": {
                                                     "kind": "string",
-                                                    "checks": []
+                                                    "checks": [
+                                                        {
+                                                            "pattern": "^[^\\\\r\\\\n\\\\0]*\\\\Z",
+                                                            "ignoreCase": false,
+                                                            "message": "must not contain line breaks or NUL characters"
+                                                        }
+                                                    ]
                                                 },
                                                 "optional": false
                                             }
                                         },
-                                        "strict": true
+                                        "strict": true,
+                                        "rules": []
                                     }
                                 },
                                 "optional": true
@@ -637,7 +733,8 @@ _KINDS: Dict[str, Dict[str, Any]] = json.loads(
                                                 "optional": false
                                             }
                                         },
-                                        "strict": true
+                                        "strict": true,
+                                        "rules": []
                                     }
                                 },
                                 "optional": true
@@ -650,7 +747,8 @@ _KINDS: Dict[str, Dict[str, Any]] = json.loads(
                                 "optional": true
                             }
                         },
-                        "strict": true
+                        "strict": true,
+                        "rules": []
                     },
                     "optional": true
                 },
@@ -667,13 +765,35 @@ _KINDS: Dict[str, Dict[str, Any]] = json.loads(
                             {
                                 "min": 1,
                                 "message": "must not be empty: remove it or give a value"
+                            },
+                            {
+                                "rule": "headerValue",
+                                "messages": {
+                                    "edgeWhiteSpace": "must not start or end with white space (a space, tab or line break): remove it; the value is sent in an HTTP header, which drops it, so it is never trimmed for you",
+                                    "control": "must not contain control characters such as line breaks or tabs",
+                                    "notAscii": "must hold only printable ASCII characters (letters, digits, punctuation and spaces): it is sent in an HTTP header, which carries no other characters as written"
+                                }
                             }
                         ]
                     },
                     "optional": true
                 }
             },
-            "strict": true
+            "strict": true,
+            "rules": [
+                {
+                    "rule": "requiredWhen",
+                    "field": "advancedWebhook",
+                    "when": "isAdvanced",
+                    "message": "is required when isAdvanced is true: describe the outgoing request, or set isAdvanced to false"
+                },
+                {
+                    "rule": "trueBeside",
+                    "field": "isAdvanced",
+                    "beside": "advancedWebhook",
+                    "message": "must be true when advancedWebhook is given, or the platform ignores the request description: set isAdvanced: true"
+                }
+            ]
         },
         "known_names": [
             "campaignId",
@@ -768,7 +888,129 @@ def _string_issues(check: Dict[str, Any], value: str, path: List[Any]) -> List[D
         return [_issue(path, "too_small", origin="string", minimum=check["min"], message=check.get("message", "Too small"))]
     if "max" in check:
         return [] if len(value) <= check["max"] else [_issue(path, "too_big", origin="string", maximum=check["max"])]
+    if "rule" in check:
+        problem = _STRING_RULES[check["rule"]](check, value)
+        return [] if problem is None else [_issue(path, "custom", message=problem)]
     return [] if _pattern(check).search(value) else [_issue(path, "invalid_format", message=check["message"])]
+
+
+_URL_START = re.compile(r"https?://[^/?#]", re.IGNORECASE)
+_URL_FORBIDDEN = re.compile(r"[\x00-\x20\x7f]")
+_FORBIDDEN_IN_DOMAIN = re.compile(r"[\x00-\x20#%/:<>?@\[\\\]^|\x7f]")
+
+
+def _is_absolute_url(value: str) -> bool:
+    """http(s)://, nothing a URL parser would strip, and a host and port it takes."""
+    if not _URL_START.match(value) or _URL_FORBIDDEN.search(value):
+        return False
+    authority = re.split(r"[/?#\\]", value.split("://", 1)[1], 1)[0]
+    host_port = authority.rsplit("@", 1)[-1]
+    if host_port.startswith("["):
+        end = host_port.find("]")
+        if end < 0 or not _is_ipv6(host_port[1:end]) or host_port[end + 1 :][:1] not in ("", ":"):
+            return False
+        port = host_port[end + 2 :]
+    else:
+        host, _, port = host_port.partition(":")
+        if not _is_domain(host):
+            return False
+    return re.fullmatch(r"[0-9]*", port) is not None and (port == "" or int(port) <= 65535)
+
+
+def _is_ipv6(text: str) -> bool:
+    try:
+        ipaddress.IPv6Address(text)
+    except ValueError:
+        return False
+    return "%" not in text
+
+
+def _is_domain(host: str) -> bool:
+    """As the WHATWG URL parser takes a special URL's host (IDNA beyond lower case aside)."""
+    domain = urllib.parse.unquote_to_bytes(host).decode("utf-8", errors="replace").lower()
+    if domain == "" or _FORBIDDEN_IN_DOMAIN.search(domain):
+        return False
+    return not _ends_in_number(domain) or _is_ipv4_host(domain)
+
+
+def _ends_in_number(domain: str) -> bool:
+    parts = domain.split(".")
+    if parts[-1] == "" and len(parts) > 1:
+        parts.pop()
+    last = parts[-1]
+    return re.fullmatch(r"[0-9]+|0[xX][0-9a-fA-F]*", last) is not None
+
+
+def _ipv4_number(part: str) -> Optional[int]:
+    if re.match(r"0[xX]", part):
+        digits, radix = part[2:], 16
+    elif len(part) > 1 and part.startswith("0"):
+        digits, radix = part[1:], 8
+    else:
+        digits, radix = part, 10
+    if digits == "":
+        return None if part == "" else 0
+    allowed = {16: r"[0-9a-fA-F]+", 8: r"[0-7]+", 10: r"[0-9]+"}[radix]
+    return int(digits, radix) if re.fullmatch(allowed, digits) else None
+
+
+def _is_ipv4_host(domain: str) -> bool:
+    parts = domain.split(".")
+    if parts[-1] == "" and len(parts) > 1:
+        parts.pop()
+    numbers = [_ipv4_number(part) for part in parts]
+    if len(parts) > 4 or any(number is None for number in numbers):
+        return False
+    if any(number > 255 for number in numbers[:-1]):
+        return False
+    return numbers[-1] < 256 ** (5 - len(numbers))
+
+
+def _absolute_url_problem(check: Dict[str, Any], value: str) -> Optional[str]:
+    return None if _is_absolute_url(value) else check["message"]
+
+
+def _decode_uri_component(value: str) -> str:
+    """As JavaScript's decodeURIComponent, or the value itself where that throws."""
+    if re.search(r"%(?![0-9a-fA-F]{2})", value):
+        return value
+    try:
+        return urllib.parse.unquote_to_bytes(value).decode("utf-8")
+    except UnicodeError:
+        return value
+
+
+def _path_segment_problem(check: Dict[str, Any], value: str) -> Optional[str]:
+    # An empty id has its own failure.
+    if value == "":
+        return None
+    decoded = _decode_uri_component(value)
+    if decoded in (".", ".."):
+        return check["messages"]["dotSegment"].replace("{decoded}", decoded, 1)
+    return check["messages"]["control"] if re.search(r"[\x00-\x1f\x7f]", decoded) else None
+
+
+# What JavaScript's String.prototype.trim removes.
+_JS_TRIMMED = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+_EDGE_WHITE_SPACE = re.compile(rf"^[{_JS_TRIMMED}]|[{_JS_TRIMMED}]\Z")
+
+
+def _header_value_problem(check: Dict[str, Any], value: str) -> Optional[str]:
+    if _EDGE_WHITE_SPACE.search(value):
+        return check["messages"]["edgeWhiteSpace"]
+    if re.search(r"[\x00-\x1f\x7f]", value):
+        return check["messages"]["control"]
+    if re.search(r"[^\x20-\x7e]", value):
+        return check["messages"]["notAscii"]
+    return None
+
+
+# The string rules declared as data (core/declared-rules.ts), by name.
+_STRING_RULES = {
+    "absoluteUrl": _absolute_url_problem,
+    "pathSegment": _path_segment_problem,
+    "headerValue": _header_value_problem,
+}
 
 
 def _number_issues(rule: Dict[str, Any], value: Any, path: List[Any]) -> List[Dict[str, Any]]:
@@ -818,7 +1060,64 @@ def _object_issues(rule: Dict[str, Any], value: Any, path: List[Any]) -> List[Di
     unknown = [key for key in value if key not in rule["fields"]]
     if rule["strict"] and unknown:
         issues.append(_issue(path, "unrecognized_keys", keys=unknown))
+    for fields_rule in rule["rules"]:
+        for field, message in _FIELDS_RULES[fields_rule["rule"]](fields_rule, value):
+            issues.append(_issue([*path, field], "custom", message=message))
     return issues
+
+
+def _given(item: Dict[str, Any], field: str) -> bool:
+    return field in item
+
+
+def _known(item: Dict[str, Any], field: str) -> bool:
+    return field in item and item[field] != _UNKNOWN
+
+
+def _requires_one_of(rule: Dict[str, Any], item: Dict[str, Any]) -> List[Tuple[str, str]]:
+    return [] if _given(item, rule["field"]) or _given(item, rule["or"]) else [(rule["field"], rule["message"])]
+
+
+def _matches_when(rule: Dict[str, Any], item: Dict[str, Any]) -> List[Tuple[str, str]]:
+    value = item.get(rule["field"])
+    if item.get(rule["when"]) is not True or not isinstance(value, str) or _pattern(rule).search(value):
+        return []
+    return [(rule["field"], rule["message"].replace("{value}", _describe(value), 1))]
+
+
+def _required_when(rule: Dict[str, Any], item: Dict[str, Any]) -> List[Tuple[str, str]]:
+    return [(rule["field"], rule["message"])] if item.get(rule["when"]) is True and not _given(item, rule["field"]) else []
+
+
+def _true_beside(rule: Dict[str, Any], item: Dict[str, Any]) -> List[Tuple[str, str]]:
+    return [(rule["field"], rule["message"])] if _known(item, rule["beside"]) and item.get(rule["field"]) is not True else []
+
+
+def _required_unless(rule: Dict[str, Any], item: Dict[str, Any]) -> List[Tuple[str, str]]:
+    if _given(item, rule["unless"]):
+        return []
+    value = item.get(rule["field"], _MISSING)
+    empty = value is _MISSING or (isinstance(value, (list, tuple)) and len(value) == 0)
+    return [(rule["field"], rule["message"])] if empty else []
+
+
+def _forbidden_beside(rule: Dict[str, Any], item: Dict[str, Any]) -> List[Tuple[str, str]]:
+    beside = item.get(rule["beside"])
+    if not isinstance(beside, str) or beside == _UNKNOWN:
+        return []
+    shown = beside if len(beside) <= 60 else f"{beside[:60]}…"
+    return [(field, rule["message"].replace("{beside}", shown, 1)) for field in rule["fields"] if _given(item, field)]
+
+
+# The rules between fields (core/declared-rules.ts), by name.
+_FIELDS_RULES = {
+    "requiresOneOf": _requires_one_of,
+    "matchesWhen": _matches_when,
+    "requiredWhen": _required_when,
+    "trueBeside": _true_beside,
+    "requiredUnless": _required_unless,
+    "forbiddenBeside": _forbidden_beside,
+}
 
 
 def _format_path(path: Sequence[Any]) -> str:
