@@ -3,7 +3,7 @@
  * pulumi.secret(...)`), for the call that carries them. The plugin learns them from the engine's
  * secret markers; the front end runs the call inside `withMarkedSecrets`, and a platform answer to
  * a call carrying one too short to be found in a text is withheld, as for the package's own
- * secrets (http-client's `answerWithheldBecause`).
+ * secrets (failure-messages' `answerWithheldBecause`).
  */
 import { callValue } from "../settings/call-context";
 

@@ -17,7 +17,7 @@
  * - Then the result is checked again in every decoded view; if any secret still shows (for
  *   example, the secret is part of the word "[redacted]"), the whole text is withheld.
  * - A shorter secret cannot be told apart from ordinary text, so it is not searched for: the
- *   platform's answer to a call that carried one is never shown (http-client), and the provider's
+ *   platform's answer to a call that carried one is never shown (failure-messages), and the provider's
  *   own messages never hold any secret value to begin with.
  */
 

@@ -90,7 +90,7 @@ const failureShapes: { shape: string; pattern: RegExp; mayExist: boolean }[] = [
     mayExist: true,
   },
   {
-    // Known bug (provider/platform/http-client.ts): a POST whose 2xx answer is unreadable was processed,
+    // Known bug (provider/platform/failure-messages.ts): a POST whose 2xx answer is unreadable was processed,
     // but the error gives no hint. Counted as "may exist" so the bug shows in the summary, not as
     // a lost object.
     shape: "unreadable answer (known bug: no hint)",
