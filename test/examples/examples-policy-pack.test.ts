@@ -7,22 +7,14 @@
  */
 import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { REPO_ROOT } from "../support/packed-package";
+import { POLICY_PACKAGE } from "../support/policy-package";
 import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { describeE2E, E2EProject, errorText } from "../e2e/harness";
 import { runTool } from "../languages/toolchains";
 import { copyExampleOut, exampleSecrets, projectName, runnableExamples } from "./example-copy";
 
 const API_KEY = "examples-policy-api-key-3e1";
-/** The @pulumi/policy the repository develops the pack against (package.json). */
-const POLICY_VERSION = (
-  JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as {
-    devDependencies: Record<string, string>;
-  }
-).devDependencies["@pulumi/policy"]!;
-
 describeE2E("the shipped examples, copied out, pass the shipped policy pack", () => {
   let emulator: RunningEmulator;
   /**
@@ -44,7 +36,7 @@ describeE2E("the shipped examples, copied out, pass the shipped policy pack", ()
         "--no-audit",
         "--no-fund",
         "--loglevel=error",
-        `@pulumi/policy@${POLICY_VERSION}`,
+        POLICY_PACKAGE,
       ],
       { cwd: policyDeps },
     );

@@ -20,6 +20,7 @@ import { YamlStack, type CommandResult } from "../languages/yaml-stack";
 import { runTool } from "../languages/toolchains";
 import { repoBinDir, testedCliVersion } from "../pulumi-cli/locate";
 import { REPO_ROOT } from "../support/packed-package";
+import { POLICY_PACKAGE } from "../support/policy-package";
 
 const run = promisify(execFile);
 
@@ -319,7 +320,7 @@ function describePlanted(program: PlantedProgram): void {
             "--no-audit",
             "--no-fund",
             "--loglevel=error",
-            "@pulumi/policy@1.21.0",
+            POLICY_PACKAGE,
           ],
           { cwd: first.dir },
         );

@@ -14,7 +14,6 @@
  * A language file only names its example; test/examples/example-copy.ts copies it out and installs
  * its dependencies as its README says.
  */
-import { readFileSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
@@ -35,17 +34,9 @@ import {
 } from "../e2e/harness";
 import { upWithPreview } from "../support/pulumi-up";
 import { copyExampleOut, projectName } from "../examples/example-copy";
-import { packPackage, REPO_ROOT } from "../support/packed-package";
+import { packPackage } from "../support/packed-package";
 import { nodeSdk, runTool, timings } from "./toolchains";
-
-/** @pulumi/policy as the repository pins it, for the policy pack's step. */
-const POLICY = `@pulumi/policy@${
-  (
-    JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as {
-      devDependencies: Record<string, string>;
-    }
-  ).devDependencies["@pulumi/policy"]
-}`;
+import { POLICY_PACKAGE as POLICY } from "../support/policy-package";
 
 export const API_KEY = "languages-api-key-7b1e";
 export const SIP_PASSWORD = "languages-sip-password-Hq2v";
