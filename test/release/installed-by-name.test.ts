@@ -147,7 +147,8 @@ describeE2E(
           "--out",
           release,
           "--plugin-download-url",
-          download.url,
+          // ${VERSION} as the release manager types it, for the engine to fill in.
+          `${download.url}v\${VERSION}/`,
           "--go-module-path",
           GO_MODULE_PATH,
           "--platforms",
@@ -324,7 +325,9 @@ describeE2E(
 
       for (const { name } of programsAt("http://127.0.0.1/")) {
         test(`${name}: installed by name; preview sends nothing, up creates each object once, a second preview has no changes`, async () => {
-          await runProgram(programsAt(download.url).find((program) => program.name === name)!);
+          await runProgram(
+            programsAt(`${download.url}v${version}/`).find((program) => program.name === name)!,
+          );
         });
       }
 
@@ -366,7 +369,10 @@ describeE2E(
           );
           if (program.plugin === "engine") {
             // No plugin on PATH: the engine fetched it from the SDK's pluginDownloadURL.
-            expect(download.requests).toContain(`GET /${archiveName(version, hostPlatform())} 200`);
+            // The engine filled in the URL's ${VERSION}.
+            expect(download.requests).toContain(
+              `GET /v${version}/${archiveName(version, hostPlatform())} 200`,
+            );
             expect(existsSync(installedPlugin(env.PULUMI_HOME!, version))).toBe(true);
           }
           if (program.name === "yaml-engine") {

@@ -1,11 +1,8 @@
 /**
  * `npm run release -- --dry-run --tag v<version>` as a release manager runs it: every artifact is
- * built and listed with its size and sha256, and the Node.js SDK tarball installs with npm into a
- * fresh project outside the repository, whose one-carrier program runs against the emulator,
- * fetching the plugin from a local server that the release named as pluginDownloadURL, `${VERSION}`
- * in it filled in by the engine. (The wheel, the Go module given its path at release time, and the
- * Node.js SDK again are installed by name from registry stand-ins, each fetching the plugin the
- * same way: installed-by-name.test.ts.) The tag's version (not
+ * built and listed with its size and sha256. (The SDKs installed by name from registry stand-ins,
+ * each program fetching the plugin from the pluginDownloadURL the release was given, `${VERSION}`
+ * in it filled in by the engine: installed-by-name.test.ts.) The tag's version (not
  * package.json's) is read back from every artifact. The npm packages install from their tarballs
  * as npm installs them: the package's bin runs this platform's native package, or says why not.
  *
@@ -17,7 +14,7 @@
  * changed archive; the archives check against plugin/SHA256SUMS in the folder they are
  * downloaded to.
  *
- * @slow about 5 minutes: two whole releases, a program installed and run, npm installs
+ * @slow about 4 minutes: two whole releases, npm installs
  */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -38,7 +35,6 @@ import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { promisify } from "node:util";
 import { extract, list } from "tar";
-import { startEmulator, type RunningEmulator } from "../../provider/emulator";
 import { cli, describeE2E } from "../e2e/harness";
 import { packageVersion } from "../../provider/schema/package-schema";
 import {
@@ -56,13 +52,7 @@ import { nativePackageName, nativePlatforms } from "../../provider/plugin/native
 import { installFromTarballs } from "../support/npm-route";
 import { packPackage, REPO_ROOT } from "../support/packed-package";
 import { startProviderProcess } from "../support/provider-process";
-import {
-  API_KEY,
-  installedPlugin,
-  pathWithoutPlugin,
-  prepareProgram,
-  runOneCarrier,
-} from "./one-carrier";
+import { installedPlugin, pathWithoutPlugin, prepareProgram } from "./one-carrier";
 import { servePluginFolder, type PluginServer } from "./plugin-server";
 
 const run = promisify(execFile);
@@ -192,7 +182,6 @@ describeE2E("npm run release -- --dry-run", () => {
   let printed: string;
   let plantedProof: string;
   let server: PluginServer;
-  let emulator: RunningEmulator;
   let repoTarball: string;
   let distBefore: Stats;
   let distAfter: Stats;
@@ -203,7 +192,6 @@ describeE2E("npm run release -- --dry-run", () => {
     out = join(root, "release");
     plantedProof = join(root, "planted-python-ran");
     server = await servePluginFolder(join(out, "plugin"));
-    emulator = await startEmulator({ apiKey: API_KEY });
     repoTarball = await packedInRepository(join(root, "repository-pack"));
     distBefore = await stat(DIST_FILE);
     // ${VERSION} as the release manager types it, for the engine to fill in.
@@ -214,7 +202,6 @@ describeE2E("npm run release -- --dry-run", () => {
 
   afterAll(async () => {
     await server?.close();
-    await emulator?.stop();
     if (root !== undefined) await rm(root, { recursive: true, force: true });
   });
 
@@ -608,7 +595,9 @@ describeE2E("npm run release -- --dry-run", () => {
     );
     // A TypeScript program with the released SDK: about lists the plugin it needs.
     const program = join(root, "about-program");
-    await prepareProgram("nodejs", program, { artifact: installs.nodejs() });
+    await prepareProgram("nodejs", program, {
+      artifact: join(out, "npm", `pulumi-voice-platform-sdk-${version}.tgz`),
+    });
     const about = (
       await run(cli!.pulumi, ["about", "--json"], { cwd: program, env }).catch(
         (error: { stdout: string }) => ({ stdout: error.stdout }),
@@ -672,28 +661,4 @@ describeE2E("npm run release -- --dry-run", () => {
       `pulumi-resource-voiceplatform: running on Node.js ${process.version}: ${reason}`,
     );
   });
-
-  // The Node.js SDK's tarball from the release folder: the engine fills in the URL's ${VERSION}.
-  // The Python and Go SDKs, and the Node.js one again, are installed by name from registry
-  // stand-ins and fetch the plugin the same way in installed-by-name.test.ts.
-  const installs = {
-    nodejs: () => join(out, "npm", `pulumi-voice-platform-sdk-${version}.tgz`),
-  };
-
-  for (const language of ["nodejs"] as const) {
-    test(`${language}: the released SDK installs outside the repository; the engine fetches the plugin; up creates once`, async () => {
-      const requestsBefore = server.requests.length;
-      const program = join(root, `program-${language}`);
-      await prepareProgram(language, program, {
-        artifact: installs[language](),
-        goModulePath: GO_MODULE_PATH,
-      });
-      const { pulumiHome } = await runOneCarrier(program, join(root, `run-${language}`), emulator);
-      expect(server.requests.slice(requestsBefore)).toContain(
-        // The engine filled in ${VERSION}.
-        `GET /v${version}/${archiveName(version, hostPlatform())} 200`,
-      );
-      expect(existsSync(installedPlugin(pulumiHome, version))).toBe(true);
-    });
-  }
 });
