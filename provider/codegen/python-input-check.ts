@@ -297,13 +297,14 @@ export function pythonInputCheckModule(): string {
 The provider's check of a resource's inputs, for the mocks (testing.py): the rules of the
 resources' schemas (types, required inputs, unknown keys, ranges, enums, patterns, rules between
 fields, URLs, ids in a path or header) and the words the provider's check gives when one fails,
-as \`pulumi preview\` prints them. Host names only IDNA refuses and sample files are left to
-preview; see docs/testing-your-stacks.md. It imports nothing of pulumi.
+as \`pulumi preview\` prints them. Host names only IDNA's tables refuse and sample files are left
+to preview; see docs/testing-your-stacks.md. It imports nothing of pulumi.
 """
 import ipaddress
 import json
 import math
 import re
+import unicodedata
 import urllib.parse
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -391,6 +392,7 @@ def _string_issues(check: Dict[str, Any], value: str, path: List[Any]) -> List[D
 _URL_START = re.compile(r"https?://[^/?#]", re.IGNORECASE)
 _URL_FORBIDDEN = re.compile(r"[\\x00-\\x20\\x7f]")
 _FORBIDDEN_IN_DOMAIN = re.compile(r"[\\x00-\\x20#%/:<>?@\\[\\\\\\]^|\\x7f]")
+_CONTROL_CHARACTER = re.compile(r"[\\x00-\\x1f\\x7f-\\x9f]")
 
 
 def _is_absolute_url(value: str) -> bool:
@@ -420,11 +422,31 @@ def _is_ipv6(text: str) -> bool:
 
 
 def _is_domain(host: str) -> bool:
-    """As the WHATWG URL parser takes a special URL's host (IDNA beyond lower case aside)."""
+    """As the WHATWG URL parser takes a special URL's host (IDNA's tables aside, _idna_label_takes)."""
     domain = urllib.parse.unquote_to_bytes(host).decode("utf-8", errors="replace").lower()
     if domain == "" or _FORBIDDEN_IN_DOMAIN.search(domain):
         return False
+    if not all(_idna_label_takes(label) for label in domain.split(".")):
+        return False
     return not _ends_in_number(domain) or _is_ipv4_host(domain)
+
+
+def _idna_label_takes(label: str) -> bool:
+    """
+    What the parser's IDNA mapping refuses without its tables: an xn-- label that is no punycode
+    or holds a control character, and a zero-width joiner not after a virama.
+    """
+    if label.startswith("xn--") and label.isascii():
+        try:
+            decoded = label[4:].encode("ascii").decode("punycode")
+        except UnicodeError:
+            return False
+        if decoded == "" or _CONTROL_CHARACTER.search(decoded):
+            return False
+    return all(
+        char != "\\u200d" or (index > 0 and unicodedata.combining(label[index - 1]) == 9)
+        for index, char in enumerate(label)
+    )
 
 
 def _ends_in_number(domain: str) -> bool:
@@ -663,6 +685,8 @@ def _value_at(root: Any, path: Sequence[Any]) -> Tuple[Any, bool]:
 
 
 def _js_number(value: Any) -> str:
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
     if isinstance(value, float) and value.is_integer() and abs(value) < 1e21:
         return str(int(value))
     return str(value)

@@ -29,7 +29,7 @@ export const absoluteUrl = withStringRule(z.string(), {
   rule: "absoluteUrl",
   message: "must be an absolute http(s) URL such as https://hooks.example.com/calls",
   notCarried:
-    "a host name the URL parser's IDNA mapping refuses (beyond ASCII, or an xn-- label that is no punycode): the Python check has no IDNA",
+    "a host name only the URL parser's IDNA tables refuse (a character IDNA disallows, an xn-- label whose punycode decodes to one, a zero-width non-joiner out of place): the Python check has no IDNA tables",
 });
 
 /** A locale in the form the spec gives, language-REGION (en-US); case is fixed by normalization. */

@@ -13,7 +13,7 @@ import { plannedCreateState } from "../core/planned-state";
 import type { Inputs } from "../core/resource-descriptor";
 import { topLevelOf } from "../core/secret-paths";
 import { withoutUndefined } from "../core/serializable";
-import { servedResource } from "../core/served-resource";
+import { ADOPTED, servedResource } from "../core/served-resource";
 import { hidden, withoutProvider } from "../core/hidden-properties";
 import { InputError } from "../platform/errors";
 import { kindOfType } from "../schema/type-tokens";
@@ -64,7 +64,10 @@ async function mockedResource(
 ): Promise<{ id: string | undefined; state: Record<string, unknown> }> {
   const descriptor = descriptorOf(kind);
   const given = args.inputs as Inputs;
-  const { plain, secretKeys } = await plainInputs(withoutProvider(given));
+  // As a new resource's check: the marker an import's read leaves (`__adopted`) waives no required
+  // input when a program writes it, nothing having been read; the provider's create drops it too.
+  const { [ADOPTED]: _adopted, ...declared } = withoutProvider(given);
+  const { plain, secretKeys } = await plainInputs(declared);
   // The stack's voiceplatform:* config, as the provider's configure would get it.
   rememberEngineConfig({ get: (key) => pulumi.runtime.getConfig(key) });
   readSettings();

@@ -5,17 +5,23 @@
  * suite over a Python program with the generated Python SDK installed by pip
  * (`pulumi_voiceplatform.testing`). No engine, no provider process, no platform. The Python mocks'
  * states are held equal to the TypeScript mocks' for the same inputs, and each suite times a
- * 20-resource program (printed for BENCHMARKS.md).
+ * 20-resource program (printed for BENCHMARKS.md). Then docs/testing-your-stacks.md's two test
+ * files that expect a refusal, copied from the page as it stands into a project set up as its
+ * "What a test project needs" says, pass, refusing with the provider's check's message; their
+ * wall times are printed (the issue's target is under 5 s each; a time is not asserted).
  */
 import { execFile } from "node:child_process";
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { mockIdFormats, voicePlatformMocks } from "../../provider/testing";
 import { nodeSdk, pulumiVersion, pythonVenv, runTool, SDK_DIR } from "../languages/toolchains";
+import { docsBlock } from "../support/docs-snippets";
 import {
   createFixtureProject,
+  npmEnv,
+  packPackage,
   removeFixtureProject,
   REPO_ROOT,
   writeFixtureFile,
@@ -274,6 +280,36 @@ for kind, inputs in cases:
 print(json.dumps(out))
 `;
 
+const DOCS_PAGE = "testing-your-stacks.md";
+const NEEDS = "### What a test project needs";
+
+/** The gateway the docs' refusal tests give, and the refusal the provider's check gives for it. */
+async function checkRefusal(name: string): Promise<string> {
+  const refused = voicePlatformMocks().newResource({
+    type: "voiceplatform:index:SipCarrier",
+    name,
+    inputs: { name: "main-trunk", gateways: [{ ipv4: "203.0.113.10", port: 70000 }] },
+    custom: true,
+  });
+  return Promise.resolve(refused).then(
+    () => "",
+    (error: Error) => error.message,
+  );
+}
+
+/** A command's output and how long it took, failing with its output. */
+async function timed(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv) {
+  const started = Date.now();
+  const { stdout, stderr } = await run(file, args, { cwd, env, maxBuffer: 16 * 1024 * 1024 }).catch(
+    (error: { stdout?: string; stderr?: string }) => {
+      throw new Error(
+        `${file} ${args.join(" ")} failed in ${cwd}:\n${error.stdout ?? ""}${error.stderr ?? ""}`,
+      );
+    },
+  );
+  return { output: `${stdout}${stderr}`, seconds: (Date.now() - started) / 1000 };
+}
+
 describe("the mocks from a project outside the repository", () => {
   let project: string;
   let sampleSize: number;
@@ -372,6 +408,88 @@ describe("the mocks from a project outside the repository", () => {
           ...(masked(fromTypeScript) as object),
         });
       }
+    } finally {
+      await rm(tools, { recursive: true, force: true });
+    }
+  });
+
+  test("the docs' jest test that expects a refusal passes in a project with the docs' package.json, refusing in the check's words", async () => {
+    const manifestPath = join(project, "package.json");
+    const fixture = JSON.parse(await readFile(manifestPath, "utf8")) as { name: string };
+    const needs = JSON.parse(docsBlock(DOCS_PAGE, NEEDS, { language: "json" })) as {
+      dependencies: Record<string, string>;
+    };
+    // The packed tarball stands in for the registry, as the examples' README says before a release.
+    needs.dependencies["pulumi-voice-platform"] = `file:${await packPackage()}`;
+    await writeFile(manifestPath, JSON.stringify({ name: fixture.name, ...needs }, null, 2));
+    await runTool(
+      "npm",
+      ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"],
+      {
+        cwd: project,
+        env: npmEnv(),
+      },
+    );
+    const file = "refusal.test.ts";
+    await writeFile(
+      join(project, file),
+      docsBlock(DOCS_PAGE, "### TypeScript", { language: "ts", file }),
+    );
+    const { output, seconds } = await timed(
+      "npm",
+      ["test", "--", "--ci", "--colors=false", file],
+      project,
+      npmEnv(),
+    );
+    expect(output).toMatch(/PASS \.\/refusal\.test\.ts/);
+    expect(output).toMatch(/Tests:\s+1 passed, 1 total/);
+    // The refusal the mocks printed is the check's, whole.
+    const refusal = await checkRefusal("bad-port");
+    expect(refusal).toMatch(
+      /^SipCarrier "bad-port" has inputs `pulumi preview` would refuse:\n  gateways\[0\]\.port/,
+    );
+    expect(output).toContain(refusal);
+    console.log(
+      `docs' jest refusal test: ${seconds.toFixed(1)} s wall (npm test), jest's ${/Time:\s+(\S+ s)/.exec(output)?.[1] ?? "?"}`,
+    );
+  });
+
+  test("the docs' pytest test that expects a refusal passes with the docs' requirements and conftest, in the check's words", async () => {
+    const python = join(await pythonVenv(), "bin", "python");
+    const folder = join(project, "python-tests");
+    const tools = await mkdtemp(join(tmpdir(), "mocks-docs-pytest-"));
+    try {
+      await mkdir(folder, { recursive: true });
+      const file = "test_refusal.py";
+      const snippet = docsBlock(DOCS_PAGE, "### Python", { language: "python", file });
+      await writeFile(join(folder, file), snippet);
+      await writeFile(
+        join(folder, "conftest.py"),
+        docsBlock(DOCS_PAGE, NEEDS, { language: "python", file: "conftest.py" }),
+      );
+      await writeFile(
+        join(folder, "requirements-dev.txt"),
+        docsBlock(DOCS_PAGE, NEEDS, { language: "text" }),
+      );
+      await runTool(
+        python,
+        ["-m", "pip", "install", "--quiet", "--target", tools, "-r", "requirements-dev.txt"],
+        { cwd: folder, env: { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: "1" } },
+      );
+      const { output, seconds } = await timed(
+        python,
+        ["-m", "pytest", "-q", "-p", "no:cacheprovider", file],
+        folder,
+        { ...process.env, PYTHONPATH: tools },
+      );
+      expect(output).toMatch(/\b1 passed\b/);
+      // The snippet's test holds the message equal to its text; that text is the check's, line by line.
+      const refusal = await checkRefusal("trunk-70000");
+      expect(refusal.split("\n")).toHaveLength(2);
+      for (const line of refusal.split("\n")) expect(snippet).toContain(line);
+      console.log(
+        `docs' pytest refusal test: ${seconds.toFixed(1)} s wall (python -m pytest), pytest's ${/ in (\S+s)\b/.exec(output)?.[1] ?? "?"}`,
+      );
     } finally {
       await rm(tools, { recursive: true, force: true });
     }

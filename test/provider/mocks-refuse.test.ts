@@ -37,3 +37,21 @@ test("a value the program made secret is not quoted in the refusal, as preview's
     'SipCarrier "secret-gateway" has inputs `pulumi preview` would refuse:\n  gateways[0].ipv4 ([secret]) must be a hostname or an IPv4 address such as sip.example.com or 203.0.113.10',
   );
 });
+
+test("an input that is not the resource's, or the import's marker written by the program, is refused in the check's words, not zod's", async () => {
+  const misspelt = new SipCarrier("misspelt", {
+    name: "t",
+    phone_numbers: [{ phoneNumber: "+14155550100" }],
+  } as never);
+  await expect(outputValue(misspelt.id)).rejects.toThrow(
+    'SipCarrier "misspelt" has inputs `pulumi preview` would refuse:\n  phone_numbers is not an input of SipCarrier (did you mean "phoneNumbers"?); remove it or fix its name',
+  );
+  // The marker an import's read leaves waives a required input only where something was read.
+  const marked = new CampaignWebhook("marked", {
+    __adopted: true,
+    url: "https://hooks.example.com/x",
+  } as never);
+  await expect(outputValue(marked.id)).rejects.toThrow(
+    'CampaignWebhook "marked" has inputs `pulumi preview` would refuse:\n  campaignId is required: set it to a string',
+  );
+});

@@ -133,6 +133,43 @@ const cases: Case[] = [
       subAccounts: false,
     },
   },
+  // Numbers that are not finite, named as JavaScript names them.
+  {
+    kind: "SipCarrier",
+    inputs: { name: "c", gateways: [{ ipv4: "203.0.113.10", port: NaN, netmask: Infinity }] },
+  },
+  {
+    kind: "Voice",
+    inputs: { name: "v", existingVoiceId: OBJECT_ID, stability: -Infinity, speed: NaN },
+  },
+  // Host names the URL parser's IDNA mapping refuses without its tables: an xn-- label that is no
+  // punycode or decodes to a control character, a zero-width joiner not after a virama.
+  {
+    kind: "CampaignWebhook",
+    inputs: {
+      campaignId: OBJECT_ID,
+      url: "https://xn--zz.example.com/calls",
+      isAdvanced: true,
+      advancedWebhook: { url: "https://a\u200db.example.com/x" },
+    },
+  },
+  { kind: "CampaignWebhook", inputs: { campaignId: OBJECT_ID, url: "https://xn--a.example/x" } },
+  { kind: "CampaignWebhook", inputs: { campaignId: OBJECT_ID, url: "https://xn--.example/x" } },
+  {
+    kind: "CampaignWebhook",
+    passes: true,
+    inputs: {
+      campaignId: OBJECT_ID,
+      url: "https://XN--BCHER-KVA.example/calls",
+      isAdvanced: true,
+      advancedWebhook: { url: "https://\u0915\u094d\u200d\u0937.b\u00fccher.example/x" },
+    },
+  },
+  {
+    kind: "CampaignWebhook",
+    passes: true,
+    inputs: { campaignId: OBJECT_ID, url: "https://xn--a-.example/x" },
+  },
   // Ids in a request's path, and the sub-organization in its header.
   { kind: "Voice", inputs: { name: "v", existingVoiceId: "%2E%2e", subOrganizationId: " sub" } },
   {
@@ -219,6 +256,15 @@ def test_refuses_as_the_providers_check_does(case):
     assert refusal(case["kind"], "case", case["inputs"], case["marked"]) == case["expected"]
 `;
 
+/** JSON with NaN and ±Infinity written as the tokens Python's json module reads them from. */
+function withNonFiniteNumbers(value: unknown): string {
+  const token = (number: number) => `\u0000${String(number)}\u0000`;
+  const text = JSON.stringify(value, (_key, item: unknown) =>
+    typeof item === "number" && !Number.isFinite(item) ? token(item) : item,
+  );
+  return text.replace(/"\\u0000(NaN|-?Infinity)\\u0000"/g, "$1");
+}
+
 let folder: string;
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), "python-input-check-"));
@@ -240,7 +286,7 @@ test("the Python check refuses each bad input with the TypeScript mocks' words, 
   await writeFile(join(folder, "_input_check.py"), await readFile(MODULE, "utf8"));
   await writeFile(
     join(folder, "cases.json"),
-    JSON.stringify(
+    withNonFiniteNumbers(
       cases.map((item, index) => ({
         ...item,
         marked: item.marked ?? [],

@@ -7,19 +7,11 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { docsBlock } from "../support/docs-snippets";
 
 const REPO = resolve(__dirname, "../..");
-const page = readFileSync(join(REPO, "docs", "testing-your-stacks.md"), "utf8");
-const section = page.slice(
-  page.indexOf("### What a test project needs"),
-  page.indexOf("### TypeScript"),
-);
-
-const block = (language: string): string => {
-  const found = new RegExp("```" + language + "\\n([\\s\\S]*?)```").exec(section)?.[1];
-  if (found === undefined) throw new Error(`no ${language} block in "What a test project needs"`);
-  return found;
-};
+const block = (language: string, file?: string) =>
+  docsBlock("testing-your-stacks.md", "### What a test project needs", { language, file });
 
 test("the jest settings are examples/basic's", () => {
   const example = JSON.parse(
@@ -38,7 +30,7 @@ test("the pytest requirements are examples/python's, and the plugin module is th
     text.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("#"));
   const example = readFileSync(join(REPO, "examples/python/requirements-dev.txt"), "utf8");
   expect(lines(block("text"))).toEqual(lines(example));
-  const plugin = /pytest_plugins = \["([\w.]+)"\]/.exec(block("python"))?.[1];
+  const plugin = /pytest_plugins = \["([\w.]+)"\]/.exec(block("python", "conftest.py"))?.[1];
   expect(plugin).toBe("pulumi_voiceplatform.pytest_emulator");
   expect(existsSync(join(REPO, "provider/sdk/python", ...plugin!.split(".")) + ".py")).toBe(true);
 });
