@@ -197,15 +197,28 @@ export async function sampleHash(input: SampleInput | { readonly hash: string })
 }
 
 /** Whether a sample can be read, and if not, why, for check to report before anything is sent. */
+/**
+ * What check says of a sample it cannot upload, `{path}` its absolute path: data, so the Python
+ * SDK's mocks say the same (codegen/python-input-check.ts).
+ */
+export const SAMPLE_PROBLEMS = {
+  notAFile: '"{path}" is not a regular file: give the path of an audio sample',
+  empty: '"{path}" is empty: give a non-empty audio sample',
+  unreadable:
+    '"{path}" does not exist or cannot be read: fix the path (relative paths start at the project directory)',
+} as const;
+
 export async function sampleProblem(input: SampleInput): Promise<string | undefined> {
   const path = samplePath(input);
+  const said = (problem: keyof typeof SAMPLE_PROBLEMS) =>
+    SAMPLE_PROBLEMS[problem].replace("{path}", path);
   try {
     const info = await stat(path);
-    if (!info.isFile()) return `"${path}" is not a regular file: give the path of an audio sample`;
-    if (info.size === 0) return `"${path}" is empty: give a non-empty audio sample`;
+    if (!info.isFile()) return said("notAFile");
+    if (info.size === 0) return said("empty");
     return undefined;
   } catch {
-    return `"${path}" does not exist or cannot be read: fix the path (relative paths start at the project directory)`;
+    return said("unreadable");
   }
 }
 

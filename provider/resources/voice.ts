@@ -33,15 +33,29 @@ import {
   samplePath,
   sampleProblem,
   sampleHash,
+  SAMPLE_PROBLEMS,
   SampleUpload,
   type SampleFacts,
   type SampleInput,
 } from "../platform/sample-files";
 
+/**
+ * What check says of samples beyond the schema: data, so the Python SDK's mocks say the same
+ * (codegen/python-input-check.ts).
+ */
+export const SAMPLE_CHECK = {
+  field: "files",
+  problems: SAMPLE_PROBLEMS,
+  /** A path longer than `longerThan` shows only its first and last `kept` characters. */
+  shortPath: { longerThan: 120, kept: 50 },
+  otherAsset: "must be a FileAsset or a path: other asset kinds cannot be uploaded",
+} as const;
+
 /** A long path inside a message keeps its start and its file name. */
 function withShortPath(message: string, path: string): string {
-  if (path.length <= 120) return message;
-  return message.split(path).join(`${path.slice(0, 50)}…${path.slice(-50)}`);
+  const { longerThan, kept } = SAMPLE_CHECK.shortPath;
+  if (path.length <= longerThan) return message;
+  return message.split(path).join(`${path.slice(0, kept)}…${path.slice(-kept)}`);
 }
 
 const sampleInput = z.union([
@@ -399,7 +413,7 @@ const CloneAnswer = z.array(ApiVoice).min(1);
 
 /** A sample unknown during preview is checked once known; it hides nothing about the others. */
 async function sampleFailures(news: Inputs): Promise<CheckFailure[]> {
-  const files = news.files;
+  const files = news[SAMPLE_CHECK.field];
   if (!Array.isArray(files)) return [];
   const failures: CheckFailure[] = [];
   const problems = await Promise.all(
@@ -412,14 +426,17 @@ async function sampleFailures(news: Inputs): Promise<CheckFailure[]> {
   problems.forEach((problem, index) => {
     if (problem) {
       const path = samplePath(files[index] as SampleInput);
-      failures.push({ property: `files[${index}]`, reason: withShortPath(problem, path) });
+      failures.push({
+        property: `${SAMPLE_CHECK.field}[${index}]`,
+        reason: withShortPath(problem, path),
+      });
     }
   });
   files.forEach((file, index) => {
     if (isAsset(file) && !isFileAsset(file)) {
       failures.push({
-        property: `files[${index}]`,
-        reason: "must be a FileAsset or a path: other asset kinds cannot be uploaded",
+        property: `${SAMPLE_CHECK.field}[${index}]`,
+        reason: SAMPLE_CHECK.otherAsset,
       });
     }
   });

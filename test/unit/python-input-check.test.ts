@@ -10,7 +10,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
-import { SECRET_SIG, SIG_KEY, UNKNOWN } from "../../provider/core/engine-values";
+import { ASSET_SIG, SECRET_SIG, SIG_KEY, UNKNOWN } from "../../provider/core/engine-values";
 import { pythonInputCheckModule, uncheckedRules } from "../../provider/codegen/python-input-check";
 import { voicePlatformMocks } from "../../provider/testing";
 
@@ -29,7 +29,7 @@ interface Case {
   readonly passes?: true;
 }
 
-/** Bad inputs break only rules the Python check carries (no sample file is read). */
+/** Bad inputs break only rules the Python check carries. */
 const cases: Case[] = [
   {
     kind: "SipCarrier",
@@ -219,6 +219,31 @@ const cases: Case[] = [
   },
 ];
 
+/**
+ * Sample files the provider cannot upload, under \`folder\` (absolute: the pytest session runs
+ * elsewhere): missing, a directory, empty, under a file (stat fails whoever runs it; a file
+ * without read permission is not refused by check, which only stats it), a long path, a
+ * StringAsset, and a good one.
+ */
+async function sampleCases(folder: string): Promise<Case[]> {
+  const good = join(folder, "good.wav");
+  const empty = join(folder, "empty.wav");
+  await writeFile(good, "RIFF");
+  await writeFile(empty, "");
+  const voice = (files: unknown[], passes?: true): Case => ({
+    kind: "Voice",
+    inputs: { name: "voice", files },
+    ...(passes ? { passes } : {}),
+  });
+  return [
+    voice([join(folder, "missing.wav")]),
+    voice([folder, { [SIG_KEY]: ASSET_SIG, path: empty }]),
+    voice([good, join(good, "inside.wav"), { [SIG_KEY]: ASSET_SIG, text: "not a file" }]),
+    voice([join(folder, `${"long-".repeat(30)}.wav`), { [SIG_KEY]: ASSET_SIG, path: good }]),
+    voice([good, { [SIG_KEY]: ASSET_SIG, path: good }], true),
+  ];
+}
+
 /** What the TypeScript mocks answer: their refusal's message, or null when they create it. */
 async function typeScriptRefusal(item: Case): Promise<string | null> {
   const inputs = Object.fromEntries(
@@ -276,18 +301,24 @@ test("the committed _input_check.py is the generated one (npm run sdk:generate w
 });
 
 test("the Python check refuses each bad input with the TypeScript mocks' words, and passes the good ones", async () => {
-  const expected = await Promise.all(cases.map(typeScriptRefusal));
+  const samples = await sampleCases(folder);
+  const expected = await Promise.all([...cases, ...samples].map(typeScriptRefusal));
   // The table holds both: refusals the rules give, and inputs that pass.
-  expect(expected.map((text) => text === null)).toEqual(cases.map((item) => item.passes === true));
+  expect(expected.map((text) => text === null)).toEqual(
+    [...cases, ...samples].map((item) => item.passes === true),
+  );
   expect(expected[0]).toBe(
     'SipCarrier "case" has inputs `pulumi preview` would refuse:\n' +
       "  gateways[0].port must be at most 65535, not number 70000",
+  );
+  expect(expected[cases.length]).toContain(
+    `"${join(folder, "missing.wav")}" does not exist or cannot be read: fix the path`,
   );
   await writeFile(join(folder, "_input_check.py"), await readFile(MODULE, "utf8"));
   await writeFile(
     join(folder, "cases.json"),
     withNonFiniteNumbers(
-      cases.map((item, index) => ({
+      [...cases, ...samples].map((item, index) => ({
         ...item,
         marked: item.marked ?? [],
         expected: expected[index],
@@ -300,7 +331,7 @@ test("the Python check refuses each bad input with the TypeScript mocks' words, 
   }).catch((error: { stdout?: string; stderr?: string }) => {
     throw new Error(`pytest failed:\n${error.stdout ?? ""}${error.stderr ?? ""}`);
   });
-  expect(stdout).toMatch(new RegExp(`${cases.length} passed`));
+  expect(stdout).toMatch(new RegExp(`${cases.length + samples.length} passed`));
 });
 
 test("the rules the Python check leaves to preview are the parts of declared rules it has not", () => {

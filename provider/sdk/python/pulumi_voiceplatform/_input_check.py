@@ -4,13 +4,16 @@
 The provider's check of a resource's inputs, for the mocks (testing.py): the rules of the
 resources' schemas (types, required inputs, unknown keys, ranges, enums, patterns, rules between
 fields, URLs, ids in a path or header) and the words the provider's check gives when one fails,
-as `pulumi preview` prints them. Host names only IDNA's tables refuse and sample files are left
-to preview; see docs/testing-your-stacks.md. It imports nothing of pulumi.
+as `pulumi preview` prints them, and a Voice's sample files that cannot be uploaded. Host names
+only IDNA's tables refuse are left to preview; see docs/testing-your-stacks.md. It imports nothing
+of pulumi.
 """
 import ipaddress
 import json
 import math
+import os
 import re
+import stat
 import unicodedata
 import urllib.parse
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
@@ -831,6 +834,26 @@ _KINDS: Dict[str, Dict[str, Any]] = json.loads(
 """
 )
 
+# What check says of a kind's sample files beyond its schema (resources/voice.ts, SAMPLE_CHECK).
+_SAMPLE_KIND = "Voice"
+_SAMPLES: Dict[str, Any] = json.loads(
+    """
+{
+    "field": "files",
+    "problems": {
+        "notAFile": "\\"{path}\\" is not a regular file: give the path of an audio sample",
+        "empty": "\\"{path}\\" is empty: give a non-empty audio sample",
+        "unreadable": "\\"{path}\\" does not exist or cannot be read: fix the path (relative paths start at the project directory)"
+    },
+    "shortPath": {
+        "longerThan": 120,
+        "kept": 50
+    },
+    "otherAsset": "must be a FileAsset or a path: other asset kinds cannot be uploaded"
+}
+"""
+)
+
 
 class InputError(ValueError):
     """Inputs `pulumi preview` would refuse; the message is its refusal."""
@@ -1291,6 +1314,57 @@ def _for_engine(kind: str, path: Optional[List[Any]], reason: str, inputs: Dict[
     return (top if known and not holds_secret else ""), f"{place} {reason}"
 
 
+def _is_asset(value: Any) -> bool:
+    return isinstance(value, dict) and _SIG in value
+
+
+def _is_file_asset(value: Any) -> bool:
+    return _is_asset(value) and value[_SIG] == _ASSET_SIG and isinstance(value.get("path"), str)
+
+
+def _contains_unknown(value: Any) -> bool:
+    if isinstance(value, str):
+        return value == _UNKNOWN
+    if isinstance(value, (list, tuple)):
+        return any(_contains_unknown(item) for item in value)
+    if isinstance(value, dict):
+        return any(_contains_unknown(item) for item in value.values())
+    return False
+
+
+def _short_path(message: str, path: str) -> str:
+    """A long path inside a message keeps its start and its file name."""
+    longer_than, kept = _SAMPLES["shortPath"]["longerThan"], _SAMPLES["shortPath"]["kept"]
+    return message if len(path) <= longer_than else message.replace(path, f"{path[:kept]}…{path[-kept:]}")
+
+
+def _sample_problem(path: str) -> Optional[str]:
+    """As the provider's check: one stat of the file (following links), no read."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        problem: Optional[str] = "unreadable"
+    else:
+        problem = "notAFile" if not stat.S_ISREG(info.st_mode) else ("empty" if info.st_size == 0 else None)
+    return None if problem is None else _short_path(_SAMPLES["problems"][problem].replace("{path}", path, 1), path)
+
+
+def _sample_failures(kind: str, inputs: Dict[str, Any]) -> List[Tuple[List[Any], str]]:
+    """The samples the provider could not upload: paths relative to the working directory, as its own."""
+    field = _SAMPLES["field"]
+    files = inputs.get(field) if kind == _SAMPLE_KIND else None
+    if not isinstance(files, (list, tuple)):
+        return []
+    found = []
+    for index, file in enumerate(files):
+        if not _contains_unknown(file) and (isinstance(file, str) or _is_file_asset(file)):
+            problem = _sample_problem(os.path.abspath(file if isinstance(file, str) else file["path"]))
+            if problem is not None:
+                found.append(([field, index], problem))
+    found.extend(([field, index], _SAMPLES["otherAsset"]) for index, file in enumerate(files) if _is_asset(file) and not _is_file_asset(file))
+    return found
+
+
 def failures(kind: str, inputs: Dict[str, Any], marked_secret: Iterable[str] = ()) -> List[Tuple[str, str]]:
     """
     What the provider's check answers for these inputs (as the provider receives them: secrets
@@ -1307,6 +1381,7 @@ def failures(kind: str, inputs: Dict[str, Any], marked_secret: Iterable[str] = (
             if key not in seen:
                 seen.append(key)
                 found.append(_for_engine(kind, path, reason, inputs, secret_paths))
+    found.extend(_for_engine(kind, path, reason, inputs, secret_paths) for path, reason in _sample_failures(kind, inputs))
     return found
 
 
