@@ -77,9 +77,9 @@ export const headerValue = z
  * A phone number as E.164 writes it, the leading plus optional: 7 to 15 digits, the first not 0.
  * Advice in the carrier's check, a rule of the policy pack (provider/policy).
  */
-export const e164Number = z
-  .string()
-  .regex(/^\+?[1-9]\d{6,14}$/, "must be an E.164 number such as +14155550100");
+export const E164 = /^\+?[1-9]\d{6,14}$/;
+
+export const e164Number = z.string().regex(E164, "must be an E.164 number such as +14155550100");
 
 export const objectId = z
   .string()

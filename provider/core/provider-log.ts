@@ -75,3 +75,16 @@ export function warnStaysOnPlatform(what: string, context: { replacing: boolean 
           `delete it in the platform's console if it should go. ${LEDGER_KEEPS_IT}`,
   );
 }
+
+/**
+ * A warning's template with its `{name}`s filled in, in one pass: templates are data, so the
+ * Python SDK's mocks fill the same ones (codegen/python-input-check.ts).
+ */
+export function filledIn(
+  template: string,
+  values: Readonly<Record<string, string | number>>,
+): string {
+  return template.replace(/\{([A-Za-z]+)\}/g, (whole, key: string) =>
+    key in values ? String(values[key]) : whole,
+  );
+}

@@ -11,7 +11,7 @@ import {
   subOrganizationId,
   text,
 } from "../core/input-rules";
-import { warnStaysOnPlatform } from "../core/provider-log";
+import { filledIn, warnStaysOnPlatform } from "../core/provider-log";
 import { defineResource, type Inputs, type StateOf } from "../core/resource-descriptor";
 import { namedSecretValues } from "../core/secret-paths";
 import { callApi } from "../platform/http-client";
@@ -200,63 +200,73 @@ export function toCarrierBody(inputs: SipCarrierInputs): Record<string, unknown>
 
 /** The transports jambonz's carrier model knows (the spec names udp only). */
 export const knownProtocols = ["udp", "tcp", "tls", "tls/srtp"] as const;
-const lengthCaps = { name: 64, techPrefix: 16, diversion: 32, outboundSipProxy: 255 } as const;
+
+/**
+ * The carrier's warnings, as data the Python SDK's mocks read too (codegen/python-input-check.ts):
+ * templates, and what they compare with.
+ */
+export const SIP_CARRIER_WARNINGS = {
+  knownProtocols,
+  lengthCaps: { name: 64, techPrefix: 16, diversion: 32, outboundSipProxy: 255 },
+  defaultPort: 5060,
+  says: {
+    registerIncomplete:
+      "{at}: requiresRegister is true but registerUsername or registerPassword is empty; registration will likely fail",
+    usernameWhiteSpace:
+      "{at}: registerUsername contains whitespace, which SIP registrars usually reject",
+    sipPrefix: '{at}: {key} starts with "sip:"; give the bare domain or IPv4 address',
+    tooLong: "{at}: {key} is {length} characters; carriers in this model allow {cap}",
+    unknownProtocol: '{at}: gateways[{index}].protocol "{value}" is not one of {known}',
+    netmaskZero: "{at}: gateways[{index}].netmask 0 matches every address",
+    hostname:
+      '{at}: gateways[{index}].ipv4 "{value}" is a hostname; the spec asks for an IPv4 address',
+    sameEndpoint: "{at}: two gateways point at {endpoint}",
+    notE164:
+      '{at}: phoneNumbers[{index}].phoneNumber "{value}" is not in E.164 form (+14155550100)',
+  },
+} as const;
 
 /** Rules jambonz (whose carrier model this API follows) enforces, but the spec does not: said, never enforced. */
 function sipCarrierWarnings(inputs: SipCarrierInputs): string[] {
+  const { says, lengthCaps, defaultPort } = SIP_CARRIER_WARNINGS;
   const at = `SipCarrier "${inputs.name}"`;
   const warnings: string[] = [];
-  if (inputs.requiresRegister === true && (!inputs.registerUsername || !inputs.registerPassword)) {
-    warnings.push(
-      `${at}: requiresRegister is true but registerUsername or registerPassword is empty; registration will likely fail`,
-    );
-  }
-  if (inputs.registerUsername !== undefined && /\s/.test(inputs.registerUsername)) {
-    warnings.push(
-      `${at}: registerUsername contains whitespace, which SIP registrars usually reject`,
-    );
-  }
+  const say = (template: string, values: Record<string, string | number> = {}) =>
+    warnings.push(filledIn(template, { at, ...values }));
+  if (inputs.requiresRegister === true && (!inputs.registerUsername || !inputs.registerPassword))
+    say(says.registerIncomplete);
+  if (inputs.registerUsername !== undefined && /\s/.test(inputs.registerUsername))
+    say(says.usernameWhiteSpace);
   for (const key of ["registerSipRealm", "registerFromDomain"] as const) {
-    if (inputs[key]?.toLowerCase().startsWith("sip:")) {
-      warnings.push(`${at}: ${key} starts with "sip:"; give the bare domain or IPv4 address`);
-    }
+    if (inputs[key]?.toLowerCase().startsWith("sip:")) say(says.sipPrefix, { key });
   }
   for (const [key, cap] of Object.entries(lengthCaps)) {
     const value = inputs[key as keyof typeof lengthCaps];
-    if (typeof value === "string" && value.length > cap) {
-      warnings.push(
-        `${at}: ${key} is ${value.length} characters; carriers in this model allow ${cap}`,
-      );
-    }
+    if (typeof value === "string" && value.length > cap)
+      say(says.tooLong, { key, length: value.length, cap });
   }
   const seen = new Set<string>();
   inputs.gateways?.forEach((gateway, index) => {
     if (
       gateway.protocol !== undefined &&
       !(knownProtocols as readonly string[]).includes(gateway.protocol)
-    ) {
-      warnings.push(
-        `${at}: gateways[${index}].protocol "${gateway.protocol}" is not one of ${knownProtocols.join(", ")}`,
-      );
-    }
-    if (gateway.netmask === 0)
-      warnings.push(`${at}: gateways[${index}].netmask 0 matches every address`);
+    )
+      say(says.unknownProtocol, {
+        index,
+        value: gateway.protocol,
+        known: knownProtocols.join(", "),
+      });
+    if (gateway.netmask === 0) say(says.netmaskZero, { index });
     if (gateway.ipv4 === undefined) return;
-    if (gateway.inbound !== true && !ipv4Address.safeParse(gateway.ipv4).success) {
-      warnings.push(
-        `${at}: gateways[${index}].ipv4 "${gateway.ipv4}" is a hostname; the spec asks for an IPv4 address`,
-      );
-    }
-    const endpoint = `${gateway.ipv4}:${gateway.port ?? 5060}`;
-    if (seen.has(endpoint)) warnings.push(`${at}: two gateways point at ${endpoint}`);
+    if (gateway.inbound !== true && !ipv4Address.safeParse(gateway.ipv4).success)
+      say(says.hostname, { index, value: gateway.ipv4 });
+    const endpoint = `${gateway.ipv4}:${gateway.port ?? defaultPort}`;
+    if (seen.has(endpoint)) say(says.sameEndpoint, { endpoint });
     seen.add(endpoint);
   });
   inputs.phoneNumbers?.forEach((number, index) => {
-    if (number.phoneNumber !== undefined && !e164Number.safeParse(number.phoneNumber).success) {
-      warnings.push(
-        `${at}: phoneNumbers[${index}].phoneNumber "${number.phoneNumber}" is not in E.164 form (+14155550100)`,
-      );
-    }
+    if (number.phoneNumber !== undefined && !e164Number.safeParse(number.phoneNumber).success)
+      say(says.notE164, { index, value: number.phoneNumber });
   });
   return warnings;
 }

@@ -290,6 +290,81 @@ function withNonFiniteNumbers(value: unknown): string {
   return text.replace(/"\\u0000(NaN|-?Infinity)\\u0000"/g, "$1");
 }
 
+/** Inputs preview takes with warnings; each case's name its own, as the provider says a warning once. */
+const warningCases: Case[] = [
+  {
+    kind: "SipCarrier",
+    inputs: {
+      name: "w-gateways",
+      gateways: [
+        { ipv4: "sip.example.com", port: 5060, protocol: "sctp", netmask: 0 },
+        { ipv4: "sip.example.com" },
+        { ipv4: "203.0.113.10", inbound: true, port: 5070 },
+        { ipv4: "203.0.113.10", port: 5061 },
+      ],
+      phoneNumbers: [
+        { phoneNumber: "0123" },
+        { phoneNumber: "+14155550100" },
+        { phoneNumberSid: "PN1" },
+      ],
+    },
+  },
+  {
+    kind: "SipCarrier",
+    inputs: {
+      name: `w-long-${"n".repeat(60)}`,
+      requiresRegister: true,
+      registerUsername: "a user",
+      registerSipRealm: "SIP:realm.example.com",
+      registerFromDomain: "sip:from.example.com",
+      techPrefix: "1".repeat(17),
+      diversion: "\u{1F4DE}".repeat(17),
+      outboundSipProxy: "p".repeat(256),
+    },
+  },
+  // A name the program made secret is blanked in the warning, whatever its case.
+  {
+    kind: "SipCarrier",
+    inputs: { name: "W-Secret", diversion: "w-secret".repeat(5) },
+    marked: ["name"],
+  },
+  // No warning of inputs preview refuses, nor of inputs not wholly known.
+  {
+    kind: "SipCarrier",
+    inputs: { name: "w-refused", gateways: [{ ipv4: "sip.example.com", port: 0 }] },
+  },
+  {
+    kind: "SipCarrier",
+    inputs: { name: "w-unknown", gateways: [{ ipv4: "sip.example.com", port: UNKNOWN }] },
+  },
+];
+
+/** The warnings the TypeScript mocks print for a case (the provider's `warning: ` prefix off). */
+async function typeScriptWarnings(item: Case): Promise<string[]> {
+  const printed = jest.spyOn(console, "warn").mockImplementation(() => undefined);
+  try {
+    await typeScriptRefusal(item);
+    return printed.mock.calls.map(([text]) => String(text).replace(/^warning: /, ""));
+  } finally {
+    printed.mockRestore();
+  }
+}
+
+const pytestWarningsSuite = `import json
+
+import pytest
+
+from _input_check import warnings
+
+with open("warning-cases.json", encoding="utf-8") as given:
+    CASES = json.load(given)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[str(index) for index in range(len(CASES))])
+def test_warns_as_the_providers_check_does(case):
+    assert warnings(case["kind"], case["inputs"], case["marked"]) == case["expected"]
+`;
+
 let folder: string;
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), "python-input-check-"));
@@ -332,6 +407,40 @@ test("the Python check refuses each bad input with the TypeScript mocks' words, 
     throw new Error(`pytest failed:\n${error.stdout ?? ""}${error.stderr ?? ""}`);
   });
   expect(stdout).toMatch(new RegExp(`${cases.length + samples.length} passed`));
+});
+
+test("the Python check's warnings are the TypeScript mocks' (a hostname gateway, a number not in E.164 form, each other carrier warning)", async () => {
+  const expected: string[][] = [];
+  for (const item of warningCases) expected.push(await typeScriptWarnings(item));
+  expect(expected[0]).toContain(
+    'SipCarrier "w-gateways": phoneNumbers[0].phoneNumber "0123" is not in E.164 form (+14155550100)',
+  );
+  expect(expected[0]).toContain(
+    'SipCarrier "w-gateways": gateways[0].ipv4 "sip.example.com" is a hostname; the spec asks for an IPv4 address',
+  );
+  // Every carrier warning is among the cases; none for refused or unknown inputs.
+  expect(expected.flat()).toHaveLength(15);
+  expect(expected.slice(3)).toEqual([[], []]);
+  await writeFile(join(folder, "_input_check.py"), await readFile(MODULE, "utf8"));
+  await writeFile(
+    join(folder, "warning-cases.json"),
+    JSON.stringify(
+      warningCases.map((item, index) => ({
+        ...item,
+        marked: item.marked ?? [],
+        expected: expected[index],
+      })),
+    ),
+  );
+  await writeFile(join(folder, "test_warnings.py"), pytestWarningsSuite);
+  const { stdout } = await run(
+    "python3",
+    ["-m", "pytest", "-q", "-p", "no:cacheprovider", "test_warnings.py"],
+    { cwd: folder },
+  ).catch((error: { stdout?: string; stderr?: string }) => {
+    throw new Error(`pytest failed:\n${error.stdout ?? ""}${error.stderr ?? ""}`);
+  });
+  expect(stdout).toMatch(new RegExp(`${warningCases.length} passed`));
 });
 
 test("the rules the Python check leaves to preview are the parts of declared rules it has not", () => {

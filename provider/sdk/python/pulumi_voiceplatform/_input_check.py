@@ -18,7 +18,7 @@ import unicodedata
 import urllib.parse
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
-__all__ = ["InputError", "failures", "refusal"]
+__all__ = ["InputError", "failures", "refusal", "warnings"]
 
 _SIG = "4dabf18193072939515e22adb298388d"
 _ASSET_SIG = "c44067f5952c0a294b673a41bacd8c17"
@@ -854,6 +854,48 @@ _SAMPLES: Dict[str, Any] = json.loads(
 """
 )
 
+# Each kind's warnings (resources/<kind>.ts): said of inputs check passes, never enforced.
+_WARNINGS: Dict[str, Dict[str, Any]] = json.loads(
+    """
+{
+    "SipCarrier": {
+        "knownProtocols": [
+            "udp",
+            "tcp",
+            "tls",
+            "tls/srtp"
+        ],
+        "lengthCaps": {
+            "name": 64,
+            "techPrefix": 16,
+            "diversion": 32,
+            "outboundSipProxy": 255
+        },
+        "defaultPort": 5060,
+        "says": {
+            "registerIncomplete": "{at}: requiresRegister is true but registerUsername or registerPassword is empty; registration will likely fail",
+            "usernameWhiteSpace": "{at}: registerUsername contains whitespace, which SIP registrars usually reject",
+            "sipPrefix": "{at}: {key} starts with \\"sip:\\"; give the bare domain or IPv4 address",
+            "tooLong": "{at}: {key} is {length} characters; carriers in this model allow {cap}",
+            "unknownProtocol": "{at}: gateways[{index}].protocol \\"{value}\\" is not one of {known}",
+            "netmaskZero": "{at}: gateways[{index}].netmask 0 matches every address",
+            "hostname": "{at}: gateways[{index}].ipv4 \\"{value}\\" is a hostname; the spec asks for an IPv4 address",
+            "sameEndpoint": "{at}: two gateways point at {endpoint}",
+            "notE164": "{at}: phoneNumbers[{index}].phoneNumber \\"{value}\\" is not in E.164 form (+14155550100)"
+        },
+        "ipv4": {
+            "pattern": "^((25[0-5]|2[0-4]\\\\d|1\\\\d\\\\d|[1-9]?\\\\d)\\\\.){3}(25[0-5]|2[0-4]\\\\d|1\\\\d\\\\d|[1-9]?\\\\d)\\\\Z",
+            "ignoreCase": false
+        },
+        "e164": {
+            "pattern": "^\\\\+?[1-9]\\\\d{6,14}\\\\Z",
+            "ignoreCase": false
+        }
+    }
+}
+"""
+)
+
 
 class InputError(ValueError):
     """Inputs `pulumi preview` would refuse; the message is its refusal."""
@@ -1383,6 +1425,86 @@ def failures(kind: str, inputs: Dict[str, Any], marked_secret: Iterable[str] = (
                 found.append(_for_engine(kind, path, reason, inputs, secret_paths))
     found.extend(_for_engine(kind, path, reason, inputs, secret_paths) for path, reason in _sample_failures(kind, inputs))
     return found
+
+
+def _js_length(value: str) -> int:
+    """A string's length as JavaScript counts it: UTF-16 code units."""
+    return len(value.encode("utf-16-le")) // 2
+
+
+def _js_text(value: Any) -> str:
+    return _js_number(value) if _is_number(value) else str(value)
+
+
+def _filled_in(template: str, values: Dict[str, Any]) -> str:
+    """A template's {name}s filled in, in one pass (provider-log.ts, filledIn)."""
+    return re.sub(r"{([A-Za-z]+)}", lambda found: _js_text(values[found[1]]) if found[1] in values else found[0], template)
+
+
+_JS_WHITE_SPACE = re.compile(rf"[{_JS_TRIMMED}]")
+
+
+def _sip_carrier_warnings(inputs: Dict[str, Any]) -> List[str]:
+    data = _WARNINGS["SipCarrier"]
+    says = data["says"]
+    at = f'SipCarrier "{_js_text(inputs.get("name"))}"'
+    said: List[str] = []
+    say = lambda template, **values: said.append(_filled_in(template, {"at": at, **values}))
+    if inputs.get("requiresRegister") is True and (not inputs.get("registerUsername") or not inputs.get("registerPassword")):
+        say(says["registerIncomplete"])
+    if isinstance(inputs.get("registerUsername"), str) and _JS_WHITE_SPACE.search(inputs["registerUsername"]):
+        say(says["usernameWhiteSpace"])
+    for key in ("registerSipRealm", "registerFromDomain"):
+        if isinstance(inputs.get(key), str) and inputs[key].lower().startswith("sip:"):
+            say(says["sipPrefix"], key=key)
+    for key, cap in data["lengthCaps"].items():
+        value = inputs.get(key)
+        if isinstance(value, str) and _js_length(value) > cap:
+            say(says["tooLong"], key=key, length=_js_length(value), cap=cap)
+    seen = set()
+    for index, gateway in enumerate(inputs.get("gateways") or []):
+        protocol = gateway.get("protocol")
+        if protocol is not None and protocol not in data["knownProtocols"]:
+            say(says["unknownProtocol"], index=index, value=protocol, known=", ".join(data["knownProtocols"]))
+        if _is_number(gateway.get("netmask")) and gateway["netmask"] == 0:
+            say(says["netmaskZero"], index=index)
+        address = gateway.get("ipv4")
+        if address is None:
+            continue
+        if gateway.get("inbound") is not True and not _pattern(data["ipv4"]).search(address):
+            say(says["hostname"], index=index, value=address)
+        endpoint = f"{address}:{_js_text(gateway.get('port', data['defaultPort']))}"
+        if endpoint in seen:
+            say(says["sameEndpoint"], endpoint=endpoint)
+        seen.add(endpoint)
+    for index, number in enumerate(inputs.get("phoneNumbers") or []):
+        phone = number.get("phoneNumber")
+        if phone is not None and not _pattern(data["e164"]).search(phone):
+            say(says["notE164"], index=index, value=phone)
+    return said
+
+
+# Each kind's warnings, by kind.
+_KIND_WARNINGS = {"SipCarrier": _sip_carrier_warnings}
+
+
+def _without_marked_secrets(text: str, inputs: Dict[str, Any], marked_secret: Iterable[str]) -> str:
+    """Each value the program made secret blanked, as written or JSON-escaped, whatever its case."""
+    for key in marked_secret:
+        value = inputs.get(key)
+        if not isinstance(value, str) or value == "":
+            continue
+        for form in dict.fromkeys([value, json.dumps(value, ensure_ascii=False)[1:-1]]):
+            text = re.sub(re.escape(form), "[secret]", text, flags=re.IGNORECASE)
+    return text
+
+
+def warnings(kind: str, inputs: Dict[str, Any], marked_secret: Iterable[str] = ()) -> List[str]:
+    """The warnings `pulumi preview` prints for these inputs: only of inputs it takes, wholly known."""
+    marked = list(marked_secret)
+    if kind not in _KIND_WARNINGS or _contains_unknown(inputs) or failures(kind, inputs, marked):
+        return []
+    return [_without_marked_secrets(text, inputs, marked) for text in _KIND_WARNINGS[kind](inputs)]
 
 
 def refusal(kind: str, name: str, inputs: Dict[str, Any], marked_secret: Iterable[str] = ()) -> Optional[str]:

@@ -11,8 +11,9 @@ and the outputs the provider builds from the platform's answers, here made up as
 API's contract shows them, with ids in the platform's forms. Nothing is sent anywhere. Inputs
 the provider's check refuses raise InputError with the words `pulumi preview` prints, for the
 rules of the resources' schemas (_input_check.py; docs/testing-your-stacks.md lists the rules
-that only a preview applies). A sample file must exist (its sha256 and size are outputs). During
-a mocked preview the answers' outputs are unknown.
+that only a preview applies), and the warnings a preview prints are said with pulumi.log.warn,
+each once per process, as the provider does. A sample file must exist (its sha256 and size are
+outputs). During a mocked preview the answers' outputs are unknown.
 """
 import hashlib
 import json
@@ -25,7 +26,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import pulumi
 
-from ._input_check import InputError, refusal
+from ._input_check import InputError, refusal, warnings
 
 __all__ = ["VoicePlatformMocks", "ID_FORMATS", "InputError"]
 
@@ -304,6 +305,17 @@ def _created_with_an_id(kind: str, inputs: Dict[str, Any]) -> Tuple[str, Dict[st
 _CREATES = {"Voice": _created_voice, "SipCarrier": _created_carrier, "CampaignWebhook": _created_webhook}
 
 
+# What the mocks have said: the provider says each warning once per process.
+_SAID: set = set()
+
+
+def _say(texts: List[str]) -> None:
+    for text in texts:
+        if text not in _SAID:
+            _SAID.add(text)
+            pulumi.log.warn(text)
+
+
 class VoicePlatformMocks(pulumi.runtime.Mocks):
     """
     Mocks for this package's resources. `organization_id` is the organization the made-up platform
@@ -335,6 +347,7 @@ class VoicePlatformMocks(pulumi.runtime.Mocks):
         refused = refusal(kind, args.name, _as_engine_sends(inputs), marked_secret)
         if refused is not None:
             raise InputError(refused)
+        _say(warnings(kind, _as_engine_sends(inputs), marked_secret))
         inputs = _normalized(kind, inputs)
         if pulumi.runtime.is_dry_run():
             resource_id, state = None, {**inputs, **{name: _UNKNOWN for name in _KINDS[kind]["create_outputs"]}}
