@@ -14,7 +14,8 @@ import { ASSET_SIG, isFileAsset, SIG_KEY, UNKNOWN } from "../core/engine-values"
 import { fieldNames } from "../core/check";
 import { declaredRulesOf, type FieldsRule, type StringRule } from "../core/declared-rules";
 import { resources } from "../resources";
-import { SAMPLE_CHECK, voice } from "../resources/voice";
+import { SAMPLE_CHECK, voice, VOICE_WARNINGS } from "../resources/voice";
+import { CAMPAIGN_WEBHOOK_WARNINGS, campaignWebhook } from "../resources/campaign-webhook";
 import { SIP_CARRIER_WARNINGS, sipCarrier } from "../resources/sip-carrier";
 import { E164, IPV4 } from "../core/input-rules";
 
@@ -297,6 +298,8 @@ const json = (value: unknown) => JSON.stringify(value);
 /** Each kind's warnings as data: their templates and what they compare with. */
 function kindWarnings(): Record<string, object> {
   return {
+    [voice.type]: VOICE_WARNINGS,
+    [campaignWebhook.type]: CAMPAIGN_WEBHOOK_WARNINGS,
     [sipCarrier.type]: {
       ...SIP_CARRIER_WARNINGS,
       ipv4: pythonPattern(IPV4, "gateways[].ipv4"),
@@ -946,8 +949,48 @@ def _sip_carrier_warnings(inputs: Dict[str, Any]) -> List[str]:
     return said
 
 
+def _voice_warnings(inputs: Dict[str, Any]) -> List[str]:
+    data = _WARNINGS["Voice"]
+    says = data["says"]
+    at = f"Voice {json.dumps(inputs.get('name'), ensure_ascii=False)}"
+    said: List[str] = []
+    say = lambda template, **values: said.append(_filled_in(template, {"at": at, **values}))
+    name = inputs.get("name")
+    if isinstance(name, str) and _js_length(name) < data["minNameLength"]:
+        say(says["shortName"], name=name, min=data["minNameLength"])
+    provider_type = inputs.get("providerType")
+    if provider_type is not None and provider_type not in data["providerTypes"]:
+        say(says["providerType"], value=provider_type, known=", ".join(data["providerTypes"]))
+    for key, (low, high) in data["ranges"].items():
+        value = inputs.get(key)
+        if _is_number(value) and (value < low or value > high):
+            say(says["outOfRange"], key=key, value=value, min=low, max=high)
+    return said
+
+
+def _campaign_webhook_warnings(inputs: Dict[str, Any]) -> List[str]:
+    says = _WARNINGS["CampaignWebhook"]["says"]
+    at = f"CampaignWebhook for campaign {_js_text(inputs.get('campaignId'))}"
+    said: List[str] = []
+    say = lambda template, **values: said.append(_filled_in(template, {"at": at, **values}))
+    if inputs["url"].startswith("http:"):
+        say(says["plainUrl"], url=inputs["url"])
+    if inputs.get("events") == []:
+        say(says["noEvents"])
+    advanced = inputs.get("advancedWebhook")
+    if isinstance(advanced, dict):
+        method = advanced.get("method")
+        if advanced["url"].startswith("http:"):
+            say(says["plainAdvancedUrl"])
+        if method is not None and method != "GET":
+            say(says["notGet"], method=method)
+        if advanced.get("body") is not None and ("GET" if method is None else method).upper() == "GET":
+            say(says["bodyOnGet"])
+    return said
+
+
 # Each kind's warnings, by kind.
-_KIND_WARNINGS = {"SipCarrier": _sip_carrier_warnings}
+_KIND_WARNINGS = {"Voice": _voice_warnings, "SipCarrier": _sip_carrier_warnings, "CampaignWebhook": _campaign_webhook_warnings}
 
 
 def _without_marked_secrets(text: str, inputs: Dict[str, Any], marked_secret: Iterable[str]) -> str:

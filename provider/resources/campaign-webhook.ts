@@ -12,7 +12,7 @@ import {
   subOrganizationId,
   text,
 } from "../core/input-rules";
-import { LEDGER_KEEPS_IT, warn } from "../core/provider-log";
+import { filledIn, LEDGER_KEEPS_IT, warn } from "../core/provider-log";
 import {
   defineResource,
   storedState,
@@ -191,30 +191,34 @@ function normalizeCampaignId(news: Inputs): Inputs {
     : news;
 }
 
+/** The webhook's warnings, as data the Python SDK's mocks read too (codegen/python-input-check.ts). */
+export const CAMPAIGN_WEBHOOK_WARNINGS = {
+  says: {
+    plainUrl: "{at}: url {url} is not https; call outcomes would travel unencrypted",
+    noEvents: "{at}: events is empty; the platform does not say what an empty list subscribes to",
+    plainAdvancedUrl: "{at}: advancedWebhook.url is not https",
+    notGet:
+      '{at}: advancedWebhook.method "{method}" is not GET, the only method the platform lists',
+    bodyOnGet: "{at}: advancedWebhook.body is set on a GET request; many servers ignore a GET body",
+  },
+} as const;
+
 /** Common webhook practice, not the spec: said, never enforced. */
 function campaignWebhookWarnings(inputs: CampaignWebhookInputs): string[] {
+  const { says } = CAMPAIGN_WEBHOOK_WARNINGS;
   const at = `CampaignWebhook for campaign ${inputs.campaignId}`;
   const warnings: string[] = [];
-  if (inputs.url.startsWith("http:"))
-    warnings.push(`${at}: url ${inputs.url} is not https; call outcomes would travel unencrypted`);
-  if (inputs.events !== undefined && inputs.events.length === 0) {
-    warnings.push(
-      `${at}: events is empty; the platform does not say what an empty list subscribes to`,
-    );
-  }
+  const say = (template: string, values: Record<string, string> = {}) =>
+    warnings.push(filledIn(template, { at, ...values }));
+  if (inputs.url.startsWith("http:")) say(says.plainUrl, { url: inputs.url });
+  if (inputs.events !== undefined && inputs.events.length === 0) say(says.noEvents);
   const advanced = inputs.advancedWebhook;
   if (advanced !== undefined) {
-    if (advanced.url.startsWith("http:")) warnings.push(`${at}: advancedWebhook.url is not https`);
-    if (advanced.method !== undefined && advanced.method !== "GET") {
-      warnings.push(
-        `${at}: advancedWebhook.method "${advanced.method}" is not GET, the only method the platform lists`,
-      );
-    }
-    if (advanced.body !== undefined && (advanced.method ?? "GET").toUpperCase() === "GET") {
-      warnings.push(
-        `${at}: advancedWebhook.body is set on a GET request; many servers ignore a GET body`,
-      );
-    }
+    if (advanced.url.startsWith("http:")) say(says.plainAdvancedUrl);
+    if (advanced.method !== undefined && advanced.method !== "GET")
+      say(says.notGet, { method: advanced.method });
+    if (advanced.body !== undefined && (advanced.method ?? "GET").toUpperCase() === "GET")
+      say(says.bodyOnGet);
   }
   return warnings;
 }

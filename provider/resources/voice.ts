@@ -15,7 +15,7 @@ import {
   text,
 } from "../core/input-rules";
 import { parsePath, pathContains } from "../core/property-path";
-import { warnStaysOnPlatform } from "../core/provider-log";
+import { filledIn, warnStaysOnPlatform } from "../core/provider-log";
 import {
   defineResource,
   storedState,
@@ -259,37 +259,41 @@ const VoiceOutputs = z.object({
 /** What the resource stores. */
 export type VoiceState = StateOf<typeof VoiceInputs, typeof VoiceOutputs>;
 
-const knownVoiceWarnings = {
+/**
+ * The voice's warnings, as data the Python SDK's mocks read too (codegen/python-input-check.ts):
+ * templates, and what they compare with.
+ */
+export const VOICE_WARNINGS = {
+  minNameLength: 5,
   providerTypes: ["ELEVENLABS", "CARTESIA"],
-};
+  /** The ranges ElevenLabs documents, in the order they are said. */
+  ranges: { stability: [0, 1], similarityBoost: [0, 1], speed: [0.7, 1.2] },
+  says: {
+    shortName:
+      '{at}: name "{name}" is shorter than {min} characters; the platform\'s docs ask for at least {min}',
+    providerType: '{at}: providerType "{value}" is not one the platform\'s docs list ({known})',
+    outOfRange: "{at}: {key} {value} is outside {min}–{max}, the range ElevenLabs documents",
+  },
+} as const;
 
 /** Rules that come from the platform's public docs, not the spec: said, never enforced. */
 function voiceWarnings(inputs: VoiceInputs): string[] {
+  const { says, minNameLength, providerTypes, ranges } = VOICE_WARNINGS;
   const warnings: string[] = [];
   const at = `Voice ${JSON.stringify(inputs.name)}`;
-  if (typeof inputs.name === "string" && inputs.name.length < 5) {
-    warnings.push(
-      `${at}: name "${inputs.name}" is shorter than 5 characters; the platform's docs ask for at least 5`,
-    );
-  }
+  const say = (template: string, values: Record<string, string | number> = {}) =>
+    warnings.push(filledIn(template, { at, ...values }));
+  if (typeof inputs.name === "string" && inputs.name.length < minNameLength)
+    say(says.shortName, { name: inputs.name, min: minNameLength });
   if (
     inputs.providerType !== undefined &&
-    !knownVoiceWarnings.providerTypes.includes(inputs.providerType)
-  ) {
-    warnings.push(
-      `${at}: providerType "${inputs.providerType}" is not one the platform's docs list (${knownVoiceWarnings.providerTypes.join(", ")})`,
-    );
-  }
-  for (const key of ["stability", "similarityBoost"] as const) {
-    const value = inputs[key];
-    if (typeof value === "number" && (value < 0 || value > 1)) {
-      warnings.push(`${at}: ${key} ${value} is outside 0–1, the range ElevenLabs documents`);
-    }
-  }
-  if (typeof inputs.speed === "number" && (inputs.speed < 0.7 || inputs.speed > 1.2)) {
-    warnings.push(
-      `${at}: speed ${inputs.speed} is outside 0.7–1.2, the range ElevenLabs documents`,
-    );
+    !(providerTypes as readonly string[]).includes(inputs.providerType)
+  )
+    say(says.providerType, { value: inputs.providerType, known: providerTypes.join(", ") });
+  for (const [key, [min, max]] of Object.entries(ranges)) {
+    const value = inputs[key as keyof typeof ranges];
+    if (typeof value === "number" && (value < min || value > max))
+      say(says.outOfRange, { key, value, min, max });
   }
   return warnings;
 }

@@ -322,6 +322,40 @@ const warningCases: Case[] = [
       outboundSipProxy: "p".repeat(256),
     },
   },
+  {
+    kind: "Voice",
+    inputs: {
+      name: "w1",
+      files: [join(REPO, "package.json")],
+      providerType: "PLAYHT",
+      stability: 1.5,
+      similarityBoost: -0.25,
+      speed: 0.5,
+    },
+  },
+  {
+    kind: "Voice",
+    inputs: { name: "w-voice", files: [join(REPO, "package.json")], speed: 1.2, stability: 0 },
+  },
+  {
+    kind: "CampaignWebhook",
+    inputs: {
+      campaignId: OBJECT_ID,
+      url: "http://hooks.example.com/calls",
+      events: [],
+      isAdvanced: true,
+      advancedWebhook: { url: "http://hooks.example.com/x", method: "get", body: "{}" },
+    },
+  },
+  {
+    kind: "CampaignWebhook",
+    inputs: {
+      campaignId: OBJECT_ID.toUpperCase(),
+      url: HOOK,
+      isAdvanced: true,
+      advancedWebhook: { url: HOOK, body: "{}" },
+    },
+  },
   // A name the program made secret is blanked in the warning, whatever its case.
   {
     kind: "SipCarrier",
@@ -335,16 +369,23 @@ const warningCases: Case[] = [
   },
   {
     kind: "SipCarrier",
-    inputs: { name: "w-unknown", gateways: [{ ipv4: "sip.example.com", port: UNKNOWN }] },
+    inputs: {
+      name: "w-unknown",
+      registerSipRealm: UNKNOWN,
+      gateways: [{ ipv4: "sip.example.com", port: 5060 }],
+    },
   },
 ];
 
-/** The warnings the TypeScript mocks print for a case (the provider's `warning: ` prefix off). */
-async function typeScriptWarnings(item: Case): Promise<string[]> {
+/** Whether the TypeScript mocks refuse a case, and the warnings they print (`warning: ` off). */
+async function typeScriptWarnings(item: Case): Promise<{ refused: boolean; said: string[] }> {
   const printed = jest.spyOn(console, "warn").mockImplementation(() => undefined);
   try {
-    await typeScriptRefusal(item);
-    return printed.mock.calls.map(([text]) => String(text).replace(/^warning: /, ""));
+    const refused = (await typeScriptRefusal(item)) !== null;
+    return {
+      refused,
+      said: printed.mock.calls.map(([text]) => String(text).replace(/^warning: /, "")),
+    };
   } finally {
     printed.mockRestore();
   }
@@ -409,18 +450,21 @@ test("the Python check refuses each bad input with the TypeScript mocks' words, 
   expect(stdout).toMatch(new RegExp(`${cases.length + samples.length} passed`));
 });
 
-test("the Python check's warnings are the TypeScript mocks' (a hostname gateway, a number not in E.164 form, each other carrier warning)", async () => {
-  const expected: string[][] = [];
-  for (const item of warningCases) expected.push(await typeScriptWarnings(item));
+test("the Python check's warnings are the TypeScript mocks' (a hostname gateway, a number not in E.164 form, and every other warning of each kind)", async () => {
+  const answers: { refused: boolean; said: string[] }[] = [];
+  for (const item of warningCases) answers.push(await typeScriptWarnings(item));
+  expect(answers.map((answer) => answer.refused)).toEqual(
+    warningCases.map((item) => item.inputs.name === "w-refused"),
+  );
+  const expected = answers.map((answer) => answer.said);
   expect(expected[0]).toContain(
     'SipCarrier "w-gateways": phoneNumbers[0].phoneNumber "0123" is not in E.164 form (+14155550100)',
   );
   expect(expected[0]).toContain(
     'SipCarrier "w-gateways": gateways[0].ipv4 "sip.example.com" is a hostname; the spec asks for an IPv4 address',
   );
-  // Every carrier warning is among the cases; none for refused or unknown inputs.
-  expect(expected.flat()).toHaveLength(15);
-  expect(expected.slice(3)).toEqual([[], []]);
+  // Every warning of each kind is among the cases; none for refused or unknown inputs.
+  expect(expected.map((said) => said.length)).toEqual([6, 8, 5, 0, 5, 1, 1, 0, 0]);
   await writeFile(join(folder, "_input_check.py"), await readFile(MODULE, "utf8"));
   await writeFile(
     join(folder, "warning-cases.json"),

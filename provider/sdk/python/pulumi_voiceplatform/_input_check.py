@@ -858,6 +858,41 @@ _SAMPLES: Dict[str, Any] = json.loads(
 _WARNINGS: Dict[str, Dict[str, Any]] = json.loads(
     """
 {
+    "Voice": {
+        "minNameLength": 5,
+        "providerTypes": [
+            "ELEVENLABS",
+            "CARTESIA"
+        ],
+        "ranges": {
+            "stability": [
+                0,
+                1
+            ],
+            "similarityBoost": [
+                0,
+                1
+            ],
+            "speed": [
+                0.7,
+                1.2
+            ]
+        },
+        "says": {
+            "shortName": "{at}: name \\"{name}\\" is shorter than {min} characters; the platform's docs ask for at least {min}",
+            "providerType": "{at}: providerType \\"{value}\\" is not one the platform's docs list ({known})",
+            "outOfRange": "{at}: {key} {value} is outside {min}–{max}, the range ElevenLabs documents"
+        }
+    },
+    "CampaignWebhook": {
+        "says": {
+            "plainUrl": "{at}: url {url} is not https; call outcomes would travel unencrypted",
+            "noEvents": "{at}: events is empty; the platform does not say what an empty list subscribes to",
+            "plainAdvancedUrl": "{at}: advancedWebhook.url is not https",
+            "notGet": "{at}: advancedWebhook.method \\"{method}\\" is not GET, the only method the platform lists",
+            "bodyOnGet": "{at}: advancedWebhook.body is set on a GET request; many servers ignore a GET body"
+        }
+    },
     "SipCarrier": {
         "knownProtocols": [
             "udp",
@@ -1484,8 +1519,48 @@ def _sip_carrier_warnings(inputs: Dict[str, Any]) -> List[str]:
     return said
 
 
+def _voice_warnings(inputs: Dict[str, Any]) -> List[str]:
+    data = _WARNINGS["Voice"]
+    says = data["says"]
+    at = f"Voice {json.dumps(inputs.get('name'), ensure_ascii=False)}"
+    said: List[str] = []
+    say = lambda template, **values: said.append(_filled_in(template, {"at": at, **values}))
+    name = inputs.get("name")
+    if isinstance(name, str) and _js_length(name) < data["minNameLength"]:
+        say(says["shortName"], name=name, min=data["minNameLength"])
+    provider_type = inputs.get("providerType")
+    if provider_type is not None and provider_type not in data["providerTypes"]:
+        say(says["providerType"], value=provider_type, known=", ".join(data["providerTypes"]))
+    for key, (low, high) in data["ranges"].items():
+        value = inputs.get(key)
+        if _is_number(value) and (value < low or value > high):
+            say(says["outOfRange"], key=key, value=value, min=low, max=high)
+    return said
+
+
+def _campaign_webhook_warnings(inputs: Dict[str, Any]) -> List[str]:
+    says = _WARNINGS["CampaignWebhook"]["says"]
+    at = f"CampaignWebhook for campaign {_js_text(inputs.get('campaignId'))}"
+    said: List[str] = []
+    say = lambda template, **values: said.append(_filled_in(template, {"at": at, **values}))
+    if inputs["url"].startswith("http:"):
+        say(says["plainUrl"], url=inputs["url"])
+    if inputs.get("events") == []:
+        say(says["noEvents"])
+    advanced = inputs.get("advancedWebhook")
+    if isinstance(advanced, dict):
+        method = advanced.get("method")
+        if advanced["url"].startswith("http:"):
+            say(says["plainAdvancedUrl"])
+        if method is not None and method != "GET":
+            say(says["notGet"], method=method)
+        if advanced.get("body") is not None and ("GET" if method is None else method).upper() == "GET":
+            say(says["bodyOnGet"])
+    return said
+
+
 # Each kind's warnings, by kind.
-_KIND_WARNINGS = {"SipCarrier": _sip_carrier_warnings}
+_KIND_WARNINGS = {"Voice": _voice_warnings, "SipCarrier": _sip_carrier_warnings, "CampaignWebhook": _campaign_webhook_warnings}
 
 
 def _without_marked_secrets(text: str, inputs: Dict[str, Any], marked_secret: Iterable[str]) -> str:
