@@ -3,12 +3,16 @@
  * operations through one provider, and they share what earlier calls learned: the settings
  * `configure` was given, the connection pool, the pacing learned from 429s, the secrets to keep
  * out of messages, the sample hashes already computed, the warnings already said. Each concern
- * keeps its state in a slot of its own module, on its own floor (`stateSlot`).
+ * keeps its state in a slot of its own module, on its own floor (`stateSlot`), and a slot is read
+ * with the states of the provider it is for: a call's context carries them
+ * (core/provider-context.ts), with the provider's settings (`providerSettings`) and lifetime
+ * (`providerLifetime`).
  *
  * A process serves one provider, except the plugin's shared server (provider/plugin/
- * shared-server.ts), which serves every provider of one engine run, each with states of its own:
- * its calls run inside `withProviderStates`, and a slot answers the state of the provider whose
- * call is running. Anywhere else a slot answers the process's own.
+ * shared-server.ts), which serves every provider of one engine run, each with states of its own.
+ * Its calls also run inside `withProviderStates`, for the slots still read without states (the
+ * secrets redaction searches for and the sample hashes, see call-context.ts); anywhere else such
+ * a slot answers the process's own.
  *
  * A provider's lifetime is one of its states too: the engine's Cancel stops it starting calls, and
  * ending it (the shared server, when the engine lets go of the provider) also cuts those in flight.
