@@ -117,12 +117,15 @@ test("the provider's ledger on an S3 backend without the client: the write never
   const said = await withoutClients(
     `
     const { providerLedger } = require("./provider/ledger/provider-ledger");
+    const { providerContext } = require("./provider/core/provider-context");
+    const { processProviderStates } = require("./provider/settings/process-state");
+    const context = providerContext({ states: processProviderStates() });
     const warnings = [];
     console.warn = (text) => warnings.push(text);
     const object = { kind: "SipCarrier", urn: "urn:pulumi:dev::proj::voiceplatform:index:SipCarrier::a" };
     (async () => {
-      await providerLedger.record({ event: "intent", operation: "op-1", object });
-      await providerLedger.record({ event: "created", operation: "op-1", id: "carrier-1", object });
+      await providerLedger.record(context, { event: "intent", operation: "op-1", object });
+      await providerLedger.record(context, { event: "created", operation: "op-1", id: "carrier-1", object });
       console.log(JSON.stringify({ resolved: true, warnings }));
     })();`,
     {
