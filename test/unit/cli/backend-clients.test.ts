@@ -16,6 +16,10 @@ const REPO = join(__dirname, "..", "..", "..");
 const TSX = join(REPO, "node_modules", "tsx", "dist", "cli.mjs");
 const HIDE = join(REPO, "test", "support", "hide-backend-clients.cjs");
 
+// Each test starts tsx, which compiles the modules it loads: seconds alone, past jest's default
+// when the machine is loaded (over 30 s seen at a load of 17 on 2 cores).
+jest.setTimeout(180_000);
+
 /** Runs `script` (TypeScript, from the repository's root) with the clients hidden; its JSON. */
 async function withoutClients(script: string, env: NodeJS.ProcessEnv = {}): Promise<unknown> {
   const { stdout } = await run(process.execPath, [TSX, "--require", HIDE, "-e", script], {
