@@ -439,7 +439,9 @@ describeE2E("npm run release -- --dry-run", () => {
         expect(second.split("\n")).toEqual(first.split("\n"));
       }
       const count = (await readFile(join(out, "SHA256SUMS"), "utf8")).trim().split("\n").length;
-      expect(count).toBe(releasePlatforms.length * 2 + 5);
+      // An archive and a native package per platform; the plugin package, the SDK, the package,
+      // the wheel, the sdist and the Go module's tarball.
+      expect(count).toBe(releasePlatforms.length * 2 + 6);
     },
     RELEASE_TIMEOUT_MS,
   );
