@@ -7,11 +7,17 @@
 import { dynamicHandlers } from "./dynamic/dynamic-adapter";
 import { descriptorOf, resourceKinds, type ResourceKind } from "./resources";
 import { rememberEngineConfig } from "./settings/config";
+import { processProviderStates, providerSettings } from "./settings/process-state";
 
 type Handlers = ReturnType<typeof dynamicHandlers>;
 
+/**
+ * The dynamic provider's Configure: Pulumi calls it once per process, for the one provider the
+ * process serves, so the stack config goes to the process's own provider (dynamic-adapter.ts makes
+ * each call's context from it).
+ */
 async function configure(req: { config: { get(key: string): string | undefined } }): Promise<void> {
-  rememberEngineConfig(req.config);
+  rememberEngineConfig(providerSettings(processProviderStates()), req.config);
 }
 
 const entry = Object.freeze({

@@ -12,7 +12,7 @@ import { redactSecrets } from "../platform/redaction";
 import { readSettings } from "../settings/config";
 import { containsUnknown, UNKNOWN } from "./engine-values";
 import { formatPath, touchesSecretPath, parsePath, type PathSegment } from "./property-path";
-import { warn } from "./provider-log";
+import type { ProviderContext } from "./provider-context";
 import type { Inputs } from "./property-bag";
 import { topLevelOf } from "./secret-paths";
 
@@ -60,6 +60,7 @@ const WHOLE = "(inputs)";
 export const SECRET_SHOWN = "[secret]";
 
 export async function checkResource<Valid>(
+  provider: ProviderContext,
   rules: CheckRules<Valid>,
   news: Inputs,
   context: CheckContext = {},
@@ -75,18 +76,19 @@ export async function checkResource<Valid>(
   if (found.length === 0 && !containsUnknown(news)) {
     const saidBefore = new Set(warningsFor(rules, context.olds));
     for (const warning of rules.warnings(news as Valid))
-      if (!saidBefore.has(warning)) warn(warning);
+      if (!saidBefore.has(warning)) provider.log.warn(warning);
   }
-  return { inputs: withDefaultSubOrganization(rules.normalize(news)), failures };
+  const inputs = withDefaultSubOrganization(provider, rules.normalize(news));
+  return { inputs, failures };
 }
 
 /**
  * A resource without its own subOrganizationId acts for the stack's default one, and the state
  * records which: moving the default later replaces what lives in the old sub-organization.
  */
-function withDefaultSubOrganization(inputs: Inputs): Inputs {
+function withDefaultSubOrganization(provider: ProviderContext, inputs: Inputs): Inputs {
   if (inputs.subOrganizationId !== undefined) return inputs;
-  const fallback = readSettings().subOrganizationId;
+  const fallback = readSettings(provider.settings).subOrganizationId;
   return fallback === undefined ? inputs : { ...inputs, subOrganizationId: fallback };
 }
 

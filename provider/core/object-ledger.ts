@@ -5,6 +5,7 @@
  * them where the stack's state lives). Core knows no store: a front end that passes none gets
  * `noLedger`.
  */
+import type { ProviderContext } from "./provider-context";
 
 /**
  * How an object left its stack, as far as the provider sees it: `replaced` (the engine deleted
@@ -58,7 +59,7 @@ export interface ObjectLedger {
    * Stores the event before it resolves; never rejects: a ledger that cannot be written is said
    * once with what to run, and the call goes on (the state still gets every id).
    */
-  record(event: LedgerEvent): Promise<void>;
+  record(context: ProviderContext, event: LedgerEvent): Promise<void>;
 }
 
 /** The ledger of a provider that keeps none (the front end passed no store: tests in process). */

@@ -1,49 +1,69 @@
-import { withoutMarkedSecrets } from "../platform/marked-secrets";
-import { callValue } from "../settings/call-context";
-import { stateSlot } from "../settings/process-state";
+import { withoutMarkedSecrets, type NamedSecret } from "../platform/marked-secrets";
+import { stateSlot, type ProviderStates } from "../settings/process-state";
+
+/** How much a line of the provider's log matters to the user. */
+export type LogSeverity = "warning" | "info";
 
 /**
- * The URN of the resource whose call is running, set by the front ends, which know it: what the
- * call prints is shown on that resource, and a delete can tell whether its resource was just
- * created anew (a replacement).
+ * Where a line of the provider's log goes, with the URN of the resource it concerns ("" for
+ * none): the front end's choice (the engine's log, plugin/engine-log.ts).
  */
-const currentCall = callValue("");
+export type LogPrinter = (severity: LogSeverity, text: string, urn: string) => void;
 
-export function withResource<T>(urn: string, work: () => T): T {
-  return currentCall.runWith(urn, work);
-}
-
-/** The URN of the running call's resource, or "" when the front end did not say. */
-export function currentResource(): string {
-  return currentCall.current();
-}
+/** The process's console, where no engine listens (a test calling the handlers). */
+export const consolePrinter: LogPrinter = (severity, text) =>
+  severity === "warning" ? console.warn(`warning: ${text}`) : console.log(text);
 
 /** What this provider has said already: each warning and notice is said once per provider. */
-const said = stateSlot(() => new Set<string>());
-
-function sayOnce(message: string, print: (text: string) => void): void {
-  if (said().has(message)) return;
-  said().add(message);
-  print(message);
-}
+const saidIn = stateSlot(() => new Set<string>());
 
 /**
- * Prints a warning from inside the provider process. `pulumi.log` does not work there, but the
- * engine shows the process's console output. Each warning is said once per process, because
- * check runs for every preview and update of every resource. A warning never quotes an input
- * the package calls secret, so only the values the user marked secret are blanked here (text
- * from the platform or other code goes through redaction).
+ * The log of one call: what it prints is shown on `resource`, the URN of the resource the call
+ * concerns ("" when the front end did not say), and a delete can tell from it whether its
+ * resource was just created anew (a replacement).
  */
-export function warn(message: string): void {
-  sayOnce(withoutMarkedSecrets(message), (text) => console.warn(`warning: ${text}`));
+export interface ProviderLog {
+  readonly resource: string;
+  readonly print: LogPrinter;
+  /**
+   * Prints a warning. `pulumi.log` does not work in a provider process; the front end's printer
+   * reaches the engine. Each warning is said once per provider, because check runs for every
+   * preview and update of every resource. A warning never quotes an input the package calls
+   * secret, so only the values the user marked secret are blanked here (text from the platform
+   * or other code goes through redaction).
+   */
+  warn(message: string): void;
+  /** Says what the provider did when it is news but no problem, once per provider, as `warn` does. */
+  inform(message: string): void;
 }
 
-/**
- * Says what the provider did when it is news but no problem (a refresh that could read nothing),
- * once per process, as `warn` does.
- */
-export function inform(message: string): void {
-  sayOnce(withoutMarkedSecrets(message), (text) => console.log(text));
+export interface ProviderLogParts {
+  /** The provider's states: what it has said already is among them. */
+  readonly states: ProviderStates;
+  readonly resource: string;
+  readonly markedSecrets: readonly NamedSecret[];
+  readonly print: LogPrinter;
+}
+
+export function providerLog({
+  states,
+  resource,
+  markedSecrets,
+  print,
+}: ProviderLogParts): ProviderLog {
+  const sayOnce = (severity: LogSeverity, message: string) => {
+    const text = withoutMarkedSecrets(message, markedSecrets);
+    const said = saidIn(states);
+    if (said.has(text)) return;
+    said.add(text);
+    print(severity, text, resource);
+  };
+  return Object.freeze({
+    resource,
+    print,
+    warn: (message: string) => sayOnce("warning", message),
+    inform: (message: string) => sayOnce("info", message),
+  });
 }
 
 export const LEDGER_KEEPS_IT =
@@ -53,8 +73,8 @@ export const LEDGER_KEEPS_IT =
  * What a diff that replaces says, at preview too: the object the replacement leaves behind stays
  * on the platform, before anything happens.
  */
-export function warnWillStay(what: string): void {
-  warn(
+export function warnWillStay(log: ProviderLog, what: string): void {
+  log.warn(
     `${what} will be replaced, and the platform cannot delete: this object will stay on the platform beside its replacement. ` +
       "Keep the replacing inputs as deployed to avoid it. " +
       LEDGER_KEEPS_IT,
@@ -65,8 +85,12 @@ export function warnWillStay(what: string): void {
  * What delete says: the API has no delete operation, so the object outlives the resource; after a
  * replacement the platform holds it beside the new one.
  */
-export function warnStaysOnPlatform(what: string, context: { replacing: boolean }): void {
-  warn(
+export function warnStaysOnPlatform(
+  log: ProviderLog,
+  what: string,
+  context: { replacing: boolean },
+): void {
+  log.warn(
     context.replacing
       ? `${what} is replaced: its replacement is created and this one stays on the platform, since its API has no ` +
           "delete operation, so the platform holds both. Delete the old one in the platform's console if it should go. " +

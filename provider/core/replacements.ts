@@ -4,7 +4,7 @@
  * process created an object for (not in a preview), and whether a program's resource was checked
  * (a run of the program, not a `pulumi destroy`).
  */
-import { stateSlot } from "../settings/process-state";
+import { stateSlot, type ProviderStates } from "../settings/process-state";
 
 const learned = stateSlot(() => ({
   /** `<type>\0<id>` of each object a diff of this provider found must be replaced. */
@@ -22,36 +22,36 @@ const learned = stateSlot(() => ({
 
 const objectKey = (type: string, id: string) => `${type}\u0000${id}`;
 
-export function rememberReplacing(type: string, id: string): void {
-  learned().replacing.add(objectKey(type, id));
+export function rememberReplacing(states: ProviderStates, type: string, id: string): void {
+  learned(states).replacing.add(objectKey(type, id));
 }
 
-export function rememberDiffedInPlace(urn: string, id: string): void {
-  learned().diffedInPlace.set(urn, id);
+export function rememberDiffedInPlace(states: ProviderStates, urn: string, id: string): void {
+  learned(states).diffedInPlace.set(urn, id);
 }
 
 /**
  * The object a create of `urn` replaces when the engine chose the replacement after a diff in
  * place, once: a second create of the same URN replaces nothing new.
  */
-export function replacedByEngine(urn: string): string | undefined {
-  const { diffedInPlace } = learned();
+export function replacedByEngine(states: ProviderStates, urn: string): string | undefined {
+  const { diffedInPlace } = learned(states);
   const id = diffedInPlace.get(urn);
   diffedInPlace.delete(urn);
   return id;
 }
 
-export function rememberCreated(urn: string): void {
-  learned().created.add(urn);
+export function rememberCreated(states: ProviderStates, urn: string): void {
+  learned(states).created.add(urn);
 }
 
-export function rememberChecked(): void {
-  learned().checked.any = true;
+export function rememberChecked(states: ProviderStates): void {
+  learned(states).checked.any = true;
 }
 
 /** Whether this provider checked any resource of a program (a destroy checks none). */
-export function programChecked(): boolean {
-  return learned().checked.any;
+export function programChecked(states: ProviderStates): boolean {
+  return learned(states).checked.any;
 }
 
 /**
@@ -60,11 +60,12 @@ export function programChecked(): boolean {
  * replacement and nothing was created yet: `deleteBeforeReplace`), or `no`.
  */
 export function endsReplacement(
+  states: ProviderStates,
   type: string,
   id: string,
   urn: string,
 ): "after" | "deleteFirst" | "no" {
-  const { replacing, created, diffedInPlace } = learned();
+  const { replacing, created, diffedInPlace } = learned(states);
   if (created.has(urn)) return "after";
   // A removed resource is never diffed: a delete of one that was is a replacement, deleting first.
   if (diffedInPlace.get(urn) === id) return "deleteFirst";

@@ -7,6 +7,9 @@
  * schema, the SDKs, the served handlers, redaction and the CLI are all derived from the list of
  * descriptors in provider/resources. Inputs and state are plain property bags: no `__provider`,
  * no gRPC structs, secrets in plaintext (the front end keeps them secret using `secretInputs`).
+ * A resource file's create, update and stateAfterCreate get their inputs already parsed by its
+ * input schema (`z.output<Schema>`), and every handler that acts gets the call's context first
+ * (provider-context.ts), as pulumi-go-provider's `infer` hands `Create(ctx, req)`.
  */
 import type { z } from "zod";
 import {
@@ -18,6 +21,7 @@ import {
 } from "./check";
 import { diffInputs, type DiffAnswer, type DiffPlan } from "./diff";
 import type { Inputs } from "./property-bag";
+import type { ProviderContext } from "./provider-context";
 import { warnStaysOnPlatform } from "./provider-log";
 import {
   diffPlanOf,
@@ -31,6 +35,7 @@ import {
 export type { CheckAnswer, CheckContext, CheckFailure } from "./check";
 export type { DiffAnswer } from "./diff";
 export type { Inputs } from "./property-bag";
+export type { ProviderContext } from "./provider-context";
 
 /**
  * Resource options a call is made under, where the front end knows them: the paths of the
@@ -142,21 +147,44 @@ export interface ResourceDefinition<
   /** Normalization beyond what the facts say (sets are sorted anyway): a case fixed. */
   normalize?(news: Inputs): Inputs;
   /** Compares the stored state with the new, checked inputs; by default along the diff plan. */
-  diff?(id: string, olds: Inputs, news: Inputs, plan: DiffPlan): Promise<DiffAnswer>;
-  create(inputs: Inputs, options?: CallOptions): Promise<{ id: string; state: State }>;
+  diff?(
+    context: ProviderContext,
+    id: string,
+    olds: Inputs,
+    news: Inputs,
+    plan: DiffPlan,
+  ): Promise<DiffAnswer>;
+  /** The inputs are parsed by the input schema, once, before it is called. */
+  create(
+    context: ProviderContext,
+    inputs: z.output<Schema>,
+    options?: CallOptions,
+  ): Promise<{ id: string; state: State }>;
   /**
    * By default a resource has no update call: every input replaces it (`defineResource` refuses
-   * a schema with an input that does not), so an update only records the new inputs.
+   * a schema with an input that does not), so an update only records the new inputs. The new
+   * inputs come parsed (as they are when an adopted object still lacks a required one).
    */
-  update?(id: string, olds: Inputs, news: Inputs, options?: CallOptions): Promise<State>;
+  update?(
+    context: ProviderContext,
+    id: string,
+    olds: Inputs,
+    news: z.output<Schema>,
+    options?: CallOptions,
+  ): Promise<State>;
   /** By default the API has no delete: the object stays on the platform, and delete says so. */
-  delete?(id: string, olds: Inputs, context: DeleteContext): Promise<void>;
+  delete?(
+    context: ProviderContext,
+    id: string,
+    olds: Inputs,
+    deleteContext: DeleteContext,
+  ): Promise<void>;
   /**
    * The state a create that made the object `id` stores, built from the checked inputs without a
    * call: for recording an object created by an interrupted run, or adopted by import. By default
    * the checked inputs and the outputs `outputsFromId` tells.
    */
-  stateAfterCreate?(id: string, inputs: Inputs): Promise<State>;
+  stateAfterCreate?(id: string, inputs: z.output<Schema>): Promise<State>;
   /**
    * The outputs an id alone tells (a carrier's `carrierId` is its id): what `get()` and an
    * import know before any input is declared, the API having no read.
@@ -182,21 +210,44 @@ export interface ResourceDescriptor<
   | "normalize"
   | "diff"
   | "importId"
+  | "create"
   | "update"
   | "delete"
   | "stateAfterCreate"
 > {
   readonly importId: string;
-  update(id: string, olds: Inputs, news: Inputs, options?: CallOptions): Promise<State>;
-  delete(id: string, olds: Inputs, context: DeleteContext): Promise<void>;
+  /** Parses `news` with the input schema (a ZodError when check would have refused them). */
+  create(
+    context: ProviderContext,
+    news: Inputs,
+    options?: CallOptions,
+  ): Promise<{ id: string; state: State }>;
+  update(
+    context: ProviderContext,
+    id: string,
+    olds: Inputs,
+    news: Inputs,
+    options?: CallOptions,
+  ): Promise<State>;
+  delete(
+    context: ProviderContext,
+    id: string,
+    olds: Inputs,
+    deleteContext: DeleteContext,
+  ): Promise<void>;
   stateAfterCreate(id: string, inputs: Inputs): Promise<State>;
   /**
    * Validates and normalizes news; never throws for bad input, returns failures instead, each
-   * naming the full path of its property (`gateways[0].ipv4`).
+   * naming the full path of its property (`gateways[0].ipv4`). Warnings go to the call's log.
    */
-  check(olds: Inputs, news: Inputs, context?: CheckContext): Promise<CheckAnswer>;
+  check(
+    context: ProviderContext,
+    olds: Inputs,
+    news: Inputs,
+    checkContext?: CheckContext,
+  ): Promise<CheckAnswer>;
   /** Compares the stored state with the new, checked inputs. */
-  diff(id: string, olds: Inputs, news: Inputs): Promise<DiffAnswer>;
+  diff(context: ProviderContext, id: string, olds: Inputs, news: Inputs): Promise<DiffAnswer>;
   /** How diff compares the inputs: which replace, which are sets. */
   readonly diffPlan: DiffPlan;
   /** Outputs beyond the echoed inputs. */
@@ -225,7 +276,11 @@ export function defineResource<
   if (definition.update === undefined) requireEveryInputReplaces(definition.type, diffPlan);
   const secretInputs = secretPaths(schema);
   const outputs = outputFieldsOf(definition.outputSchema);
-  const stateAfterCreate = definition.stateAfterCreate ?? stateOfInputs(definition, outputs);
+  const given = definition.stateAfterCreate;
+  const stateAfterCreate = given
+    ? (id: string, news: Inputs) => given(id, checkedInputs(schema, news) as z.output<Schema>)
+    : stateOfInputs(definition, outputs);
+  const update = definition.update;
   const rules = {
     type: definition.type,
     schema,
@@ -237,17 +292,22 @@ export function defineResource<
   return Object.freeze({
     ...rest,
     importId: definition.importId ?? defaultImportId(definition.type),
-    update: definition.update ?? recordInputs(definition, stateAfterCreate),
+    create: (context: ProviderContext, news: Inputs, options?: CallOptions) =>
+      definition.create(context, schema.parse(news) as z.output<Schema>, options),
+    update: update
+      ? (context: ProviderContext, id: string, olds: Inputs, news: Inputs, options?: CallOptions) =>
+          update(context, id, olds, checkedInputs(schema, news) as z.output<Schema>, options)
+      : recordInputs(stateAfterCreate),
     delete: definition.delete ?? staysOnPlatform(definition.type),
     stateAfterCreate,
     diffPlan,
     outputs,
     secretInputs,
     secretWireFields: secretWireFields(schema),
-    check: (_olds: Inputs, news: Inputs, context?: CheckContext) =>
-      checkResource(rules, news, context),
-    diff: (id: string, olds: Inputs, news: Inputs) =>
-      diff?.(id, olds, news, diffPlan) ??
+    check: (context: ProviderContext, _olds: Inputs, news: Inputs, checkContext?: CheckContext) =>
+      checkResource(context, rules, news, checkContext),
+    diff: (context: ProviderContext, id: string, olds: Inputs, news: Inputs) =>
+      diff?.(context, id, olds, news, diffPlan) ??
       Promise.resolve(diffInputs(storedState(olds), news, diffPlan)),
   });
 }
@@ -282,10 +342,9 @@ function stateOfInputs<State extends object>(
  * holds changes, so it records the new inputs over the stored state, without a call.
  */
 function recordInputs<State extends object>(
-  definition: ResourceDefinition<State, string, z.ZodObject>,
   stateAfterCreate: (id: string, news: Inputs) => Promise<State>,
-): (id: string, olds: Inputs, news: Inputs) => Promise<State> {
-  return async (id, olds, news) => ({
+): (context: ProviderContext, id: string, olds: Inputs, news: Inputs) => Promise<State> {
+  return async (_context, id, olds, news) => ({
     ...(storedState(olds) as State),
     ...(await stateAfterCreate(id, news)),
   });
@@ -294,8 +353,9 @@ function recordInputs<State extends object>(
 /** The spec's resources have no delete call: the object outlives its resource. */
 function staysOnPlatform(
   type: string,
-): (id: string, olds: Inputs, context: DeleteContext) => Promise<void> {
-  return async (id, _olds, context) => warnStaysOnPlatform(`${type} ${id}`, context);
+): (context: ProviderContext, id: string, olds: Inputs, deleted: DeleteContext) => Promise<void> {
+  return async (context, id, _olds, deleted) =>
+    warnStaysOnPlatform(context.log, `${type} ${id}`, deleted);
 }
 
 function defaultImportId(type: string): string {

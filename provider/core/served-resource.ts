@@ -32,11 +32,11 @@ import {
   rememberCreated,
   rememberReplacing,
 } from "./replacements";
-import { currentResource, inform, warn, warnWillStay } from "./provider-log";
+import { warnWillStay } from "./provider-log";
+import { withMarkedSecrets, type ProviderContext } from "./provider-context";
 import { markedSecretValues, secretValues } from "./secret-paths";
 import type { CallOptions, CheckAnswer, Inputs, ResourceDescriptor } from "./resource-descriptor";
 import { InputError, rethrowRedacted } from "../platform/errors";
-import { withMarkedSecrets } from "../platform/marked-secrets";
 import { rememberSecret, rememberSecretWireFields } from "../platform/redaction";
 import { engineCredentials, readSettings } from "../settings/config";
 import { randomUUID } from "node:crypto";
@@ -102,9 +102,9 @@ function organizationOf(state: object): { organization?: string } {
 }
 
 /** The provider's sub-organization setting, or none when the settings cannot be read. */
-function subOrganizationSetting(): string | undefined {
+function subOrganizationSetting(context: ProviderContext): string | undefined {
   try {
-    return readSettings().subOrganizationId;
+    return readSettings(context.settings).subOrganizationId;
   } catch {
     return undefined;
   }
@@ -119,28 +119,41 @@ export interface ReadAnswer {
 export interface ServedResource {
   readonly descriptor: ResourceDescriptor<object>;
   /** Failures come in the engine's form (see `forEngine`). */
-  check(olds: Inputs, news: Inputs, options?: CallOptions): Promise<CheckAnswer>;
-  diff(id: string, olds: Inputs, news: Inputs, options?: CallOptions): Promise<DiffAnswer>;
+  check(
+    context: ProviderContext,
+    olds: Inputs,
+    news: Inputs,
+    options?: CallOptions,
+  ): Promise<CheckAnswer>;
+  diff(
+    context: ProviderContext,
+    id: string,
+    olds: Inputs,
+    news: Inputs,
+    options?: CallOptions,
+  ): Promise<DiffAnswer>;
   /** A preview gets the planned state and no id: nothing is sent. */
   create(
+    context: ProviderContext,
     news: Inputs,
     preview?: boolean,
     options?: CallOptions,
   ): Promise<{ id?: string; state: object }>;
   update(
+    context: ProviderContext,
     id: string,
     olds: Inputs,
     news: Inputs,
     preview?: boolean,
     options?: CallOptions,
   ): Promise<object>;
-  delete(id: string, olds: Inputs, options?: CallOptions): Promise<void>;
+  delete(context: ProviderContext, id: string, olds: Inputs, options?: CallOptions): Promise<void>;
   /**
    * The API has no read. A refresh gets back what state holds, and says so; an import or a `get`
    * (an id and no state) gets what the id alone tells and the markers, so the update that follows
    * records the declared inputs without a call.
    */
-  read(id: string, state: Inputs): Promise<ReadAnswer>;
+  read(context: ProviderContext, id: string, state: Inputs): Promise<ReadAnswer>;
 }
 
 /**
@@ -153,9 +166,14 @@ export function servedResource(
 ): ServedResource {
   /**
    * The secrets of a call's bags and the engine's credentials remembered, and the call run with
-   * the ones the user marked.
+   * the ones the user marked in its context.
    */
-  const withSecrets = <T>(options: CallOptions, bags: Inputs[], work: () => T): T => {
+  const withSecrets = <T>(
+    context: ProviderContext,
+    options: CallOptions,
+    bags: Inputs[],
+    work: (context: ProviderContext) => T,
+  ): T => {
     rememberSecretWireFields(descriptor.secretWireFields);
     engineCredentials().forEach(rememberSecret);
     const marked = bags.flatMap((bag) =>
@@ -166,7 +184,7 @@ export function servedResource(
     );
     bags.forEach((bag) => secretValues(bag, descriptor.secretInputs).forEach(rememberSecret));
     marked.forEach(({ value }) => rememberSecret(value));
-    return withMarkedSecrets(marked, work);
+    return work(withMarkedSecrets(context, marked));
   };
   const failureContextOf = (options: CallOptions): EngineFailureContext => ({
     inputNames: Object.keys(descriptor.inputSchema.shape),
@@ -176,13 +194,13 @@ export function servedResource(
   const inputNames = Object.keys(descriptor.inputSchema.shape);
   return Object.freeze({
     descriptor,
-    check(olds: Inputs, news: Inputs, options: CallOptions = {}) {
+    check(context: ProviderContext, olds: Inputs, news: Inputs, options: CallOptions = {}) {
       const adopted = olds[ADOPTED] === true || news[ADOPTED] === true;
       const [before, after] = [unmarked(olds), unmarked(news)];
-      rememberChecked();
-      return withSecrets(options, [before, after], async () => {
+      rememberChecked(context.states);
+      return withSecrets(context, options, [before, after], async (call) => {
         const result = await descriptor
-          .check(before, after, { olds: before, adopted, markedSecret: options.markedSecret })
+          .check(call, before, after, { olds: before, adopted, markedSecret: options.markedSecret })
           .catch(rethrowRedacted);
         return {
           inputs: adopted ? { ...result.inputs, [ADOPTED]: true } : result.inputs,
@@ -193,44 +211,54 @@ export function servedResource(
         };
       });
     },
-    diff(id: string, olds: Inputs, news: Inputs, options: CallOptions = {}) {
+    diff(
+      context: ProviderContext,
+      id: string,
+      olds: Inputs,
+      news: Inputs,
+      options: CallOptions = {},
+    ) {
       const declared = unmarked(news);
-      return withSecrets(options, [olds, declared], async () => {
+      return withSecrets(context, options, [olds, declared], async (call) => {
         if (importedWithoutRead(olds)) return adoptionDiff(id, unmarked(olds), declared);
-        let answer = await descriptor.diff(id, unmarked(olds), declared).catch(rethrowRedacted);
+        let answer = await descriptor
+          .diff(call, id, unmarked(olds), declared)
+          .catch(rethrowRedacted);
         answer = withoutIgnored(answer, options.ignoreChanges ?? []);
         answer = withReplaceOnChanges(answer, options.replaceOnChanges ?? []);
-        const urn = currentResource();
+        const urn = call.log.resource;
         if (answer.replaces.length > 0) {
-          rememberReplacing(descriptor.type, id);
-          warnWillStay(objectNamed(descriptor.type, urn, id));
-        } else if (urn !== "") rememberDiffedInPlace(urn, id);
+          rememberReplacing(call.states, descriptor.type, id);
+          warnWillStay(call.log, objectNamed(descriptor.type, urn, id));
+        } else if (urn !== "") rememberDiffedInPlace(call.states, urn, id);
         return answer;
       });
     },
-    create(news: Inputs, preview = false, options: CallOptions = {}) {
+    create(context: ProviderContext, news: Inputs, preview = false, options: CallOptions = {}) {
       const declared = unmarked(news);
-      return withSecrets(options, [declared], async () => {
-        const urn = currentResource();
+      return withSecrets(context, options, [declared], async (call) => {
+        const urn = call.log.resource;
         if (preview) {
           // A replacement the engine chose after a diff in place: the old object stays too.
-          const replaced = urn === "" ? undefined : replacedByEngine(urn);
-          if (replaced !== undefined) warnWillStay(objectNamed(descriptor.type, urn, replaced));
+          const replaced = urn === "" ? undefined : replacedByEngine(call.states, urn);
+          if (replaced !== undefined) {
+            warnWillStay(call.log, objectNamed(descriptor.type, urn, replaced));
+          }
           return { state: plannedCreateState(descriptor, declared) };
         }
         const operation = randomUUID();
-        const object = factsOf(urn, declared);
-        if (urn !== "") await ledger.record({ event: "intent", operation, object });
-        const created = await descriptor.create(declared, options).catch(async (error) => {
+        const object = factsOf(call, declared);
+        if (urn !== "") await ledger.record(call, { event: "intent", operation, object });
+        const created = await descriptor.create(call, declared, options).catch(async (error) => {
           // A create that made the object before it failed still hands its id to the engine.
           if (urn !== "" && error instanceof IncompleteCreateError) {
-            await ledger.record({ event: "created", operation, id: error.id, object });
+            await ledger.record(call, { event: "created", operation, id: error.id, object });
           }
           return rethrowRedacted(error);
         });
         if (urn !== "") {
-          rememberCreated(urn);
-          await ledger.record({
+          rememberCreated(call.states, urn);
+          await ledger.record(call, {
             event: "created",
             operation,
             id: created.id,
@@ -240,9 +268,16 @@ export function servedResource(
         return created;
       });
     },
-    update(id: string, olds: Inputs, news: Inputs, preview = false, options: CallOptions = {}) {
+    update(
+      context: ProviderContext,
+      id: string,
+      olds: Inputs,
+      news: Inputs,
+      preview = false,
+      options: CallOptions = {},
+    ) {
       const declared = unmarked(news);
-      return withSecrets(options, [olds, declared], async () => {
+      return withSecrets(context, options, [olds, declared], async (call) => {
         if (importedWithoutRead(olds)) {
           const state = preview
             ? plannedCreateState(descriptor, declared)
@@ -255,34 +290,34 @@ export function servedResource(
         if (preview) return plannedUpdateState(descriptor, stored, declared);
         const finishing = isIncompleteCreate(olds);
         return descriptor
-          .update(id, stored, declared, options)
+          .update(call, id, stored, declared, options)
           .catch((error: unknown) =>
             finishing ? stillIncomplete(id, stored, error) : rethrowRedacted(error),
           );
       });
     },
-    delete(id: string, olds: Inputs, options: CallOptions = {}) {
-      return withSecrets(options, [olds], async () => {
-        const urn = currentResource();
-        const ending = endsReplacement(descriptor.type, id, urn);
+    delete(context: ProviderContext, id: string, olds: Inputs, options: CallOptions = {}) {
+      return withSecrets(context, options, [olds], async (call) => {
+        const urn = call.log.resource;
+        const ending = endsReplacement(call.states, descriptor.type, id, urn);
         const context = { replacing: ending !== "no" };
-        await descriptor.delete(id, unmarked(olds), context).catch(rethrowRedacted);
+        await descriptor.delete(call, id, unmarked(olds), context).catch(rethrowRedacted);
         if (urn === "") return;
         const how =
           ending === "deleteFirst"
             ? "deleteBeforeReplace"
             : ending === "after"
               ? "replaced"
-              : programChecked()
+              : programChecked(call.states)
                 ? "removed"
                 : "destroyed";
-        const object = { ...factsOf(urn, unmarked(olds)), ...organizationOf(olds) };
-        await ledger.record({ event: "left", id, how, object });
+        const object = { ...factsOf(call, unmarked(olds)), ...organizationOf(olds) };
+        await ledger.record(call, { event: "left", id, how, object });
       });
     },
-    async read(id: string, state: Inputs): Promise<ReadAnswer> {
+    async read(context: ProviderContext, id: string, state: Inputs): Promise<ReadAnswer> {
       if (Object.keys(state).length > 0) {
-        inform(
+        context.log.inform(
           `refresh kept ${label(id)} as the stack holds it: the platform has no read operation, ` +
             "so a change made on the platform is not detected",
         );
@@ -296,13 +331,14 @@ export function servedResource(
         );
       }
       const known = descriptor.outputsFromId?.(id) ?? {};
-      const urn = currentResource();
-      if (urn !== "") await ledger.record({ event: "adopted", id, object: factsOf(urn, known) });
+      const urn = context.log.resource;
+      if (urn !== "")
+        await ledger.record(context, { event: "adopted", id, object: factsOf(context, known) });
       const told = Object.keys(known);
       // What the id tells of the inputs (a webhook's campaignId) is all the code `pulumi import`
       // generates; the rest the program declares.
       const toldInputs = told.filter((key) => inputNames.includes(key));
-      warn(
+      context.log.warn(
         `${label(id)} is looked up by id, but the platform has no read operation: ` +
           (told.length > 0
             ? `only ${told.join(", ")} (from the id) is known; `
@@ -320,9 +356,10 @@ export function servedResource(
   });
 
   /** What the ledger may hold of an object: its kind, URN, name and sub-organization, no secret. */
-  function factsOf(urn: string, inputs: Inputs): ObjectFacts {
+  function factsOf(context: ProviderContext, inputs: Inputs): ObjectFacts {
+    const urn = context.log.resource;
     const name = inputs.name;
-    const subOrganization = inputs.subOrganizationId ?? subOrganizationSetting();
+    const subOrganization = inputs.subOrganizationId ?? subOrganizationSetting(context);
     return {
       kind: descriptor.type,
       urn,

@@ -26,10 +26,11 @@ import { IncompleteCreateError } from "../core/errors";
 import { hidden, RESOURCE_KEY, withoutProvider } from "../core/hidden-properties";
 import { InputError } from "../platform/errors";
 import { readSettings } from "../settings/config";
+import { processProviderStates, type ProviderStates } from "../settings/process-state";
 import { inputChangesShown } from "./input-changes-shown";
-import { withResource } from "../core/provider-log";
+import { providerContext, type ProviderContext } from "../core/provider-context";
 import { providerLedger } from "../ledger/provider-ledger";
-import { forwardConsoleToEngine } from "../plugin/engine-log";
+import { forwardConsoleToEngine, printToEngine } from "../plugin/engine-log";
 
 export interface ResourceFacts {
   readonly urn: string;
@@ -58,8 +59,14 @@ function resourceOf(bag: Inputs): Inputs {
  * declared inputs that changed, or nothing usable when `__provider` or `__resource` changed too
  * (the engine would show those).
  */
-function recordInputChanges(urn: string, olds: Inputs, news: Inputs, checked: Inputs): void {
-  const shown = inputChangesShown();
+function recordInputChanges(
+  context: ProviderContext,
+  urn: string,
+  olds: Inputs,
+  news: Inputs,
+  checked: Inputs,
+): void {
+  const shown = inputChangesShown(context.states);
   if (canonical(hidden(olds)) !== canonical(hidden(news))) {
     shown.delete(urn);
     return;
@@ -89,10 +96,21 @@ function startEngineLog(): void {
   }
 }
 
-/** Runs a handler with its messages on the resource named by `bag`, when it names one. */
-function onResource<T>(bag: Inputs, work: () => Promise<T>): Promise<T> {
+/**
+ * Runs a handler with the call's context: its messages on the resource named by `bag`, when it
+ * names one. Pulumi's dynamic-provider runtime calls the serialized `__provider` functions with
+ * the engine's values only, no context, and loads the runtime entry once per process for one
+ * provider: so the context is made from the process's own provider states, whose settings the
+ * entry's `configure` (runtime.ts) wrote (the `states` dynamicHandlers is given by default).
+ */
+function onResource<T>(
+  states: ProviderStates,
+  bag: Inputs,
+  work: (context: ProviderContext) => Promise<T>,
+): Promise<T> {
   startEngineLog();
-  return withResource(factsOf(bag)?.urn ?? "", work);
+  const resource = factsOf(bag)?.urn ?? "";
+  return work(providerContext({ states, resource, print: printToEngine }));
 }
 
 /**
@@ -105,7 +123,10 @@ function withProviderKept(error: unknown, news: Inputs): never {
   throw error;
 }
 
-export function dynamicHandlers<State extends object>(descriptor: ResourceDescriptor<State>) {
+export function dynamicHandlers<State extends object>(
+  descriptor: ResourceDescriptor<State>,
+  states: ProviderStates = processProviderStates(),
+) {
   // Dynamic resources never get preview creates or updates, so every state is the handlers' own.
   const served = servedResource(descriptor as ResourceDescriptor<object>, providerLedger);
   const outputs = (state: object, news: Inputs) => ({
@@ -114,31 +135,38 @@ export function dynamicHandlers<State extends object>(descriptor: ResourceDescri
   });
   return Object.freeze({
     check: (olds: Inputs, news: Inputs) =>
-      onResource(news, async () => {
+      onResource(states, news, async (context) => {
         const refused = factsOf(news)?.refused;
         if (refused !== undefined) {
           return { inputs: resourceOf(news), failures: [{ property: "", reason: refused }] };
         }
         // A bad setting fails the preview here, not the first call of the update.
-        readSettings();
-        const answer = await served.check(withoutProvider(olds), withoutProvider(news), {
+        readSettings(context.settings);
+        const answer = await served.check(context, withoutProvider(olds), withoutProvider(news), {
           markedSecret: factsOf(news)?.markedSecret,
         });
         // The engine puts `__provider` back into the inputs check returns; `__resource` is ours.
         const inputs = { ...answer.inputs, ...resourceOf(news) };
         const urn = factsOf(news)?.urn;
-        if (urn !== undefined) recordInputChanges(urn, olds, news, answer.inputs);
+        if (urn !== undefined) recordInputChanges(context, urn, olds, news, answer.inputs);
         return { inputs, failures: answer.failures };
       }),
     diff: (id: string, olds: Inputs, news: Inputs) =>
-      onResource(news, async () => {
+      onResource(states, news, async (context) => {
         const facts = factsOf(news);
-        const answer = await served.diff(id, withoutProvider(olds), withoutProvider(news), {
-          ignoreChanges: facts?.ignoreChanges,
-          replaceOnChanges: facts?.replaceOnChanges,
-          markedSecret: facts?.markedSecret,
-        });
-        const shown = facts === undefined ? undefined : inputChangesShown().get(facts.urn);
+        const answer = await served.diff(
+          context,
+          id,
+          withoutProvider(olds),
+          withoutProvider(news),
+          {
+            ignoreChanges: facts?.ignoreChanges,
+            replaceOnChanges: facts?.replaceOnChanges,
+            markedSecret: facts?.markedSecret,
+          },
+        );
+        const shown =
+          facts === undefined ? undefined : inputChangesShown(context.states).get(facts.urn);
         // The engine shows its own comparison only when it finds every change this diff found.
         const showable = shown !== undefined && answer.diffs.every((key) => shown.has(key));
         return {
@@ -149,28 +177,32 @@ export function dynamicHandlers<State extends object>(descriptor: ResourceDescri
         };
       }),
     create: (news: Inputs) =>
-      onResource(news, () => {
+      onResource(states, news, (context) => {
         // Check refused it already: nothing reaches the platform for such a resource.
         const refused = factsOf(news)?.refused;
         if (refused !== undefined) return Promise.reject(new InputError(refused));
-        return served.create(withoutProvider(news), false, factsOf(news)).then(
+        return served.create(context, withoutProvider(news), false, factsOf(news)).then(
           ({ id, state }) => ({ id: id!, outs: outputs(state, news) }),
           (error: unknown) => withProviderKept(error, news),
         );
       }),
     update: (id: string, olds: Inputs, news: Inputs) =>
-      onResource(news, () =>
-        served.update(id, withoutProvider(olds), withoutProvider(news), false, factsOf(news)).then(
-          (state) => ({ outs: outputs(state, news) }),
-          (error: unknown) => withProviderKept(error, news),
-        ),
+      onResource(states, news, (context) =>
+        served
+          .update(context, id, withoutProvider(olds), withoutProvider(news), false, factsOf(news))
+          .then(
+            (state) => ({ outs: outputs(state, news) }),
+            (error: unknown) => withProviderKept(error, news),
+          ),
       ),
     delete: (id: string, olds: Inputs) =>
-      onResource(olds, () => served.delete(id, withoutProvider(olds), factsOf(olds))),
+      onResource(states, olds, (context) =>
+        served.delete(context, id, withoutProvider(olds), factsOf(olds)),
+      ),
     /** A refresh: what state holds, said to be kept as it was. */
     read: (id: string, props: Inputs) =>
-      onResource(props, async () => {
-        const read = await served.read(id, withoutProvider(props));
+      onResource(states, props, async (context) => {
+        const read = await served.read(context, id, withoutProvider(props));
         return { id, props: { ...read.state, ...hidden(props) } };
       }),
   });

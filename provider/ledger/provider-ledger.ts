@@ -6,18 +6,19 @@
  */
 import { BackendClientMissing } from "../cli/errors";
 import type { LedgerEvent, ObjectLedger } from "../core/object-ledger";
-import { warn } from "../core/provider-log";
+import type { ProviderContext } from "../core/provider-context";
 import { redactSecrets } from "../platform/redaction";
 import { readSettings } from "../settings/config";
-import { stateSlot } from "../settings/process-state";
+import { stateSlot, type ProviderStates } from "../settings/process-state";
+import type { SettingsSource } from "../settings/settings-state";
 import { newEntry, stackOfResource, type LedgerEntry } from "./ledger-entry";
 import { ledgerLocation, type LedgerLocation } from "./ledger-location";
 
-/** The running provider's ledger location, found on first use (the project folder is its cwd). */
+/** A provider's ledger location, found on first use (the project folder is its cwd). */
 const location = stateSlot((): { found?: LedgerLocation } => ({}));
 
-function currentLocation(): LedgerLocation {
-  const held = location();
+function currentLocation(states: ProviderStates): LedgerLocation {
+  const held = location(states);
   held.found ??= foundLocation();
   return held.found;
 }
@@ -35,9 +36,10 @@ function foundLocation(): LedgerLocation {
 }
 
 export const providerLedger: ObjectLedger = Object.freeze({
-  async record(event: LedgerEvent): Promise<void> {
-    const entry = entryOf(event);
-    const found = currentLocation();
+  async record(context: ProviderContext, event: LedgerEvent): Promise<void> {
+    const entry = entryOf(event, new Date(), context.settings);
+    const found = currentLocation(context.states);
+    const sayNotRecorded = (why: string, fix: string) => notRecorded(context, why, fix);
     if (!("store" in found)) {
       sayNotRecorded(found.missing, found.fix);
       return;
@@ -60,9 +62,9 @@ export const providerLedger: ObjectLedger = Object.freeze({
   },
 });
 
-function sayNotRecorded(why: string, fix: string): void {
+function notRecorded(context: ProviderContext, why: string, fix: string): void {
   // Once per provider: the id still reaches the stack's state, which is what matters most.
-  warn(
+  context.log.warn(
     `the ledger of objects left on the platform is not kept for this stack: ${why}. Objects this stack leaves on the platform cannot be listed later; ${fix}`,
   );
 }
@@ -74,8 +76,15 @@ function sayNotRecorded(why: string, fix: string): void {
  */
 const REDACTED_FIELDS = new Set(["name", "organization", "subOrganization", "host"]);
 
-/** The entry an event makes, with the user's values redacted (REDACTED_FIELDS). */
-export function entryOf(event: LedgerEvent, now: Date = new Date()): LedgerEntry {
+/**
+ * The entry an event makes, with the user's values redacted (REDACTED_FIELDS); the host is the
+ * one `settings` name, when given.
+ */
+export function entryOf(
+  event: LedgerEvent,
+  now: Date = new Date(),
+  settings?: SettingsSource,
+): LedgerEntry {
   const { object } = event;
   const where = stackOfResource(object.urn);
   const entry = newEntry(
@@ -86,7 +95,7 @@ export function entryOf(event: LedgerEvent, now: Date = new Date()): LedgerEntry
       ...("operation" in event ? { operation: event.operation } : {}),
       urn: object.urn,
       ...(where ?? {}),
-      ...hostOf(),
+      ...hostOf(settings),
       ...(object.name === undefined ? {} : { name: object.name }),
       ...(object.organization === undefined ? {} : { organization: object.organization }),
       ...(object.subOrganization === undefined ? {} : { subOrganization: object.subOrganization }),
@@ -102,9 +111,10 @@ export function entryOf(event: LedgerEvent, now: Date = new Date()): LedgerEntry
   ) as LedgerEntry;
 }
 
-function hostOf(): { host?: string } {
+function hostOf(settings: SettingsSource | undefined): { host?: string } {
+  if (settings === undefined) return {};
   try {
-    const { baseUrl, campaignsBaseUrl } = readSettings();
+    const { baseUrl, campaignsBaseUrl } = readSettings(settings);
     const url = baseUrl ?? campaignsBaseUrl;
     return url === undefined ? {} : { host: new URL(url).host };
   } catch {

@@ -5,6 +5,22 @@
 import type { z } from "zod";
 import type { MultipartForm } from "./multipart-form";
 import type { RetryLimits } from "./retry-policy";
+import type { NamedSecret } from "./marked-secrets";
+import type { ProviderLifetime, ProviderStates } from "../settings/process-state";
+import type { SettingsSource } from "../settings/settings-state";
+
+/**
+ * What a call is sent for, handed down by name from the front end that made the call's context
+ * (core/provider-context.ts): where the provider's settings (its API key among them) are read
+ * from, its lifetime, its other states (its connections and their pacing) and the values the
+ * user marked secret on the call's inputs.
+ */
+export interface RequestContext {
+  readonly settings: SettingsSource;
+  readonly states: ProviderStates;
+  readonly lifetime: ProviderLifetime;
+  readonly markedSecrets: readonly NamedSecret[];
+}
 
 export interface ApiCall<Answer = unknown> {
   /** What the provider is doing, for messages: `create SIP carrier "main-trunk"`. */
@@ -49,6 +65,12 @@ export interface ApiResponse<Answer = unknown> {
 
 /** What one call takes from the settings, read once when it starts: every attempt uses these. */
 export interface CallSettings {
+  /** Where they were read from: a 401 or 403 names where the key was set. */
+  readonly source: SettingsSource;
+  /** The values the user marked secret on the call's inputs. */
+  readonly markedSecrets: readonly NamedSecret[];
+  /** The states of the provider whose connections carry the call. */
+  readonly states: ProviderStates;
   readonly url: string;
   /** Kept to tell whether it is too short to be searched for in the platform's answers. */
   readonly apiKey: string;

@@ -3,7 +3,7 @@
  * the calls in flight, the process-wide cap on those calls, and the pacing learned from 429s.
  */
 import type { Agent } from "undici";
-import { stateSlot } from "../settings/process-state";
+import { stateSlot, type ProviderStates } from "../settings/process-state";
 import { ConcurrencyLimit } from "./concurrency-limit";
 import { Pacer } from "./rate-pacer";
 
@@ -36,8 +36,8 @@ export function undici(): typeof import("undici") {
  * Connections for `connections` calls at once. A new count (maxConcurrency changed) opens a new
  * pool; the old one finishes the calls it carries and closes.
  */
-export function sharedAgent(connections: number): Agent {
-  const current = pool().agent;
+export function sharedAgent(connections: number, states: ProviderStates): Agent {
+  const current = pool(states).agent;
   if (current?.connections === connections) return current.dispatcher;
   const dispatcher = new (undici().Agent)({
     connections,
@@ -46,20 +46,20 @@ export function sharedAgent(connections: number): Agent {
     headersTimeout: 0,
     bodyTimeout: 0,
   });
-  pool().agent = { dispatcher, connections };
+  pool(states).agent = { dispatcher, connections };
   void current?.dispatcher.close();
   return dispatcher;
 }
 
 /** The process-wide cap on calls in flight, following the current maxConcurrency. */
-export function sharedLimit(maxConcurrency: number): ConcurrencyLimit {
-  const shared = pool();
+export function sharedLimit(maxConcurrency: number, states: ProviderStates): ConcurrencyLimit {
+  const shared = pool(states);
   if (shared.limit === undefined) shared.limit = new ConcurrencyLimit(maxConcurrency);
   else if (shared.limit.limit !== maxConcurrency) shared.limit.setLimit(maxConcurrency);
   return shared.limit;
 }
 
-/** The pacing every call of the process starts its attempts by. */
-export function sharedPacer(): Pacer {
-  return pool().pacer;
+/** The pacing every call of the provider owning `states` starts its attempts by. */
+export function sharedPacer(states: ProviderStates): Pacer {
+  return pool(states).pacer;
 }

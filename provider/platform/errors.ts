@@ -4,7 +4,6 @@
  * and per status a program would catch, chosen by one factory, `apiErrorFor`; and the errors of a
  * request or an input refused before anything is sent. Their messages are built here.
  */
-import { settingOrigin } from "../settings/config";
 import { VoicePlatformError } from "../settings/errors";
 import { redactBody, redactedPrefix, redactSecrets } from "./redaction";
 import type { AttemptOutcome } from "./retry-policy";
@@ -145,27 +144,22 @@ export function apiErrorFor(outcome: AttemptOutcome, details: ApiErrorDetails): 
   }
 }
 
-/** Where the key in use came from, as a 401 or 403 names it. */
-function keyOrigin(): string {
-  return settingOrigin("apiKey") ?? "voiceplatform:apiKey (or VOICEPLATFORM_API_KEY)";
-}
-
 /**
  * What a 401 tells the user to check: the key where it was set (an explicit provider's input, the
  * stack config, the environment) and the scheme.
  */
-export function authenticationHint(): string {
+export function authenticationHint(keyOrigin: string): string {
   return (
-    `The platform refused the API key from ${keyOrigin()}: check it there, and set authScheme ` +
+    `The platform refused the API key from ${keyOrigin}: check it there, and set authScheme ` +
     "(voiceplatform:authScheme, or an explicit provider's authScheme input), e.g. Bearer, if the platform expects a scheme before the key"
   );
 }
 
 /** What a 403 tells the user to check: the sub-organization if one was sent, else the key's rights. */
-export function permissionHint(subOrganizationId: string | undefined): string {
+export function permissionHint(subOrganizationId: string | undefined, keyOrigin: string): string {
   return subOrganizationId === undefined
-    ? `The API key from ${keyOrigin()} may not do this: check that key's organization and rights`
-    : `Check that sub-organization "${subOrganizationId}" belongs to the organization that owns the API key from ${keyOrigin()}`;
+    ? `The API key from ${keyOrigin} may not do this: check that key's organization and rights`
+    : `Check that sub-organization "${subOrganizationId}" belongs to the organization that owns the API key from ${keyOrigin}`;
 }
 
 /** An id that would change the address of the request it is a path segment of. */

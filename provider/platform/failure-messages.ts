@@ -13,7 +13,7 @@ import {
   type ApiErrorDetails,
 } from "./errors";
 import { isFindable, MIN_FINDABLE_LENGTH, redactSecrets } from "./redaction";
-import { markedSecrets } from "./marked-secrets";
+import { settingOrigin } from "../settings/config";
 import { certainlyNotProcessed, retryAfterBeyondCap, type AttemptOutcome } from "./retry-policy";
 import type { ProviderLifetime } from "../settings/process-state";
 import type { ApiCall, ApiResponse, CallSettings } from "./api-call";
@@ -42,7 +42,7 @@ export function gaveUpError(
   lifetime: ProviderLifetime,
 ): ApiError {
   const { outcome, response } = failure;
-  const withheld = answerWithheldBecause(call, settings.apiKey);
+  const withheld = answerWithheldBecause(call, settings);
   const explained = explainFailure(call, outcome, retriesSoFar, settings);
   const notRetried = stopped ? `not tried again: ${stopReason(lifetime)}` : undefined;
   const problem = [explained.problem, notRetried, withheld].filter(Boolean).join("; ") || undefined;
@@ -65,7 +65,7 @@ export function unexpectedAnswerError(
   settings: CallSettings,
   response: ApiResponse,
 ): ApiResponseError {
-  const withheld = answerWithheldBecause(call, settings.apiKey);
+  const withheld = answerWithheldBecause(call, settings);
   return new ApiResponseError({
     ...requestFacts(call, settings.url),
     status: response.status,
@@ -85,8 +85,11 @@ export function unexpectedAnswerError(
  * Why the platform's answer is not shown, when the request carried a secret too short to be
  * searched for: the answer could echo it where no redaction would find it.
  */
-function answerWithheldBecause(call: ApiCall, apiKey: string): string | undefined {
-  const names = [...(call.secrets ?? []), ...markedSecrets()]
+function answerWithheldBecause(
+  call: ApiCall,
+  { apiKey, markedSecrets }: CallSettings,
+): string | undefined {
+  const names = [...(call.secrets ?? []), ...markedSecrets]
     .filter(({ value }) => typeof value === "string" && value !== "" && !isFindable(value))
     .map(({ name }) => name);
   if (!isFindable(apiKey)) names.unshift("voiceplatform:apiKey");
@@ -159,9 +162,16 @@ function explainFailure(
       }
       return {
         problem: afterRetries ? `still failing${afterRetries}` : undefined,
-        hint: statusHint(outcome.status, settings.subOrganizationId, call),
+        hint: statusHint(outcome.status, settings, call),
       };
   }
+}
+
+/** Where the key in use came from, as a 401 or 403 names it. */
+function keyOrigin(settings: CallSettings): string {
+  return (
+    settingOrigin(settings.source, "apiKey") ?? "voiceplatform:apiKey (or VOICEPLATFORM_API_KEY)"
+  );
 }
 
 function connectionHint(
@@ -174,13 +184,9 @@ function connectionHint(
   return retriesSoFar > 0 ? KEPT_FAILING : undefined;
 }
 
-function statusHint(
-  status: number,
-  subOrganizationId: string | undefined,
-  call: ApiCall,
-): string | undefined {
-  if (status === 401) return authenticationHint();
-  if (status === 403) return permissionHint(subOrganizationId);
+function statusHint(status: number, settings: CallSettings, call: ApiCall): string | undefined {
+  if (status === 401) return authenticationHint(keyOrigin(settings));
+  if (status === 403) return permissionHint(settings.subOrganizationId, keyOrigin(settings));
   if (status === 429) {
     return "The platform is rate limiting: lower voiceplatform:maxConcurrency or raise voiceplatform:maxRetries";
   }

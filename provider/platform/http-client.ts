@@ -9,13 +9,12 @@ import { rememberSecret } from "./redaction";
 import { pathSegmentProblem } from "./path-segment";
 import { defaultRetryLimits } from "./retry-policy";
 import { missingSetting, readSettings } from "../settings/config";
-import { providerLifetime } from "../settings/process-state";
-import type { ApiCall, ApiResponse, CallSettings } from "./api-call";
+import type { ApiCall, ApiResponse, CallSettings, RequestContext } from "./api-call";
 import { requestHeaders, requestUrl, sendAttempt } from "./send-attempt";
 import { withRetries } from "./retry-loop";
 import { gaveUpError, notSentError, unexpectedAnswerError } from "./failure-messages";
 
-export type { ApiCall, ApiResponse } from "./api-call";
+export type { ApiCall, ApiResponse, RequestContext } from "./api-call";
 
 /**
  * Calls one platform operation with retries, the process-wide limit and an exact deadline. Every
@@ -27,24 +26,29 @@ export type { ApiCall, ApiResponse } from "./api-call";
  * After the engine's Cancel no call of the provider starts (`RequestNotSentError`) and none tries
  * again; those in flight finish. Once the engine has ended the provider, its calls in flight are
  * cut too, uploads included: the engine records nothing they return (settings/process-state).
+ *
+ * `context` is the provider's, as the front end made it: its settings are read from
+ * `context.settings` once, here, and the key goes on in `CallSettings.headers`.
  */
 export async function callApi<Answer = unknown>(
   call: ApiCall<Answer>,
+  context: RequestContext,
   random: () => number = Math.random,
 ): Promise<ApiResponse<Answer>> {
-  const lifetime = providerLifetime();
+  const { lifetime } = context;
   // An ended provider's settings went with it: the path alone names the request.
   if (lifetime.ended.aborted) throw notSentError(call, call.path, lifetime);
   refuseUnsafePath(call);
-  const settings = settingsForCall(call);
+  const settings = settingsForCall(call, context);
   if (lifetime.stopped.aborted) throw notSentError(call, settings.url, lifetime);
   const end = await withRetries(
     {
       idempotent: call.idempotent,
       limits: settings.limits,
       maxConcurrency: settings.maxConcurrency,
+      states: context.states,
       lifetime,
-      pacer: sharedPacer(),
+      pacer: sharedPacer(context.states),
       random,
     },
     () => sendAttempt(call, settings, lifetime.ended),
@@ -59,14 +63,17 @@ export async function callApi<Answer = unknown>(
 }
 
 /** The settings, read once for the whole call: every attempt and every message uses these. */
-function settingsForCall(call: ApiCall): CallSettings {
-  const settings = readSettings();
+function settingsForCall(call: ApiCall, context: RequestContext): CallSettings {
+  const settings = readSettings(context.settings);
   const url = requestUrl(call, settings);
   const { apiKey } = settings;
   if (apiKey === undefined) throw missingSetting("apiKey", call.operation);
   rememberSecret(apiKey);
   const subOrganizationId = call.subOrganizationId ?? settings.subOrganizationId;
   return {
+    source: context.settings,
+    markedSecrets: context.markedSecrets,
+    states: context.states,
     url,
     apiKey,
     headers: requestHeaders(call, apiKey, settings.authScheme, subOrganizationId),

@@ -14,7 +14,8 @@ import {
   type AttemptOutcome,
   type RetryLimits,
 } from "./retry-policy";
-import type { ProviderLifetime } from "../settings/process-state";
+import type { ProviderLifetime, ProviderStates } from "../settings/process-state";
+import type { ConcurrencyLimit } from "./concurrency-limit";
 import type { ApiResponse } from "./api-call";
 import type { Attempt, AttemptFailure } from "./send-attempt";
 
@@ -23,6 +24,8 @@ export interface RetryTerms {
   readonly idempotent: boolean;
   readonly limits: RetryLimits;
   readonly maxConcurrency: number;
+  /** The states of the provider whose cap on calls in flight the call waits for. */
+  readonly states: ProviderStates;
   readonly lifetime: ProviderLifetime;
   readonly pacer: Pacer;
   readonly random: () => number;
@@ -56,7 +59,12 @@ export async function withRetries(
   pacer.enter(Date.now());
   try {
     for (let retriesSoFar = 0; ; retriesSoFar++) {
-      const result = await pacedAttempt(pacer, terms.maxConcurrency, lifetime.stopped, attempt);
+      const result = await pacedAttempt(
+        pacer,
+        sharedLimit(terms.maxConcurrency, terms.states),
+        lifetime.stopped,
+        attempt,
+      );
       if (result.kind !== "failure") return result;
       const { outcome } = result;
       holdForRetryAfter(pacer, outcome, limits);
@@ -89,7 +97,7 @@ export async function withRetries(
  */
 async function pacedAttempt(
   pacer: Pacer,
-  maxConcurrency: number,
+  limit: ConcurrencyLimit,
   stopped: AbortSignal,
   attempt: () => Promise<Attempt>,
 ): Promise<Attempt | NotStarted> {
@@ -97,7 +105,7 @@ async function pacedAttempt(
   const admitted = pacer.admit(Date.now(), stopped);
   if (admitted && !(await admitted)) return NOT_STARTED;
   const startedAt = Date.now();
-  const result = await sharedLimit(maxConcurrency).run<Attempt | NotStarted>(
+  const result = await limit.run<Attempt | NotStarted>(
     () => (stopped.aborted ? Promise.resolve(NOT_STARTED) : attempt()),
     stopped,
   );

@@ -73,7 +73,7 @@ export async function sendAttempt(
       headers: form ? { ...headers, ...form.headers } : headers,
       // undici's docs take any AsyncIterable as a body; its type declarations list only Readable.
       body: form ? (form.body as unknown as Readable) : JSON.stringify(call.json),
-      dispatcher: sharedAgent(settings.maxConcurrency),
+      dispatcher: sharedAgent(settings.maxConcurrency, settings.states),
       signal,
     });
     const { text, tooLarge } = await readBounded(res.body, MAX_RESPONSE_BYTES);

@@ -19,11 +19,13 @@ import { IncompleteCreateError } from "../core/errors";
 import { servedResource, type ServedResource } from "../core/served-resource";
 import { resources } from "../resources";
 import { checkProviderConfig, configureProvider, diffProviderConfig } from "./provider-config";
-import { withResource } from "../core/provider-log";
+import { providerContext, type ProviderContext } from "../core/provider-context";
+import { printToEngine } from "./engine-log";
 import { providerLedger } from "../ledger/provider-ledger";
 import { secretSettings } from "../settings/config";
 import {
   cancelProviderCalls,
+  processProviderStates,
   withProviderStates,
   type ProviderStates,
 } from "../settings/process-state";
@@ -162,16 +164,20 @@ function failedWithState(error: unknown, secrets: readonly string[]): Partial<Gr
 }
 
 /**
- * Runs a handler and answers the call with its result or its (already redacted) error; what the
- * handler prints is attached to the call's resource.
+ * Runs a handler with the call's context, made here from the states of the provider the call is
+ * for (its settings as Configure left them, its lifetime) and the call's URN, which its log
+ * prints on; answers the call with its result or its (already redacted) error.
  */
 function answer<Res>(
+  states: ProviderStates,
   call: Call<{ getUrn?(): string | undefined }>,
   done: Done<Res>,
-  work: () => Promise<Res>,
+  work: (context: ProviderContext) => Promise<Res>,
   onError: (error: unknown) => Partial<Grpc.StatusObject> = failed,
 ): void {
-  withResource(call.request.getUrn?.() ?? "", work).then(
+  const resource = call.request.getUrn?.() ?? "";
+  const context = providerContext({ states, resource, print: printToEngine });
+  work(context).then(
     (response) => done(null, response),
     (error: unknown) => done(onError(error)),
   );
@@ -182,10 +188,16 @@ function answer<Res>(
  * a partly created resource's state answered with that state, its secrets marked.
  */
 function answerWithState<Res>(
+  states: ProviderStates,
   call: Call<{ getType(): string; getUrn(): string }>,
   done: Done<Res>,
   receive: (secretPaths: readonly string[]) => Received[],
-  work: (served: ServedResource, received: Received[], secrets: readonly string[]) => Promise<Res>,
+  work: (
+    context: ProviderContext,
+    served: ServedResource,
+    received: Received[],
+    secrets: readonly string[],
+  ) => Promise<Res>,
 ): void {
   const token = tokenOf(call.request.getType(), call.request.getUrn());
   const served = servedByToken.get(token);
@@ -196,9 +208,10 @@ function answerWithState<Res>(
   const received = receive(served.descriptor.secretInputs);
   const secrets = [...served.descriptor.secretInputs, ...markedIn(...received)];
   answer(
+    states,
     call,
     done,
-    () => work(served, received, secrets),
+    (context) => work(context, served, received, secrets),
     (error) => failedWithState(error, secrets),
   );
 }
@@ -274,222 +287,258 @@ const protocol = {
   supportsPreview: true,
 };
 
-export const providerService = {
-  /**
-   * The engine starts the process in the program's directory, where relative sample paths
-   * resolve, as in the dynamic provider. The handshake's program directory is the plugin's own
-   * folder, so it is not used.
-   */
-  handshake(
-    _call: Call<ProviderPb.ProviderHandshakeRequest>,
-    done: Done<ProviderPb.ProviderHandshakeResponse>,
-  ) {
-    const response = new providerPb.ProviderHandshakeResponse();
-    response.setAcceptSecrets(protocol.acceptSecrets);
-    response.setAcceptResources(protocol.acceptResources);
-    response.setAcceptOutputs(protocol.acceptOutputs);
-    done(null, response);
-  },
+/**
+ * The methods serving the provider owning `states`: Configure writes its settings there, and each
+ * call's context is made from them (`answer`).
+ */
+function providerService(states: ProviderStates) {
+  return {
+    /**
+     * The engine starts the process in the program's directory, where relative sample paths
+     * resolve, as in the dynamic provider. The handshake's program directory is the plugin's own
+     * folder, so it is not used.
+     */
+    handshake(
+      _call: Call<ProviderPb.ProviderHandshakeRequest>,
+      done: Done<ProviderPb.ProviderHandshakeResponse>,
+    ) {
+      const response = new providerPb.ProviderHandshakeResponse();
+      response.setAcceptSecrets(protocol.acceptSecrets);
+      response.setAcceptResources(protocol.acceptResources);
+      response.setAcceptOutputs(protocol.acceptOutputs);
+      done(null, response);
+    },
 
-  getPluginInfo(_call: Call<EmptyPb.Empty>, done: Done<PluginPb.PluginInfo>) {
-    const response = new pluginPb.PluginInfo();
-    response.setVersion(packageVersion());
-    done(null, response);
-  },
+    getPluginInfo(_call: Call<EmptyPb.Empty>, done: Done<PluginPb.PluginInfo>) {
+      const response = new pluginPb.PluginInfo();
+      response.setVersion(packageVersion());
+      done(null, response);
+    },
 
-  getSchema(call: Call<ProviderPb.GetSchemaRequest>, done: Done<ProviderPb.GetSchemaResponse>) {
-    if (call.request.getVersion() !== 0) {
-      done({
-        code: grpc.status.INVALID_ARGUMENT,
-        details: `unsupported schema version ${call.request.getVersion()}`,
-      });
-      return;
-    }
-    const response = new providerPb.GetSchemaResponse();
-    response.setSchema(servedSchemaText());
-    done(null, response);
-  },
-
-  checkConfig(call: Call<ProviderPb.CheckRequest>, done: Done<ProviderPb.CheckResponse>) {
-    answer(call, done, async () => {
-      const news = fromWire(call.request.getNews());
-      const { inputs, failures, warnings } = checkProviderConfig(
-        news.bag,
-        process.env,
-        (v) => v === UNKNOWN,
-      );
-      for (const warning of warnings) console.warn(`warning: ${warning}`);
-      // A setting given from a secret config value stays secret, whatever the setting.
-      return checkResponse(inputs, failures, [...secretSettings, ...news.marked]);
-    });
-  },
-
-  diffConfig(call: Call<ProviderPb.DiffRequest>, done: Done<ProviderPb.DiffResponse>) {
-    answer(call, done, async () => {
-      const { changed, replaces } = diffProviderConfig(
-        fromStruct(call.request.getOlds()),
-        fromStruct(call.request.getNews()),
-      );
-      return diffResponse(changed.length > 0, replaces, changed);
-    });
-  },
-
-  configure(call: Call<ProviderPb.ConfigureRequest>, done: Done<ProviderPb.ConfigureResponse>) {
-    answer(call, done, async () => {
-      const args = fromStruct(call.request.getArgs());
-      // Configure is not preceded by CheckConfig when a stack's state is destroyed or refreshed.
-      // Environment variables are left to the calls that need them, read when they run.
-      const { inputs, failures } = checkProviderConfig(args, {}, () => false);
-      if (failures.length > 0) {
-        throw new Error(
-          `the voiceplatform provider's configuration is not valid: ${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`,
-        );
+    getSchema(call: Call<ProviderPb.GetSchemaRequest>, done: Done<ProviderPb.GetSchemaResponse>) {
+      if (call.request.getVersion() !== 0) {
+        done({
+          code: grpc.status.INVALID_ARGUMENT,
+          details: `unsupported schema version ${call.request.getVersion()}`,
+        });
+        return;
       }
-      configureProvider(inputs, call.request.getUrn());
-      const response = new providerPb.ConfigureResponse();
-      response.setAcceptsecrets(protocol.acceptSecrets);
-      response.setAcceptresources(protocol.acceptResources);
-      response.setAcceptoutputs(protocol.acceptOutputs);
-      response.setSupportspreview(protocol.supportsPreview);
-      return response;
-    });
-  },
+      const response = new providerPb.GetSchemaResponse();
+      response.setSchema(servedSchemaText());
+      done(null, response);
+    },
 
-  check(call: Call<ProviderPb.CheckRequest>, done: Done<ProviderPb.CheckResponse>) {
-    answer(call, done, async () => {
-      const served = servedOf(call.request.getType(), call.request.getUrn());
-      const paths = served.descriptor.secretInputs;
-      const olds = fromWire(call.request.getOlds(), paths);
-      const news = fromWire(call.request.getNews(), paths);
-      const markedSecret = markedIn(olds, news);
-      const { inputs, failures } = await served.check(olds.bag, news.bag, { markedSecret });
-      return checkResponse(inputs, failures, [...served.descriptor.secretInputs, ...markedSecret]);
-    });
-  },
-
-  diff(call: Call<ProviderPb.DiffRequest>, done: Done<ProviderPb.DiffResponse>) {
-    answer(call, done, async () => {
-      const served = servedOf(call.request.getType(), call.request.getUrn());
-      const paths = served.descriptor.secretInputs;
-      const olds = fromWire(call.request.getOlds(), paths);
-      const news = fromWire(call.request.getNews(), paths);
-      const result = await served.diff(call.request.getId(), olds.bag, news.bag, {
-        ignoreChanges: call.request.getIgnorechangesList(),
-        markedSecret: markedIn(olds, news),
+    checkConfig(call: Call<ProviderPb.CheckRequest>, done: Done<ProviderPb.CheckResponse>) {
+      answer(states, call, done, async (context) => {
+        const news = fromWire(call.request.getNews());
+        const { inputs, failures, warnings } = checkProviderConfig(
+          news.bag,
+          process.env,
+          (v) => v === UNKNOWN,
+        );
+        const { log } = context;
+        for (const warning of warnings) log.print("warning", warning, log.resource);
+        // A setting given from a secret config value stays secret, whatever the setting.
+        return checkResponse(inputs, failures, [...secretSettings, ...news.marked]);
       });
-      return resourceDiffResponse(result);
-    });
-  },
+    },
 
-  create(call: Call<ProviderPb.CreateRequest>, done: Done<ProviderPb.CreateResponse>) {
-    const receive = (paths: readonly string[]) => [fromWire(call.request.getProperties(), paths)];
-    answerWithState(call, done, receive, async (served, [properties], secrets) => {
-      const { id, state } = await served.create(properties!.bag, call.request.getPreview(), {
-        markedSecret: properties!.marked,
+    diffConfig(call: Call<ProviderPb.DiffRequest>, done: Done<ProviderPb.DiffResponse>) {
+      answer(states, call, done, async () => {
+        const { changed, replaces } = diffProviderConfig(
+          fromStruct(call.request.getOlds()),
+          fromStruct(call.request.getNews()),
+        );
+        return diffResponse(changed.length > 0, replaces, changed);
       });
-      const response = new providerPb.CreateResponse();
-      if (id !== undefined) response.setId(id);
-      response.setProperties(toStruct(state, secrets));
-      return response;
-    });
-  },
+    },
 
-  update(call: Call<ProviderPb.UpdateRequest>, done: Done<ProviderPb.UpdateResponse>) {
-    const receive = (paths: readonly string[]) => [
-      fromWire(call.request.getOlds(), paths),
-      fromWire(call.request.getNews(), paths),
-    ];
-    answerWithState(call, done, receive, async (served, [olds, news], secrets) => {
-      const state = await served.update(
-        call.request.getId(),
-        olds!.bag,
-        news!.bag,
-        call.request.getPreview(),
-        {
+    configure(call: Call<ProviderPb.ConfigureRequest>, done: Done<ProviderPb.ConfigureResponse>) {
+      answer(states, call, done, async (context) => {
+        const args = fromStruct(call.request.getArgs());
+        // Configure is not preceded by CheckConfig when a stack's state is destroyed or refreshed.
+        // Environment variables are left to the calls that need them, read when they run.
+        const { inputs, failures } = checkProviderConfig(args, {}, () => false);
+        if (failures.length > 0) {
+          throw new Error(
+            `the voiceplatform provider's configuration is not valid: ${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`,
+          );
+        }
+        configureProvider(context.settings, inputs, call.request.getUrn());
+        const response = new providerPb.ConfigureResponse();
+        response.setAcceptsecrets(protocol.acceptSecrets);
+        response.setAcceptresources(protocol.acceptResources);
+        response.setAcceptoutputs(protocol.acceptOutputs);
+        response.setSupportspreview(protocol.supportsPreview);
+        return response;
+      });
+    },
+
+    check(call: Call<ProviderPb.CheckRequest>, done: Done<ProviderPb.CheckResponse>) {
+      answer(states, call, done, async (context) => {
+        const served = servedOf(call.request.getType(), call.request.getUrn());
+        const paths = served.descriptor.secretInputs;
+        const olds = fromWire(call.request.getOlds(), paths);
+        const news = fromWire(call.request.getNews(), paths);
+        const markedSecret = markedIn(olds, news);
+        const { inputs, failures } = await served.check(context, olds.bag, news.bag, {
+          markedSecret,
+        });
+        return checkResponse(inputs, failures, [
+          ...served.descriptor.secretInputs,
+          ...markedSecret,
+        ]);
+      });
+    },
+
+    diff(call: Call<ProviderPb.DiffRequest>, done: Done<ProviderPb.DiffResponse>) {
+      answer(states, call, done, async (context) => {
+        const served = servedOf(call.request.getType(), call.request.getUrn());
+        const paths = served.descriptor.secretInputs;
+        const olds = fromWire(call.request.getOlds(), paths);
+        const news = fromWire(call.request.getNews(), paths);
+        const result = await served.diff(context, call.request.getId(), olds.bag, news.bag, {
           ignoreChanges: call.request.getIgnorechangesList(),
-          markedSecret: markedIn(olds!, news!),
+          markedSecret: markedIn(olds, news),
+        });
+        return resourceDiffResponse(result);
+      });
+    },
+
+    create(call: Call<ProviderPb.CreateRequest>, done: Done<ProviderPb.CreateResponse>) {
+      const receive = (paths: readonly string[]) => [fromWire(call.request.getProperties(), paths)];
+      answerWithState(
+        states,
+        call,
+        done,
+        receive,
+        async (context, served, [properties], secrets) => {
+          const { id, state } = await served.create(
+            context,
+            properties!.bag,
+            call.request.getPreview(),
+            {
+              markedSecret: properties!.marked,
+            },
+          );
+          const response = new providerPb.CreateResponse();
+          if (id !== undefined) response.setId(id);
+          response.setProperties(toStruct(state, secrets));
+          return response;
         },
       );
-      const response = new providerPb.UpdateResponse();
-      response.setProperties(toStruct(state, secrets));
-      return response;
-    });
-  },
+    },
 
-  delete(call: Call<ProviderPb.DeleteRequest>, done: Done<EmptyPb.Empty>) {
-    answer(call, done, async () => {
-      const served = servedOf(call.request.getType(), call.request.getUrn());
-      const properties = fromWire(call.request.getProperties(), served.descriptor.secretInputs);
-      await served.delete(call.request.getId(), properties.bag, {
-        markedSecret: properties.marked,
-      });
-      return new emptyPb.Empty();
-    });
-  },
-
-  /**
-   * A refresh gets back what state holds; an import or a `get`, what the id tells and the served
-   * resource's markers, as state and inputs.
-   */
-  read(call: Call<ProviderPb.ReadRequest>, done: Done<ProviderPb.ReadResponse>) {
-    answer(call, done, async () => {
-      const served = servedOf(call.request.getType(), call.request.getUrn());
-      const paths = served.descriptor.secretInputs;
-      const properties = fromWire(call.request.getProperties(), paths);
-      const stored = call.request.getInputs();
-      const inputs = stored === undefined ? undefined : fromWire(stored, paths);
-      const secrets = [
-        ...paths,
-        ...markedIn(properties, ...(inputs === undefined ? [] : [inputs])),
+    update(call: Call<ProviderPb.UpdateRequest>, done: Done<ProviderPb.UpdateResponse>) {
+      const receive = (paths: readonly string[]) => [
+        fromWire(call.request.getOlds(), paths),
+        fromWire(call.request.getNews(), paths),
       ];
-      const id = call.request.getId();
-      const read = await served.read(id, properties.bag);
-      const response = new providerPb.ReadResponse();
-      response.setId(id);
-      response.setProperties(toStruct(read.state, secrets));
-      if (read.inputs !== undefined) response.setInputs(toStruct(read.inputs, secrets));
-      else if (inputs !== undefined) response.setInputs(toStruct(inputs.bag, secrets));
-      return response;
-    });
-  },
+      answerWithState(
+        states,
+        call,
+        done,
+        receive,
+        async (context, served, [olds, news], secrets) => {
+          const state = await served.update(
+            context,
+            call.request.getId(),
+            olds!.bag,
+            news!.bag,
+            call.request.getPreview(),
+            {
+              ignoreChanges: call.request.getIgnorechangesList(),
+              markedSecret: markedIn(olds!, news!),
+            },
+          );
+          const response = new providerPb.UpdateResponse();
+          response.setProperties(toStruct(state, secrets));
+          return response;
+        },
+      );
+    },
 
-  /**
-   * The engine's Cancel (Ctrl-C; Pulumi 3.231 and later also send it when they close a plugin):
-   * the engine still records answers, so calls in flight finish and keep every id the platform
-   * returns, while no call starts any more (each fails saying nothing was sent).
-   */
-  cancel(_call: Call<EmptyPb.Empty>, done: Done<EmptyPb.Empty>) {
-    cancelProviderCalls();
-    done(null, new emptyPb.Empty());
-  },
+    delete(call: Call<ProviderPb.DeleteRequest>, done: Done<EmptyPb.Empty>) {
+      answer(states, call, done, async (context) => {
+        const served = servedOf(call.request.getType(), call.request.getUrn());
+        const properties = fromWire(call.request.getProperties(), served.descriptor.secretInputs);
+        await served.delete(context, call.request.getId(), properties.bag, {
+          markedSecret: properties.marked,
+        });
+        return new emptyPb.Empty();
+      });
+    },
 
-  attach(_call: Call<unknown>, done: Done<EmptyPb.Empty>) {
-    done(null, new emptyPb.Empty());
-  },
+    /**
+     * A refresh gets back what state holds; an import or a `get`, what the id tells and the served
+     * resource's markers, as state and inputs.
+     */
+    read(call: Call<ProviderPb.ReadRequest>, done: Done<ProviderPb.ReadResponse>) {
+      answer(states, call, done, async (context) => {
+        const served = servedOf(call.request.getType(), call.request.getUrn());
+        const paths = served.descriptor.secretInputs;
+        const properties = fromWire(call.request.getProperties(), paths);
+        const stored = call.request.getInputs();
+        const inputs = stored === undefined ? undefined : fromWire(stored, paths);
+        const secrets = [
+          ...paths,
+          ...markedIn(properties, ...(inputs === undefined ? [] : [inputs])),
+        ];
+        const id = call.request.getId();
+        const read = await served.read(context, id, properties.bag);
+        const response = new providerPb.ReadResponse();
+        response.setId(id);
+        response.setProperties(toStruct(read.state, secrets));
+        if (read.inputs !== undefined) response.setInputs(toStruct(read.inputs, secrets));
+        else if (inputs !== undefined) response.setInputs(toStruct(inputs.bag, secrets));
+        return response;
+      });
+    },
 
-  /** No other provider's state maps onto this one's (used by `pulumi convert`). */
-  getMapping(_call: Call<unknown>, done: Done<ProviderPb.GetMappingResponse>) {
-    const response = new providerPb.GetMappingResponse();
-    response.setProvider("");
-    response.setData(new Uint8Array());
-    done(null, response);
-  },
+    /**
+     * The engine's Cancel (Ctrl-C; Pulumi 3.231 and later also send it when they close a plugin):
+     * the engine still records answers, so calls in flight finish and keep every id the platform
+     * returns, while no call starts any more (each fails saying nothing was sent).
+     */
+    cancel(_call: Call<EmptyPb.Empty>, done: Done<EmptyPb.Empty>) {
+      cancelProviderCalls(states);
+      done(null, new emptyPb.Empty());
+    },
 
-  getMappings(_call: Call<unknown>, done: Done<ProviderPb.GetMappingsResponse>) {
-    done(null, new providerPb.GetMappingsResponse());
-  },
-};
+    attach(_call: Call<unknown>, done: Done<EmptyPb.Empty>) {
+      done(null, new emptyPb.Empty());
+    },
+
+    /** No other provider's state maps onto this one's (used by `pulumi convert`). */
+    getMapping(_call: Call<unknown>, done: Done<ProviderPb.GetMappingResponse>) {
+      const response = new providerPb.GetMappingResponse();
+      response.setProvider("");
+      response.setData(new Uint8Array());
+      done(null, response);
+    },
+
+    getMappings(_call: Call<unknown>, done: Done<ProviderPb.GetMappingsResponse>) {
+      done(null, new providerPb.GetMappingsResponse());
+    },
+  };
+}
 
 type Method = (call: Call<unknown>, done: Done<unknown>) => void;
 
-/** The service with each call run as one of the provider owning `states` (the shared server's). */
-function serviceFor(states: ProviderStates): Record<string, Method> {
+/**
+ * The service of one of the providers the shared server serves: its calls are made with its
+ * states explicitly (`answer`); they also run inside `withProviderStates`, for the slots a call's
+ * context does not reach yet (settings/process-state.ts says which).
+ */
+function sharedServiceFor(states: ProviderStates): Record<string, Method> {
   return Object.fromEntries(
-    Object.entries(providerService as unknown as Record<string, Method>).map(([name, method]) => [
-      name,
-      (call: Call<unknown>, done: Done<unknown>) =>
-        withProviderStates(states, () => method(call, done)),
-    ]),
+    Object.entries(providerService(states) as unknown as Record<string, Method>).map(
+      ([name, method]) => [
+        name,
+        (call: Call<unknown>, done: Done<unknown>) =>
+          withProviderStates(states, () => method(call, done)),
+      ],
+    ),
   );
 }
 
@@ -507,8 +556,8 @@ export async function serve(
   server.addService(
     providerGrpc.ResourceProviderService,
     (states === undefined
-      ? providerService
-      : serviceFor(states)) as unknown as Grpc.UntypedServiceImplementation,
+      ? providerService(processProviderStates())
+      : sharedServiceFor(states)) as unknown as Grpc.UntypedServiceImplementation,
   );
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) =>

@@ -1,18 +1,22 @@
 /**
  * The plugin's native npm packages, one per platform, as esbuild, Biome and Turborepo ship theirs:
  * `pulumi-voice-platform-<os>-<cpu>` (npm's names for the platform) with `os` and `cpu` fields,
- * each an optional dependency of the package at the same version, so npm installs only the one
- * that fits. Each holds its platform's plugin archive as it is (provider/release/plugin-archive.ts)
+ * each an optional dependency of the plugin's own package (PLUGIN_PACKAGE_NAME, what
+ * `npm install -g` puts on PATH) at the same version, so npm installs only the one that fits. The
+ * package of the dynamic resources names none of them: a program on those never starts the
+ * plugin, so its install downloads no executable. Each holds its platform's plugin archive as it is (provider/release/plugin-archive.ts)
  * under bin/: on Linux and macOS the native launcher and the server it shares between providers,
  * on Windows the single executable.
  *
- * The package's own `pulumi-resource-voiceplatform` (bin/, a Node.js script) runs the one that
+ * The plugin package's `pulumi-resource-voiceplatform` (bin/, a Node.js script) runs the one that
  * fits (nativePlugin below) and runs the plugin on Node.js itself only when none does, saying so.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 
 export const NPM_PACKAGE_NAME = "pulumi-voice-platform";
+/** The plugin's npm package: its bin, its bundle, and the native packages as optional ones. */
+export const PLUGIN_PACKAGE_NAME = `${NPM_PACKAGE_NAME}-plugin`;
 
 export interface NativePlatform {
   /** Pulumi's name, as the archives carry it. */

@@ -7,6 +7,7 @@
 import type { z } from "zod";
 import { suggestion } from "../core/check";
 import type { CheckFailure, Inputs } from "../core/resource-descriptor";
+import type { SettingsSource } from "../settings/settings-state";
 import {
   rememberProviderSettings,
   settingSources,
@@ -115,11 +116,15 @@ export function diffProviderConfig(
  * Configure: the checked inputs become the provider's settings, by name. `providerUrn` says whose
  * they are (an explicit provider's inputs, or the stack config given to the default provider).
  */
-export function configureProvider(inputs: Inputs, providerUrn = ""): void {
+export function configureProvider(
+  settings: SettingsSource,
+  inputs: Inputs,
+  providerUrn = "",
+): void {
   const given: Partial<Record<SettingName, string | number>> = {};
   for (const name of Object.keys(ProviderInputs.shape) as SettingName[]) {
     const value = inputs[name];
     if (typeof value === "string" || typeof value === "number") given[name] = value;
   }
-  rememberProviderSettings(given, providerUrn);
+  rememberProviderSettings(settings, given, providerUrn);
 }

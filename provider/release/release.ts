@@ -9,7 +9,13 @@ import { parseArgs } from "node:util";
 import { generateSdks } from "../codegen/generate-sdks";
 import { CHECKSUMS_FILE, writeChecksums, type Artifact } from "./checksums";
 import { checkDownloadUrl } from "./download-url";
-import { mainManifestFields, packNativePackages, type NpmPackage } from "./npm-packages";
+import {
+  mainManifestFields,
+  packNativePackages,
+  packPluginPackage,
+  type NpmPackage,
+  type RepoManifest,
+} from "./npm-packages";
 import { packThisPackage } from "./package-tarball";
 import { buildPluginArchives, releasePlatforms, type PluginArchive } from "./plugin-archive";
 import {
@@ -64,11 +70,14 @@ export interface Release {
   manifest: ReleaseManifest;
 }
 
-async function packageVersionOfRepo(): Promise<string> {
-  const manifest = JSON.parse(await readFile(join(REPO_ROOT, "package.json"), "utf8")) as {
+async function repoManifest(): Promise<RepoManifest & { version: string }> {
+  return JSON.parse(await readFile(join(REPO_ROOT, "package.json"), "utf8")) as RepoManifest & {
     version: string;
   };
-  return manifest.version;
+}
+
+async function packageVersionOfRepo(): Promise<string> {
+  return (await repoManifest()).version;
 }
 
 function checkPlatforms(platforms: readonly string[]): void {
@@ -153,17 +162,26 @@ export async function buildRelease(options: ReleaseOptions): Promise<Release> {
     toolsFolder,
   });
   const nodeSdk = await packNodeSdkInto(join(sdk, "nodejs"), join(out, "npm"), version);
+  const repo = await repoManifest();
+  const plugin = await packPluginPackage({
+    repoRoot: REPO_ROOT,
+    version,
+    platforms,
+    addresses,
+    repo,
+    outDir: join(out, "npm"),
+  });
   const main: NpmPackage = {
     name: "pulumi-voice-platform",
     version,
     file: await packThisPackage(
       REPO_ROOT,
       join(out, "npm"),
-      mainManifestFields(version, platforms, addresses),
+      mainManifestFields(version, addresses, repo),
     ),
   };
   const go = await packGoModule(join(sdk, "go"), out, version, epochSeconds);
-  const npm = [...native, nodeSdk, main];
+  const npm = [...native, plugin, nodeSdk, main];
   const files = [...archives.map((a) => a.file), ...npm.map((p) => p.file), ...python, go.tarball];
   const artifacts = await writeChecksums(out, files, ["plugin"]);
   const manifest = releaseManifest({

@@ -12,15 +12,16 @@ import {
   subOrganizationId,
   text,
 } from "../core/input-rules";
-import { filledIn, LEDGER_KEEPS_IT, warn } from "../core/provider-log";
+import { filledIn, LEDGER_KEEPS_IT, type ProviderLog } from "../core/provider-log";
 import {
   defineResource,
   storedState,
   type Inputs,
+  type ProviderContext,
   type StateOf,
 } from "../core/resource-descriptor";
 import { namedSecretValues } from "../core/secret-paths";
-import { callApi, pathSegment } from "../platform/http-client";
+import { pathSegment } from "../platform/http-client";
 
 /** The five event kinds of section 6. */
 export const webhookEvents = [
@@ -223,13 +224,15 @@ function campaignWebhookWarnings(inputs: CampaignWebhookInputs): string[] {
   return warnings;
 }
 
-async function create(news: Inputs): Promise<{ id: string; state: CampaignWebhookState }> {
-  const inputs = CampaignWebhookInputs.parse(news);
+async function create(
+  context: ProviderContext,
+  inputs: CampaignWebhookInputs,
+): Promise<{ id: string; state: CampaignWebhookState }> {
   const id = newWebhookId(inputs.campaignId);
   if (inputs.alreadySubscribed === true)
     return { id, state: await campaignWebhook.stateAfterCreate(id, inputs) };
   const campaign = `campaign ${inputs.campaignId}`;
-  const response = await callApi({
+  const response = await context.request({
     operation: `subscribe webhook ${inputs.url} to ${campaign}`,
     method: "POST",
     origin: "campaigns",
@@ -309,10 +312,10 @@ function shownWebhook(id: string, inputs: Inputs): string {
 }
 
 /** Said once per process for each campaign whose webhooks an earlier version gave derived ids. */
-function warnDerivedId(id: string): void {
+function warnDerivedId(log: ProviderLog, id: string): void {
   const campaign = DERIVED_WEBHOOK_ID.exec(id)?.[1];
   if (campaign === undefined) return;
-  warn(
+  log.warn(
     `a webhook of campaign ${campaign} has an id that an earlier version derived from its inputs, secret ones included. ` +
       "It keeps working; run `npx pulumi-voice-platform rekey` once to give it a random id (no call to the platform, nothing replaced)",
   );
@@ -377,14 +380,15 @@ return err`,
   outputSchema: CampaignWebhookOutputs,
   warnings: campaignWebhookWarnings,
   normalize: normalizeCampaignId,
-  diff: async (id, olds, news, plan) => {
-    warnDerivedId(id);
+  diff: async (context, id, olds, news, plan) => {
+    warnDerivedId(context.log, id);
     return diffInputs(storedState(olds), news, plan);
   },
   create,
   // A recorded subscription's state is the default, the checked inputs (no answer, so no status
   // or data), and so is the update that records new inputs: every input replaces it.
-  delete: async (id, olds, context) => warn(stillSubscribed(id, olds, context)),
+  delete: async (context, id, olds, deleted) =>
+    context.log.warn(stillSubscribed(id, olds, deleted)),
   adoptWith: () =>
     "alreadySubscribed: true beside the subscription's campaignId, url and events (its create records the subscription without a call)",
   outputsFromId: (id) => {

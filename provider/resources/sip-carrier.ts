@@ -12,9 +12,8 @@ import {
   text,
 } from "../core/input-rules";
 import { filledIn, warnStaysOnPlatform } from "../core/provider-log";
-import { defineResource, type Inputs, type StateOf } from "../core/resource-descriptor";
+import { defineResource, type ProviderContext, type StateOf } from "../core/resource-descriptor";
 import { namedSecretValues } from "../core/secret-paths";
-import { callApi } from "../platform/http-client";
 
 const port = z.number().int("must be a whole number").min(1).max(65535);
 const netmask = z.number().int("must be a whole number").min(0).max(32);
@@ -275,12 +274,14 @@ function label(inputs: { name?: unknown }): string {
   return typeof inputs.name === "string" ? `SIP carrier "${inputs.name}"` : "SIP carrier";
 }
 
-async function create(news: Inputs): Promise<{ id: string; state: SipCarrierState }> {
-  const inputs = SipCarrierInputs.parse(news);
+async function create(
+  context: ProviderContext,
+  inputs: SipCarrierInputs,
+): Promise<{ id: string; state: SipCarrierState }> {
   const existing = inputs.existingCarrierId;
   if (existing !== undefined)
     return { id: existing, state: await sipCarrier.stateAfterCreate(existing, inputs) };
-  const response = await callApi({
+  const response = await context.request({
     operation: `create ${label(inputs)}`,
     method: "POST",
     origin: "api",
@@ -392,7 +393,8 @@ outputs:
   outputSchema: SipCarrierOutputs,
   warnings: sipCarrierWarnings,
   create,
-  delete: async (id, olds, context) => warnStaysOnPlatform(`${label(olds)} (${id})`, context),
+  delete: async (context, id, olds, deleted) =>
+    warnStaysOnPlatform(context.log, `${label(olds)} (${id})`, deleted),
   adoptWith: (id) =>
     `existingCarrierId: ${JSON.stringify(id)} (its create records that carrier without a call)`,
   // The state after create (checked inputs and carrierId) and the update that records new

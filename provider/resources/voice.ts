@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { checkedInputs } from "../core/check";
 import { withFieldsRules } from "../core/declared-rules";
 import { stateOfCreated } from "../core/created-object";
 import { IncompleteCreateError } from "../core/errors";
@@ -23,10 +22,11 @@ import {
   type CheckFailure,
   type DiffAnswer,
   type Inputs,
+  type ProviderContext,
   type StateOf,
 } from "../core/resource-descriptor";
 import { InputError } from "../platform/errors";
-import { callApi, pathSegment } from "../platform/http-client";
+import { pathSegment } from "../platform/http-client";
 import { MultipartForm } from "../platform/multipart-form";
 import {
   describeSample,
@@ -395,12 +395,13 @@ function unknownOutcomeHint(inputs: VoiceInputs): string {
 }
 
 async function putVoice(
+  context: ProviderContext,
   id: string,
   inputs: VoiceInputs,
   operation: string,
   body: Record<string, unknown> = toUpdateBody(inputs),
 ): Promise<ApiVoice> {
-  const response = await callApi({
+  const response = await context.request({
     operation,
     method: "PUT",
     origin: "api",
@@ -447,7 +448,13 @@ async function sampleFailures(news: Inputs): Promise<CheckFailure[]> {
   return failures;
 }
 
-async function diff(_id: string, olds: Inputs, news: Inputs, plan: DiffPlan): Promise<DiffAnswer> {
+async function diff(
+  _context: ProviderContext,
+  _id: string,
+  olds: Inputs,
+  news: Inputs,
+  plan: DiffPlan,
+): Promise<DiffAnswer> {
   const stored = readVoiceState(olds);
   const files = news.files;
   // Samples compare by content, as a set: the same path with new audio is a new voice, the same
@@ -488,15 +495,15 @@ async function recordedSamples(stored: VoiceState): Promise<SampleFacts[]> {
 
 /** A clone, or the adoption of the voice `existingVoiceId` names. */
 async function create(
-  news: Inputs,
+  context: ProviderContext,
+  inputs: VoiceInputs,
   options: CallOptions = {},
 ): Promise<{ id: string; state: VoiceState }> {
-  const inputs = VoiceInputs.parse(news);
   if (inputs.existingVoiceId !== undefined) {
-    return adoptVoice(inputs, inputs.existingVoiceId, options);
+    return adoptVoice(context, inputs, inputs.existingVoiceId, options);
   }
   const samples = await openSamples(inputs);
-  const voices = await cloneVoice(inputs, samples);
+  const voices = await cloneVoice(context, inputs, samples);
   const voice = pickCreatedVoice(voices, inputs.name)!;
   const state = await stateOfCreated(
     voice.id,
@@ -505,11 +512,12 @@ async function create(
       toVoiceState(inputs, voice, voices, await Promise.all(samples.map((s) => s.facts()))),
   );
   if (inputs.isMultilingual === undefined) return { id: voice.id, state };
-  return { id: voice.id, state: await setMultilingual(inputs, voice, state) };
+  return { id: voice.id, state: await setMultilingual(context, inputs, voice, state) };
 }
 
 /** Adopting sets what the program declares and does not ignore; with nothing left, no call. */
 async function adoptVoice(
+  context: ProviderContext,
   inputs: VoiceInputs,
   existing: string,
   options: CallOptions,
@@ -518,7 +526,13 @@ async function adoptVoice(
   if (Object.keys(body).length === 0) {
     return { id: existing, state: toVoiceState(inputs, { id: existing }, [], []) };
   }
-  const voice = await putVoice(existing, inputs, `adopt ${label(inputs)} (${existing})`, body);
+  const voice = await putVoice(
+    context,
+    existing,
+    inputs,
+    `adopt ${label(inputs)} (${existing})`,
+    body,
+  );
   return { id: voice.id, state: toVoiceState(inputs, voice, [], []) };
 }
 
@@ -536,9 +550,13 @@ function openSamples(inputs: VoiceInputs): Promise<SampleUpload[]> {
 }
 
 /** The clone call (section 4.1): every voice its answer holds. */
-async function cloneVoice(inputs: VoiceInputs, samples: SampleUpload[]): Promise<ApiVoice[]> {
+async function cloneVoice(
+  context: ProviderContext,
+  inputs: VoiceInputs,
+  samples: SampleUpload[],
+): Promise<ApiVoice[]> {
   const totalBytes = samples.reduce((sum, sample) => sum + sample.size, 0);
-  const response = await callApi({
+  const response = await context.request({
     operation: `clone ${label(inputs)}`,
     method: "POST",
     origin: "api",
@@ -560,12 +578,14 @@ async function cloneVoice(inputs: VoiceInputs, samples: SampleUpload[]): Promise
 
 /** The clone form has no isMultilingual: the new voice gets it with an update right after. */
 async function setMultilingual(
+  context: ProviderContext,
   inputs: VoiceInputs,
   voice: ApiVoice,
   cloned: VoiceState,
 ): Promise<VoiceState> {
   try {
     const updated = await putVoice(
+      context,
       voice.id,
       inputs,
       `set isMultilingual on the new ${label(inputs)} (${voice.id})`,
@@ -582,16 +602,16 @@ async function setMultilingual(
 }
 
 async function update(
+  context: ProviderContext,
   id: string,
   olds: Inputs,
-  news: Inputs,
+  inputs: VoiceInputs,
   options: CallOptions = {},
 ): Promise<VoiceState> {
   const stored = readVoiceState(olds);
-  const inputs = checkedInputs(VoiceInputs, news);
   const body = toUpdateBody(inputs, options.ignoreChanges);
   const samples = await recordedSamples(stored);
-  const voice = await putVoice(id, inputs, `update ${label(inputs)} (${id})`, body);
+  const voice = await putVoice(context, id, inputs, `update ${label(inputs)} (${id})`, body);
   return toVoiceState(inputs, voice, stored.clonedVoices, samples);
 }
 
@@ -599,8 +619,7 @@ async function update(
  * The platform's own fields are unknown without a call: the next update brings them in. The
  * samples are described from the files, so a diff against the same files shows no change.
  */
-async function stateAfterCreate(id: string, news: Inputs): Promise<VoiceState> {
-  const inputs = checkedInputs(VoiceInputs, news);
+async function stateAfterCreate(id: string, inputs: VoiceInputs): Promise<VoiceState> {
   const samples =
     inputs.existingVoiceId === undefined
       ? await Promise.all((inputs.files ?? []).map(describeSample))
@@ -666,7 +685,8 @@ outputs:
   diff,
   create,
   update,
-  delete: async (id, olds, context) => warnStaysOnPlatform(`${label(olds)} (${id})`, context),
+  delete: async (context, id, olds, deleted) =>
+    warnStaysOnPlatform(context.log, `${label(olds)} (${id})`, deleted),
   adoptWith: (id) =>
     `existingVoiceId: ${JSON.stringify(id)} (its create adopts that voice instead of cloning one; leave files out)`,
   stateAfterCreate,

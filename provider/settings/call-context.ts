@@ -1,9 +1,11 @@
 /**
- * What a call carries into everything it starts, in one AsyncLocalStorage: the states of the
- * provider the call is for (process-state.ts), the values the user marked secret on its inputs
- * (platform/marked-secrets.ts) and the resource it concerns (core/provider-log.ts). Each floor
- * adds what it knows under a key of its own (`callValue`), so this floor knows none of them. A
- * value set for a call holds in all it starts, until a call inside sets that key again.
+ * The one AsyncLocalStorage left, under one key: the states of the shared server's provider whose
+ * call is running (process-state.ts's `withProviderStates`), for the two slots a call's context
+ * does not reach yet: the secrets redaction searches texts for (platform/secret-memory.ts, read
+ * wherever an error is worded) and the sample hashes (platform/sample-hash-cache.ts). Everything
+ * else a call needs (settings, lifetime, marked secrets, log, connections, replacements, ledger)
+ * travels by name in its context (core/provider-context.ts). Outside the shared server nothing
+ * sets it, and a slot answers the process's own provider.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 

@@ -6,7 +6,7 @@
 
 import { z } from "zod";
 import { ConfigurationError } from "./errors";
-import { settingsState } from "./settings-state";
+import type { SettingsSource } from "./settings-state";
 import {
   authSchemeProblem,
   baseUrlProblem,
@@ -161,11 +161,14 @@ export interface Settings {
   readonly maxConcurrency: number;
 }
 
-/** Called from the provider's `configure`; keeps only this provider's keys. */
-export function rememberEngineConfig(config: { get(key: string): string | undefined }): void {
+/** Called from the provider's `configure`; keeps only this provider's keys, in its `source`. */
+export function rememberEngineConfig(
+  source: SettingsSource,
+  config: { get(key: string): string | undefined },
+): void {
   const kept: Record<string, string | undefined> = {};
   for (const { key } of Object.values(settingSources)) kept[key] = config.get(key);
-  const state = settingsState();
+  const state = source;
   state.engineConfig = kept;
   state.givenSettings = {};
   state.explicitProvider = undefined;
@@ -178,10 +181,11 @@ export function rememberEngineConfig(config: { get(key: string): string | undefi
  * which the engine gives the stack config under the same names.
  */
 export function rememberProviderSettings(
+  source: SettingsSource,
   given: Readonly<Partial<Record<SettingName, string | number>>>,
   providerUrn = "",
 ): void {
-  const state = settingsState();
+  const state = source;
   state.engineConfig = {};
   state.givenSettings = given;
   state.explicitProvider = explicitProviderName(providerUrn);
@@ -206,8 +210,12 @@ interface RawSetting {
 }
 
 /** A setting as it was given, untrimmed; an empty value is no value. */
-function readRaw(name: SettingName, env: NodeJS.ProcessEnv): RawSetting | undefined {
-  const state = settingsState();
+function readRaw(
+  source: SettingsSource,
+  name: SettingName,
+  env: NodeJS.ProcessEnv,
+): RawSetting | undefined {
+  const state = source;
   const given = state.givenSettings[name];
   if (given !== undefined) {
     const origin = state.explicitProvider === undefined ? "stack config" : "provider input";
@@ -225,15 +233,16 @@ function readRaw(name: SettingName, env: NodeJS.ProcessEnv): RawSetting | undefi
  * provider's input, the stack config key, or the environment variable; undefined when unset.
  */
 export function settingOrigin(
+  source: SettingsSource,
   name: SettingName,
   env: NodeJS.ProcessEnv = process.env,
 ): string | undefined {
-  const raw = readRaw(name, env);
+  const raw = readRaw(source, name, env);
   if (raw === undefined) return undefined;
   const { key, env: variable } = settingSources[name];
   switch (raw.origin) {
     case "provider input":
-      return `the \`${name}\` input of the explicit provider "${settingsState().explicitProvider}" (the SDKs fill it from ${variable} when the program leaves it out)`;
+      return `the \`${name}\` input of the explicit provider "${source.explicitProvider}" (the SDKs fill it from ${variable} when the program leaves it out)`;
     case "stack config":
       return `the stack config key ${key}`;
     case "environment":
@@ -243,10 +252,11 @@ export function settingOrigin(
 
 /** A setting's value parsed by the settings schema, or the error naming where it was set. */
 function readSetting<Name extends SettingName>(
+  source: SettingsSource,
   name: Name,
   env: NodeJS.ProcessEnv,
 ): z.output<(typeof SettingsSchema.shape)[Name]> | undefined {
-  const raw = readRaw(name, env)?.value;
+  const raw = readRaw(source, name, env)?.value;
   if (raw === undefined) return undefined;
   const parsed = SettingsSchema.shape[name].safeParse(raw);
   if (!parsed.success) {
@@ -259,25 +269,29 @@ function readSetting<Name extends SettingName>(
   return parsed.data as z.output<(typeof SettingsSchema.shape)[Name]>;
 }
 
-export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+/** The settings of the provider whose settings `source` holds, as they are now. */
+export function readSettings(
+  source: SettingsSource,
+  env: NodeJS.ProcessEnv = process.env,
+): Settings {
   // Every raw value is read now; only the parsing of unchanged values is reused.
   const raw = (Object.keys(settingSources) as SettingName[])
-    .map((name) => readRaw(name, env)?.value ?? "\u0000")
+    .map((name) => readRaw(source, name, env)?.value ?? "\u0000")
     .join("\u0001");
   // The settings parsed from the last raw values seen: parsing is skipped while they stay the same.
-  const last = settingsState().lastSettings;
+  const last = source.lastSettings;
   if (last?.raw === raw) return last.settings as Settings;
   const settings: Settings = {
-    apiKey: readSetting("apiKey", env),
-    baseUrl: readSetting("baseUrl", env)?.replace(/\/+$/, ""),
-    campaignsBaseUrl: readSetting("campaignsBaseUrl", env)?.replace(/\/+$/, ""),
-    subOrganizationId: readSetting("subOrganizationId", env),
-    authScheme: readSetting("authScheme", env),
-    timeoutSeconds: readSetting("timeoutSeconds", env) ?? settingDefaults.timeoutSeconds,
-    maxRetries: readSetting("maxRetries", env) ?? settingDefaults.maxRetries,
-    maxConcurrency: readSetting("maxConcurrency", env) ?? settingDefaults.maxConcurrency,
+    apiKey: readSetting(source, "apiKey", env),
+    baseUrl: readSetting(source, "baseUrl", env)?.replace(/\/+$/, ""),
+    campaignsBaseUrl: readSetting(source, "campaignsBaseUrl", env)?.replace(/\/+$/, ""),
+    subOrganizationId: readSetting(source, "subOrganizationId", env),
+    authScheme: readSetting(source, "authScheme", env),
+    timeoutSeconds: readSetting(source, "timeoutSeconds", env) ?? settingDefaults.timeoutSeconds,
+    maxRetries: readSetting(source, "maxRetries", env) ?? settingDefaults.maxRetries,
+    maxConcurrency: readSetting(source, "maxConcurrency", env) ?? settingDefaults.maxConcurrency,
   };
-  settingsState().lastSettings = { raw, settings };
+  source.lastSettings = { raw, settings };
   return settings;
 }
 

@@ -3,17 +3,22 @@
  * operations through one provider, and they share what earlier calls learned: the settings
  * `configure` was given, the connection pool, the pacing learned from 429s, the secrets to keep
  * out of messages, the sample hashes already computed, the warnings already said. Each concern
- * keeps its state in a slot of its own module, on its own floor (`stateSlot`).
+ * keeps its state in a slot of its own module, on its own floor (`stateSlot`), and a slot is read
+ * with the states of the provider it is for: a call's context carries them
+ * (core/provider-context.ts), with the provider's settings (`providerSettings`) and lifetime
+ * (`providerLifetime`).
  *
  * A process serves one provider, except the plugin's shared server (provider/plugin/
- * shared-server.ts), which serves every provider of one engine run, each with states of its own:
- * its calls run inside `withProviderStates`, and a slot answers the state of the provider whose
- * call is running. Anywhere else a slot answers the process's own.
+ * shared-server.ts), which serves every provider of one engine run, each with states of its own.
+ * Its calls also run inside `withProviderStates`, for the slots still read without states (the
+ * secrets redaction searches for and the sample hashes, see call-context.ts); anywhere else such
+ * a slot answers the process's own.
  *
  * A provider's lifetime is one of its states too: the engine's Cancel stops it starting calls, and
  * ending it (the shared server, when the engine lets go of the provider) also cuts those in flight.
  */
 import { callValue } from "./call-context";
+import { freshSettingsSource, type SettingsSource } from "./settings-state";
 
 /** One provider's states, by slot, each with what lets go of what it holds open: made on first use. */
 export type ProviderStates = Map<object, HeldState>;
@@ -24,6 +29,14 @@ interface HeldState {
 }
 
 const processStates: ProviderStates = new Map();
+
+/**
+ * The states of the process's own provider: the plugin serving one provider, or the dynamic
+ * provider, whose runtime entry Pulumi loads once per process and calls without a context.
+ */
+export function processProviderStates(): ProviderStates {
+  return processStates;
+}
 
 /** The states of the provider whose call is running: the process's own outside the shared server. */
 const runningProvider = callValue(processStates);
@@ -48,10 +61,16 @@ function heldIn<T>(
   return held.state as T;
 }
 
-/** A concern's state: the function answers the running provider's, made fresh on first use. */
-export function stateSlot<T>(fresh: () => T, close?: (state: T) => void | Promise<void>): () => T {
+/**
+ * A concern's state: the function answers the state of the provider owning `states`, made fresh
+ * on first use; called without them, the running provider's (see `withProviderStates`).
+ */
+export function stateSlot<T>(
+  fresh: () => T,
+  close?: (state: T) => void | Promise<void>,
+): (states?: ProviderStates) => T {
   const slot = {};
-  return () => heldIn(runningStates(), slot, fresh, close);
+  return (states = runningStates()) => heldIn(states, slot, fresh, close);
 }
 
 /** Runs `work` (and all it starts) as a call of the provider owning `states`. */
@@ -91,15 +110,28 @@ function lifetimeIn(states: ProviderStates): LifetimeControl {
   }));
 }
 
-/** The running provider's lifetime. */
-export function providerLifetime(): ProviderLifetime {
-  const { stop, end } = lifetimeIn(runningStates());
+/** The lifetime of the provider owning `states`. */
+export function providerLifetime(states: ProviderStates): ProviderLifetime {
+  const { stop, end } = lifetimeIn(states);
   return { stopped: stop.signal, ended: end.signal };
 }
 
-/** The engine's Cancel: the running provider starts no call from now on; those in flight finish. */
-export function cancelProviderCalls(): void {
-  lifetimeIn(runningStates()).stop.abort(new Error("the engine cancelled the provider's calls"));
+/**
+ * The engine's Cancel: the provider owning `states` starts no call from now on; those in flight
+ * finish.
+ */
+export function cancelProviderCalls(states: ProviderStates): void {
+  lifetimeIn(states).stop.abort(new Error("the engine cancelled the provider's calls"));
+}
+
+const settingsSlot = {};
+
+/**
+ * Where the provider owning `states` reads its settings from: what its `configure` was given
+ * (config.ts's `rememberEngineConfig`, `rememberProviderSettings`), and the last settings parsed.
+ */
+export function providerSettings(states: ProviderStates): SettingsSource {
+  return heldIn(states, settingsSlot, freshSettingsSource);
 }
 
 /**

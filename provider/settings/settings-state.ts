@@ -1,10 +1,10 @@
 /**
- * What this process was given to read settings from, and the settings last parsed from it
- * (config.ts reads them, at call time).
+ * What a provider was given to read settings from, and the settings last parsed from it
+ * (config.ts reads them, at call time). Each provider has one, among its states
+ * (process-state.ts's `providerSettings`); the front ends hand it down in each call's context.
  */
-import { stateSlot } from "./process-state";
 
-interface SettingsState {
+export interface SettingsSource {
   /** What the engine passed to `configure`: stack config with secrets already decrypted. */
   engineConfig: Readonly<Record<string, string | undefined>>;
   /** What the plugin's Configure was given, already checked: these settings are used as they are. */
@@ -15,17 +15,12 @@ interface SettingsState {
   lastSettings: { readonly raw: string; readonly settings: object } | undefined;
 }
 
-function fresh(): SettingsState {
+/** A provider's settings before `configure`: every setting from its environment variable. */
+export function freshSettingsSource(): SettingsSource {
   return {
     engineConfig: {},
     givenSettings: {},
     explicitProvider: undefined,
     lastSettings: undefined,
   };
-}
-
-const state = stateSlot(fresh);
-
-export function settingsState(): SettingsState {
-  return state();
 }

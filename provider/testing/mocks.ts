@@ -19,6 +19,8 @@ import { InputError } from "../platform/errors";
 import { kindOfType } from "../schema/type-tokens";
 import { descriptorOf, type ResourceKind } from "../resources";
 import { readSettings, rememberEngineConfig } from "../settings/config";
+import { processProviderStates } from "../settings/process-state";
+import { providerContext } from "../core/provider-context";
 import { madeUpCreate } from "./created-states";
 import { MadeUpPlatform, newObjectId } from "./made-up-platform";
 
@@ -69,10 +71,12 @@ async function mockedResource(
   const { [ADOPTED]: _adopted, ...declared } = withoutProvider(given);
   const { plain, secretKeys } = await plainInputs(declared);
   // The stack's voiceplatform:* config, as the provider's configure would get it.
-  rememberEngineConfig({ get: (key) => pulumi.runtime.getConfig(key) });
-  readSettings();
+  const context = providerContext({ states: processProviderStates() });
+  rememberEngineConfig(context.settings, { get: (key) => pulumi.runtime.getConfig(key) });
+  readSettings(context.settings);
   // As the engine's check call names them: a value the program made secret is never quoted.
-  const checked = await servedResource(descriptor).check({}, plain, { markedSecret: secretKeys });
+  const served = servedResource(descriptor);
+  const checked = await served.check(context, {}, plain, { markedSecret: secretKeys });
   if (checked.failures.length > 0) {
     // As the engine prints them: a reason names its own place unless it is a top-level input.
     const lines = checked.failures.map((f) =>

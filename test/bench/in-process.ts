@@ -25,6 +25,7 @@ import {
   writeSample,
 } from "./resources";
 import { median, p90, round, since } from "./stats";
+import { callContext } from "../support/call-context";
 
 export interface Timing {
   readonly median: number;
@@ -194,16 +195,22 @@ export async function measureInProcess(sizes: InProcessSizes): Promise<OverheadR
       [
         "  of which the HTTP layer (callApi)",
         () =>
-          callApi({
-            operation: "bench",
-            method: "POST",
-            origin: "api",
-            path: "/organization/sip",
-            json: carrierBody,
-            idempotent: false,
-          }),
+          callApi(
+            {
+              operation: "bench",
+              method: "POST",
+              origin: "api",
+              path: "/organization/sip",
+              json: carrierBody,
+              idempotent: false,
+            },
+            callContext(),
+          ),
       ],
-      ["  + validation, wire mapping (module)", () => sipCarrier.create(withoutProvider(carrier))],
+      [
+        "  + validation, wire mapping (module)",
+        () => sipCarrier.create(callContext(), withoutProvider(carrier)),
+      ],
     ];
     for (const [operation, layer] of layers) {
       const times = await interleave(sizes.jsonIterations, layer, sendCarrier);

@@ -8,7 +8,6 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { noLedger } from "../../provider/core/object-ledger";
-import { withResource } from "../../provider/core/provider-log";
 import { servedResource } from "../../provider/core/served-resource";
 import { LEDGER_PREFIX } from "../../provider/ledger/ledger-entry";
 import { providerLedger } from "../../provider/ledger/provider-ledger";
@@ -18,6 +17,7 @@ import { configureAgainst } from "../provider/emulator-harness";
 import { startEmulatorProcess } from "./emulator-process";
 import { carrierInputs } from "./resources";
 import { median, p90, round } from "./stats";
+import { callContext } from "../support/call-context";
 
 export interface LedgerCost {
   readonly creates: number;
@@ -42,14 +42,14 @@ export async function measureLedgerCost(creates: number): Promise<LedgerCost> {
       without: servedResource(sipCarrier, noLedger),
     };
     const times = { withLedger: [] as number[], without: [] as number[] };
-    const inputs = (await arms.without.check({}, carrierInputs(0) as never)).inputs;
+    const inputs = (await arms.without.check(callContext(), {}, carrierInputs(0) as never)).inputs;
     for (let i = 0; i < creates + 2; i++) {
       const order =
         i % 2 === 0 ? (["withLedger", "without"] as const) : (["without", "withLedger"] as const);
       for (const arm of order) {
         const urn = `urn:pulumi:bench::ledger::voiceplatform:index:SipCarrier::c${i}-${arm}`;
         const start = performance.now();
-        await withResource(urn, () => arms[arm].create(inputs));
+        await arms[arm].create(callContext(urn), inputs);
         // The first two rounds warm the connection and the module loads.
         if (i >= 2) times[arm].push(performance.now() - start);
       }

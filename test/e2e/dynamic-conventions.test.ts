@@ -4,7 +4,8 @@
  * `npm pack` output, on one stack: `replaceOnChanges` honoured, replacements showing their cause
  * and no output as removed, check failures with their value and place, warnings on the resource
  * they concern and said once, an adoption with `ignoreChanges` that sends nothing, `refresh`
- * saying what it did, and the `import`, `id` and `get` forms refused naming the adoption input.
+ * saying what it did, the `import`, `id` and `get` forms refused naming the adoption input, and a
+ * wrong API key found out by the platform, failing the update without the key being printed.
  * Every preview sends nothing.
  */
 import type { Stack } from "@pulumi/pulumi/automation";
@@ -24,6 +25,7 @@ import {
 const API_KEY = "e2e-conventions-api-key-6Tg3";
 const SIP_PASSWORD = "e2e-conventions-sip-pw-2Wd8";
 const ROTATED = "e2e-conventions-sip-pw-rotated-5Kp1";
+const WRONG_KEY = "e2e-conventions-wrong-api-key-c0ffee";
 const campaignId = "65a1f0c2e4b0a1b2c3d4e5f6";
 
 const PROGRAM = `"use strict";
@@ -51,10 +53,10 @@ if (mode === "import-option") {
   new SipCarrier("trunk", {
     name: "trunk",
     registerPassword: config.requireSecret("sipPassword"),
-    gateways: [{ ipv4: "203.0.113.10" }],
+    gateways: [{ ipv4: "203.0.113.10", port: config.getNumber("carrierPort") }],
   });
   new CampaignWebhook("hook", {
-    campaignId: "${campaignId}",
+    campaignId: config.get("campaignId") || "${campaignId}",
     url: "http://hooks.example.com/calls",
     events: [config.get("event") || "POST_PROCESSING_FINISHED:INTERESTED"],
   });
@@ -217,16 +219,30 @@ describeE2E("the engine's conventions on the dynamic resources", () => {
     expect(voice).toMatch(
       /property files value \{\[\{samples\/missing.wav\}\]\} has a problem: files\[0\] \("samples\/missing.wav"\) .*does not exist/,
     );
-    // The engine stops at the first resource that fails: the webhook is checked on its own.
+    // The engine stops at the first resource that fails: the carrier and the webhook are checked
+    // on their own.
     await stack.removeConfig("conv:locale");
     await stack.removeConfig("conv:sample");
+    await stack.setConfig("conv:carrierPort", { value: "70000" });
+    const trunk = await failingPreview();
+    // The engine looks the value up among the top-level inputs only: the property is `gateways`,
+    // whose value it prints, and the reason starts with the exact place.
+    expect(trunk).toMatch(
+      /SipCarrier resource 'trunk': property gateways value \{\[\{map\[.*port:\{70000\}.*\]\}\]\} has a problem: gateways\[0\]\.port must be at most 65535, not number 70000/,
+    );
+    await stack.removeConfig("conv:carrierPort");
     await stack.setConfig("conv:event", { value: "POST_PROCESSING_FINISHED:MAYBE" });
+    await stack.setConfig("conv:campaignId", { value: "campaign-42" });
     const hook = await failingPreview();
     expect(hook).toMatch(
       /property events value \{\[\{POST_PROCESSING_FINISHED:MAYBE\}\]\} has a problem: events\[0\] must be one of .*not "POST_PROCESSING_FINISHED:MAYBE"/,
     );
-    for (const output of [voice, hook]) expect(output).not.toContain("<nil>");
+    expect(hook).toMatch(
+      /CampaignWebhook resource 'hook': property campaignId value \{campaign-42\} has a problem: must be a campaign ObjectId/,
+    );
+    for (const output of [voice, trunk, hook]) expect(output).not.toContain("<nil>");
     await stack.removeConfig("conv:event");
+    await stack.removeConfig("conv:campaignId");
   });
 
   test("refresh says, on each resource, that it kept the state as it was", async () => {
@@ -285,11 +301,51 @@ describeE2E("the engine's conventions on the dynamic resources", () => {
     },
   );
 
+  test("a wrong API key fails up with the platform's answer, and the key is never printed", async () => {
+    const wrong = await project.stack("wrong-key", {
+      env: {
+        VOICEPLATFORM_BASE_URL: emulator.baseUrl,
+        VOICEPLATFORM_CAMPAIGNS_BASE_URL: emulator.campaignsBaseUrl,
+      },
+      config: {
+        "voiceplatform:apiKey": { value: WRONG_KEY, secret: true },
+        "conv:sipPassword": { value: SIP_PASSWORD, secret: true },
+      },
+    });
+    const held = async () =>
+      Object.values((await emulator.state()).organizations).map((o) => [
+        o.voices.length,
+        o.carriers.length,
+      ]);
+    const before = await held();
+    await newCalls();
+    const transcript = record();
+    const failure = await upWithPreview(wrong, transcript.options).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeDefined();
+    const output = `${errorText(failure)}\n${transcript.text}`;
+    expect(output).toContain("401 Unauthorized");
+    expect(output).toContain("voiceplatform:apiKey");
+    expect(output).not.toContain(WRONG_KEY);
+    const requests = await emulator.newRequests();
+    expect(requests.length).toBeGreaterThan(0);
+    for (const request of requests) expect(request.status).toBe(401);
+    expect(await held()).toEqual(before);
+    const exported = JSON.parse(await project.exportStackText("wrong-key")) as {
+      deployment: { resources?: { type: string }[] };
+    };
+    const types = (exported.deployment.resources ?? []).map((r) => r.type);
+    expect(types.filter((type) => type.startsWith("pulumi-nodejs:dynamic/"))).toEqual([]);
+  });
+
   test("nothing printed showed a secret", async () => {
     await stack.destroy(record().options);
     for (const transcript of transcripts) {
       const shown = transcript.text + JSON.stringify(transcript.diagnostics);
-      for (const secret of [API_KEY, SIP_PASSWORD, ROTATED]) expect(shown).not.toContain(secret);
+      for (const secret of [API_KEY, SIP_PASSWORD, ROTATED, WRONG_KEY])
+        expect(shown).not.toContain(secret);
     }
   });
 });

@@ -8,9 +8,11 @@ import * as runtime from "../../provider/runtime";
 import { callApi } from "../../provider/platform/http-client";
 import { ApiError, RateLimitError } from "../../provider/platform/errors";
 import { sharedPacer } from "../../provider/platform/connection-pool";
+import { processProviderStates } from "../../provider/settings/process-state";
 import { ECHO_MARKER } from "../../provider/emulator/echo-fault";
 import { advancedWebhook, carrierInputs, webhookInputs } from "../support/builders";
 import { useEmulator } from "./emulator-harness";
+import { callContext } from "../support/call-context";
 
 const context = useEmulator();
 const requests = () => context.emulator.requests();
@@ -47,7 +49,7 @@ describe("a Retry-After longer than the provider waits", () => {
     );
     expect(error.message).not.toMatch(/maxRetries|maxConcurrency|may have created/);
     // Nothing holds the next call: the pacer admits it without a wait.
-    expect(sharedPacer().admit(Date.now())).toBeUndefined();
+    expect(sharedPacer(processProviderStates()).admit(Date.now())).toBeUndefined();
     const { id } = await runtime.SipCarrier.create(inputs);
     expect((await requests()).map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
       "POST /organization/sip 429",
@@ -61,16 +63,19 @@ describe("a request refused before it was sent", () => {
   it("says that nothing was sent, never that the platform may have created something", async () => {
     // check refuses this value; the HTTP client is the last line of defence.
     const error = await failure(() =>
-      callApi({
-        operation: 'create SIP carrier "main-trunk"',
-        method: "POST",
-        origin: "api",
-        path: "/organization/sip",
-        json: { name: "main-trunk" },
-        subOrganizationId: "org-1\r\nx-injected: 1",
-        idempotent: false,
-        unknownOutcomeHint: 'The platform may have created SIP carrier "main-trunk"',
-      }),
+      callApi(
+        {
+          operation: 'create SIP carrier "main-trunk"',
+          method: "POST",
+          origin: "api",
+          path: "/organization/sip",
+          json: { name: "main-trunk" },
+          subOrganizationId: "org-1\r\nx-injected: 1",
+          idempotent: false,
+          unknownOutcomeHint: 'The platform may have created SIP carrier "main-trunk"',
+        },
+        callContext(),
+      ),
     );
     expect(error.name).toBe("RequestNotSentError");
     expect(error.message).toMatch(

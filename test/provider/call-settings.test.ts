@@ -9,21 +9,25 @@ import { ApiResponseError } from "../../provider/platform/errors";
 import { SipCarrierInputs, toCarrierBody } from "../../provider/resources/sip-carrier";
 import { carrierInputs } from "../support/builders";
 import { useEmulator } from "./emulator-harness";
+import { callContext } from "../support/call-context";
 
 const context = useEmulator();
 
 afterEach(() => jest.restoreAllMocks());
 
 function createCarrier(answer?: { schema: z.ZodType; problem: () => string }) {
-  return callApi({
-    operation: 'create SIP carrier "main-trunk"',
-    method: "POST",
-    origin: "api",
-    path: "/organization/sip",
-    json: toCarrierBody(SipCarrierInputs.parse(carrierInputs())),
-    idempotent: false,
-    ...(answer && { answer }),
-  });
+  return callApi(
+    {
+      operation: 'create SIP carrier "main-trunk"',
+      method: "POST",
+      origin: "api",
+      path: "/organization/sip",
+      json: toCarrierBody(SipCarrierInputs.parse(carrierInputs())),
+      idempotent: false,
+      ...(answer && { answer }),
+    },
+    callContext(),
+  );
 }
 
 async function statuses(): Promise<string[]> {

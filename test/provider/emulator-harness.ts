@@ -5,13 +5,18 @@ import {
 } from "../../provider/emulator";
 import { rememberEngineConfig } from "../../provider/settings/config";
 import { resetProcessState } from "../../provider/settings/process-state";
+import type { SettingsSource } from "../../provider/settings/settings-state";
+import { processSettings } from "../support/call-context";
 
 /**
  * Gives the provider these stack config values (keys without the `voiceplatform:` namespace), as
  * the engine does before a call.
  */
-export function setStackConfig(values: Record<string, string | undefined>): void {
-  rememberEngineConfig({ get: (key) => values[key.replace(/^voiceplatform:/, "")] });
+export function setStackConfig(
+  values: Record<string, string | undefined>,
+  settings: SettingsSource = processSettings(),
+): void {
+  rememberEngineConfig(settings, { get: (key) => values[key.replace(/^voiceplatform:/, "")] });
 }
 
 /** Where the provider is pointed: an emulator, or any server standing in for the platform. */
@@ -28,13 +33,17 @@ export interface PlatformEndpoint {
 export function configureAgainst(
   endpoint: PlatformEndpoint,
   settings: Record<string, string | undefined> = {},
+  source?: SettingsSource,
 ): void {
-  setStackConfig({
-    apiKey: endpoint.apiKey,
-    baseUrl: endpoint.baseUrl,
-    campaignsBaseUrl: endpoint.campaignsBaseUrl,
-    ...settings,
-  });
+  setStackConfig(
+    {
+      apiKey: endpoint.apiKey,
+      baseUrl: endpoint.baseUrl,
+      campaignsBaseUrl: endpoint.campaignsBaseUrl,
+      ...settings,
+    },
+    source,
+  );
 }
 
 /**
@@ -47,7 +56,8 @@ export function useEmulator(
 ) {
   const context = {} as {
     emulator: RunningEmulator;
-    configure(extra?: Record<string, string>): void;
+    /** Configures the process's own provider, or the one reading its settings from `source`. */
+    configure(extra?: Record<string, string>, source?: SettingsSource): void;
   };
   beforeAll(async () => {
     context.emulator = await startEmulator(options);
@@ -56,8 +66,8 @@ export function useEmulator(
     await resetProcessState();
     await context.emulator.stop();
   });
-  context.configure = (extra: Record<string, string> = {}) =>
-    configureAgainst(context.emulator, { ...settings, ...extra });
+  context.configure = (extra: Record<string, string> = {}, source?: SettingsSource) =>
+    configureAgainst(context.emulator, { ...settings, ...extra }, source);
   beforeEach(async () => {
     await context.emulator.reset();
     context.configure();

@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { callApi } from "../../provider/platform/http-client";
 import { resetProcessState } from "../../provider/settings/process-state";
 import { configureAgainst, type PlatformEndpoint } from "./emulator-harness";
+import { callContext } from "../support/call-context";
 
 let server: Server;
 /** The server below, standing in for the platform. */
@@ -44,14 +45,17 @@ afterEach(async () => {
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 
 const put = (n: number) =>
-  callApi({
-    operation: `update voice ${n}`,
-    method: "PUT",
-    origin: "api",
-    path: `/voices/v-${n}`,
-    json: { name: `voice ${n}` },
-    idempotent: true,
-  });
+  callApi(
+    {
+      operation: `update voice ${n}`,
+      method: "PUT",
+      origin: "api",
+      path: `/voices/v-${n}`,
+      json: { name: `voice ${n}` },
+      idempotent: true,
+    },
+    callContext(),
+  );
 
 test("raising maxConcurrency after the first call lets that many calls run at once", async () => {
   configureAgainst(platform, { maxConcurrency: "1", timeoutSeconds: "2", maxRetries: "0" });

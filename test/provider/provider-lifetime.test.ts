@@ -6,10 +6,14 @@
  * nothing more. Each provider is given states of its own, as the shared server gives them.
  */
 import * as runtime from "../../provider/runtime";
+import { dynamicHandlers } from "../../provider/dynamic/dynamic-adapter";
+import { sipCarrier } from "../../provider/resources/sip-carrier";
+import { voice } from "../../provider/resources/voice";
 import { ApiError, RequestNotSentError } from "../../provider/platform/errors";
 import {
   cancelProviderCalls,
   endProvider,
+  providerSettings,
   withProviderStates,
   type ProviderStates,
 } from "../../provider/settings/process-state";
@@ -25,12 +29,21 @@ afterEach(async () => {
   await Promise.all(providers.splice(0).map(endProvider));
 });
 
-/** A provider of its own, configured against the emulator; `run` runs work as one of its calls. */
+/**
+ * A provider of its own, configured against the emulator, and its dynamic handlers; `run` runs
+ * work as one of its calls, as the shared server does.
+ */
 function provider(settings: Record<string, string> = {}) {
   const states: ProviderStates = new Map();
   providers.push(states);
-  const run = <R>(work: () => R): R => withProviderStates(states, work);
-  run(() => context.configure({ timeoutSeconds: "120", ...settings }));
+  const handlers = {
+    states,
+    SipCarrier: dynamicHandlers(sipCarrier, states),
+    Voice: dynamicHandlers(voice, states),
+  };
+  const run = <R>(work: (provider: typeof handlers) => R): R =>
+    withProviderStates(states, () => work(handlers));
+  context.configure({ timeoutSeconds: "120", ...settings }, providerSettings(states));
   return { states, run };
 }
 
@@ -79,8 +92,8 @@ describe("the engine's Cancel", () => {
   test("a call started after it is refused, saying nothing was sent", async () => {
     const { run } = provider();
     const inputs = await run(() => checkedCarrier("after-cancel"));
-    run(cancelProviderCalls);
-    const error = await failureOf(run(() => runtime.SipCarrier.create(inputs)));
+    run((p) => cancelProviderCalls(p.states));
+    const error = await failureOf(run((p) => p.SipCarrier.create(inputs)));
     expect(error).toBeInstanceOf(RequestNotSentError);
     expect(error.message).toMatch(
       /^create SIP carrier "after-cancel" failed: not sent: the engine cancelled the deployment \(Ctrl-C, or the engine closing this provider\) \(POST http:\/\/127\.0\.0\.1:\d+\/organization\/sip\)\. Nothing was sent for it, so nothing was created or changed on the platform: run `pulumi up` again to carry on$/,
@@ -93,15 +106,15 @@ describe("the engine's Cancel", () => {
     const carrier = await run(() => checkedCarrier("in-flight"));
     await holdCreates("/organization/sip", 1_500);
     await holdCreates("/voices/voice-clone", 1_500);
-    const creating = run(() => runtime.SipCarrier.create(carrier));
-    const cloning = run(() =>
-      runtime.Voice.create(
+    const creating = run((p) => p.SipCarrier.create(carrier));
+    const cloning = run((p) =>
+      p.Voice.create(
         voiceInputs({ files: [writeSample("long.wav", Buffer.alloc(2 * 1024 * 1024, 7))] }),
       ),
     );
     await heldAtEmulator("/organization/sip", 1);
     await heldAtEmulator("/voices/voice-clone", 1);
-    run(cancelProviderCalls);
+    run((p) => cancelProviderCalls(p.states));
     const [created, cloned] = await Promise.all([creating, cloning]);
     const { carriers, voices } = await stored();
     expect(carriers.map((c) => c.id)).toEqual([created.id]);
@@ -113,10 +126,10 @@ describe("the engine's Cancel", () => {
     const first = await run(() => checkedCarrier("holds-the-slot"));
     const second = await run(() => checkedCarrier("waits-for-the-slot"));
     await holdCreates("/organization/sip", 1_500, 1);
-    const holding = run(() => runtime.SipCarrier.create(first));
+    const holding = run((p) => p.SipCarrier.create(first));
     await heldAtEmulator("/organization/sip", 1);
-    const waiting = run(() => runtime.SipCarrier.create(second));
-    run(cancelProviderCalls);
+    const waiting = run((p) => p.SipCarrier.create(second));
+    run((p) => cancelProviderCalls(p.states));
     const refused = await failureOf(waiting);
     expect(refused).toBeInstanceOf(RequestNotSentError);
     expect(refused.message).toMatch(/^create SIP carrier "waits-for-the-slot" failed: not sent:/);
@@ -134,9 +147,7 @@ describe("the engine's Cancel", () => {
     });
     const started = Date.now();
     const update = (id: string) =>
-      runOther(() =>
-        runtime.Voice.update(id, { name: "Support agent" }, { name: `Renamed ${id}` }),
-      );
+      runOther((p) => p.Voice.update(id, { name: "Support agent" }, { name: `Renamed ${id}` }));
     const retrying = update("voice-1");
     const deadline = Date.now() + 30_000;
     while ((await emulator().requests()).every((r) => r.status !== 429)) {
@@ -144,7 +155,7 @@ describe("the engine's Cancel", () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     const heldByTheWait = update("voice-2");
-    runOther(cancelProviderCalls);
+    runOther((p) => cancelProviderCalls(p.states));
     const [notRetried, notStarted] = await Promise.all([
       failureOf(retrying),
       failureOf(heldByTheWait),
@@ -162,10 +173,8 @@ describe("the engine's Cancel", () => {
   test("is one provider's: another provider of the same process carries on", async () => {
     const cancelled = provider();
     const other = provider();
-    cancelled.run(cancelProviderCalls);
-    const { id } = await other.run(async () =>
-      runtime.SipCarrier.create(await checkedCarrier("other")),
-    );
+    cancelled.run((p) => cancelProviderCalls(p.states));
+    const { id } = await other.run(async (p) => p.SipCarrier.create(await checkedCarrier("other")));
     expect((await stored()).carriers.map((c) => c.id)).toEqual([id]);
   });
 });
@@ -176,9 +185,9 @@ describe("a provider the engine has ended", () => {
     const carrier = await run(() => checkedCarrier("cut"));
     await holdCreates("/organization/sip");
     await holdCreates("/voices/voice-clone");
-    const creating = run(() => runtime.SipCarrier.create(carrier));
-    const cloning = run(() =>
-      runtime.Voice.create(
+    const creating = run((p) => p.SipCarrier.create(carrier));
+    const cloning = run((p) =>
+      p.Voice.create(
         voiceInputs({ files: [writeSample("long.wav", Buffer.alloc(8 * 1024 * 1024, 7))] }),
       ),
     );
@@ -196,7 +205,7 @@ describe("a provider the engine has ended", () => {
     // Requests still connected would be processed now; the cut ones are gone.
     await emulator().clearFaults();
     const other = provider();
-    await other.run(async () => runtime.SipCarrier.create(await checkedCarrier("probe")));
+    await other.run(async (p) => p.SipCarrier.create(await checkedCarrier("probe")));
     const { carriers, voices } = await stored();
     expect(carriers.map((c) => c.name)).toEqual(["probe"]);
     expect(voices).toEqual([]);
@@ -206,7 +215,7 @@ describe("a provider the engine has ended", () => {
     const { states, run } = provider();
     const inputs = await run(() => checkedCarrier("late"));
     await endProvider(states);
-    const error = await failureOf(run(() => runtime.SipCarrier.create(inputs)));
+    const error = await failureOf(run((p) => p.SipCarrier.create(inputs)));
     expect(error).toBeInstanceOf(RequestNotSentError);
     expect(error.message).toMatch(/not sent: the engine ended this provider/);
     expect(await emulator().requests()).toEqual([]);

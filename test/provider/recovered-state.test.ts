@@ -11,6 +11,7 @@ import { voice } from "../../provider/resources/voice";
 import { writeSample } from "../support/builders";
 import { carrierInputs, PROVIDER_TEXT, webhookInputs } from "../support/state-builders";
 import { useEmulator } from "./emulator-harness";
+import { callContext } from "../support/call-context";
 
 const PASSWORD = "sip-password-Q4m9x";
 const TOKEN = "Bearer crm-token-Zr82kT";
@@ -38,16 +39,16 @@ describe("the state recover builds, against what a create against the platform r
   void emulator;
 
   it("a carrier: the very outputs a create records, and the next diff sees no change", async () => {
-    const created = await sipCarrier.create(plain(carrier()));
+    const created = await sipCarrier.create(callContext(), plain(carrier()));
     const recovered = await outputsAfterCreate("SipCarrier", carrier(), created.id, process.cwd());
     expect(recovered).toEqual({ ...stored(created.state), __provider: PROVIDER_TEXT });
-    expect(await sipCarrier.diff(created.id, plain(recovered), plain(carrier()))).toEqual(
-      NO_CHANGES,
-    );
+    expect(
+      await sipCarrier.diff(callContext(), created.id, plain(recovered), plain(carrier())),
+    ).toEqual(NO_CHANGES);
   });
 
   it("a webhook: the create's outputs without the subscribe's answer, which recover cannot know", async () => {
-    const created = await campaignWebhook.create(plain(advancedWebhook()));
+    const created = await campaignWebhook.create(callContext(), plain(advancedWebhook()));
     const recovered = await outputsAfterCreate(
       "CampaignWebhook",
       advancedWebhook(),
@@ -58,7 +59,14 @@ describe("the state recover builds, against what a create against the platform r
     expect([status, data]).toEqual(["success", true]);
     expect(recovered).toEqual({ ...rest, __provider: PROVIDER_TEXT });
     expect(
-      (await campaignWebhook.diff(created.id, plain(recovered), plain(advancedWebhook()))).changes,
+      (
+        await campaignWebhook.diff(
+          callContext(),
+          created.id,
+          plain(recovered),
+          plain(advancedWebhook()),
+        )
+      ).changes,
     ).toBe(false);
     expect(idProblem("CampaignWebhook", created.id, advancedWebhook())).toBeUndefined();
   });
@@ -72,20 +80,27 @@ describe("the state recover builds, against what a create against the platform r
       files: [basename(sample)],
       stability: 0.5,
     };
-    const created = await voice.create(plain({ ...inputs, files: [sample] }));
+    const created = await voice.create(callContext(), plain({ ...inputs, files: [sample] }));
     const recovered = await outputsAfterCreate("Voice", inputs, created.id, dirname(sample));
     expect(recovered.samples).toEqual(created.state.samples);
     expect(recovered.voiceId).toBeUndefined();
     expect(created.state.voiceId).toEqual(expect.any(String));
     // The provider runs in the project directory; here the path is given whole instead.
     const news = plain({ ...inputs, files: [sample] });
-    expect((await voice.diff(created.id, plain(recovered), news)).changes).toBe(false);
+    expect((await voice.diff(callContext(), created.id, plain(recovered), news)).changes).toBe(
+      false,
+    );
 
     // Whether the clone's follow-up PUT happened is unknown: the next up sends it, in place.
     const multilingual = { ...inputs, isMultilingual: true };
     const unsure = await outputsAfterCreate("Voice", multilingual, created.id, dirname(sample));
     expect(
-      await voice.diff(created.id, plain(unsure), plain({ ...multilingual, files: [sample] })),
+      await voice.diff(
+        callContext(),
+        created.id,
+        plain(unsure),
+        plain({ ...multilingual, files: [sample] }),
+      ),
     ).toMatchObject({
       changes: true,
       replaces: [],

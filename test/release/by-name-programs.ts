@@ -7,7 +7,8 @@
  *   engine fetching the plugin from the SDK's pluginDownloadURL;
  * - YAML with the plugin from the release: nothing installed, `version` and `pluginDownloadURL` in
  *   each resource's options, the engine fetching the plugin from there;
- * - YAML: `npm install -g pulumi-voice-platform @pulumi/pulumi`, the plugin on PATH;
+ * - YAML: `npm install -g pulumi-voice-platform-plugin`, the plugin on PATH (its native package
+ *   for the platform an optional dependency);
  * - Python: `pip install pulumi_voiceplatform` in the program's virtualenv;
  * - Go: `go get <module>@v<version>` of the released module path, then `go mod tidy`.
  *
@@ -182,13 +183,11 @@ function yamlEngine(facts: ProgramFacts): ByNameProgram {
   };
 }
 
-function yaml(facts: ProgramFacts): ByNameProgram {
+function yaml(): ByNameProgram {
   return {
     name: "yaml",
     files: { "Pulumi.yaml": yamlResources("by-name-yaml", []) },
-    install: [
-      ["npm", "install", "-g", "pulumi-voice-platform", `@pulumi/pulumi@${facts.pulumiVersion}`],
-    ],
+    install: [["npm", "install", "-g", "pulumi-voice-platform-plugin"]],
     creates: [SIP, WEBHOOK],
     plugin: "path",
   };

@@ -17,7 +17,7 @@
  */
 import { execFile, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readFile, mkdtemp, rm, readdir, realpath } from "node:fs/promises";
+import { lstat, readFile, mkdtemp, rm, readdir, realpath } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { promisify } from "node:util";
@@ -26,7 +26,7 @@ import { cli, describeE2E } from "../e2e/harness";
 import { packageVersion } from "../../provider/schema/package-schema";
 import { archiveName, hostPlatform } from "../../provider/release/plugin-archive";
 import { nativePlatformOf } from "../../provider/release/npm-packages";
-import { nativePackageName } from "../../provider/plugin/native-packages";
+import { nativePackageName, nativePlatforms } from "../../provider/plugin/native-packages";
 import { REPO_ROOT } from "../support/packed-package";
 import { locateTool, toolMissing } from "../support/test-tools";
 import { pulumiVersion } from "../languages/toolchains";
@@ -102,6 +102,38 @@ async function resolvedFrom(lockFile: string, name: string): Promise<string | un
   };
   return lock.packages[`node_modules/${name}`]?.resolved;
 }
+
+/** The most the dynamic route may add to node_modules beyond @pulumi/pulumi alone (issue 47). */
+const DYNAMIC_ROUTE_MAX_EXTRA_BYTES = 10_000_000;
+
+/** The bytes of every file under `dir`, links not followed (as `du -sb` counts them). */
+async function treeBytes(dir: string): Promise<number> {
+  let bytes = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) bytes += await treeBytes(path);
+    else if (entry.isFile()) bytes += (await lstat(path)).size;
+  }
+  return bytes;
+}
+
+/** Every native package (`pulumi-voice-platform-<os>-<cpu>`) installed under `nodeModules`. */
+async function nativePackagesUnder(nodeModules: string): Promise<string[]> {
+  const names = new Set(nativePlatforms.map(nativePackageName));
+  const found: string[] = [];
+  for (const entry of await readdir(nodeModules, { withFileTypes: true })) {
+    if (!entry.isDirectory()) continue;
+    const path = join(nodeModules, entry.name);
+    if (names.has(entry.name)) found.push(path);
+    if (entry.name.startsWith("@")) found.push(...(await nativePackagesUnder(path)));
+    if (existsSync(join(path, "node_modules"))) {
+      found.push(...(await nativePackagesUnder(join(path, "node_modules"))));
+    }
+  }
+  return found;
+}
+
+const megabytes = (bytes: number) => `${(bytes / 1_000_000).toFixed(1)} MB`;
 
 const standIns = (["verdaccio", "pypiserver"] as const).map((tool) => ({
   available: locateTool(tool) !== undefined,
@@ -221,6 +253,7 @@ describeE2E(
         expect.arrayContaining([
           `PUT /${nativePackageName(nativePlatformOf(hostPlatform()))}`,
           "PUT /pulumi-voice-platform",
+          "PUT /pulumi-voice-platform-plugin",
           "PUT /pulumi-voice-platform-sdk",
         ]),
       );
@@ -331,6 +364,60 @@ describeE2E(
         });
       }
 
+      test("each npm route's node_modules beside @pulumi/pulumi alone: the dynamic route at most 10 MB more and no native package, the plugin route with its platform's", async () => {
+        const home = join(root, "home-sizes");
+        const env = userEnv(home);
+        const pulumiPin = `@pulumi/pulumi@${pulumiVersion()}`;
+        const routes: [string, Command][] = [
+          ["@pulumi/pulumi alone", ["npm", "install", pulumiPin]],
+          ["dynamic resources", ["npm", "install", "pulumi-voice-platform", pulumiPin]],
+          ["plugin SDK", ["npm", "install", "pulumi-voice-platform-sdk", pulumiPin]],
+        ];
+        const sizes = new Map<string, { bytes: number; natives: string[] }>();
+        for (const [route, command] of routes) {
+          const dir = join(home, route.replace(/\W+/g, "-"));
+          await succeeded(["mkdir", "-p", dir], root, env);
+          await succeeded(["npm", "init", "-y"], dir, env);
+          await succeeded(command, dir, env);
+          const nodeModules = join(dir, "node_modules");
+          sizes.set(route, {
+            bytes: await treeBytes(nodeModules),
+            natives: await nativePackagesUnder(nodeModules),
+          });
+        }
+        // The YAML route: the plugin package installed globally.
+        await succeeded(["mkdir", "-p", join(home, "npm-global")], root, env);
+        await succeeded(["npm", "install", "-g", "pulumi-voice-platform-plugin"], root, env);
+        const global = join(home, "npm-global", "lib", "node_modules");
+        sizes.set("plugin on PATH (npm install -g)", {
+          bytes: await treeBytes(global),
+          natives: await nativePackagesUnder(global),
+        });
+        const alone = sizes.get("@pulumi/pulumi alone")!.bytes;
+        process.stdout.write(
+          "node_modules per npm route:\n" +
+            [...sizes]
+              .map(
+                ([route, { bytes, natives }]) =>
+                  `  ${route.padEnd(32)} ${megabytes(bytes).padStart(9)}` +
+                  (route.includes("PATH") ? "" : ` (${megabytes(bytes - alone)} beyond alone)`) +
+                  (natives.length > 0 ? `, native: ${natives.length}` : ""),
+              )
+              .join("\n") +
+            "\n",
+        );
+        const dynamic = sizes.get("dynamic resources")!;
+        expect(dynamic.natives).toEqual([]);
+        expect(sizes.get("plugin SDK")!.natives).toEqual([]);
+        expect(dynamic.bytes - alone).toBeLessThanOrEqual(DYNAMIC_ROUTE_MAX_EXTRA_BYTES);
+        const host = nativePackageName(nativePlatformOf(hostPlatform()));
+        expect(
+          sizes
+            .get("plugin on PATH (npm install -g)")!
+            .natives.map((path) => path.split("/").pop()),
+        ).toEqual([host]);
+      });
+
       async function runProgram(program: ByNameProgram): Promise<void> {
         const home = join(root, `home-${program.name}`);
         const dir = join(root, `program-${program.name}`);
@@ -432,11 +519,14 @@ describeE2E(
               "npm-global",
               "lib",
               "node_modules",
-              "pulumi-voice-platform",
+              "pulumi-voice-platform-plugin",
             );
             expect((await realpath(bin)).startsWith(`${await realpath(installed)}/`)).toBe(true);
+            // Its native package for this platform, an optional dependency, came with it.
+            const native = nativePackageName(nativePlatformOf(hostPlatform()));
+            expect(existsSync(join(installed, "node_modules", native, "package.json"))).toBe(true);
             expect(verdaccio.requests().slice(requestsBefore)).toContain(
-              "GET /pulumi-voice-platform",
+              "GET /pulumi-voice-platform-plugin",
             );
             break;
           }

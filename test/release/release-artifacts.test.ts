@@ -4,7 +4,8 @@
  * each program fetching the plugin from the pluginDownloadURL the release was given, `${VERSION}`
  * in it filled in by the engine: installed-by-name.test.ts.) The tag's version (not
  * package.json's) is read back from every artifact. The npm packages install from their tarballs
- * as npm installs them: the package's bin runs this platform's native package, or says why not.
+ * as npm installs them: the plugin package's bin runs this platform's native package, or says why
+ * not; the package of the dynamic resources names no native package and holds no plugin.
  *
  * And the release is safe for the machine and the user: a python planted where earlier releases
  * kept their tools (a fixed folder under the temporary folder) never runs; no archive carries a
@@ -217,6 +218,7 @@ describeE2E("npm run release -- --dry-run", () => {
         ...nativePlatforms.map((p) => `npm/${nativePackageName(p)}-${version}.tgz`),
         `python/pulumi_voiceplatform-${PYTHON_VERSION}-py3-none-any.whl`,
         `python/pulumi_voiceplatform-${PYTHON_VERSION}.tar.gz`,
+        `npm/pulumi-voice-platform-plugin-${version}.tgz`,
         `npm/pulumi-voice-platform-sdk-${version}.tgz`,
         `npm/pulumi-voice-platform-${version}.tgz`,
         `pulumi-voiceplatform-go-sdk-v${version}.tar.gz`,
@@ -232,7 +234,7 @@ describeE2E("npm run release -- --dry-run", () => {
     }
   });
 
-  test("the package is built in a copy: the working tree's dist/ is untouched, the tarball is what `npm pack` makes there but for the release's fields", async () => {
+  test("the package is built in a copy: the working tree's dist/ is untouched, the tarball is what `npm pack` makes there but for the release's fields and without the plugin and source maps", async () => {
     // Tests and examples beside a release load dist/; `npm pack` in the repository rebuilds it.
     expect({ ino: distAfter.ino, mtimeMs: distAfter.mtimeMs }).toEqual({
       ino: distBefore.ino,
@@ -240,15 +242,18 @@ describeE2E("npm run release -- --dry-run", () => {
     });
     const released = await tarballFiles(join(out, "npm", `pulumi-voice-platform-${version}.tgz`));
     const packed = await tarballFiles(repoTarball);
-    expect([...released.keys()].sort()).toEqual([...packed.keys()].sort());
-    const bundle = "package/dist/provider/plugin/pulumi-resource-voiceplatform.js";
+    // The plugin package's files, and the source maps (of TypeScript files not shipped), left out.
+    const pluginOnly = (name: string) =>
+      /^package\/(provider\/plugin\/(bin|pulumi-plugin)\/|dist\/provider\/plugin\/pulumi-resource-voiceplatform\.js)/.test(
+        name,
+      ) || name.endsWith(".map");
+    expect([...released.keys()].sort()).toEqual(
+      [...packed.keys()].filter((n) => !pluginOnly(n)).sort(),
+    );
+    expect([...packed.keys()].filter(pluginOnly).length).toBeGreaterThan(0);
     const policyPack = "package/dist/provider/policy/pack/package.json";
     const differing = [...released].filter(([name, bytes]) => !bytes.equals(packed.get(name)!));
-    expect(differing.map(([name]) => name).sort()).toEqual([
-      bundle,
-      policyPack,
-      "package/package.json",
-    ]);
+    expect(differing.map(([name]) => name).sort()).toEqual([policyPack, "package/package.json"]);
     // The policy pack names the package at the release's version, and differs in nothing else.
     const packManifest = (files: Map<string, Buffer>) =>
       JSON.parse(files.get(policyPack)!.toString("utf8")) as {
@@ -261,8 +266,12 @@ describeE2E("npm run release -- --dry-run", () => {
       version,
       dependencies: { ...packManifest(packed).dependencies, "pulumi-voice-platform": version },
     });
-    // The bundle differs by the version it reports, and nothing else.
-    const releasedBundle = released.get(bundle)!.toString("utf8");
+    // The plugin package's bundle differs by the version it reports, and nothing else.
+    const bundle = "package/dist/provider/plugin/pulumi-resource-voiceplatform.js";
+    const pluginFiles = await tarballFiles(
+      join(out, "npm", `pulumi-voice-platform-plugin-${version}.tgz`),
+    );
+    const releasedBundle = pluginFiles.get(bundle)!.toString("utf8");
     expect(
       releasedBundle.split(JSON.stringify(version)).join(JSON.stringify(packageVersion())),
     ).toBe(packed.get(bundle)!.toString("utf8"));
@@ -271,17 +280,35 @@ describeE2E("npm run release -- --dry-run", () => {
       JSON.parse(name.get("package/package.json")!.toString("utf8")) as Record<string, unknown>;
     const {
       version: v,
-      optionalDependencies,
       repository,
       homepage,
       bugs,
+      bin,
+      exports,
+      files,
       ...rest
     } = manifest(released);
+    const repo = manifest(packed);
     expect(rest).toEqual(
-      Object.fromEntries(Object.entries(manifest(packed)).filter(([key]) => key !== "version")),
+      Object.fromEntries(
+        Object.entries(repo).filter(
+          ([key]) => !["version", "bin", "exports", "files"].includes(key),
+        ),
+      ),
     );
-    expect({ v, optionalDependencies }).toEqual({
+    // No native package, not even optional: npm would download the one of the platform.
+    expect(rest).not.toHaveProperty("optionalDependencies");
+    expect({ v, bin, exports: Object.keys(exports as object) }).toEqual({
       v: version,
+      bin: { "pulumi-voice-platform": "dist/provider/cli/main.js" },
+      exports: Object.keys(repo.exports as object).filter((key) => key !== "./plugin"),
+    });
+    expect(files).toEqual(expect.arrayContaining(["!dist/**/*.map"]));
+    const pluginManifest = JSON.parse(pluginFiles.get("package/package.json")!.toString("utf8"));
+    expect(pluginManifest).toMatchObject({
+      name: "pulumi-voice-platform-plugin",
+      version,
+      bin: { [PLUGIN_NAME]: `provider/plugin/bin/${PLUGIN_NAME}` },
       optionalDependencies: Object.fromEntries(
         nativePlatforms.map((p) => [nativePackageName(p), version]),
       ),
@@ -399,7 +426,9 @@ describeE2E("npm run release -- --dry-run", () => {
         expect(second.split("\n")).toEqual(first.split("\n"));
       }
       const count = (await readFile(join(out, "SHA256SUMS"), "utf8")).trim().split("\n").length;
-      expect(count).toBe(releasePlatforms.length * 2 + 5);
+      // An archive and a native package per platform; the plugin package, the SDK, the package,
+      // the wheel, the sdist and the Go module's tarball.
+      expect(count).toBe(releasePlatforms.length * 2 + 6);
     },
     RELEASE_TIMEOUT_MS,
   );
@@ -485,6 +514,7 @@ describeE2E("npm run release -- --dry-run", () => {
     // Every npm package, native ones and the SDK included; the SDK names the plugin's version.
     expect(manifest.npm.map((p) => p.name)).toEqual([
       ...nativePlatforms.map(nativePackageName),
+      "pulumi-voice-platform-plugin",
       "pulumi-voice-platform-sdk",
       "pulumi-voice-platform",
     ]);
@@ -611,9 +641,9 @@ describeE2E("npm run release -- --dry-run", () => {
     expect(plugins).toContainEqual({ name: "voiceplatform", kind: "resource", version });
   });
 
-  test("npm installs the package with this platform's native package: its bin runs the native launcher, linked in place at the first start", async () => {
+  test("npm installs the plugin package with this platform's native package: its bin runs the native launcher, linked in place at the first start", async () => {
     const native = manifestNpmFile(`${nativePackageName(hostNative())}-${version}.tgz`);
-    const main = manifestNpmFile(`pulumi-voice-platform-${version}.tgz`);
+    const main = manifestNpmFile(`pulumi-voice-platform-plugin-${version}.tgz`);
     const installed = await installFromTarballs(join(root, "npm-route"), [native, main]);
     const said = (await run(installed.bin, ["--version"])).stdout;
     expect(said).toContain(`pulumi-resource-voiceplatform ${version}: native launcher`);
@@ -621,7 +651,7 @@ describeE2E("npm run release -- --dry-run", () => {
     const own = join(
       installed.dir,
       "node_modules",
-      "pulumi-voice-platform",
+      "pulumi-voice-platform-plugin",
       "provider",
       "plugin",
       "bin",
@@ -638,8 +668,8 @@ describeE2E("npm run release -- --dry-run", () => {
     }
   });
 
-  test("npm installs it without optional dependencies: its bin runs the bundle on Node.js and says why", async () => {
-    const main = manifestNpmFile(`pulumi-voice-platform-${version}.tgz`);
+  test("npm installs the plugin package without optional dependencies: its bin runs the bundle on Node.js and says why", async () => {
+    const main = manifestNpmFile(`pulumi-voice-platform-plugin-${version}.tgz`);
     const installed = await installFromTarballs(join(root, "npm-route-node"), [main], {
       omitOptional: true,
     });

@@ -5,12 +5,14 @@ import {
   toSubscribeBody,
 } from "../../provider/resources/campaign-webhook";
 import { advancedWebhook, campaignId, webhookInputs } from "../support/builders";
+import { callContext } from "../support/call-context";
 
 const { check, diff } = campaignWebhook;
 
 describe("CampaignWebhook check", () => {
   it("accepts a simple and an advanced webhook, with events as a sorted set", async () => {
     const simple = await check(
+      callContext(),
       {},
       webhookInputs({
         events: [
@@ -26,6 +28,7 @@ describe("CampaignWebhook check", () => {
       "POST_PROCESSING_FINISHED:WRONG_NUMBER",
     ]);
     const advanced = await check(
+      callContext(),
       {},
       webhookInputs({ isAdvanced: true, advancedWebhook: advancedWebhook() }),
     );
@@ -85,13 +88,14 @@ describe("CampaignWebhook check", () => {
       "must be an absolute http(s) URL such as https://hooks.example.com/calls",
     ],
   ])("reports %s", async (property, overrides, reason) => {
-    const { failures } = await check({}, webhookInputs(overrides));
+    const { failures } = await check(callContext(), {}, webhookInputs(overrides));
     expect(failures).toContainEqual({ property, reason });
   });
 
   it("never puts a header value into a failure", async () => {
     const secret = "header-secret-with\nnewline";
     const { failures } = await check(
+      callContext(),
       {},
       webhookInputs({
         isAdvanced: true,
@@ -103,13 +107,15 @@ describe("CampaignWebhook check", () => {
 
   it("lets preview's unknown values through", async () => {
     expect(
-      (await check({}, webhookInputs({ campaignId: UNKNOWN, url: UNKNOWN }))).failures,
+      (await check(callContext(), {}, webhookInputs({ campaignId: UNKNOWN, url: UNKNOWN })))
+        .failures,
     ).toEqual([]);
   });
 
   it("normalizes the campaign id to lower case", async () => {
     expect(
-      (await check({}, webhookInputs({ campaignId: campaignId.toUpperCase() }))).inputs.campaignId,
+      (await check(callContext(), {}, webhookInputs({ campaignId: campaignId.toUpperCase() })))
+        .inputs.campaignId,
     ).toBe(campaignId);
   });
 });
@@ -138,6 +144,7 @@ describe("CampaignWebhook wire mapping and id", () => {
     const recorded = async (pin: string) =>
       (
         await campaignWebhook.create(
+          callContext(),
           webhookInputs({
             alreadySubscribed: true,
             isAdvanced: true,
@@ -161,7 +168,7 @@ describe("CampaignWebhook diff", () => {
   it("sees no change for reordered events and replaces on anything else", async () => {
     const events = ["POST_PROCESSING_FINISHED:INTERESTED", "POST_PROCESSING_FINISHED:DO_NOT_CALL"];
     const olds = {
-      ...(await check({}, webhookInputs({ events }))).inputs,
+      ...(await check(callContext(), {}, webhookInputs({ events }))).inputs,
       status: "success",
       data: true,
       stateVersion: 1,
@@ -169,18 +176,26 @@ describe("CampaignWebhook diff", () => {
     expect(
       (
         await diff(
+          callContext(),
           "id",
           olds,
-          (await check({}, webhookInputs({ events: [...events].reverse() }))).inputs,
+          (await check(callContext(), {}, webhookInputs({ events: [...events].reverse() }))).inputs,
         )
       ).changes,
     ).toBe(false);
     expect(
       (
         await diff(
+          callContext(),
           "id",
           olds,
-          (await check({}, webhookInputs({ events, url: "https://new.example.com" }))).inputs,
+          (
+            await check(
+              callContext(),
+              {},
+              webhookInputs({ events, url: "https://new.example.com" }),
+            )
+          ).inputs,
         )
       ).replaces,
     ).toEqual(["url"]);

@@ -10,9 +10,10 @@ import {
 import { checkProviderConfig } from "../../provider/plugin/provider-config";
 import { authenticationHint, permissionHint } from "../../provider/platform/errors";
 import { resetProcessState } from "../../provider/settings/process-state";
+import { processSettings } from "../support/call-context";
 
 const engine = (values: Record<string, string>) =>
-  rememberEngineConfig({ get: (key) => values[key] });
+  rememberEngineConfig(processSettings(), { get: (key) => values[key] });
 
 afterEach(resetProcessState);
 
@@ -22,7 +23,7 @@ describe("readSettings", () => {
       "voiceplatform:baseUrl": "https://api.example.com/",
       "voiceplatform:maxRetries": "2",
     });
-    const settings = readSettings({
+    const settings = readSettings(processSettings(), {
       VOICEPLATFORM_BASE_URL: "https://ignored.example.com",
       VOICEPLATFORM_API_KEY: "env-key",
       VOICEPLATFORM_CAMPAIGNS_BASE_URL: "https://campaigns.example.com",
@@ -41,19 +42,21 @@ describe("readSettings", () => {
 
   it("reads the environment at call time, not once", () => {
     const env: NodeJS.ProcessEnv = { VOICEPLATFORM_SUB_ORGANIZATION_ID: "sub_a" };
-    expect(readSettings(env).subOrganizationId).toBe("sub_a");
+    expect(readSettings(processSettings(), env).subOrganizationId).toBe("sub_a");
     env.VOICEPLATFORM_SUB_ORGANIZATION_ID = "sub_b";
-    expect(readSettings(env).subOrganizationId).toBe("sub_b");
+    expect(readSettings(processSettings(), env).subOrganizationId).toBe("sub_b");
   });
 
   it("rejects bad numbers and URLs with the key, the value and the fix", () => {
-    expect(() => readSettings({ VOICEPLATFORM_MAX_CONCURRENCY: "0" })).toThrow(
+    expect(() => readSettings(processSettings(), { VOICEPLATFORM_MAX_CONCURRENCY: "0" })).toThrow(
       /voiceplatform:maxConcurrency \(or VOICEPLATFORM_MAX_CONCURRENCY\) is "0".*whole number from 1 to 256/,
     );
-    expect(() => readSettings({ VOICEPLATFORM_TIMEOUT_SECONDS: "soon" })).toThrow(
-      /timeoutSeconds.*"soon"/,
-    );
-    expect(() => readSettings({ VOICEPLATFORM_BASE_URL: "api.example.com" })).toThrow(
+    expect(() =>
+      readSettings(processSettings(), { VOICEPLATFORM_TIMEOUT_SECONDS: "soon" }),
+    ).toThrow(/timeoutSeconds.*"soon"/);
+    expect(() =>
+      readSettings(processSettings(), { VOICEPLATFORM_BASE_URL: "api.example.com" }),
+    ).toThrow(
       /voiceplatform:baseUrl \(or VOICEPLATFORM_BASE_URL\) is "api.example.com", which must be an absolute https URL/,
     );
   });
@@ -102,11 +105,13 @@ describe("a secret setting with white space at either end is refused, never trim
     const expected =
       /^voiceplatform:apiKey \(or VOICEPLATFORM_API_KEY\) must not start or end with white space \(a space, tab or line break\): remove it/;
     engine({ "voiceplatform:apiKey": value });
-    const fromConfig = messageOf(() => readSettings({}));
+    const fromConfig = messageOf(() => readSettings(processSettings(), {}));
     expect(fromConfig).toMatch(expected);
     expect(fromConfig).not.toContain(key);
     engine({});
-    const fromEnv = messageOf(() => readSettings({ VOICEPLATFORM_API_KEY: value }));
+    const fromEnv = messageOf(() =>
+      readSettings(processSettings(), { VOICEPLATFORM_API_KEY: value }),
+    );
     expect(fromEnv).toMatch(expected);
     expect(fromEnv).not.toContain(key);
   });
@@ -132,7 +137,7 @@ describe("a secret setting with white space at either end is refused, never trim
   });
 
   it("an empty value is no value, as before", () => {
-    expect(readSettings({ VOICEPLATFORM_API_KEY: "" }).apiKey).toBeUndefined();
+    expect(readSettings(processSettings(), { VOICEPLATFORM_API_KEY: "" }).apiKey).toBeUndefined();
   });
 });
 
@@ -154,6 +159,7 @@ describe("where the key in use came from, as a 401 or 403 says it", () => {
       "the default provider of the plugin (the stack config under the input's name)",
       () =>
         rememberProviderSettings(
+          processSettings(),
           { apiKey: "k-3" },
           "urn:pulumi:dev::proj::pulumi:providers:voiceplatform::default_0_1_0",
         ),
@@ -164,6 +170,7 @@ describe("where the key in use came from, as a 401 or 403 says it", () => {
       "an explicit provider of the plugin",
       () =>
         rememberProviderSettings(
+          processSettings(),
           { apiKey: "k-4" },
           "urn:pulumi:dev::proj::pulumi:providers:voiceplatform::eu-key",
         ),
@@ -174,6 +181,7 @@ describe("where the key in use came from, as a 401 or 403 says it", () => {
       "an explicit provider without the input, whose variable stands in",
       () =>
         rememberProviderSettings(
+          processSettings(),
           {},
           "urn:pulumi:dev::proj::pulumi:providers:voiceplatform::eu-key",
         ),
@@ -182,15 +190,16 @@ describe("where the key in use came from, as a 401 or 403 says it", () => {
     ],
   ])("%s", (_case, given, env, origin) => {
     given();
-    expect(settingOrigin("apiKey", env)).toContain(origin);
+    expect(settingOrigin(processSettings(), "apiKey", env)).toContain(origin);
     const saved = process.env.VOICEPLATFORM_API_KEY;
     Object.assign(process.env, env);
     try {
-      expect(authenticationHint()).toContain("refused the API key");
-      expect(authenticationHint()).toContain(origin);
-      expect(permissionHint("sub_a")).toContain(`owns the API key from ${origin}`);
-      expect(permissionHint(undefined)).toMatch(/^The API key from .* may not do this/);
-      expect(permissionHint(undefined)).toContain(origin);
+      const from = settingOrigin(processSettings(), "apiKey") ?? "";
+      expect(authenticationHint(from)).toContain("refused the API key");
+      expect(authenticationHint(from)).toContain(origin);
+      expect(permissionHint("sub_a", from)).toContain(`owns the API key from ${origin}`);
+      expect(permissionHint(undefined, from)).toMatch(/^The API key from .* may not do this/);
+      expect(permissionHint(undefined, from)).toContain(origin);
     } finally {
       if (saved === undefined) delete process.env.VOICEPLATFORM_API_KEY;
       else process.env.VOICEPLATFORM_API_KEY = saved;

@@ -9,6 +9,7 @@ import { z } from "zod";
 import { defineResource, type ResourceDefinition } from "../../provider/core/resource-descriptor";
 import type { ApiCall } from "../../provider/platform/http-client";
 import { resetProcessState } from "../../provider/settings/process-state";
+import { callContext } from "../support/call-context";
 
 let warned: string[];
 beforeEach(() => {
@@ -48,7 +49,11 @@ function smallest(
 
 test("a resource that says nothing more warns about nothing at check", async () => {
   const line = defineResource(smallest());
-  const answer = await line.check({}, { number: "+14155550100", label: "x".repeat(500) });
+  const answer = await line.check(
+    callContext(),
+    {},
+    { number: "+14155550100", label: "x".repeat(500) },
+  );
   expect(answer).toEqual({
     inputs: { number: "+14155550100", label: "x".repeat(500) },
     failures: [],
@@ -68,7 +73,9 @@ test("its state after create is the checked inputs and the outputs the id tells,
 test("its update records the new inputs over the stored state without a call", async () => {
   const line = defineResource(smallest());
   const stored = { number: "+14155550100", label: "old", numberId: "line-7", stateVersion: 1 };
-  expect(await line.update("line-7", stored, { number: "+14155550100", label: "new" })).toEqual({
+  expect(
+    await line.update(callContext(), "line-7", stored, { number: "+14155550100", label: "new" }),
+  ).toEqual({
     number: "+14155550100",
     label: "new",
     numberId: "line-7",
@@ -77,13 +84,13 @@ test("its update records the new inputs over the stored state without a call", a
 
 test("its delete says the object stays on the platform, naming the kind and the id", async () => {
   const line = defineResource(smallest());
-  await line.delete("line-7", {}, { replacing: false });
+  await line.delete(callContext(), "line-7", {}, { replacing: false });
   expect(warned).toEqual([
     expect.stringMatching(
       /^warning: PhoneLine line-7 stays on the platform: its API has no delete/,
     ),
   ]);
-  await line.delete("line-8", {}, { replacing: true });
+  await line.delete(callContext(), "line-8", {}, { replacing: true });
   expect(warned[1]).toMatch(/^warning: PhoneLine line-8 is replaced: .* the platform holds both/);
 });
 
@@ -97,13 +104,15 @@ test("what a resource says is kept over the defaults", async () => {
   const line = defineResource({
     ...smallest(),
     warnings: (inputs) => (inputs.label === undefined ? ["PhoneLine: no label"] : []),
-    update: async (id) => ({ numberId: `${id}-updated` }),
+    update: async (_context, id) => ({ numberId: `${id}-updated` }),
     importId: "its own words",
     adoptWith: (id) => `existingLine: ${id}`,
   });
-  await line.check({}, { number: "+14155550100" });
+  await line.check(callContext(), {}, { number: "+14155550100" });
   expect(warned).toEqual(["warning: PhoneLine: no label"]);
-  expect(await line.update("line-7", {}, {})).toEqual({ numberId: "line-7-updated" });
+  expect(await line.update(callContext(), "line-7", {}, {})).toEqual({
+    numberId: "line-7-updated",
+  });
   expect(line.importId).toBe("its own words");
   expect(line.adoptWith?.("line-7")).toBe("existingLine: line-7");
 });

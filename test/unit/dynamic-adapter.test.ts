@@ -10,12 +10,13 @@ import { dynamicHandlers } from "../../provider/dynamic/dynamic-adapter";
 import { rememberEngineConfig } from "../../provider/settings/config";
 import { resetProcessState } from "../../provider/settings/process-state";
 import { voiceInputs, writeSample } from "../support/builders";
+import { processSettings } from "../support/call-context";
 
 const handlers = dynamicHandlers(voice);
 const urn = "urn:pulumi:dev::p::pulumi-nodejs:dynamic/voiceplatform:Voice::voice";
 const PROVIDER = 'exports.handler = () => require("pulumi-voice-platform/dynamic/voice");\n';
 
-beforeEach(() => rememberEngineConfig({ get: () => undefined }));
+beforeEach(() => rememberEngineConfig(processSettings(), { get: () => undefined }));
 afterEach(resetProcessState);
 
 /** What the engine stores after a create: the checked inputs, and the outputs. */
@@ -53,7 +54,7 @@ test("new content under the same sample path, which the engine cannot see, is a 
   const { stored, outputs } = await created({ urn }, voiceInputs({ files: [sample] }));
   writeFileSync(sample, "second take");
   await resetProcessState(); // the hash cache of this process
-  rememberEngineConfig({ get: () => undefined });
+  rememberEngineConfig(processSettings(), { get: () => undefined });
   expect(await diff(stored, outputs, { ...stored, __resource: { urn } })).toEqual({
     changes: true,
     replaces: ["files"],

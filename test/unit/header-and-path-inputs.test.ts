@@ -7,6 +7,7 @@ import * as runtime from "../../provider/runtime";
 import { readSettings } from "../../provider/settings/config";
 import { carrierInputs, webhookInputs, advancedWebhook } from "../support/builders";
 import { everyKind, fixtureOf } from "../support/kind-fixtures";
+import { processSettings } from "../support/call-context";
 
 // Every kind takes subOrganizationId, sent as a header (docs/development.md, "Add a resource").
 describe.each(everyKind())("%s subOrganizationId", (kind) => {
@@ -32,12 +33,14 @@ describe.each(everyKind())("%s subOrganizationId", (kind) => {
 });
 
 test("the provider's own subOrganizationId and apiKey follow the same header rule", () => {
-  expect(() => readSettings({ VOICEPLATFORM_SUB_ORGANIZATION_ID: "org-é" })).toThrow(
+  expect(() =>
+    readSettings(processSettings(), { VOICEPLATFORM_SUB_ORGANIZATION_ID: "org-é" }),
+  ).toThrow(
     /voiceplatform:subOrganizationId \(or VOICEPLATFORM_SUB_ORGANIZATION_ID\) is "org-é", which must hold only printable ASCII/,
   );
   let message = "";
   try {
-    readSettings({ VOICEPLATFORM_API_KEY: "key-é-secret" });
+    readSettings(processSettings(), { VOICEPLATFORM_API_KEY: "key-é-secret" });
   } catch (error) {
     message = (error as Error).message;
   }

@@ -11,6 +11,8 @@ import { providerSources, whereIs, type ProviderSource } from "../support/provid
 const ALLOWED: Record<string, string> = {
   "settings/call-context.ts:context":
     "the one AsyncLocalStorage of every call, made with the first call (not in the startup snapshot)",
+  "plugin/engine-log.ts:sendToEngine":
+    "the connection to the engine's log: one engine per process, each call's log line carrying its own URN",
   "settings/process-state.ts:processStates":
     "the states of the process's own provider: what the state slots answer outside the shared server",
   "platform/connection-pool.ts:loadedUndici":

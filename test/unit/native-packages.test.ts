@@ -1,6 +1,7 @@
 /**
  * The native npm packages: their manifests (one per platform, `os`/`cpu` as npm matches them,
- * optional dependencies of the package at exactly its version), and how the package's bin picks
+ * optional dependencies of the plugin package at exactly its version, of the package of the
+ * dynamic resources never), and how the package's bin picks
  * the one installed for this machine or says why it runs the plugin on Node.js instead. Fake
  * packages in a temporary node_modules stand in for installed ones.
  */
@@ -19,6 +20,7 @@ import {
   mainManifestFields,
   nativeManifest,
   nativePlatformOf,
+  pluginManifest,
 } from "../../provider/release/npm-packages";
 import { releasePlatforms } from "../../provider/release/plugin-archive";
 import { publicAddresses } from "../../provider/release/public-address";
@@ -41,7 +43,7 @@ describe("the native packages' manifests", () => {
       version: "1.2.0",
       description:
         "The voiceplatform Pulumi provider plugin for linux-arm64, installed by " +
-        "pulumi-voice-platform as an optional dependency.",
+        "pulumi-voice-platform-plugin as an optional dependency.",
       license: "Apache-2.0",
       repository: { type: "git", url: "git+https://github.com/acme/pulumi-voice-platform.git" },
       homepage: "https://github.com/acme/pulumi-voice-platform#readme",
@@ -61,18 +63,61 @@ describe("the native packages' manifests", () => {
     );
   });
 
-  test("the package names the ones built as optional dependencies at exactly its version", () => {
-    expect(mainManifestFields("1.2.0", ["windows-amd64", "linux-amd64"], addresses)).toEqual({
+  /** The repository's package.json fields the manifests are derived from. */
+  const repo = {
+    bin: {
+      "pulumi-resource-voiceplatform": "provider/plugin/bin/pulumi-resource-voiceplatform",
+      "pulumi-voice-platform": "dist/provider/cli/main.js",
+    },
+    exports: {
+      ".": { default: "./dist/provider/index.js" },
+      "./plugin": "./dist/provider/plugin/pulumi-resource-voiceplatform.js",
+    },
+    files: ["dist/provider", "provider/plugin/bin", "provider/plugin/pulumi-plugin", "docs"],
+    engines: { node: ">=20.19" },
+  };
+  const addressFields = {
+    repository: { type: "git", url: "git+https://github.com/acme/pulumi-voice-platform.git" },
+    homepage: "https://github.com/acme/pulumi-voice-platform#readme",
+    bugs: { url: "https://github.com/acme/pulumi-voice-platform/issues" },
+  };
+
+  test("the plugin package names the ones built as optional dependencies at exactly its version", () => {
+    expect(pluginManifest("1.2.0", ["windows-amd64", "linux-amd64"], addresses, repo)).toEqual({
+      name: "pulumi-voice-platform-plugin",
       version: "1.2.0",
-      repository: { type: "git", url: "git+https://github.com/acme/pulumi-voice-platform.git" },
-      homepage: "https://github.com/acme/pulumi-voice-platform#readme",
-      bugs: { url: "https://github.com/acme/pulumi-voice-platform/issues" },
+      description: expect.stringContaining("pulumi-resource-voiceplatform, on PATH"),
+      license: "Apache-2.0",
+      ...addressFields,
+      bin: { "pulumi-resource-voiceplatform": "provider/plugin/bin/pulumi-resource-voiceplatform" },
+      exports: {
+        "./plugin": "./dist/provider/plugin/pulumi-resource-voiceplatform.js",
+        "./package.json": "./package.json",
+      },
+      files: ["dist/provider/plugin", "provider/plugin/bin", "provider/plugin/pulumi-plugin"],
+      engines: { node: ">=20.19" },
       optionalDependencies: {
         "pulumi-voice-platform-linux-x64": "1.2.0",
         "pulumi-voice-platform-win32-x64": "1.2.0",
       },
     });
     expect(() => nativePlatformOf("freebsd-amd64")).toThrow("no native npm package");
+  });
+
+  test("the package of the dynamic resources names no native package and ships no plugin or source map", () => {
+    expect(mainManifestFields("1.2.0", addresses, repo)).toEqual({
+      version: "1.2.0",
+      ...addressFields,
+      bin: { "pulumi-voice-platform": "dist/provider/cli/main.js" },
+      exports: { ".": { default: "./dist/provider/index.js" } },
+      files: [
+        "dist/provider",
+        "docs",
+        "!dist/provider/plugin/pulumi-resource-voiceplatform.js",
+        "!dist/provider/plugin/pulumi-resource-voiceplatform.js.LEGAL.txt",
+        "!dist/**/*.map",
+      ],
+    });
   });
 });
 

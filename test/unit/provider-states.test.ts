@@ -3,9 +3,10 @@
  * provider whose call is running, so the plugin's shared server keeps the providers it serves
  * apart, and dropping one provider's states lets go of what they held.
  */
-import { settingsState } from "../../provider/settings/settings-state";
 import {
   dropStates,
+  processProviderStates,
+  providerSettings,
   resetProcessState,
   stateSlot,
   withProviderStates,
@@ -35,12 +36,10 @@ test("a slot answers one state per provider, made on first use", async () => {
 test("the settings Configure gave one provider are not another's", () => {
   const one: ProviderStates = new Map();
   const other: ProviderStates = new Map();
-  withProviderStates(one, () => (settingsState().givenSettings = { apiKey: "key-of-one" }));
-  expect(withProviderStates(other, () => settingsState().givenSettings)).toEqual({});
-  expect(settingsState().givenSettings).toEqual({});
-  expect(withProviderStates(one, () => settingsState().givenSettings)).toEqual({
-    apiKey: "key-of-one",
-  });
+  providerSettings(one).givenSettings = { apiKey: "key-of-one" };
+  expect(providerSettings(other).givenSettings).toEqual({});
+  expect(providerSettings(processProviderStates()).givenSettings).toEqual({});
+  expect(providerSettings(one).givenSettings).toEqual({ apiKey: "key-of-one" });
 });
 
 test("dropping a provider's states closes what they hold and starts it afresh", async () => {

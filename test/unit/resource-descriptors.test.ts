@@ -14,6 +14,7 @@ import * as runtime from "../../provider/runtime";
 import { resetProcessState } from "../../provider/settings/process-state";
 import { advancedWebhook, carrierInputs, webhookInputs } from "../support/builders";
 import { fixtureFile, fixtureOf } from "../support/kind-fixtures";
+import { callContext } from "../support/call-context";
 
 afterEach(resetProcessState);
 
@@ -31,7 +32,7 @@ describe.each(resources.map((descriptor) => [descriptor.type, descriptor] as con
 
     test("knows nothing of __provider: the dynamic runtime takes it off", async () => {
       const news = { ...fixture.inputs(), __provider: "serialized stub text" };
-      expect((await definition.check({}, news)).failures).toEqual([
+      expect((await definition.check(callContext(), {}, news)).failures).toEqual([
         expect.objectContaining({ property: "__provider" }),
       ]);
       const checked = await runtime[type].check({}, news);
@@ -40,11 +41,17 @@ describe.each(resources.map((descriptor) => [descriptor.type, descriptor] as con
     });
 
     test("the state after create, from the id alone, diffs as unchanged", async () => {
-      const { inputs: checked, failures } = await definition.check({}, fixture.inputs());
+      const { inputs: checked, failures } = await definition.check(
+        callContext(),
+        {},
+        fixture.inputs(),
+      );
       expect(failures).toEqual([]);
       const state = await definition.stateAfterCreate(fixture.id, checked);
       expect(state).not.toHaveProperty("stateVersion");
-      expect(await definition.diff(fixture.id, state as Inputs, checked)).toEqual(NO_CHANGES);
+      expect(await definition.diff(callContext(), fixture.id, state as Inputs, checked)).toEqual(
+        NO_CHANGES,
+      );
     });
 
     test("its type and schema describe it", () => {
@@ -53,10 +60,12 @@ describe.each(resources.map((descriptor) => [descriptor.type, descriptor] as con
     });
 
     test("a state of the first releases (stateVersion: 1) diffs as unchanged", async () => {
-      const { inputs: checked } = await definition.check({}, fixture.inputs());
+      const { inputs: checked } = await definition.check(callContext(), {}, fixture.inputs());
       const state = await definition.stateAfterCreate(fixture.id, checked);
       const firstRelease = { ...(state as Inputs), stateVersion: 1 };
-      expect(await definition.diff(fixture.id, firstRelease, checked)).toEqual(NO_CHANGES);
+      expect(await definition.diff(callContext(), fixture.id, firstRelease, checked)).toEqual(
+        NO_CHANGES,
+      );
     });
   },
 );

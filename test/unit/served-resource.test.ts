@@ -9,7 +9,6 @@ import {
   IMPORTED_WITHOUT_READ,
   servedResource,
 } from "../../provider/core/served-resource";
-import { withResource } from "../../provider/core/provider-log";
 import { InputError } from "../../provider/platform/errors";
 import { redactSecrets } from "../../provider/platform/redaction";
 import { campaignWebhook } from "../../provider/resources/campaign-webhook";
@@ -21,6 +20,7 @@ import type { Inputs } from "../../provider/core/resource-descriptor";
 import type { LedgerEvent } from "../../provider/core/object-ledger";
 import { campaignId, carrierInputs, voiceInputs, webhookInputs } from "../support/builders";
 import { recordSaid } from "../support/said";
+import { callContext, processSettings } from "../support/call-context";
 
 const carrier = servedResource(sipCarrier);
 const webhookId = `${campaignId}/3b241101-e2bb-4255-8caf-4136c566a962`;
@@ -28,7 +28,7 @@ const otherCampaignsWebhookId = "0123456789abcdef01234567/3b241101-e2bb-4255-8ca
 
 let said: string[];
 beforeEach(() => {
-  rememberEngineConfig({ get: () => undefined });
+  rememberEngineConfig(processSettings(), { get: () => undefined });
   said = recordSaid();
 });
 afterEach(async () => {
@@ -37,14 +37,14 @@ afterEach(async () => {
 });
 
 async function checked(inputs = carrierInputs()) {
-  const { inputs: news, failures } = await carrier.check({}, inputs);
+  const { inputs: news, failures } = await carrier.check(callContext(), {}, inputs);
   expect(failures).toEqual([]);
   return news;
 }
 
 test("a preview create answers the planned state, platform outputs unknown, and no id", async () => {
   const news = await checked();
-  const planned = await carrier.create(news, true);
+  const planned = await carrier.create(callContext(), news, true);
   expect(planned.id).toBeUndefined();
   expect(planned.state).toEqual({ ...news, carrierId: UNKNOWN });
 });
@@ -52,7 +52,7 @@ test("a preview create answers the planned state, platform outputs unknown, and 
 test("a preview update keeps what the update does not rewrite and marks what it does", async () => {
   const served = servedResource(voice);
   const olds = { name: "Old", voiceId: "vx", organizationId: "o1", samples: [] };
-  const planned = (await served.update("v1", olds, { name: "New" }, true)) as Record<
+  const planned = (await served.update(callContext(), "v1", olds, { name: "New" }, true)) as Record<
     string,
     unknown
   >;
@@ -62,7 +62,11 @@ test("a preview update keeps what the update does not rewrite and marks what it 
 describe("check failures, as the engine prints them", () => {
   test("a nested problem names its top-level input, the engine printing that value, and its place and value in the reason", async () => {
     const served = servedResource(voice);
-    const { failures } = await served.check({}, voiceInputs({ supportedLocales: ["english"] }));
+    const { failures } = await served.check(
+      callContext(),
+      {},
+      voiceInputs({ supportedLocales: ["english"] }),
+    );
     expect(failures).toEqual([
       {
         property: "supportedLocales",
@@ -73,14 +77,18 @@ describe("check failures, as the engine prints them", () => {
   });
 
   test("a top-level problem keeps its property: the engine prints its value", async () => {
-    const { failures } = await carrier.check({}, carrierInputs({ name: "" }));
+    const { failures } = await carrier.check(callContext(), {}, carrierInputs({ name: "" }));
     expect(failures).toEqual([
       { property: "name", reason: "must not be empty: remove it or give a value" },
     ]);
   });
 
   test("a secret's problem names no property, so the engine prints no value, and shows [secret]", async () => {
-    const { failures } = await carrier.check({}, carrierInputs({ registerPassword: 4217 }));
+    const { failures } = await carrier.check(
+      callContext(),
+      {},
+      carrierInputs({ registerPassword: 4217 }),
+    );
     expect(failures).toEqual([
       { property: "", reason: "registerPassword must be a string, not [secret]" },
     ]);
@@ -92,7 +100,7 @@ describe("check failures, as the engine prints them", () => {
         headers: [{ name: "X-Token", value: "line\nbreak-token-value" }],
       },
     });
-    const answer = await served.check({}, hook);
+    const answer = await served.check(callContext(), {}, hook);
     expect(answer.failures).toEqual([
       {
         property: "",
@@ -104,7 +112,11 @@ describe("check failures, as the engine prints them", () => {
   });
 
   test("a name that is no input names no property: its value is never printed", async () => {
-    const { failures } = await carrier.check({}, carrierInputs({ register_password: "pw-1234" }));
+    const { failures } = await carrier.check(
+      callContext(),
+      {},
+      carrierInputs({ register_password: "pw-1234" }),
+    );
     expect(failures).toEqual([
       {
         property: "",
@@ -119,11 +131,11 @@ describe("warnings", () => {
   test("are said when the inputs earn them, not again for inputs stored with them", async () => {
     const served = servedResource(campaignWebhook);
     const plain = webhookInputs({ url: "http://hooks.example.com/calls" });
-    const first = await served.check({}, plain);
+    const first = await served.check(callContext(), {}, plain);
     expect(said.filter((line) => line.includes("is not https"))).toHaveLength(1);
     await resetProcessState();
     said.length = 0;
-    await served.check(first.inputs, plain);
+    await served.check(callContext(), first.inputs, plain);
     expect(said).toEqual([]);
   });
 });
@@ -132,34 +144,34 @@ describe("diff", () => {
   test("drops what ignoreChanges names and replaces what replaceOnChanges names", async () => {
     const served = servedResource(voice);
     const files = voiceInputs().files;
-    const news = (await served.check({}, voiceInputs({ files, name: "Renamed", stability: 0.9 })))
-      .inputs;
-    const checked = (await served.check({}, voiceInputs({ files }))).inputs;
+    const news = (
+      await served.check(callContext(), {}, voiceInputs({ files, name: "Renamed", stability: 0.9 }))
+    ).inputs;
+    const checked = (await served.check(callContext(), {}, voiceInputs({ files }))).inputs;
     const olds = { ...(await voice.stateAfterCreate("v1", checked)) } as Record<string, unknown>;
-    const plain = await served.diff("v1", olds, news);
+    const plain = await served.diff(callContext(), "v1", olds, news);
     expect(plain.detailedDiff).toMatchObject({
       name: { kind: "update", replace: false },
       stability: { kind: "update", replace: false },
     });
-    const ignored = await served.diff("v1", olds, news, {
+    const ignored = await served.diff(callContext(), "v1", olds, news, {
       ignoreChanges: ["name"],
     });
     expect(Object.keys(ignored.detailedDiff)).not.toContain("name");
-    const replaced = await served.diff("v1", olds, news, {
+    const replaced = await served.diff(callContext(), "v1", olds, news, {
       replaceOnChanges: ["name"],
     });
     expect(replaced.replaces).toEqual(["name"]);
     expect(replaced.detailedDiff.name).toEqual({ kind: "update", replace: true });
-    expect((await served.diff("v1", olds, news, { replaceOnChanges: ["*"] })).replaces).toEqual([
-      "name",
-      "stability",
-    ]);
+    expect(
+      (await served.diff(callContext(), "v1", olds, news, { replaceOnChanges: ["*"] })).replaces,
+    ).toEqual(["name", "stability"]);
   });
 });
 
 describe("import and get: an id and no state", () => {
   test("an import reads an id into what it tells and the markers; the next diff and update record the declared inputs without a call", async () => {
-    const read = await carrier.read("c-imported", {});
+    const read = await carrier.read(callContext(), "c-imported", {});
     expect(read).toEqual({
       state: { carrierId: "c-imported", [IMPORTED_WITHOUT_READ]: true },
       inputs: { [ADOPTED]: true },
@@ -168,15 +180,15 @@ describe("import and get: an id and no state", () => {
       /SipCarrier "c-imported" .*no read operation: only carrierId \(from the id\) is known/,
     );
     const news = await checked();
-    const diff = await carrier.diff("c-imported", read.state, news);
+    const diff = await carrier.diff(callContext(), "c-imported", read.state, news);
     expect(diff.changes).toBe(true);
     expect(diff.replaces).toEqual([]);
     expect(diff.detailedDiff.name).toEqual({ kind: "add", replace: false });
-    expect(await carrier.update("c-imported", read.state, news, true)).toEqual({
+    expect(await carrier.update(callContext(), "c-imported", read.state, news, true)).toEqual({
       ...news,
       carrierId: UNKNOWN,
     });
-    expect(await carrier.update("c-imported", read.state, news)).toEqual({
+    expect(await carrier.update(callContext(), "c-imported", read.state, news)).toEqual({
       ...news,
       carrierId: "c-imported",
     });
@@ -184,22 +196,23 @@ describe("import and get: an id and no state", () => {
 
   test("a webhook's id tells its campaign", async () => {
     const served = servedResource(campaignWebhook);
-    const read = await served.read(webhookId, {});
+    const read = await served.read(callContext(), webhookId, {});
     expect(read.state).toMatchObject({ campaignId });
   });
 
   test("an adopted object may lack a required input an ignoreChanges kept out, for as long as the stack holds it", async () => {
     const { name: _ignored, ...withoutName } = carrierInputs();
-    const adoption = await carrier.check({ [ADOPTED]: true }, withoutName);
+    const adoption = await carrier.check(callContext(), { [ADOPTED]: true }, withoutName);
     expect(adoption.failures).toEqual([]);
     expect(adoption.inputs[ADOPTED]).toBe(true);
-    const later = await carrier.check(adoption.inputs, withoutName);
+    const later = await carrier.check(callContext(), adoption.inputs, withoutName);
     expect(later.failures).toEqual([]);
     // A create still needs it.
-    expect((await carrier.check({}, withoutName)).failures).toEqual([
+    expect((await carrier.check(callContext(), {}, withoutName)).failures).toEqual([
       { property: "name", reason: "is required: set it to a string" },
     ]);
     const recorded = await carrier.update(
+      callContext(),
       "c-adopted",
       { [IMPORTED_WITHOUT_READ]: true },
       adoption.inputs,
@@ -214,8 +227,8 @@ describe("import and get: an id and no state", () => {
      * warns about failures there) and records them; the code it prints holds those inputs only.
      */
     async function cliImport(served: ReturnType<typeof servedResource>, id: string) {
-      const read = await served.read(id, {});
-      const checkedRead = await served.check(read.inputs!, read.inputs!);
+      const read = await served.read(callContext(), id, {});
+      const checkedRead = await served.check(callContext(), read.inputs!, read.inputs!);
       return { read, checkedRead };
     }
 
@@ -225,44 +238,64 @@ describe("import and get: an id and no state", () => {
       expect(read.inputs).toEqual({ campaignId, [ADOPTED]: true });
       expect(checkedRead.failures).toEqual([]);
       // The pasted code declares what the read gave: no change at all.
-      const pasted = await served.check(read.inputs!, { campaignId });
+      const pasted = await served.check(callContext(), read.inputs!, { campaignId });
       expect(pasted.failures).toEqual([]);
-      const same = await served.diff(webhookId, read.state, pasted.inputs);
+      const same = await served.diff(callContext(), webhookId, read.state, pasted.inputs);
       expect(same.changes).toBe(false);
       // Declared later, the rest is recorded: an update, never a replacement.
       const declared = await served.check(
+        callContext(),
         pasted.inputs,
         webhookInputs({ url: "http://hooks.example.com/calls" }),
       );
       expect(declared.failures).toEqual([]);
-      const diff = await served.diff(webhookId, read.state, declared.inputs);
+      const diff = await served.diff(callContext(), webhookId, read.state, declared.inputs);
       expect(diff).toMatchObject({ changes: true, replaces: [] });
       expect(diff.detailedDiff).toEqual({
         url: { kind: "add", replace: false },
         events: { kind: "add", replace: false },
       });
-      const recorded = (await served.update(webhookId, read.state, declared.inputs)) as Inputs;
+      const recorded = (await served.update(
+        callContext(),
+        webhookId,
+        read.state,
+        declared.inputs,
+      )) as Inputs;
       expect(recorded).toEqual({ ...webhookInputs({ url: "http://hooks.example.com/calls" }) });
       // Every required input recorded: the adoption is over, a change replaces as for any webhook.
       const moved = await served.check(
+        callContext(),
         declared.inputs,
         webhookInputs({ url: "https://b.example.com" }),
       );
-      expect((await served.diff(webhookId, recorded, moved.inputs)).replaces).toEqual(["url"]);
+      expect(
+        (await served.diff(callContext(), webhookId, recorded, moved.inputs)).replaces,
+      ).toEqual(["url"]);
     });
 
     test("the import option without url checks, warns about nothing it cannot read, and records nothing yet", async () => {
       const served = servedResource(campaignWebhook);
-      const read = await served.read(webhookId, {});
-      const declared = await served.check(read.inputs!, { campaignId, events: [] });
+      const read = await served.read(callContext(), webhookId, {});
+      const declared = await served.check(callContext(), read.inputs!, { campaignId, events: [] });
       expect(declared.failures).toEqual([]);
-      const diff = await served.diff(webhookId, read.state, declared.inputs);
+      const diff = await served.diff(callContext(), webhookId, read.state, declared.inputs);
       expect(diff.detailedDiff).toEqual({ events: { kind: "add", replace: false } });
-      const recorded = (await served.update(webhookId, read.state, declared.inputs)) as Inputs;
+      const recorded = (await served.update(
+        callContext(),
+        webhookId,
+        read.state,
+        declared.inputs,
+      )) as Inputs;
       // url is still to be declared: the adoption stays open.
       expect(recorded).toEqual({ campaignId, events: [], [IMPORTED_WITHOUT_READ]: true });
-      const later = await served.check(declared.inputs, webhookInputs({ events: [] }));
-      expect((await served.diff(webhookId, recorded, later.inputs)).detailedDiff).toEqual({
+      const later = await served.check(
+        callContext(),
+        declared.inputs,
+        webhookInputs({ events: [] }),
+      );
+      expect(
+        (await served.diff(callContext(), webhookId, recorded, later.inputs)).detailedDiff,
+      ).toEqual({
         url: { kind: "add", replace: false },
       });
     });
@@ -277,49 +310,82 @@ describe("import and get: an id and no state", () => {
         const { read, checkedRead } = await cliImport(served, id);
         expect(read.inputs).toEqual({ [ADOPTED]: true });
         expect(checkedRead.failures).toEqual([]);
-        const pasted = await served.check(read.inputs!, {});
+        const pasted = await served.check(callContext(), read.inputs!, {});
         expect(pasted.failures).toEqual([]);
-        expect((await served.diff(id, read.state, pasted.inputs)).changes).toBe(false);
+        expect((await served.diff(callContext(), id, read.state, pasted.inputs)).changes).toBe(
+          false,
+        );
         const inputs = descriptor === voice ? voiceInputs() : carrierInputs();
-        const declared = await served.check(pasted.inputs, inputs);
+        const declared = await served.check(callContext(), pasted.inputs, inputs);
         expect(declared.failures).toEqual([]);
-        const diff = await served.diff(id, read.state, declared.inputs);
+        const diff = await served.diff(callContext(), id, read.state, declared.inputs);
         expect(diff.changes).toBe(true);
         expect(diff.replaces).toEqual([]);
-        const recorded = (await served.update(id, read.state, declared.inputs)) as Inputs;
+        const recorded = (await served.update(
+          callContext(),
+          id,
+          read.state,
+          declared.inputs,
+        )) as Inputs;
         expect(recorded).not.toHaveProperty(IMPORTED_WITHOUT_READ);
-        expect((await served.diff(id, recorded, declared.inputs)).changes).toBe(false);
+        expect((await served.diff(callContext(), id, recorded, declared.inputs)).changes).toBe(
+          false,
+        );
       },
     );
 
     test("ignoreChanges on a required input closes the adoption as declaring it would", async () => {
       const { name: _ignored, ...withoutName } = carrierInputs();
-      const read = await carrier.read("c-ignored", {});
-      const declared = await carrier.check(read.inputs!, withoutName);
-      const recorded = (await carrier.update("c-ignored", read.state, declared.inputs, false, {
-        ignoreChanges: ["name"],
-      })) as Inputs;
+      const read = await carrier.read(callContext(), "c-ignored", {});
+      const declared = await carrier.check(callContext(), read.inputs!, withoutName);
+      const recorded = (await carrier.update(
+        callContext(),
+        "c-ignored",
+        read.state,
+        declared.inputs,
+        false,
+        {
+          ignoreChanges: ["name"],
+        },
+      )) as Inputs;
       expect(recorded).not.toHaveProperty(IMPORTED_WITHOUT_READ);
-      const open = (await carrier.update("c-ignored", read.state, declared.inputs)) as Inputs;
+      const open = (await carrier.update(
+        callContext(),
+        "c-ignored",
+        read.state,
+        declared.inputs,
+      )) as Inputs;
       expect(open[IMPORTED_WITHOUT_READ]).toBe(true);
     });
   });
 
   test("the first releases' marker is read the same", async () => {
-    const diff = await carrier.diff("c1", { importedWithoutRead: true }, await checked());
+    const diff = await carrier.diff(
+      callContext(),
+      "c1",
+      { importedWithoutRead: true },
+      await checked(),
+    );
     expect(diff.detailedDiff.name).toEqual({ kind: "add", replace: false });
   });
 
   test("an id that cannot be the object's is refused, in recover's words", async () => {
-    await expect(carrier.read("..", {})).rejects.toThrow(InputError);
-    await expect(carrier.read("%2e%2e", {})).rejects.toThrow(/the id must not be "\.\."/);
+    await expect(carrier.read(callContext(), "..", {})).rejects.toThrow(InputError);
+    await expect(carrier.read(callContext(), "%2e%2e", {})).rejects.toThrow(
+      /the id must not be "\.\."/,
+    );
     const served = servedResource(campaignWebhook);
-    await expect(served.read("not-a-webhook-id", {})).rejects.toThrow(
+    await expect(served.read(callContext(), "not-a-webhook-id", {})).rejects.toThrow(
       /"not-a-webhook-id" is not a campaign webhook id/,
     );
-    const inputs = (await served.check({}, webhookInputs())).inputs;
+    const inputs = (await served.check(callContext(), {}, webhookInputs())).inputs;
     await expect(
-      served.diff(otherCampaignsWebhookId, { [IMPORTED_WITHOUT_READ]: true }, inputs),
+      served.diff(
+        callContext(),
+        otherCampaignsWebhookId,
+        { [IMPORTED_WITHOUT_READ]: true },
+        inputs,
+      ),
     ).rejects.toThrow(
       /cannot be imported with these inputs: the id names campaign 0123456789abcdef01234567, but this subscription's campaignId is 65a1f0c2e4b0a1b2c3d4e5f6/,
     );
@@ -328,7 +394,7 @@ describe("import and get: an id and no state", () => {
 
 test("a refresh reads back what state holds, and says so", async () => {
   const state = { name: "trunk", carrierId: "c1" };
-  expect(await carrier.read("c1", state)).toEqual({ state });
+  expect(await carrier.read(callContext(), "c1", state)).toEqual({ state });
   expect(said).toEqual([
     'refresh kept SipCarrier "c1" as the stack holds it: the platform has no read operation, so a change made on the platform is not detected',
   ]);
@@ -337,8 +403,13 @@ test("a refresh reads back what state holds, and says so", async () => {
 describe("delete", () => {
   test("of a resource whose diff asked for a replacement says the platform holds both", async () => {
     const olds = { ...(await checked()), carrierId: "c1" };
-    await carrier.diff("c1", olds, await checked(carrierInputs({ name: "renamed" })));
-    await carrier.delete("c1", olds);
+    await carrier.diff(
+      callContext(),
+      "c1",
+      olds,
+      await checked(carrierInputs({ name: "renamed" })),
+    );
+    await carrier.delete(callContext(), "c1", olds);
     expect(said.join("\n")).toMatch(/is replaced: .* the platform holds both/);
   });
 
@@ -348,16 +419,17 @@ describe("delete", () => {
     const urn = "urn:pulumi:dev::p::voiceplatform:index:CampaignWebhook::hook";
     // The engine's replaceOnChanges is not the provider's: only the new create tells.
     const config = { get: (key: string) => (key === "voiceplatform:apiKey" ? "k" : undefined) };
-    rememberEngineConfig(config);
-    await withResource(urn, () => served.delete(webhookId, olds).then(() => undefined));
+    rememberEngineConfig(processSettings(), config);
+    await served.delete(callContext(urn), webhookId, olds).then(() => undefined);
     expect(said.join("\n")).toMatch(
       /stays subscribed to campaign .*only removed from the stack.*The ledger keeps its id: `npx pulumi-voice-platform leftovers` lists it/,
     );
     said.length = 0;
     await resetProcessState();
     const { rememberCreated } = await import("../../provider/core/replacements");
-    rememberCreated(urn);
-    await withResource(urn, () => served.delete(webhookId, olds));
+    const { processProviderStates } = await import("../../provider/settings/process-state");
+    rememberCreated(processProviderStates(), urn);
+    await served.delete(callContext(urn), webhookId, olds);
     expect(said.join("\n")).toMatch(
       /is replaced, and stays subscribed to campaign 65a1f0c2e4b0a1b2c3d4e5f6: .*holds 2 subscriptions.*The ledger keeps its id/,
     );
@@ -365,14 +437,23 @@ describe("delete", () => {
 });
 
 test("every call remembers the secrets of its inputs, so whatever leaves is redacted", async () => {
-  await carrier.diff("c1", {}, carrierInputs({ registerPassword: "a-password-to-hide" }));
+  await carrier.diff(
+    callContext(),
+    "c1",
+    {},
+    carrierInputs({ registerPassword: "a-password-to-hide" }),
+  );
   expect(redactSecrets("the platform said: a-password-to-hide is wrong")).toBe(
     "the platform said: [redacted] is wrong",
   );
 });
 
 test("a secret not known yet (a preview's unknown) is not remembered: the marker is no secret", async () => {
-  const preview = await carrier.create(carrierInputs({ registerPassword: UNKNOWN }), true);
+  const preview = await carrier.create(
+    callContext(),
+    carrierInputs({ registerPassword: UNKNOWN }),
+    true,
+  );
   expect(preview.state).toMatchObject({ registerPassword: UNKNOWN });
   expect(redactSecrets(`planned: ${UNKNOWN}`)).toBe(`planned: ${UNKNOWN}`);
 });
@@ -382,19 +463,22 @@ describe("a replacement the engine chose after a diff in place (replaceOnChanges
 
   function recordingLedger() {
     const events: LedgerEvent[] = [];
-    return { events, ledger: { record: async (event: LedgerEvent) => void events.push(event) } };
+    return {
+      events,
+      ledger: { record: async (_context: unknown, event: LedgerEvent) => void events.push(event) },
+    };
   }
 
   test("its preview create names the old object, which will stay; a create of a new resource names none", async () => {
     const news = await checked();
-    await withResource(urn, () => carrier.diff("c-old", news, news));
+    await carrier.diff(callContext(urn), "c-old", news, news);
     expect(said.join("\n")).not.toContain("will be replaced");
-    await withResource(urn, () => carrier.create(news, true));
+    await carrier.create(callContext(urn), news, true);
     expect(said.filter((line) => line.includes("will be replaced"))).toEqual([
       expect.stringContaining(`"trunk" (c-old) will be replaced, and the platform cannot delete`),
     ]);
     said.length = 0;
-    await withResource(urn.replace("::trunk", "::other"), () => carrier.create(news, true));
+    await carrier.create(callContext(urn.replace("::trunk", "::other")), news, true);
     expect(said.join("\n")).not.toContain("will be replaced");
   });
 
@@ -402,9 +486,9 @@ describe("a replacement the engine chose after a diff in place (replaceOnChanges
     const { events, ledger } = recordingLedger();
     const served = servedResource(sipCarrier, ledger);
     const news = await checked();
-    await withResource(urn, () => served.check({}, news));
-    await withResource(urn, () => served.diff("c-old", news, news));
-    await withResource(urn, () => served.delete("c-old", news));
+    await served.check(callContext(urn), {}, news);
+    await served.diff(callContext(urn), "c-old", news, news);
+    await served.delete(callContext(urn), "c-old", news);
     expect(events).toEqual([
       expect.objectContaining({ event: "left", id: "c-old", how: "deleteBeforeReplace" }),
     ]);

@@ -9,6 +9,7 @@ import {
   countProblem,
   settingBounds,
 } from "../../provider/settings/setting-rules";
+import { processSettings } from "../support/call-context";
 
 afterEach(() => resetProcessState());
 
@@ -77,16 +78,18 @@ test("a Retry-After is never waited longer than the configured maximum", () => {
 
 describe("readSettings applies the same rules to stack config and environment", () => {
   test("an out-of-range count names the setting, the value and the bounds", () => {
-    expect(() => readSettings({ VOICEPLATFORM_MAX_RETRIES: "11" })).toThrow(
+    expect(() => readSettings(processSettings(), { VOICEPLATFORM_MAX_RETRIES: "11" })).toThrow(
       /voiceplatform:maxRetries \(or VOICEPLATFORM_MAX_RETRIES\) is "11".*whole number from 0 to 10/,
     );
-    expect(() => readSettings({ VOICEPLATFORM_TIMEOUT_SECONDS: "601" })).toThrow(/from 1 to 600/);
+    expect(() => readSettings(processSettings(), { VOICEPLATFORM_TIMEOUT_SECONDS: "601" })).toThrow(
+      /from 1 to 600/,
+    );
   });
 
   test("a key with a line break is refused without showing the key", () => {
     let message = "";
     try {
-      readSettings({ VOICEPLATFORM_API_KEY: "secret-key\r\nX-Injected: 1" });
+      readSettings(processSettings(), { VOICEPLATFORM_API_KEY: "secret-key\r\nX-Injected: 1" });
     } catch (error) {
       message = (error as Error).message;
     }
@@ -98,7 +101,9 @@ describe("readSettings applies the same rules to stack config and environment", 
   });
 
   test("a plain-http base URL that is not loopback is refused", () => {
-    expect(() => readSettings({ VOICEPLATFORM_BASE_URL: "http://api.example.com" })).toThrow(
+    expect(() =>
+      readSettings(processSettings(), { VOICEPLATFORM_BASE_URL: "http://api.example.com" }),
+    ).toThrow(
       /voiceplatform:baseUrl \(or VOICEPLATFORM_BASE_URL\) is "http:\/\/api.example.com", which must use https/,
     );
   });

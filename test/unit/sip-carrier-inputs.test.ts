@@ -2,6 +2,7 @@ import { UNKNOWN } from "../../provider/core/engine-values";
 import { resetProcessState } from "../../provider/settings/process-state";
 import { sipCarrier, SipCarrierInputs, toCarrierBody } from "../../provider/resources/sip-carrier";
 import { carrierInputs, gateway } from "../support/builders";
+import { callContext } from "../support/call-context";
 
 const { check, diff } = sipCarrier;
 
@@ -11,6 +12,7 @@ describe("SipCarrier check", () => {
   it("accepts valid inputs and sorts gateways and numbers into sets", async () => {
     const second = gateway({ ipv4: "198.51.100.7", inbound: false });
     const { inputs, failures } = await check(
+      callContext(),
       {},
       carrierInputs({
         gateways: [gateway(), second],
@@ -67,12 +69,13 @@ describe("SipCarrier check", () => {
     ["requiresRegister", { requiresRegister: "true" }, 'must be true or false, not "true"'],
     ["name", { name: undefined }, "is required: set it to a string"],
   ])("reports %s", async (property, overrides, reason) => {
-    const { failures } = await check({}, carrierInputs(overrides));
+    const { failures } = await check(callContext(), {}, carrierInputs(overrides));
     expect(failures).toContainEqual({ property, reason });
   });
 
   it("accepts a number given by its SID alone and a gateway by its SID alone: the spec requires neither field", async () => {
     const { failures } = await check(
+      callContext(),
       {},
       carrierInputs({
         phoneNumbers: [{ phoneNumberSid: "PN0123" }],
@@ -84,6 +87,7 @@ describe("SipCarrier check", () => {
 
   it("accepts a hostname for an outbound-only gateway", async () => {
     const { failures } = await check(
+      callContext(),
       {},
       carrierInputs({ gateways: [gateway({ inbound: false, ipv4: "sip.example.com" })] }),
     );
@@ -92,6 +96,7 @@ describe("SipCarrier check", () => {
 
   it("lets preview's unknown values through", async () => {
     const { failures } = await check(
+      callContext(),
       {},
       carrierInputs({ registerPassword: UNKNOWN, gateways: [gateway({ ipv4: UNKNOWN })] }),
     );
@@ -162,21 +167,24 @@ describe("SipCarrier wire mapping", () => {
 
 describe("SipCarrier diff", () => {
   const stored = async (overrides = {}) => ({
-    ...(await check({}, carrierInputs(overrides))).inputs,
+    ...(await check(callContext(), {}, carrierInputs(overrides))).inputs,
     carrierId: "c1",
   });
-  const news = async (overrides = {}) => (await check({}, carrierInputs(overrides))).inputs;
+  const news = async (overrides = {}) =>
+    (await check(callContext(), {}, carrierInputs(overrides))).inputs;
 
   it("sees no change when gateways and numbers are reordered", async () => {
     const a = gateway();
     const b = gateway({ ipv4: "198.51.100.7", inbound: false });
     const olds = await stored({ gateways: [a, b] });
-    expect((await diff("c1", olds, await news({ gateways: [b, a] }))).changes).toBe(false);
+    expect((await diff(callContext(), "c1", olds, await news({ gateways: [b, a] }))).changes).toBe(
+      false,
+    );
   });
 
   it("replaces on any change, since the API has no update", async () => {
     const olds = await stored();
-    expect(await diff("c1", olds, await news({ name: "renamed" }))).toEqual({
+    expect(await diff(callContext(), "c1", olds, await news({ name: "renamed" }))).toEqual({
       changes: true,
       replaces: ["name"],
       deleteBeforeReplace: false,
@@ -184,12 +192,18 @@ describe("SipCarrier diff", () => {
       detailedDiff: { name: { kind: "update", replace: true } },
     });
     // A secret is named, its value never: the engine shows `[diff: ~registerPassword]`.
-    const rotated = await diff("c1", olds, await news({ registerPassword: "rotated-password" }));
+    const rotated = await diff(
+      callContext(),
+      "c1",
+      olds,
+      await news({ registerPassword: "rotated-password" }),
+    );
     expect(rotated.replaces).toEqual(["registerPassword"]);
     expect(rotated.detailedDiff).toEqual({ registerPassword: { kind: "update", replace: true } });
     expect(JSON.stringify(rotated)).not.toContain("rotated-password");
     expect(
-      (await diff("c1", olds, await news({ gateways: [gateway({ port: 5080 })] }))).replaces,
+      (await diff(callContext(), "c1", olds, await news({ gateways: [gateway({ port: 5080 })] })))
+        .replaces,
     ).toEqual(["gateways"]);
   });
 });
@@ -199,6 +213,7 @@ describe("SipCarrier warnings", () => {
     const warnSpy = jest.spyOn(console, "warn").mockImplementation(() => undefined);
     try {
       const { failures } = await check(
+        callContext(),
         {},
         carrierInputs({
           name: "warn-trunk",

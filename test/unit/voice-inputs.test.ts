@@ -13,6 +13,7 @@ import {
 } from "../../provider/resources/voice";
 import { SampleUpload } from "../../provider/platform/sample-files";
 import { voiceInputs, writeSample } from "../support/builders";
+import { callContext, processSettings } from "../support/call-context";
 
 const { check, diff } = voice;
 
@@ -21,6 +22,7 @@ afterEach(resetProcessState);
 describe("Voice check", () => {
   it("accepts valid inputs and normalizes locales into a sorted set", async () => {
     const { inputs, failures } = await check(
+      callContext(),
       {},
       voiceInputs({ supportedLocales: ["fr-fr", "en-us", "en-US"] }),
     );
@@ -29,12 +31,15 @@ describe("Voice check", () => {
   });
 
   it("fills in the stack's default sub-organization", async () => {
-    rememberEngineConfig({
+    rememberEngineConfig(processSettings(), {
       get: (key) => (key === "voiceplatform:subOrganizationId" ? "sub_default" : undefined),
     });
-    expect((await check({}, voiceInputs())).inputs.subOrganizationId).toBe("sub_default");
+    expect((await check(callContext(), {}, voiceInputs())).inputs.subOrganizationId).toBe(
+      "sub_default",
+    );
     expect(
-      (await check({}, voiceInputs({ subOrganizationId: "sub_mine" }))).inputs.subOrganizationId,
+      (await check(callContext(), {}, voiceInputs({ subOrganizationId: "sub_mine" }))).inputs
+        .subOrganizationId,
     ).toBe("sub_mine");
   });
 
@@ -61,12 +66,16 @@ describe("Voice check", () => {
       'is not an input of Voice (did you mean "similarityBoost"?); remove it or fix its name',
     ],
   ])("reports %s", async (property, overrides, reason) => {
-    const { failures } = await check({}, voiceInputs(overrides));
+    const { failures } = await check(callContext(), {}, voiceInputs(overrides));
     expect(failures).toContainEqual({ property, reason });
   });
 
   it("reports a missing sample file with its path", async () => {
-    const { failures } = await check({}, voiceInputs({ files: ["./does/not/exist.wav"] }));
+    const { failures } = await check(
+      callContext(),
+      {},
+      voiceInputs({ files: ["./does/not/exist.wav"] }),
+    );
     expect(failures).toHaveLength(1);
     expect(failures[0]!.property).toBe("files[0]");
     expect(failures[0]!.reason).toMatch(
@@ -79,12 +88,13 @@ describe("Voice check", () => {
       "4dabf18193072939515e22adb298388d": "c44067f5952c0a294b673a41bacd8c17",
       text: "hi",
     };
-    const { failures } = await check({}, voiceInputs({ files: [stringAsset] }));
+    const { failures } = await check(callContext(), {}, voiceInputs({ files: [stringAsset] }));
     expect(failures.map((f) => f.property)).toContain("files[0]");
   });
 
   it("reports every problem at once", async () => {
     const { failures } = await check(
+      callContext(),
       {},
       voiceInputs({ name: 1, stability: "x", speed: "y", unknownField: true }),
     );
@@ -98,6 +108,7 @@ describe("Voice check", () => {
 
   it("refuses clone-only fields on an adopted voice", async () => {
     const { failures } = await check(
+      callContext(),
       {},
       { name: "Adopted", existingVoiceId: "v1", description: "d" },
     );
@@ -112,11 +123,14 @@ describe("Voice check", () => {
 
   it("lets preview's unknown values through", async () => {
     const { failures } = await check(
+      callContext(),
       {},
       voiceInputs({ name: UNKNOWN, files: UNKNOWN, supportedLocales: [UNKNOWN] }),
     );
     expect(failures).toEqual([]);
-    expect((await check({}, voiceInputs({ files: [UNKNOWN] }))).failures).toEqual([]);
+    expect((await check(callContext(), {}, voiceInputs({ files: [UNKNOWN] }))).failures).toEqual(
+      [],
+    );
   });
 });
 
@@ -204,7 +218,8 @@ describe("Voice wire mapping", () => {
 describe("Voice diff", () => {
   const sample = writeSample("diff.wav", "first content");
   const stored = async (overrides = {}) => {
-    const inputs = (await check({}, voiceInputs({ files: [sample], ...overrides }))).inputs;
+    const inputs = (await check(callContext(), {}, voiceInputs({ files: [sample], ...overrides })))
+      .inputs;
     const sha256 = createHash("sha256").update("first content").digest("hex");
     return {
       ...inputs,
@@ -213,11 +228,13 @@ describe("Voice diff", () => {
     };
   };
   const news = async (overrides = {}) =>
-    (await check({}, voiceInputs({ files: [sample], ...overrides }))).inputs;
+    (await check(callContext(), {}, voiceInputs({ files: [sample], ...overrides }))).inputs;
 
   it("sees no change for the same inputs, or reordered locales", async () => {
     const olds = await stored({ supportedLocales: ["en-US", "fr-FR"] });
-    expect(await diff("v1", olds, await news({ supportedLocales: ["fr-FR", "en-US"] }))).toEqual({
+    expect(
+      await diff(callContext(), "v1", olds, await news({ supportedLocales: ["fr-FR", "en-US"] })),
+    ).toEqual({
       changes: false,
       replaces: [],
       deleteBeforeReplace: false,
@@ -229,6 +246,7 @@ describe("Voice diff", () => {
   it("updates name, locales and settings in place, naming each in the detailed diff", async () => {
     const olds = await stored();
     const result = await diff(
+      callContext(),
       "v1",
       olds,
       await news({ name: "Renamed", stability: 0.9, supportedLocales: ["de-DE"] }),
@@ -246,10 +264,12 @@ describe("Voice diff", () => {
   it("replaces for new sample content at the same path, not for a new path with the same content", async () => {
     const olds = await stored();
     const copy = writeSample("renamed.wav", "first content");
-    expect((await diff("v1", olds, await news({ files: [copy] }))).changes).toBe(false);
+    expect((await diff(callContext(), "v1", olds, await news({ files: [copy] }))).changes).toBe(
+      false,
+    );
     const changed = writeSample("diff.wav", "first content");
     writeFileSync(changed, "second content");
-    expect(await diff("v1", olds, await news({ files: [changed] }))).toMatchObject({
+    expect(await diff(callContext(), "v1", olds, await news({ files: [changed] }))).toMatchObject({
       changes: true,
       replaces: ["files"],
       detailedDiff: { files: { kind: "update", replace: true } },
@@ -264,18 +284,22 @@ describe("Voice diff", () => {
     "subOrganizationId",
   ])("replaces when %s changes", async (key) => {
     const value = key === "subAccounts" || key === "supportsAllLanguages" ? true : "changed";
-    const result = await diff("v1", await stored(), await news({ [key]: value }));
+    const result = await diff(callContext(), "v1", await stored(), await news({ [key]: value }));
     expect(result.replaces).toEqual([key]);
   });
 
   it("treats a setting left out as no change, and an unknown value as a change", async () => {
     const olds = await stored();
-    expect((await diff("v1", olds, await news({ stability: undefined }))).changes).toBe(false);
-    expect(await diff("v1", olds, await news({ name: UNKNOWN }))).toMatchObject({
+    expect(
+      (await diff(callContext(), "v1", olds, await news({ stability: undefined }))).changes,
+    ).toBe(false);
+    expect(await diff(callContext(), "v1", olds, await news({ name: UNKNOWN }))).toMatchObject({
       changes: true,
       replaces: [],
     });
-    expect(await diff("v1", olds, { ...(await news()), files: UNKNOWN })).toMatchObject({
+    expect(
+      await diff(callContext(), "v1", olds, { ...(await news()), files: UNKNOWN }),
+    ).toMatchObject({
       replaces: ["files"],
     });
   });
@@ -288,17 +312,19 @@ describe("Voice diff", () => {
     });
     const sameContent = createHash("sha256").update("first content").digest("hex");
     expect(
-      (await diff("v1", olds, { ...(await news()), files: [elided(sameContent)] })).changes,
+      (await diff(callContext(), "v1", olds, { ...(await news()), files: [elided(sameContent)] }))
+        .changes,
     ).toBe(false);
     expect(
-      await diff("v1", olds, { ...(await news()), files: [elided("0".repeat(64))] }),
+      await diff(callContext(), "v1", olds, { ...(await news()), files: [elided("0".repeat(64))] }),
     ).toMatchObject({ replaces: ["files"] });
   });
 
   it("ignores __provider", async () => {
     const olds = { ...(await stored()), __provider: "old text" };
-    expect((await diff("v1", olds, { ...(await news()), __provider: "new text" })).changes).toBe(
-      false,
-    );
+    expect(
+      (await diff(callContext(), "v1", olds, { ...(await news()), __provider: "new text" }))
+        .changes,
+    ).toBe(false);
   });
 });

@@ -16,6 +16,10 @@ const REPO = join(__dirname, "..", "..", "..");
 const TSX = join(REPO, "node_modules", "tsx", "dist", "cli.mjs");
 const HIDE = join(REPO, "test", "support", "hide-backend-clients.cjs");
 
+// Each test starts tsx, which compiles the modules it loads: seconds alone, past jest's default
+// when the machine is loaded (over 30 s seen at a load of 17 on 2 cores).
+jest.setTimeout(180_000);
+
 /** Runs `script` (TypeScript, from the repository's root) with the clients hidden; its JSON. */
 async function withoutClients(script: string, env: NodeJS.ProcessEnv = {}): Promise<unknown> {
   const { stdout } = await run(process.execPath, [TSX, "--require", HIDE, "-e", script], {
@@ -117,12 +121,15 @@ test("the provider's ledger on an S3 backend without the client: the write never
   const said = await withoutClients(
     `
     const { providerLedger } = require("./provider/ledger/provider-ledger");
+    const { providerContext } = require("./provider/core/provider-context");
+    const { processProviderStates } = require("./provider/settings/process-state");
+    const context = providerContext({ states: processProviderStates() });
     const warnings = [];
     console.warn = (text) => warnings.push(text);
     const object = { kind: "SipCarrier", urn: "urn:pulumi:dev::proj::voiceplatform:index:SipCarrier::a" };
     (async () => {
-      await providerLedger.record({ event: "intent", operation: "op-1", object });
-      await providerLedger.record({ event: "created", operation: "op-1", id: "carrier-1", object });
+      await providerLedger.record(context, { event: "intent", operation: "op-1", object });
+      await providerLedger.record(context, { event: "created", operation: "op-1", id: "carrier-1", object });
       console.log(JSON.stringify({ resolved: true, warnings }));
     })();`,
     {
