@@ -20,11 +20,13 @@ async function main(): Promise<void> {
     await serveShared(args[1], args.slice(2));
     return;
   }
+  // The engine's pid, taken before the port is printed: an engine may read the port and be gone
+  // at once, and a parent read after that would be the orphan's new one.
+  exitWhenOrphaned(process.ppid);
   forwardConsoleToEngine(engineAddressIn(args));
   const { port } = await serve();
   // The engine reads the port from the first line; anything printed before it would break that.
   process.stdout.write(`${port}\n`);
-  exitWhenOrphaned();
 }
 
 /**
@@ -33,8 +35,7 @@ async function main(): Promise<void> {
  * the same for a provider of the shared server. (On Windows an orphan keeps its parent's id, so
  * this never fires there.)
  */
-function exitWhenOrphaned(): void {
-  const engine = process.ppid;
+function exitWhenOrphaned(engine: number): void {
   setInterval(() => {
     if (process.ppid !== engine) process.exit(0);
   }, 1000).unref();
